@@ -1,0 +1,265 @@
+//! `dicelens eval`: every legal option of a solitaire position with its expected final score
+//! and its loss against the best.
+
+use super::{notice, print_stdout, CliError};
+use crate::dice::Dice;
+use crate::rules::{RuleSet, Sheet};
+use crate::solve::expected::{position_options, sheet_value, OptionValue};
+use crate::tables::{load_expected, table_dir};
+use std::path::PathBuf;
+
+/// The position as given on the command line (raw strings, checked by [`parse_position`]).
+#[derive(Clone, Debug, Default)]
+pub struct EvalArgs {
+    /// `--rules`.
+    pub rules: Option<String>,
+    /// `--filled`: comma-separated box codes.
+    pub filled: Option<String>,
+    /// `--upper`: upper-section total so far.
+    pub upper: Option<String>,
+    /// `--points`: points so far.
+    pub points: Option<String>,
+    /// `--state`: thesis (`2456TMDY0S,51,170`) or Verhoeff (`_2__5_TF__LYC;15-`) notation.
+    pub state: Option<String>,
+    /// `--roll`: five dice, optionally `;N` with the rolls left (Verhoeff's form).
+    pub roll: Option<String>,
+    /// `--rolls-left`: 0, 1 or 2.
+    pub rolls_left: Option<String>,
+    /// `--json`.
+    pub json: bool,
+    /// `--tables`.
+    pub tables: Option<PathBuf>,
+}
+
+/// A checked position: a sheet, and optionally the roll on the table and the rolls left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Position {
+    /// The player's sheet.
+    pub sheet: Sheet,
+    /// The dice on the table and how many rolls are left (0..=2), if a roll is given.
+    pub roll: Option<(Dice, u8)>,
+}
+
+fn number(flag: &str, text: &str) -> Result<u32, CliError> {
+    text.trim()
+        .parse()
+        .map_err(|_| CliError::flag(flag, format!("expected a whole number, found '{text}'")))
+}
+
+/// Parses five dice written as digits in any order.
+pub fn parse_roll(flag: &str, text: &str) -> Result<Dice, CliError> {
+    let text = text.trim();
+    let mut faces = Vec::with_capacity(5);
+    for c in text.chars() {
+        match c.to_digit(10) {
+            Some(d @ 1..=6) => faces.push(d as u8),
+            _ => {
+                return Err(CliError::flag(
+                    flag,
+                    format!("'{text}' has '{c}', but dice show 1 to 6"),
+                ))
+            }
+        }
+    }
+    if faces.len() != 5 {
+        return Err(CliError::flag(
+            flag,
+            format!("'{text}' has {} dice, expected 5", faces.len()),
+        ));
+    }
+    Dice::from_faces(&faces).ok_or_else(|| CliError::flag(flag, format!("'{text}' is not a roll")))
+}
+
+/// Checks the command-line position.
+pub fn parse_position(args: &EvalArgs) -> Result<Position, CliError> {
+    let rules: RuleSet = match &args.rules {
+        Some(r) => r.parse().map_err(|e| CliError::flag("--rules", e))?,
+        None => RuleSet::Yahtzee,
+    };
+    let points = args
+        .points
+        .as_deref()
+        .map(|p| number("--points", p))
+        .transpose()?;
+    let sheet = match &args.state {
+        Some(state) => {
+            if args.filled.is_some() || args.upper.is_some() {
+                return Err(CliError::flag(
+                    "--state",
+                    "give either --state or --filled/--upper, not both",
+                ));
+            }
+            if state.contains(';') {
+                let points = points.ok_or_else(|| {
+                    CliError::flag("--points", "Verhoeff's notation needs the points so far")
+                })?;
+                Sheet::from_verhoeff(rules, state, points)
+                    .map_err(|e| CliError::flag("--state", e))?
+            } else {
+                if points.is_some() {
+                    return Err(CliError::flag(
+                        "--points",
+                        "the thesis notation already gives the points",
+                    ));
+                }
+                Sheet::from_thesis(rules, state).map_err(|e| CliError::flag("--state", e))?
+            }
+        }
+        None => {
+            let filled = args.filled.as_deref().unwrap_or("-").trim();
+            let codes: Vec<&str> = if filled == "-" || filled.is_empty() {
+                Vec::new()
+            } else {
+                filled.split(',').collect()
+            };
+            let upper = args
+                .upper
+                .as_deref()
+                .map(|u| number("--upper", u))
+                .transpose()?
+                .unwrap_or(0);
+            let mut sheet = Sheet::from_codes(rules, &codes, upper, u32::MAX).map_err(|e| {
+                CliError::flag(
+                    if matches!(e, crate::rules::SheetError::UpperUnreachable { .. }) {
+                        "--upper"
+                    } else {
+                        "--filled"
+                    },
+                    e,
+                )
+            })?;
+            sheet.points = 0;
+            let least = least_points(&sheet);
+            sheet.points = points.unwrap_or(least);
+            sheet.check().map_err(|e| CliError::flag("--points", e))?;
+            sheet
+        }
+    };
+    let roll = match &args.roll {
+        None => {
+            if args.rolls_left.is_some() {
+                return Err(CliError::flag("--rolls-left", "needs --roll"));
+            }
+            None
+        }
+        Some(text) => {
+            let (dice, left_in_roll) = match text.split_once(';') {
+                Some((d, l)) => (d, Some(l)),
+                None => (text.as_str(), None),
+            };
+            let dice = parse_roll("--roll", dice)?;
+            let left = match (&args.rolls_left, left_in_roll) {
+                (Some(l), _) => number("--rolls-left", l)?,
+                (None, Some(l)) => number("--roll", l)?,
+                (None, None) => 2,
+            };
+            if left > 2 {
+                return Err(CliError::flag(
+                    "--rolls-left",
+                    format!("{left} rolls left; a turn has at most 2 after its first roll"),
+                ));
+            }
+            if sheet.is_complete() {
+                return Err(CliError::flag(
+                    "--filled",
+                    "every box is filled: there is nothing to roll for",
+                ));
+            }
+            Some((dice, left as u8))
+        }
+    };
+    Ok(Position { sheet, roll })
+}
+
+/// The least points a sheet can hold: its upper total, the bonus if reached, 50 in the Yahtzee box.
+fn least_points(sheet: &Sheet) -> u32 {
+    let mut least = sheet.upper_total;
+    if sheet.upper_total >= crate::rules::UPPER_THRESHOLD {
+        least += sheet.rules.upper_bonus();
+    }
+    if sheet.yahtzee_50 {
+        least += 50;
+    }
+    least
+}
+
+/// One printed option.
+#[derive(serde::Serialize)]
+struct JsonOption {
+    option: String,
+    value: f64,
+    loss: f64,
+}
+
+/// Runs `dicelens eval`, printing to stdout.
+pub fn run(args: &EvalArgs) -> Result<(), CliError> {
+    let position = parse_position(args)?;
+    let sheet = position.sheet;
+    let dir = table_dir(args.tables.as_deref());
+    let (table, _) = load_expected(&dir, sheet.rules, &notice)
+        .map_err(|e| CliError::failure(format!("cannot write tables in {}: {e}", dir.display())))?;
+    let values = table.values();
+    let Some((roll, rolls_left)) = position.roll else {
+        let value = sheet_value(values, &sheet).unwrap_or(f64::NAN);
+        let text = if args.json {
+            format!("{}\n", serde_json::json!({ "value": value }))
+        } else {
+            format!(
+                "{}: filled {}, upper {}, points {}\nexpected final score before the next turn: {value:.4}\n",
+                sheet.rules,
+                sheet.filled_codes(),
+                sheet.upper_total,
+                sheet.points
+            )
+        };
+        return print_stdout(&text);
+    };
+    let options = position_options(values, &sheet, &roll, rolls_left);
+    print_stdout(&format_options(
+        &sheet, &roll, rolls_left, &options, args.json,
+    ))
+}
+
+/// The options as text (a table) or JSON (an array of `{option, value, loss}`).
+fn format_options(
+    sheet: &Sheet,
+    roll: &Dice,
+    rolls_left: u8,
+    options: &[OptionValue],
+    json: bool,
+) -> String {
+    use std::fmt::Write;
+    let best = options.first().map_or(0.0, |o| o.value);
+    if json {
+        let rows: Vec<JsonOption> = options
+            .iter()
+            .map(|o| JsonOption {
+                option: o.choice.to_string(),
+                value: o.value,
+                loss: best - o.value,
+            })
+            .collect();
+        return serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n";
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: filled {}, upper {}, points {}, roll {roll}, {rolls_left} roll{} left",
+        sheet.rules,
+        sheet.filled_codes(),
+        sheet.upper_total,
+        sheet.points,
+        if rolls_left == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(out, "{:<12} {:>10} {:>9}", "option", "value", "loss");
+    for o in options {
+        let _ = writeln!(
+            out,
+            "{:<12} {:>10.4} {:>9.4}",
+            o.choice.to_string(),
+            o.value,
+            best - o.value
+        );
+    }
+    out
+}

@@ -1,0 +1,58 @@
+//! Command implementations behind the `dicelens` binary: argument checking, calling the
+//! engine, and printing. Data goes to stdout; notices and progress go to stderr.
+
+pub mod eval;
+pub mod tables;
+
+use std::fmt;
+
+/// A command's failure: the message (one line) and the process exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError {
+    /// Exit code: 2 for usage errors, 1 for failures.
+    pub code: i32,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl CliError {
+    /// A usage error about one flag (exit code 2).
+    pub fn flag(flag: &str, problem: impl fmt::Display) -> CliError {
+        CliError {
+            code: 2,
+            message: format!("{flag}: {problem}"),
+        }
+    }
+
+    /// A failure that is not the user's input (exit code 1).
+    pub fn failure(problem: impl fmt::Display) -> CliError {
+        CliError {
+            code: 1,
+            message: problem.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Writes command output to stdout. A closed pipe (`dicelens eval ... | head`) is not an
+/// error: the reader has what it wanted.
+pub fn print_stdout(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::failure(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Prints a notice line on stderr.
+pub fn notice(message: &str) {
+    eprintln!("dicelens: {message}");
+}

@@ -1,0 +1,356 @@
+//! Dice multisets: the 252 rolls of five dice, the 462 keeps of zero to five dice, their
+//! indices, probabilities and containment.
+//!
+//! Keeps are numbered by size (all keeps of size 0, then size 1, ... then size 5) and, within a
+//! size, in lexicographic order of their face counts. The 252 keeps of size 5 are the rolls: roll
+//! number `r` is keep number [`FIRST_ROLL`]` + r`. Every table here is built once and shared.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Number of faces of a die.
+pub const FACES: usize = 6;
+/// Number of dice in a roll.
+pub const DICE: usize = 5;
+/// Number of keeps (multisets of 0..=5 dice).
+pub const KEEPS: usize = 462;
+/// Number of rolls (multisets of exactly 5 dice).
+pub const ROLLS: usize = 252;
+/// Keep index of the first roll (the first keep of size 5).
+pub const FIRST_ROLL: usize = KEEPS - ROLLS;
+/// Keep index of the empty keep (reroll everything).
+pub const EMPTY_KEEP: usize = 0;
+/// Number of equally likely ordered outcomes of five dice: 6^5.
+pub const OUTCOMES: u32 = 7776;
+
+/// A multiset of dice as counts per face (`counts[0]` is the number of ones).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Dice {
+    counts: [u8; FACES],
+}
+
+impl Dice {
+    /// The multiset with the given number of dice of each face.
+    pub const fn from_counts(counts: [u8; FACES]) -> Dice {
+        Dice { counts }
+    }
+
+    /// The multiset of the given faces (1..=6); `None` if a face is out of range or there are
+    /// more than five dice.
+    pub fn from_faces(faces: &[u8]) -> Option<Dice> {
+        if faces.len() > DICE {
+            return None;
+        }
+        let mut counts = [0u8; FACES];
+        for &f in faces {
+            if !(1..=6).contains(&f) {
+                return None;
+            }
+            counts[usize::from(f - 1)] += 1;
+        }
+        Some(Dice { counts })
+    }
+
+    /// Number of dice showing `face` (1..=6).
+    pub fn count(&self, face: u8) -> u8 {
+        self.counts[usize::from(face - 1)]
+    }
+
+    /// Counts per face, ones first.
+    pub fn counts(&self) -> [u8; FACES] {
+        self.counts
+    }
+
+    /// Number of dice.
+    pub fn len(&self) -> usize {
+        self.counts.iter().map(|&c| usize::from(c)).sum()
+    }
+
+    /// True for the empty multiset.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Sum of the faces.
+    pub fn sum(&self) -> u32 {
+        (1..=6u32)
+            .zip(self.counts)
+            .map(|(f, c)| f * u32::from(c))
+            .sum()
+    }
+
+    /// The faces in ascending order.
+    pub fn faces(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len());
+        for (i, &c) in self.counts.iter().enumerate() {
+            out.extend(std::iter::repeat(i as u8 + 1).take(usize::from(c)));
+        }
+        out
+    }
+
+    /// True when every die of `self` is also in `other` (multiset containment).
+    pub fn is_subset_of(&self, other: &Dice) -> bool {
+        self.counts.iter().zip(other.counts).all(|(&a, b)| a <= b)
+    }
+
+    /// The dice of `self` not in `sub`; `None` unless `sub` is contained in `self`.
+    pub fn minus(&self, sub: &Dice) -> Option<Dice> {
+        let mut counts = self.counts;
+        for (c, s) in counts.iter_mut().zip(sub.counts) {
+            *c = c.checked_sub(s)?;
+        }
+        Some(Dice { counts })
+    }
+
+    /// The face shown by all five dice, if the roll is five of a kind.
+    pub fn five_of_a_kind(&self) -> Option<u8> {
+        self.counts
+            .iter()
+            .position(|&c| usize::from(c) == DICE)
+            .map(|i| i as u8 + 1)
+    }
+
+    /// Index of this multiset among the 462 keeps; `None` for more than five dice.
+    pub fn keep_index(&self) -> Option<usize> {
+        if self.len() > DICE {
+            return None;
+        }
+        let idx = tables().index_of[self.key()];
+        Some(usize::from(idx))
+    }
+
+    /// Index of this five-dice multiset among the 252 rolls.
+    pub fn roll_index(&self) -> Option<usize> {
+        if self.len() != DICE {
+            return None;
+        }
+        self.keep_index().map(|k| k - FIRST_ROLL)
+    }
+
+    /// The keep with the given index (0..462).
+    pub fn keep(index: usize) -> Dice {
+        tables().keeps[index]
+    }
+
+    /// The roll with the given index (0..252).
+    pub fn roll(index: usize) -> Dice {
+        tables().keeps[FIRST_ROLL + index]
+    }
+
+    /// Every distinct sub-multiset of `self`, itself and the empty one included, ascending by
+    /// keep index.
+    pub fn sub_multisets(&self) -> Vec<Dice> {
+        let mut out = vec![Dice::default()];
+        for face in 0..FACES {
+            let mut next = Vec::with_capacity(out.len() * (usize::from(self.counts[face]) + 1));
+            for base in &out {
+                for n in 0..=self.counts[face] {
+                    let mut d = *base;
+                    d.counts[face] = n;
+                    next.push(d);
+                }
+            }
+            out = next;
+        }
+        out.sort_by_key(|d| d.keep_index());
+        out
+    }
+
+    /// Mixed-radix key (base 6 per face) used by the index lookup.
+    fn key(&self) -> usize {
+        self.counts
+            .iter()
+            .rev()
+            .fold(0usize, |acc, &c| acc * 6 + usize::from(c))
+    }
+}
+
+impl fmt::Display for Dice {
+    /// Faces in ascending order (`12344`), or `-` for no dice.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("-");
+        }
+        for face in self.faces() {
+            write!(f, "{face}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Dice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Dice({self})")
+    }
+}
+
+/// Precomputed relations between keeps, shared by every solver.
+pub struct DiceTables {
+    /// The keeps, by index.
+    pub keeps: Vec<Dice>,
+    /// First keep index of each size 0..=5, plus `KEEPS` at the end.
+    pub size_start: [usize; DICE + 2],
+    /// For keeps of size < 5: the keep with one more die of each face.
+    pub add_face: Vec<[u16; FACES]>,
+    /// For each keep: the distinct keeps with one die fewer (one per face present).
+    pub remove_one: Vec<Vec<u16>>,
+    /// Number of ordered outcomes (out of 7776) that give each roll from scratch.
+    pub roll_weight: [u32; ROLLS],
+    /// For each keep: the rolls it can lead to, with the number of ordered outcomes (out of
+    /// `6^(5 - size)`) of rerolling the other dice that give each.
+    pub outcomes: Vec<Vec<(u16, u32)>>,
+    index_of: Vec<u16>,
+}
+
+/// The shared dice tables (built on first use).
+pub fn tables() -> &'static DiceTables {
+    static TABLES: OnceLock<DiceTables> = OnceLock::new();
+    TABLES.get_or_init(DiceTables::build)
+}
+
+fn factorial(n: usize) -> u32 {
+    (1..=n as u32).product()
+}
+
+/// Number of orderings of a multiset (multinomial coefficient).
+fn arrangements(d: &Dice) -> u32 {
+    d.counts.iter().fold(factorial(d.len()), |acc, &c| {
+        acc / factorial(usize::from(c))
+    })
+}
+
+impl DiceTables {
+    fn build() -> DiceTables {
+        let mut keeps = Vec::with_capacity(KEEPS);
+        let mut size_start = [0usize; DICE + 2];
+        for size in 0..=DICE {
+            size_start[size] = keeps.len();
+            let mut of_size = Vec::new();
+            enumerate_counts(size, 0, [0; FACES], &mut of_size);
+            of_size.sort();
+            keeps.extend(of_size.into_iter().map(Dice::from_counts));
+        }
+        size_start[DICE + 1] = keeps.len();
+        debug_assert_eq!(keeps.len(), KEEPS);
+
+        let mut index_of = vec![u16::MAX; 6usize.pow(FACES as u32)];
+        for (i, k) in keeps.iter().enumerate() {
+            index_of[k.key()] = i as u16;
+        }
+        let lookup = |d: &Dice| index_of[d.key()];
+
+        let add_face = keeps
+            .iter()
+            .map(|k| {
+                let mut out = [u16::MAX; FACES];
+                if k.len() < DICE {
+                    for (f, slot) in out.iter_mut().enumerate() {
+                        let mut d = *k;
+                        d.counts[f] += 1;
+                        *slot = lookup(&d);
+                    }
+                }
+                out
+            })
+            .collect();
+        let remove_one = keeps
+            .iter()
+            .map(|k| {
+                (0..FACES)
+                    .filter(|&f| k.counts[f] > 0)
+                    .map(|f| {
+                        let mut d = *k;
+                        d.counts[f] -= 1;
+                        lookup(&d)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut roll_weight = [0u32; ROLLS];
+        for (r, w) in roll_weight.iter_mut().enumerate() {
+            *w = arrangements(&keeps[FIRST_ROLL + r]);
+        }
+        let outcomes = keeps
+            .iter()
+            .map(|k| {
+                (0..ROLLS)
+                    .filter_map(|r| {
+                        let roll = keeps[FIRST_ROLL + r];
+                        roll.minus(k).map(|rest| (r as u16, arrangements(&rest)))
+                    })
+                    .collect()
+            })
+            .collect();
+        DiceTables {
+            keeps,
+            size_start,
+            add_face,
+            remove_one,
+            roll_weight,
+            outcomes,
+            index_of,
+        }
+    }
+}
+
+fn enumerate_counts(left: usize, face: usize, cur: [u8; FACES], out: &mut Vec<[u8; FACES]>) {
+    if face == FACES - 1 {
+        let mut c = cur;
+        c[face] = left as u8;
+        out.push(c);
+        return;
+    }
+    for n in 0..=left {
+        let mut c = cur;
+        c[face] = n as u8;
+        enumerate_counts(left - n, face + 1, c, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_of_keeps_and_rolls() {
+        let t = tables();
+        assert_eq!(t.keeps.len(), KEEPS);
+        assert_eq!(t.size_start, [0, 1, 7, 28, 84, 210, 462]);
+        assert!(t.keeps[FIRST_ROLL..].iter().all(|k| k.len() == DICE));
+        assert_eq!(t.roll_weight.iter().sum::<u32>(), OUTCOMES);
+    }
+
+    #[test]
+    fn every_keep_outcomes_sum_to_one() {
+        let t = tables();
+        for (i, k) in t.keeps.iter().enumerate() {
+            let total: u32 = t.outcomes[i].iter().map(|&(_, w)| w).sum();
+            assert_eq!(total, 6u32.pow((DICE - k.len()) as u32), "keep {k}");
+            for &(r, _) in &t.outcomes[i] {
+                assert!(k.is_subset_of(&Dice::roll(usize::from(r))));
+            }
+        }
+    }
+
+    #[test]
+    fn indices_round_trip() {
+        for i in 0..KEEPS {
+            assert_eq!(Dice::keep(i).keep_index(), Some(i));
+        }
+        let d = Dice::from_faces(&[4, 1, 3, 4, 2]).unwrap();
+        assert_eq!(d.to_string(), "12344");
+        assert_eq!(Dice::roll(d.roll_index().unwrap()), d);
+        assert_eq!(Dice::from_faces(&[7]), None);
+        assert_eq!(Dice::from_faces(&[1, 1, 1, 1, 1, 1]), None);
+    }
+
+    #[test]
+    fn sub_multisets_are_distinct_and_contained() {
+        let d = Dice::from_faces(&[1, 2, 3, 4, 4]).unwrap();
+        let subs = d.sub_multisets();
+        assert_eq!(subs.len(), 2 * 2 * 2 * 3);
+        assert!(subs.iter().all(|s| s.is_subset_of(&d)));
+        let yahtzee = Dice::from_faces(&[6; 5]).unwrap();
+        assert_eq!(yahtzee.sub_multisets().len(), 6);
+    }
+}

@@ -1,0 +1,120 @@
+//! The `dicelens` command line: subcommands and their flags only; the work is in `dicelens::cli`.
+
+use clap::{Parser, Subcommand};
+use dicelens::cli::{self, eval::EvalArgs, CliError};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "dicelens",
+    version,
+    about = "Rates Yahtzee-family decisions against optimal play"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every legal option of a solitaire position with its expected final score and loss.
+    Eval(Eval),
+    /// Build or check the precomputed tables.
+    Tables {
+        #[command(subcommand)]
+        action: TablesAction,
+    },
+}
+
+#[derive(clap::Args)]
+struct TablesDir {
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR", global = true)]
+    tables: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum TablesAction {
+    /// Build the tables that are missing or invalid (all with --force).
+    Build {
+        /// Rule set, comma-separated list, or `all` (the four main rule sets).
+        #[arg(long, default_value = "all")]
+        rules: String,
+        /// Rebuild even valid tables.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        dir: TablesDir,
+    },
+    /// Verify every table and print each rule set's empty-sheet value.
+    Check {
+        #[command(flatten)]
+        dir: TablesDir,
+    },
+}
+
+/// `dicelens eval` flags (values are checked by `dicelens::cli::eval`).
+#[derive(clap::Args)]
+struct Eval {
+    /// Rule set: yahtzee (default), yahtzee-free, yahtzee-kurnik, yatzy.
+    #[arg(long)]
+    rules: Option<String>,
+    /// Filled boxes, comma-separated YGN codes (Y0/Y50 for the Yahtzee box), `-` for none.
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    filled: Option<String>,
+    /// Upper-section total so far.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    upper: Option<String>,
+    /// Points so far, bonuses included (default: the least the sheet can hold).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    points: Option<String>,
+    /// The sheet in the thesis's notation (2456TMDY0S,51,170) or Verhoeff's (_2__5_TF__LYC;15-).
+    #[arg(long, allow_hyphen_values = true)]
+    state: Option<String>,
+    /// The five dice on the table, any order (12344, or 12344;2 with the rolls left).
+    #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
+    roll: Option<String>,
+    /// Rolls left after this one: 2 (default), 1 or 0.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    rolls_left: Option<String>,
+    /// Print a JSON array of {option, value, loss}.
+    #[arg(long)]
+    json: bool,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Eval(e) => cli::eval::run(&EvalArgs {
+            rules: e.rules,
+            filled: e.filled,
+            upper: e.upper,
+            points: e.points,
+            state: e.state,
+            roll: e.roll,
+            rolls_left: e.rolls_left,
+            json: e.json,
+            tables: e.tables,
+        }),
+        Command::Tables { action } => match action {
+            TablesAction::Build { rules, force, dir } => {
+                let rules = cli::tables::rule_sets(&rules)?;
+                cli::tables::build(dir.tables.as_deref(), &rules, force)
+            }
+            TablesAction::Check { dir } => cli::tables::check(dir.tables.as_deref()),
+        },
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dicelens: {e}");
+            ExitCode::from(e.code as u8)
+        }
+    }
+}

@@ -1,0 +1,652 @@
+//! The rule sets: categories, scoring, jokers and bonuses. Everything the rest of the program
+//! knows about scoring comes from here (see `../shared/docs/RULES.md`).
+
+mod sheet;
+
+pub use sheet::{upper_totals, Sheet, SheetError};
+
+use crate::dice::Dice;
+use std::fmt;
+use std::str::FromStr;
+
+/// A box (category) of a score sheet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// Upper box for ones.
+    Ones,
+    /// Upper box for twos.
+    Twos,
+    /// Upper box for threes.
+    Threes,
+    /// Upper box for fours.
+    Fours,
+    /// Upper box for fives.
+    Fives,
+    /// Upper box for sixes.
+    Sixes,
+    /// Yatzy: one pair (sum of the highest pair).
+    OnePair,
+    /// Yatzy: two pairs of different faces (their sum).
+    TwoPairs,
+    /// Three of a kind.
+    ThreeKind,
+    /// Four of a kind.
+    FourKind,
+    /// Full house.
+    FullHouse,
+    /// Small straight.
+    SmallStraight,
+    /// Large straight.
+    LargeStraight,
+    /// Chance.
+    Chance,
+    /// Yahtzee (Yatzy): five of a kind.
+    Yahtzee,
+}
+
+impl Category {
+    /// The YGN code of the category (`1`..`6`, `1P`, `2P`, `3K`, `4K`, `FH`, `SS`, `LS`, `C`, `Y`).
+    pub fn code(self) -> &'static str {
+        use Category::*;
+        match self {
+            Ones => "1",
+            Twos => "2",
+            Threes => "3",
+            Fours => "4",
+            Fives => "5",
+            Sixes => "6",
+            OnePair => "1P",
+            TwoPairs => "2P",
+            ThreeKind => "3K",
+            FourKind => "4K",
+            FullHouse => "FH",
+            SmallStraight => "SS",
+            LargeStraight => "LS",
+            Chance => "C",
+            Yahtzee => "Y",
+        }
+    }
+
+    /// The face of an upper box (1..=6), `None` for lower boxes.
+    pub fn upper_face(self) -> Option<u8> {
+        let i = self as u8;
+        (i < 6).then_some(i + 1)
+    }
+
+    /// Points for `roll` under ordinary scoring (no joker) in the given family.
+    pub fn base_score(self, family: Family, roll: &Dice) -> u32 {
+        use Category::*;
+        let counts = roll.counts();
+        let max_count = counts.iter().copied().max().unwrap_or(0);
+        let has = |n: u8| counts.iter().any(|&c| c >= n);
+        // Highest face with at least n dice.
+        let top_with = |n: u8| (1..=6u32).rev().find(|&f| counts[f as usize - 1] >= n);
+        let run = |from: usize, len: usize| counts[from..from + len].iter().all(|&c| c >= 1);
+        let full_house = counts.contains(&3) && counts.contains(&2);
+        match (self, family) {
+            (Ones | Twos | Threes | Fours | Fives | Sixes, _) => {
+                let f = self as u8 + 1;
+                u32::from(f) * u32::from(roll.count(f))
+            }
+            (Chance, _) => roll.sum(),
+            (Yahtzee, _) => when(max_count == 5, 50),
+            (ThreeKind, Family::American) => when(has(3), roll.sum()),
+            (FourKind, Family::American) => when(has(4), roll.sum()),
+            (FullHouse, Family::American) => when(full_house, 25),
+            (SmallStraight, Family::American) => when(run(0, 4) || run(1, 4) || run(2, 4), 30),
+            (LargeStraight, Family::American) => when(run(0, 5) || run(1, 5), 40),
+            (OnePair, _) => top_with(2).map_or(0, |f| 2 * f),
+            (TwoPairs, _) => {
+                let mut pairs = (1..=6u32).rev().filter(|&f| counts[f as usize - 1] >= 2);
+                match (pairs.next(), pairs.next()) {
+                    (Some(a), Some(b)) => 2 * (a + b),
+                    _ => 0,
+                }
+            }
+            (ThreeKind, Family::Scandinavian) => top_with(3).map_or(0, |f| 3 * f),
+            (FourKind, Family::Scandinavian) => top_with(4).map_or(0, |f| 4 * f),
+            (FullHouse, Family::Scandinavian) => when(full_house, roll.sum()),
+            (SmallStraight, Family::Scandinavian) => when(run(0, 5), 15),
+            (LargeStraight, Family::Scandinavian) => when(run(1, 5), 20),
+        }
+    }
+
+    /// Points of a joker (five of a kind used as a pattern) in this box.
+    fn joker_score(self, roll: &Dice) -> u32 {
+        match self {
+            Category::FullHouse => 25,
+            Category::SmallStraight => 30,
+            Category::LargeStraight => 40,
+            _ => self.base_score(Family::American, roll),
+        }
+    }
+}
+
+/// `points` when `condition` holds, else 0.
+fn when(condition: bool, points: u32) -> u32 {
+    if condition {
+        points
+    } else {
+        0
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// The two families of sheets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Yahtzee: 13 boxes, bonus 35, jokers.
+    American,
+    /// Yatzy: 15 boxes, bonus 50, no jokers.
+    Scandinavian,
+}
+
+/// When five of a kind scored outside the Yahtzee box counts as a joker, and which boxes it may go to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JokerRule {
+    /// Official rules: with the Yahtzee box filled, the upper box of the face if free, else
+    /// any free lower box with joker values, else any upper box for 0.
+    Forced,
+    /// Free choice; joker values when the Yahtzee box is filled and the face's upper box is filled.
+    FreeChoice,
+    /// kurnik.pl: free choice; a joker when scored in the face's upper box or that box is filled.
+    Kurnik,
+    /// Never a joker.
+    None,
+}
+
+/// When the +100 extra-Yahtzee bonus is paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExtraBonus {
+    /// For every further five of a kind once the Yahtzee box holds 50.
+    WhenYahtzee50,
+    /// Only for a joker, and only when the Yahtzee box holds 50.
+    JokerWhenYahtzee50,
+    /// Never.
+    Never,
+}
+
+/// The named rule sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RuleSet {
+    /// Official Yahtzee, forced joker.
+    Yahtzee,
+    /// Free-choice joker (Verhoeff's rules).
+    YahtzeeFree,
+    /// kurnik.pl's rules (the 2008 thesis).
+    YahtzeeKurnik,
+    /// Scandinavian Yatzy.
+    Yatzy,
+    /// Variant: extra-Yahtzee bonus, no joker.
+    YahtzeeNoJoker,
+    /// Variant: neither joker nor extra-Yahtzee bonus.
+    YahtzeePlain,
+}
+
+const AMERICAN_BOXES: [Category; 13] = {
+    use Category::*;
+    [
+        Ones,
+        Twos,
+        Threes,
+        Fours,
+        Fives,
+        Sixes,
+        ThreeKind,
+        FourKind,
+        FullHouse,
+        SmallStraight,
+        LargeStraight,
+        Yahtzee,
+        Chance,
+    ]
+};
+
+const SCANDINAVIAN_BOXES: [Category; 15] = {
+    use Category::*;
+    [
+        Ones,
+        Twos,
+        Threes,
+        Fours,
+        Fives,
+        Sixes,
+        OnePair,
+        TwoPairs,
+        ThreeKind,
+        FourKind,
+        SmallStraight,
+        LargeStraight,
+        FullHouse,
+        Chance,
+        Yahtzee,
+    ]
+};
+
+/// Number of upper boxes; they are always boxes 0..6 (ones to sixes).
+pub const UPPER_BOXES: usize = 6;
+/// Upper total that earns the upper bonus.
+pub const UPPER_THRESHOLD: u32 = 63;
+/// The extra-Yahtzee bonus.
+pub const EXTRA_YAHTZEE_BONUS: u32 = 100;
+
+impl RuleSet {
+    /// The four rule sets of the product, in the order reports list them.
+    pub const MAIN: [RuleSet; 4] = [
+        RuleSet::Yahtzee,
+        RuleSet::YahtzeeFree,
+        RuleSet::YahtzeeKurnik,
+        RuleSet::Yatzy,
+    ];
+    /// Every rule set, variants included.
+    pub const ALL: [RuleSet; 6] = [
+        RuleSet::Yahtzee,
+        RuleSet::YahtzeeFree,
+        RuleSet::YahtzeeKurnik,
+        RuleSet::Yatzy,
+        RuleSet::YahtzeeNoJoker,
+        RuleSet::YahtzeePlain,
+    ];
+
+    /// The name used by `--rules` and the YGN `Rules` tag.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Yahtzee => "yahtzee",
+            RuleSet::YahtzeeFree => "yahtzee-free",
+            RuleSet::YahtzeeKurnik => "yahtzee-kurnik",
+            RuleSet::Yatzy => "yatzy",
+            RuleSet::YahtzeeNoJoker => "yahtzee-nojoker",
+            RuleSet::YahtzeePlain => "yahtzee-plain",
+        }
+    }
+
+    /// The published expected final score of an empty sheet under optimal play (RULES.md).
+    pub fn published_empty_sheet_value(self) -> f64 {
+        match self {
+            RuleSet::Yahtzee => 254.5877287,
+            RuleSet::YahtzeeFree => 254.5896095,
+            RuleSet::YahtzeeKurnik => 254.589374,
+            RuleSet::Yatzy => 248.4399894,
+            RuleSet::YahtzeeNoJoker => 253.9702412,
+            RuleSet::YahtzeePlain => 245.8707745,
+        }
+    }
+
+    /// Which family of sheet the rule set uses.
+    pub fn family(self) -> Family {
+        match self {
+            RuleSet::Yatzy => Family::Scandinavian,
+            _ => Family::American,
+        }
+    }
+
+    /// The boxes of the sheet in sheet order; box `i` is bit `i` of a filled mask.
+    pub fn boxes(self) -> &'static [Category] {
+        match self.family() {
+            Family::American => &AMERICAN_BOXES,
+            Family::Scandinavian => &SCANDINAVIAN_BOXES,
+        }
+    }
+
+    /// Number of boxes (turns per game).
+    pub fn box_count(self) -> usize {
+        self.boxes().len()
+    }
+
+    /// Mask with every box filled.
+    pub fn full_mask(self) -> u16 {
+        ((1u32 << self.box_count()) - 1) as u16
+    }
+
+    /// Index of the Yahtzee (Yatzy) box.
+    pub fn yahtzee_box(self) -> usize {
+        self.box_of(Category::Yahtzee).unwrap_or(0)
+    }
+
+    /// Index of a category's box, if the rule set has it.
+    pub fn box_of(self, category: Category) -> Option<usize> {
+        self.boxes().iter().position(|&c| c == category)
+    }
+
+    /// The upper bonus (35 or 50).
+    pub fn upper_bonus(self) -> u32 {
+        match self.family() {
+            Family::American => 35,
+            Family::Scandinavian => 50,
+        }
+    }
+
+    /// The joker convention.
+    pub fn joker(self) -> JokerRule {
+        match self {
+            RuleSet::Yahtzee => JokerRule::Forced,
+            RuleSet::YahtzeeFree => JokerRule::FreeChoice,
+            RuleSet::YahtzeeKurnik => JokerRule::Kurnik,
+            _ => JokerRule::None,
+        }
+    }
+
+    /// The extra-Yahtzee bonus convention.
+    pub fn extra_bonus(self) -> ExtraBonus {
+        match self {
+            RuleSet::Yahtzee | RuleSet::YahtzeeFree | RuleSet::YahtzeeNoJoker => {
+                ExtraBonus::WhenYahtzee50
+            }
+            RuleSet::YahtzeeKurnik => ExtraBonus::JokerWhenYahtzee50,
+            RuleSet::Yatzy | RuleSet::YahtzeePlain => ExtraBonus::Never,
+        }
+    }
+
+    /// True when the sheet must remember whether the Yahtzee box holds 50 (`Y0` / `Y50`).
+    pub fn tracks_yahtzee_50(self) -> bool {
+        self.extra_bonus() != ExtraBonus::Never
+    }
+
+    /// The box with the given code (case-insensitive); in rule sets that track it, `Y0` and
+    /// `Y50` name the Yahtzee box with its content, returned as the second value.
+    pub fn parse_box(self, code: &str) -> Option<(usize, Option<bool>)> {
+        let upper = code.to_ascii_uppercase();
+        if self.tracks_yahtzee_50() {
+            match upper.as_str() {
+                "Y0" => return Some((self.yahtzee_box(), Some(false))),
+                "Y50" => return Some((self.yahtzee_box(), Some(true))),
+                _ => {}
+            }
+        }
+        let i = self.boxes().iter().position(|c| c.code() == upper)?;
+        Some((i, None))
+    }
+
+    /// The codes `--filled` accepts, for error messages.
+    pub fn box_codes(self) -> String {
+        let mut codes: Vec<&str> = self.boxes().iter().map(|c| c.code()).collect();
+        if self.tracks_yahtzee_50() {
+            let y = self.yahtzee_box();
+            codes.splice(y..=y, ["Y0", "Y50"]);
+        }
+        codes.join(", ")
+    }
+
+    /// How `roll` scores in box `b` of a sheet with `filled` boxes (`yahtzee_50`: the Yahtzee
+    /// box holds 50), jokers and extra bonus included; `None` if the box may not be used now.
+    pub fn score(self, filled: u16, yahtzee_50: bool, roll: &Dice, b: usize) -> Option<Scored> {
+        if filled & (1 << b) != 0 || b >= self.box_count() {
+            return None;
+        }
+        let category = self.boxes()[b];
+        let ordinary = Scored {
+            points: category.base_score(self.family(), roll),
+            extra: 0,
+        };
+        let Some(face) = roll.five_of_a_kind() else {
+            return Some(ordinary);
+        };
+        let y = self.yahtzee_box();
+        if b == y {
+            return Some(ordinary);
+        }
+        let y_filled = filled & (1 << y) != 0;
+        let face_box_filled = filled & (1 << (face - 1)) != 0;
+        let is_face_box = b == usize::from(face - 1);
+        let joker = match self.joker() {
+            JokerRule::Forced => {
+                if !y_filled {
+                    false
+                } else if !face_box_filled {
+                    if !is_face_box {
+                        return None;
+                    }
+                    true
+                } else {
+                    let lower_free =
+                        (UPPER_BOXES..self.box_count()).any(|i| i != y && filled & (1 << i) == 0);
+                    if lower_free && b < UPPER_BOXES {
+                        return None;
+                    }
+                    true
+                }
+            }
+            JokerRule::FreeChoice => y_filled && face_box_filled,
+            JokerRule::Kurnik => is_face_box || face_box_filled,
+            JokerRule::None => false,
+        };
+        let extra = match self.extra_bonus() {
+            ExtraBonus::WhenYahtzee50 if yahtzee_50 => EXTRA_YAHTZEE_BONUS,
+            ExtraBonus::JokerWhenYahtzee50 if yahtzee_50 && joker => EXTRA_YAHTZEE_BONUS,
+            _ => 0,
+        };
+        let joker_values = joker && self.joker() != JokerRule::None;
+        let points = if joker_values {
+            category.joker_score(roll)
+        } else {
+            ordinary.points
+        };
+        Some(Scored { points, extra })
+    }
+
+    /// Mask of the boxes `roll` may be scored in now.
+    pub fn legal_boxes(self, filled: u16, yahtzee_50: bool, roll: &Dice) -> u16 {
+        (0..self.box_count())
+            .filter(|&b| self.score(filled, yahtzee_50, roll, b).is_some())
+            .fold(0, |m, b| m | (1 << b))
+    }
+}
+
+/// Points a turn scores in its box, and the extra-Yahtzee bonus it earns (upper bonus apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scored {
+    /// Points written in the box.
+    pub points: u32,
+    /// Extra-Yahtzee bonus (0 or 100).
+    pub extra: u32,
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Error for an unknown rule-set name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownRuleSet(pub String);
+
+impl fmt::Display for UnknownRuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+        write!(
+            f,
+            "unknown rule set '{}' (expected one of {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownRuleSet {}
+
+impl FromStr for RuleSet {
+    type Err = UnknownRuleSet;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RuleSet::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| UnknownRuleSet(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roll(s: &str) -> Dice {
+        let faces: Vec<u8> = s.bytes().map(|b| b - b'0').collect();
+        Dice::from_faces(&faces).unwrap()
+    }
+
+    fn pts(r: RuleSet, cat: Category, dice: &str) -> u32 {
+        cat.base_score(r.family(), &roll(dice))
+    }
+
+    #[test]
+    fn american_scoring() {
+        use Category::*;
+        let y = RuleSet::Yahtzee;
+        assert_eq!(pts(y, Fours, "14424"), 12);
+        assert_eq!(pts(y, ThreeKind, "33345"), 18);
+        assert_eq!(pts(y, ThreeKind, "33445"), 0);
+        assert_eq!(pts(y, FourKind, "22223"), 11);
+        assert_eq!(pts(y, FullHouse, "22333"), 25);
+        assert_eq!(pts(y, FullHouse, "33333"), 0);
+        assert_eq!(pts(y, SmallStraight, "12346"), 30);
+        assert_eq!(pts(y, SmallStraight, "13456"), 30);
+        assert_eq!(pts(y, SmallStraight, "12456"), 0);
+        assert_eq!(pts(y, LargeStraight, "23456"), 40);
+        assert_eq!(pts(y, LargeStraight, "12346"), 0);
+        assert_eq!(pts(y, Yahtzee, "55555"), 50);
+        assert_eq!(pts(y, Chance, "12346"), 16);
+    }
+
+    #[test]
+    fn yatzy_scoring() {
+        use Category::*;
+        let s = RuleSet::Yatzy;
+        assert_eq!(pts(s, OnePair, "33441"), 8);
+        assert_eq!(pts(s, OnePair, "12345"), 0);
+        assert_eq!(pts(s, TwoPairs, "33441"), 14);
+        assert_eq!(
+            pts(s, TwoPairs, "33331"),
+            0,
+            "four of a kind is not two pairs"
+        );
+        assert_eq!(pts(s, TwoPairs, "33322"), 10);
+        assert_eq!(
+            pts(s, TwoPairs, "33412"),
+            0,
+            "a single pair is not two pairs"
+        );
+        assert_eq!(pts(s, ThreeKind, "55552"), 15);
+        assert_eq!(pts(s, FourKind, "55555"), 20);
+        assert_eq!(pts(s, SmallStraight, "12345"), 15);
+        assert_eq!(pts(s, SmallStraight, "23456"), 0);
+        assert_eq!(pts(s, LargeStraight, "23456"), 20);
+        assert_eq!(pts(s, FullHouse, "22333"), 13);
+        assert_eq!(pts(s, FullHouse, "22222"), 0);
+        assert_eq!(pts(s, Yahtzee, "22222"), 50);
+    }
+
+    /// Bit mask of boxes by code.
+    fn mask(r: RuleSet, codes: &[&str]) -> u16 {
+        codes
+            .iter()
+            .fold(0, |m, c| m | 1 << r.parse_box(c).unwrap().0)
+    }
+
+    #[test]
+    fn forced_joker() {
+        let r = RuleSet::Yahtzee;
+        let fives = roll("55555");
+        let fh = r.box_of(Category::FullHouse).unwrap();
+        let five_box = 4;
+        // Yahtzee box free: ordinary scoring anywhere.
+        assert_eq!(
+            r.score(0, false, &fives, fh),
+            Some(Scored {
+                points: 0,
+                extra: 0
+            })
+        );
+        // Yahtzee box 50, fives free: only the fives box, with the bonus.
+        let y50 = mask(r, &["Y50"]);
+        assert_eq!(r.legal_boxes(y50, true, &fives), 1 << five_box);
+        assert_eq!(
+            r.score(y50, true, &fives, five_box),
+            Some(Scored {
+                points: 25,
+                extra: 100
+            })
+        );
+        // Fives filled: any free lower box with joker values.
+        let m = mask(r, &["Y0", "5"]);
+        assert_eq!(
+            r.score(m, false, &fives, fh),
+            Some(Scored {
+                points: 25,
+                extra: 0
+            })
+        );
+        assert_eq!(r.score(m, false, &fives, 0), None);
+        // No lower box free: any upper box for 0.
+        let m = mask(r, &["Y50", "5", "3K", "4K", "FH", "SS", "LS", "C"]);
+        assert_eq!(
+            r.score(m, true, &fives, 0),
+            Some(Scored {
+                points: 0,
+                extra: 100
+            })
+        );
+    }
+
+    #[test]
+    fn free_and_kurnik_jokers() {
+        let fours = roll("44444");
+        let free = RuleSet::YahtzeeFree;
+        let ls = free.box_of(Category::LargeStraight).unwrap();
+        // Free choice: joker values only with the Yahtzee box and the face box filled.
+        assert_eq!(
+            free.score(mask(free, &["Y0"]), false, &fours, ls)
+                .unwrap()
+                .points,
+            0
+        );
+        assert_eq!(
+            free.score(mask(free, &["Y0", "4"]), false, &fours, ls)
+                .unwrap()
+                .points,
+            40
+        );
+        assert_eq!(
+            free.score(mask(free, &["Y50"]), true, &fours, ls)
+                .unwrap()
+                .extra,
+            100
+        );
+        // kurnik: a joker when the face box is filled, Yahtzee box or not; +100 only for a joker.
+        let k = RuleSet::YahtzeeKurnik;
+        assert_eq!(
+            k.score(mask(k, &["4"]), false, &fours, ls).unwrap().points,
+            40
+        );
+        assert_eq!(
+            k.score(mask(k, &["Y50"]), true, &fours, ls),
+            Some(Scored {
+                points: 0,
+                extra: 0
+            })
+        );
+        assert_eq!(
+            k.score(mask(k, &["Y50"]), true, &fours, 3),
+            Some(Scored {
+                points: 16,
+                extra: 100
+            })
+        );
+    }
+
+    #[test]
+    fn names_and_codes() {
+        for r in RuleSet::ALL {
+            assert_eq!(r.name().parse::<RuleSet>().unwrap(), r);
+        }
+        assert!("yahtzee-x".parse::<RuleSet>().is_err());
+        assert_eq!(RuleSet::Yahtzee.parse_box("y50"), Some((11, Some(true))));
+        assert_eq!(RuleSet::Yatzy.parse_box("Y50"), None);
+        assert_eq!(RuleSet::Yatzy.parse_box("2p"), Some((7, None)));
+        assert_eq!(RuleSet::Yahtzee.parse_box("2P"), None);
+    }
+}

@@ -1,0 +1,425 @@
+//! One player's score sheet between turns, its notations, and how a turn changes it.
+
+use super::{Family, RuleSet, Scored, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::dice::Dice;
+use std::fmt;
+
+/// A player's sheet between turns: which boxes are filled, whether the Yahtzee box holds 50,
+/// the upper-section total and the points so far (bonuses included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sheet {
+    /// The rule set the sheet is played under.
+    pub rules: RuleSet,
+    /// Bit `i` set when box `i` (in [`RuleSet::boxes`] order) is filled.
+    pub filled: u16,
+    /// The Yahtzee box holds 50 (only tracked where the extra bonus exists).
+    pub yahtzee_50: bool,
+    /// Upper-section total so far (may be capped at 63 when only the capped value is known).
+    pub upper_total: u32,
+    /// Points so far, bonuses included.
+    pub points: u32,
+}
+
+/// Why a sheet description is not a possible sheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SheetError {
+    /// A box code the rule set does not have.
+    UnknownCode {
+        /// The code as given.
+        code: String,
+        /// The codes the rule set accepts.
+        expected: String,
+    },
+    /// The same box listed twice.
+    FilledTwice(String),
+    /// American rules need to know the Yahtzee box's content.
+    YahtzeeContentMissing,
+    /// The upper total cannot be made from the filled upper boxes.
+    UpperUnreachable {
+        /// The total given.
+        total: u32,
+        /// The filled upper boxes, as codes.
+        filled: String,
+    },
+    /// Fewer points than the filled boxes and bonuses already account for.
+    PointsTooLow {
+        /// The points given.
+        points: u32,
+        /// The least possible points.
+        least: u32,
+    },
+    /// A notation that does not parse.
+    Syntax(String),
+}
+
+impl fmt::Display for SheetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SheetError::UnknownCode { code, expected } => {
+                write!(
+                    f,
+                    "unknown category code '{code}' (expected one of {expected})"
+                )
+            }
+            SheetError::FilledTwice(code) => write!(f, "box {code} is filled twice"),
+            SheetError::YahtzeeContentMissing => {
+                f.write_str("the Yahtzee box must be given as Y0 or Y50 under these rules")
+            }
+            SheetError::UpperUnreachable { total, filled } => write!(
+                f,
+                "upper total {total} is impossible with the filled upper boxes {}",
+                if filled.is_empty() { "(none)" } else { filled }
+            ),
+            SheetError::PointsTooLow { points, least } => {
+                write!(
+                    f,
+                    "{points} points is less than the sheet already holds ({least} at least)"
+                )
+            }
+            SheetError::Syntax(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for SheetError {}
+
+/// Bit set of the upper totals (0..=105) that the upper boxes in `mask` (bit f-1 for face f)
+/// can make, each box holding 0 to 5 dice of its face.
+pub fn upper_totals(mask: u8) -> u128 {
+    let mut reach: u128 = 1;
+    for face in 1..=6u32 {
+        if mask & (1 << (face - 1)) != 0 {
+            let mut next = 0;
+            for n in 0..=5 {
+                next |= reach << (n * face);
+            }
+            reach = next;
+        }
+    }
+    reach
+}
+
+impl Sheet {
+    /// The empty sheet.
+    pub fn empty(rules: RuleSet) -> Sheet {
+        Sheet {
+            rules,
+            filled: 0,
+            yahtzee_50: false,
+            upper_total: 0,
+            points: 0,
+        }
+    }
+
+    /// Upper total capped at the bonus threshold: the part that matters for the future.
+    pub fn capped_upper(&self) -> u32 {
+        self.upper_total.min(UPPER_THRESHOLD)
+    }
+
+    /// Mask of the filled upper boxes (bit f-1 for face f).
+    pub fn upper_mask(&self) -> u8 {
+        (self.filled & 0x3f) as u8
+    }
+
+    /// True when every box is filled.
+    pub fn is_complete(&self) -> bool {
+        self.filled == self.rules.full_mask()
+    }
+
+    /// Number of filled boxes.
+    pub fn filled_count(&self) -> u32 {
+        self.filled.count_ones()
+    }
+
+    /// How `roll` would score in box `b`, or `None` when that is not allowed now.
+    pub fn score(&self, roll: &Dice, b: usize) -> Option<Scored> {
+        self.rules.score(self.filled, self.yahtzee_50, roll, b)
+    }
+
+    /// The sheet after scoring `roll` in box `b`, and the points gained (box, upper bonus and
+    /// extra bonus); `None` when the box may not be used.
+    pub fn after(&self, roll: &Dice, b: usize) -> Option<(Sheet, u32)> {
+        let s = self.score(roll, b)?;
+        let mut next = *self;
+        next.filled |= 1 << b;
+        let mut gained = s.points + s.extra;
+        if b < UPPER_BOXES {
+            let before = self.upper_total;
+            next.upper_total = before + s.points;
+            if before < UPPER_THRESHOLD && next.upper_total >= UPPER_THRESHOLD {
+                gained += self.rules.upper_bonus();
+            }
+        }
+        if b == self.rules.yahtzee_box() && self.rules.tracks_yahtzee_50() {
+            next.yahtzee_50 = s.points == 50;
+        }
+        next.points += gained;
+        Some((next, gained))
+    }
+
+    /// A sheet from a list of box codes (`Y0`/`Y50` for the Yahtzee box where tracked), the
+    /// upper total and the points; checks that such a sheet can exist.
+    pub fn from_codes<S: AsRef<str>>(
+        rules: RuleSet,
+        codes: &[S],
+        upper_total: u32,
+        points: u32,
+    ) -> Result<Sheet, SheetError> {
+        let mut sheet = Sheet::empty(rules);
+        for code in codes {
+            let code = code.as_ref().trim();
+            let (b, content) = rules
+                .parse_box(code)
+                .ok_or_else(|| SheetError::UnknownCode {
+                    code: code.to_string(),
+                    expected: rules.box_codes(),
+                })?;
+            if sheet.filled & (1 << b) != 0 {
+                return Err(SheetError::FilledTwice(rules.boxes()[b].code().to_string()));
+            }
+            if b == rules.yahtzee_box() && rules.tracks_yahtzee_50() {
+                sheet.yahtzee_50 = content.ok_or(SheetError::YahtzeeContentMissing)?;
+            }
+            sheet.filled |= 1 << b;
+        }
+        sheet.upper_total = upper_total;
+        sheet.points = points;
+        sheet.check()?;
+        Ok(sheet)
+    }
+
+    /// Checks that the upper total and points are possible for the filled boxes.
+    pub fn check(&self) -> Result<(), SheetError> {
+        let reach = upper_totals(self.upper_mask());
+        let possible = if self.upper_total >= UPPER_THRESHOLD && self.upper_total <= 105 {
+            // Only the capped value may be known: any reachable total at or above 63 will do.
+            let at_least = !((1u128 << self.upper_total) - 1);
+            if self.upper_total == UPPER_THRESHOLD {
+                reach & at_least != 0
+            } else {
+                reach & (1u128 << self.upper_total) != 0
+            }
+        } else {
+            self.upper_total < 128 && reach & (1u128 << self.upper_total) != 0
+        };
+        if !possible {
+            let filled = (1..=6u8)
+                .filter(|f| self.upper_mask() & (1 << (f - 1)) != 0)
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            return Err(SheetError::UpperUnreachable {
+                total: self.upper_total,
+                filled,
+            });
+        }
+        let mut least = self.upper_total;
+        if self.upper_total >= UPPER_THRESHOLD {
+            least += self.rules.upper_bonus();
+        }
+        if self.yahtzee_50 {
+            least += 50;
+        }
+        if self.points < least {
+            return Err(SheetError::PointsTooLow {
+                points: self.points,
+                least,
+            });
+        }
+        Ok(())
+    }
+
+    /// A sheet in the thesis's compact notation, e.g. `2456TMDY0S,51,170`: the filled boxes
+    /// (digits, T, K, F, M, D, Y0/Y50, S), the capped upper total and the points.
+    pub fn from_thesis(rules: RuleSet, text: &str) -> Result<Sheet, SheetError> {
+        if rules.family() != Family::American {
+            return Err(SheetError::Syntax(format!(
+                "the thesis notation is for American rules, not {rules}"
+            )));
+        }
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        let [boxes, upper, points] = parts[..] else {
+            return Err(SheetError::Syntax(format!(
+                "expected FILLED,UPPER,POINTS (like 2456TMDY0S,51,170), found '{text}'"
+            )));
+        };
+        let mut codes = Vec::new();
+        let mut chars = boxes.chars().peekable();
+        while let Some(c) = chars.next() {
+            let code = match c {
+                '1'..='6' => c.to_string(),
+                'T' => "3K".into(),
+                'K' => "4K".into(),
+                'F' => "FH".into(),
+                'M' => "SS".into(),
+                'D' => "LS".into(),
+                'S' => "C".into(),
+                'Y' => match (chars.next(), chars.peek()) {
+                    (Some('0'), _) => "Y0".into(),
+                    (Some('5'), Some('0')) => {
+                        chars.next();
+                        "Y50".into()
+                    }
+                    _ => return Err(SheetError::Syntax("Y must be followed by 0 or 50".into())),
+                },
+                '-' if boxes == "-" => continue,
+                other => {
+                    return Err(SheetError::Syntax(format!(
+                        "unknown box letter '{other}' (expected 1-6, T, K, F, M, D, Y0, Y50, S)"
+                    )))
+                }
+            };
+            codes.push(code);
+        }
+        let upper = parse_number(upper, "upper total")?;
+        if upper > UPPER_THRESHOLD {
+            return Err(SheetError::Syntax(format!(
+                "the thesis's upper total is capped at 63, found {upper}"
+            )));
+        }
+        Sheet::from_codes(rules, &codes, upper, parse_number(points, "points")?)
+    }
+
+    /// A sheet in Verhoeff's notation, e.g. `_2__5_TF__LYC;15-`: a mask over `123456TFHSLYC`
+    /// with `_` for a used box, the upper points still needed, and `+` when the Yahtzee box holds 50.
+    pub fn from_verhoeff(rules: RuleSet, text: &str, points: u32) -> Result<Sheet, SheetError> {
+        const LETTERS: &[u8; 13] = b"123456TFHSLYC";
+        if rules.family() != Family::American {
+            return Err(SheetError::Syntax(format!(
+                "Verhoeff's notation is for American rules, not {rules}"
+            )));
+        }
+        let text = text.trim();
+        let syntax = || {
+            SheetError::Syntax(format!(
+                "expected MASK;NEEDED followed by + or - (like _2__5_TF__LYC;15-), found '{text}'"
+            ))
+        };
+        let (mask, rest) = text.split_once(';').ok_or_else(syntax)?;
+        let mask = mask.trim().as_bytes();
+        if mask.len() != LETTERS.len() {
+            return Err(syntax());
+        }
+        let rest = rest.trim();
+        let (needed, y50) = match rest.as_bytes().last() {
+            Some(b'+') => (&rest[..rest.len() - 1], true),
+            Some(b'-') => (&rest[..rest.len() - 1], false),
+            _ => return Err(syntax()),
+        };
+        let needed = parse_number(needed.trim(), "upper points needed")?;
+        if needed > UPPER_THRESHOLD {
+            return Err(SheetError::Syntax(format!(
+                "at most 63 upper points can be needed, found {needed}"
+            )));
+        }
+        let mut codes = Vec::new();
+        for (i, (&m, &letter)) in mask.iter().zip(LETTERS).enumerate() {
+            if m == b'_' {
+                let code = rules.boxes()[i].code();
+                codes.push(match (code, y50) {
+                    ("Y", true) => "Y50".to_string(),
+                    ("Y", false) => "Y0".to_string(),
+                    _ => code.to_string(),
+                });
+            } else if m != letter {
+                return Err(SheetError::Syntax(format!(
+                    "mask position {} holds '{}', expected '{}' or '_'",
+                    i + 1,
+                    m as char,
+                    letter as char
+                )));
+            }
+        }
+        if y50 && mask[11] != b'_' {
+            return Err(SheetError::Syntax(
+                "'+' says the Yahtzee box holds 50, but it is open".into(),
+            ));
+        }
+        Sheet::from_codes(rules, &codes, UPPER_THRESHOLD - needed, points)
+    }
+
+    /// The filled boxes as codes (`Y0`/`Y50` where tracked), comma-separated, `-` for none.
+    pub fn filled_codes(&self) -> String {
+        let codes: Vec<String> = (0..self.rules.box_count())
+            .filter(|b| self.filled & (1 << b) != 0)
+            .map(|b| {
+                let code = self.rules.boxes()[b].code();
+                if b == self.rules.yahtzee_box() && self.rules.tracks_yahtzee_50() {
+                    if self.yahtzee_50 { "Y50" } else { "Y0" }.to_string()
+                } else {
+                    code.to_string()
+                }
+            })
+            .collect();
+        if codes.is_empty() {
+            "-".into()
+        } else {
+            codes.join(",")
+        }
+    }
+}
+
+fn parse_number(text: &str, what: &str) -> Result<u32, SheetError> {
+    text.parse()
+        .map_err(|_| SheetError::Syntax(format!("{what} must be a whole number, found '{text}'")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notations_agree() {
+        let r = RuleSet::YahtzeeFree;
+        let v = Sheet::from_verhoeff(r, "_2__5_TF__LYC;15-", 103).unwrap();
+        let c = Sheet::from_codes(r, &["1", "3", "4", "6", "FH", "SS"], 48, 103).unwrap();
+        assert_eq!(v, c);
+        let t = Sheet::from_thesis(RuleSet::YahtzeeKurnik, "2456TMDY0S,51,170").unwrap();
+        assert_eq!(t.filled_codes(), "2,4,5,6,3K,SS,LS,Y0,C");
+        assert_eq!(t.upper_total, 51);
+    }
+
+    #[test]
+    fn impossible_sheets_are_refused() {
+        let r = RuleSet::Yahtzee;
+        assert!(matches!(
+            Sheet::from_codes(r, &["1"], 7, 10),
+            Err(SheetError::UpperUnreachable { .. })
+        ));
+        assert!(matches!(
+            Sheet::from_codes(r, &["2"], 3, 10),
+            Err(SheetError::UpperUnreachable { .. })
+        ));
+        assert!(Sheet::from_codes(r, &["2"], 4, 10).is_ok());
+        assert!(matches!(
+            Sheet::from_codes(r, &["3K", "3k"], 0, 0),
+            Err(SheetError::FilledTwice(_))
+        ));
+        assert!(matches!(
+            Sheet::from_codes(r, &["Y"], 0, 0),
+            Err(SheetError::YahtzeeContentMissing)
+        ));
+        assert!(matches!(
+            Sheet::from_codes(r, &["XX"], 0, 0),
+            Err(SheetError::UnknownCode { .. })
+        ));
+        assert!(matches!(
+            Sheet::from_codes(r, &["Y50"], 0, 10),
+            Err(SheetError::PointsTooLow { .. })
+        ));
+        assert_eq!(upper_totals(0), 1);
+        assert_eq!(upper_totals(0x3f).count_ones(), 106);
+    }
+
+    #[test]
+    fn scoring_a_turn() {
+        let r = RuleSet::Yahtzee;
+        let s = Sheet::from_codes(r, &["1", "2", "3", "4", "5"], 60, 60).unwrap();
+        let sixes = Dice::from_faces(&[6, 6, 1, 2, 3]).unwrap();
+        let (next, gained) = s.after(&sixes, 5).unwrap();
+        assert_eq!(gained, 12 + 35);
+        assert_eq!(next.upper_total, 72);
+        assert_eq!(next.points, 107);
+        assert!(s.after(&sixes, 0).is_none());
+    }
+}

@@ -1,0 +1,389 @@
+//! The solitaire oracle: optimal expected final score of every sheet state, built backwards
+//! layer by layer with the turn widget, and the values of every option of a position.
+//!
+//! Values exclude the points already on the sheet: `V(K, c)` is the expected number of points
+//! still to come under optimal play, upper and extra bonuses included.
+
+use super::states::{upper_pairs, StateSpace};
+use super::widget::{keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore};
+use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
+use crate::rules::{Category, RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use rayon::prelude::*;
+use std::sync::OnceLock;
+
+/// What scoring in one free box leads to, for a group of states sharing their filled boxes.
+#[derive(Clone, Copy, Debug)]
+enum Successor {
+    /// A lower box: the successors' values start at this offset of the vector arena.
+    Lower { values: usize },
+    /// The Yahtzee box where its content is tracked: successor values after scoring 0 or 50.
+    Yahtzee { zero: usize, fifty: usize },
+    /// An upper box: six vectors (0..=5 dice of the face), each the points, the upper bonus
+    /// and the successor's value together.
+    Upper { face: u8, values: usize },
+}
+
+/// The successors of every free box for a group of states with the same filled boxes
+/// (one lane per upper pair).
+pub struct Moves {
+    rules: RuleSet,
+    filled: u16,
+    yahtzee_50: bool,
+    lanes: usize,
+    boxes: Vec<(usize, Successor)>,
+    successor: [Option<Successor>; 15],
+    arena: Vec<f64>,
+}
+
+impl Moves {
+    /// The successors of the states `(lower, pair)` for every `pair` in `pairs`, read from `table`
+    /// (which must hold every state with more boxes filled).
+    pub fn new(space: StateSpace, table: &[f64], lower: usize, pairs: &[u16]) -> Moves {
+        let rules = space.rules;
+        let up = upper_pairs();
+        let upper_mask = pairs.first().map_or(0, |&p| up.mask[usize::from(p)]);
+        let (lower_filled, yahtzee_50) = space.lower_boxes(lower);
+        let filled = lower_filled | u16::from(upper_mask);
+        let lanes = pairs.len();
+        let mut moves = Moves {
+            rules,
+            filled,
+            yahtzee_50,
+            lanes,
+            boxes: Vec::new(),
+            successor: [None; 15],
+            arena: Vec::new(),
+        };
+        let y = rules.yahtzee_box();
+        for b in (0..rules.box_count()).filter(|b| filled & (1 << b) == 0) {
+            let successor = if b < UPPER_BOXES {
+                let face = b as u8 + 1;
+                let values = moves.arena.len();
+                for n in 0..=5u8 {
+                    for &p in pairs {
+                        let p = usize::from(p);
+                        let c = u32::from(up.total[p]);
+                        let gained = c + u32::from(n * face);
+                        let bonus = if c < UPPER_THRESHOLD && gained >= UPPER_THRESHOLD {
+                            rules.upper_bonus()
+                        } else {
+                            0
+                        };
+                        let points = f64::from(u32::from(n * face) + bonus);
+                        moves
+                            .arena
+                            .push(points + table[space.index(lower, up.next(p, face, n))]);
+                    }
+                }
+                Successor::Upper { face, values }
+            } else {
+                let mut push = |after: usize| {
+                    let at = moves.arena.len();
+                    moves.arena.extend(
+                        pairs
+                            .iter()
+                            .map(|&p| table[space.index(after, usize::from(p))]),
+                    );
+                    at
+                };
+                let next = filled | (1 << b);
+                if b == y && rules.tracks_yahtzee_50() {
+                    let zero = push(space.lower_index(next, false));
+                    let fifty = push(space.lower_index(next, true));
+                    Successor::Yahtzee { zero, fifty }
+                } else {
+                    Successor::Lower {
+                        values: push(space.lower_index(next, yahtzee_50)),
+                    }
+                }
+            };
+            moves.boxes.push((b, successor));
+            moves.successor[b] = Some(successor);
+        }
+        moves
+    }
+
+    /// The values, one per lane, of scoring `roll` in free box `b` with the given score, as the
+    /// points added now plus the successor's values.
+    fn scored<'a>(&'a self, successor: Successor, points: u32, extra: u32) -> (f64, &'a [f64]) {
+        let l = self.lanes;
+        match successor {
+            Successor::Lower { values } => {
+                (f64::from(points + extra), &self.arena[values..values + l])
+            }
+            Successor::Yahtzee { zero, fifty } => {
+                let at = if points == 50 { fifty } else { zero };
+                (f64::from(points + extra), &self.arena[at..at + l])
+            }
+            Successor::Upper { face, values } => {
+                let n = (points / u32::from(face)) as usize;
+                let at = values + n * l;
+                (f64::from(extra), &self.arena[at..at + l])
+            }
+        }
+    }
+
+    /// Value (lane `lane`) of scoring `roll` in each legal box, in box order.
+    pub fn box_values(&self, roll: &Dice, lane: usize) -> Vec<(usize, f64)> {
+        self.boxes
+            .iter()
+            .filter_map(|&(b, successor)| {
+                let s = self.rules.score(self.filled, self.yahtzee_50, roll, b)?;
+                let (add, values) = self.scored(successor, s.points, s.extra);
+                Some((b, add + values[lane]))
+            })
+            .collect()
+    }
+
+    /// Fills the roll slots of `store` with the value of each roll after the last roll: the
+    /// best legal box.
+    ///
+    /// Scores are never negative, so every free box's value at score 0 (`s + V >= V`) can be
+    /// folded once into a floor shared by all rolls; each roll then only visits the boxes where
+    /// it scores points. Five of a kind, where jokers restrict the boxes, takes the general path.
+    #[inline(always)]
+    pub fn fill_last_roll(&self, store: &mut LaneStore<f64>) {
+        let mut floor = vec![f64::NEG_INFINITY; self.lanes];
+        for &(_, successor) in &self.boxes {
+            let (add, values) = self.scored(successor, 0, 0);
+            raise_by(&mut floor, add, values);
+        }
+        let scoring = scoring_boxes(self.rules);
+        for r in 0..ROLLS {
+            let out = store.slot_mut(FIRST_ROLL + r);
+            match &scoring[r] {
+                Some(boxes) => {
+                    out.copy_from_slice(&floor);
+                    for &(b, points) in boxes {
+                        if let Some(successor) = self.successor[usize::from(b)] {
+                            let (add, values) = self.scored(successor, u32::from(points), 0);
+                            raise_by(out, add, values);
+                        }
+                    }
+                }
+                None => {
+                    out.fill(f64::NEG_INFINITY);
+                    let roll = Dice::roll(r);
+                    for &(b, successor) in &self.boxes {
+                        if let Some(s) = self.rules.score(self.filled, self.yahtzee_50, &roll, b) {
+                            let (add, values) = self.scored(successor, s.points, s.extra);
+                            raise_by(out, add, values);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `out[i] = max(out[i], add + values[i])`.
+#[inline(always)]
+fn raise_by(out: &mut [f64], add: f64, values: &[f64]) {
+    for (o, &v) in out.iter_mut().zip(values) {
+        let x = add + v;
+        *o = if x > *o { x } else { *o };
+    }
+}
+
+/// For every roll that is not five of a kind, the boxes where it scores points, with the
+/// points (no joker applies); `None` for five of a kind.
+fn scoring_boxes(rules: RuleSet) -> &'static [Option<Vec<(u8, u8)>>] {
+    static TABLES: [OnceLock<Vec<Option<Vec<(u8, u8)>>>>; 6] = [const { OnceLock::new() }; 6];
+    let slot = RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0);
+    TABLES[slot].get_or_init(|| {
+        (0..ROLLS)
+            .map(|r| {
+                let roll = Dice::roll(r);
+                roll.five_of_a_kind().is_none().then(|| {
+                    rules
+                        .boxes()
+                        .iter()
+                        .enumerate()
+                        .map(|(b, cat)| (b as u8, cat.base_score(rules.family(), &roll) as u8))
+                        .filter(|&(_, points)| points > 0)
+                        .collect()
+                })
+            })
+            .collect()
+    })
+}
+
+/// Lanes are padded to a multiple of this (repeating the last state) so the lane loops have
+/// no scalar remainder.
+const LANE_MULTIPLE: usize = 4;
+
+/// Builds the whole expected-score table of a rule set: `table[space.index(lower, pair)]`.
+/// Layers of equal filled count are solved in parallel; the result does not depend on the
+/// number of threads. `progress` is called with the number of groups finished so far and the total.
+pub fn build_table(rules: RuleSet, progress: &(dyn Fn(u64, u64) + Sync)) -> Vec<f64> {
+    let space = StateSpace::new(rules);
+    let up = upper_pairs();
+    // The pairs of each upper mask, padded.
+    let padded: Vec<Vec<u16>> = (0..64)
+        .map(|mask| {
+            let mut pairs: Vec<u16> = (up.offset[mask]..up.offset[mask + 1])
+                .map(|p| p as u16)
+                .collect();
+            let last = pairs.last().copied().unwrap_or(0);
+            pairs.resize(pairs.len().div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE, last);
+            pairs
+        })
+        .collect();
+    let mut table = vec![0.0f64; space.len()];
+    // A group: all states with one lower index and one upper mask (one lane per pair).
+    let mut layers: Vec<Vec<(usize, u8)>> = vec![Vec::new(); rules.box_count() + 1];
+    for lower in 0..space.lower_count() {
+        let lower_filled = space.lower_boxes(lower).0.count_ones() as usize;
+        for mask in 0..64u8 {
+            layers[lower_filled + mask.count_ones() as usize].push((lower, mask));
+        }
+    }
+    let total: u64 = layers.iter().map(|l| l.len() as u64).sum();
+    let mut done = layers[rules.box_count()].len() as u64;
+    for layer in layers[..rules.box_count()].iter().rev() {
+        let solved: Vec<Vec<f64>> = layer
+            .par_iter()
+            .map_init(
+                || LaneStore::<f64>::new(0),
+                |store, &(lower, mask)| {
+                    solve_group_fast(space, &table, lower, &padded[usize::from(mask)], store)
+                },
+            )
+            .collect();
+        for (&(lower, mask), values) in layer.iter().zip(solved) {
+            let m = usize::from(mask);
+            let start = space.index(lower, up.offset[m]);
+            let count = up.offset[m + 1] - up.offset[m];
+            table[start..start + count].copy_from_slice(&values[..count]);
+        }
+        done += layer.len() as u64;
+        progress(done, total);
+    }
+    table
+}
+
+/// [`solve_group`] compiled for the widest vector instructions this CPU has (same results:
+/// the code performs the same operations in the same order, only more lanes at a time).
+fn solve_group_fast(
+    space: StateSpace,
+    table: &[f64],
+    lower: usize,
+    pairs: &[u16],
+    store: &mut LaneStore<f64>,
+) -> Vec<f64> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { solve_group_avx2(space, table, lower, pairs, store) };
+    }
+    solve_group(space, table, lower, pairs, store)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn solve_group_avx2(
+    space: StateSpace,
+    table: &[f64],
+    lower: usize,
+    pairs: &[u16],
+    store: &mut LaneStore<f64>,
+) -> Vec<f64> {
+    solve_group(space, table, lower, pairs, store)
+}
+
+/// Values of the states `(lower, pair)` for `pair` in `pairs` (all of one upper mask).
+#[inline(always)]
+pub fn solve_group(
+    space: StateSpace,
+    table: &[f64],
+    lower: usize,
+    pairs: &[u16],
+    store: &mut LaneStore<f64>,
+) -> Vec<f64> {
+    store.resize(pairs.len());
+    Moves::new(space, table, lower, pairs).fill_last_roll(store);
+    solve_turn(store);
+    store.slot(EMPTY_KEEP).to_vec()
+}
+
+/// One option of a decision and its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionValue {
+    /// What the player does.
+    pub choice: Choice,
+    /// Expected final score (points on the sheet included) with optimal play afterwards.
+    pub value: f64,
+}
+
+/// A player's choice after a roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Keep these dice and roll the others.
+    Keep(Dice),
+    /// Score the roll in this box now.
+    Score(Category),
+}
+
+impl std::fmt::Display for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Choice::Keep(d) => write!(f, "keep {d}"),
+            Choice::Score(c) => write!(f, "score {c}"),
+        }
+    }
+}
+
+/// Every legal option of a position (a sheet, a roll and the rolls left), best first; ties keep
+/// keeps before boxes and each in index order. `table` is the rule set's expected-score table.
+pub fn position_options(
+    table: &[f64],
+    sheet: &Sheet,
+    roll: &Dice,
+    rolls_left: u8,
+) -> Vec<OptionValue> {
+    let rules = sheet.rules;
+    let space = StateSpace::new(rules);
+    let Some(pair) = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper()) else {
+        return Vec::new();
+    };
+    let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
+    let pairs = [pair as u16];
+    let moves = Moves::new(space, table, lower, &pairs);
+    let points = f64::from(sheet.points);
+    let mut options: Vec<OptionValue> = Vec::new();
+    if rolls_left > 0 {
+        let mut store = LaneStore::<f64>::new(1);
+        moves.fill_last_roll(&mut store);
+        keeps_from_rolls(&mut store);
+        if rolls_left == 2 {
+            rolls_from_keeps(&mut store);
+            keeps_from_rolls(&mut store);
+        }
+        for keep in roll.sub_multisets().into_iter().filter(|k| k != roll) {
+            if let Some(k) = keep.keep_index() {
+                options.push(OptionValue {
+                    choice: Choice::Keep(keep),
+                    value: points + store.slot(k)[0],
+                });
+            }
+        }
+    }
+    for (b, v) in moves.box_values(roll, 0) {
+        options.push(OptionValue {
+            choice: Choice::Score(rules.boxes()[b]),
+            value: points + v,
+        });
+    }
+    // Stable sort: equal values keep their listing order.
+    options.sort_by(|a, b| b.value.total_cmp(&a.value));
+    options
+}
+
+/// Expected final score of a sheet before its next turn (points so far included).
+pub fn sheet_value(table: &[f64], sheet: &Sheet) -> Option<f64> {
+    if sheet.is_complete() {
+        return Some(f64::from(sheet.points));
+    }
+    let index = StateSpace::new(sheet.rules).index_of(sheet)?;
+    Some(f64::from(sheet.points) + table[index])
+}

@@ -1,0 +1,6 @@
+//! Oracles: how values are computed. The generic turn widget, state indexing, and the
+//! solitaire expected-score solver.
+
+pub mod expected;
+pub mod states;
+pub mod widget;

@@ -1,0 +1,251 @@
+//! Indexing of sheet states `(K, c)` for the tables, with the thesis's reductions: only
+//! reachable upper totals, and one representative per class of equivalent totals.
+//!
+//! A state is a *lower index* (which lower boxes are filled and what the Yahtzee box holds) and an
+//! *upper pair* (which upper boxes are filled, and the representative capped upper total).
+//! Table index = `lower * pair_count + pair`; the pairs of one upper mask are contiguous.
+
+use crate::rules::{upper_totals, RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use std::sync::OnceLock;
+
+/// Sentinel for "no such pair" (an unreachable upper total).
+pub const NO_PAIR: u16 = u16::MAX;
+
+/// The reachable, non-equivalent (upper mask, capped upper total) pairs.
+pub struct UpperPairs {
+    /// Pairs of upper mask `S` are `offset[S]..offset[S + 1]`.
+    pub offset: [usize; 65],
+    /// Capped upper total (the representative) of each pair.
+    pub total: Vec<u8>,
+    /// Upper mask of each pair.
+    pub mask: Vec<u8>,
+    /// `index[S * 64 + c]`: the pair of mask `S` whose class holds total `c`, or [`NO_PAIR`].
+    index: Vec<u16>,
+    /// `next[pair * 36 + (face - 1) * 6 + n]`: the pair after scoring `n` dice of a free `face`.
+    next: Vec<u16>,
+}
+
+impl UpperPairs {
+    /// Number of pairs (1,618).
+    pub fn count(&self) -> usize {
+        self.total.len()
+    }
+
+    /// The pair of upper mask `mask` and capped total `c`, if `c` is reachable with `mask`.
+    pub fn pair(&self, mask: u8, c: u32) -> Option<usize> {
+        let c = c.min(UPPER_THRESHOLD) as usize;
+        let p = self.index[usize::from(mask) * 64 + c];
+        (p != NO_PAIR).then_some(usize::from(p))
+    }
+
+    /// The pair reached from `pair` by scoring `n` dice of the free upper `face`.
+    pub fn next(&self, pair: usize, face: u8, n: u8) -> usize {
+        usize::from(self.next[pair * 36 + usize::from(face - 1) * 6 + usize::from(n)])
+    }
+
+    fn build() -> UpperPairs {
+        let mut offset = [0usize; 65];
+        let mut total = Vec::new();
+        let mut mask_of = Vec::new();
+        let mut index = vec![NO_PAIR; 64 * 64];
+        for mask in 0..64u8 {
+            offset[usize::from(mask)] = total.len();
+            let reach = upper_totals(mask);
+            let addable = upper_totals(!mask & 0x3f);
+            // Class of c: the least addable total that reaches the threshold from c.
+            let class = |c: u32| -> Option<u32> {
+                let need = UPPER_THRESHOLD.saturating_sub(c);
+                (need..=105).find(|&a| addable & (1u128 << a) != 0)
+            };
+            let reachable = |c: u32| {
+                if c < UPPER_THRESHOLD {
+                    reach & (1u128 << c) != 0
+                } else {
+                    reach >> UPPER_THRESHOLD != 0
+                }
+            };
+            let mut reps: Vec<(Option<u32>, u16)> = Vec::new();
+            for c in 0..=UPPER_THRESHOLD {
+                if !reachable(c) {
+                    continue;
+                }
+                let key = class(c);
+                let pair = match reps.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, p)) => p,
+                    None => {
+                        let p = total.len() as u16;
+                        total.push(c as u8);
+                        mask_of.push(mask);
+                        reps.push((key, p));
+                        p
+                    }
+                };
+                index[usize::from(mask) * 64 + c as usize] = pair;
+            }
+        }
+        offset[64] = total.len();
+        let mut next = vec![NO_PAIR; total.len() * 36];
+        for p in 0..total.len() {
+            for face in 1..=6u8 {
+                let bit = 1u8 << (face - 1);
+                if mask_of[p] & bit != 0 {
+                    continue;
+                }
+                for n in 0..=5u8 {
+                    let c = (u32::from(total[p]) + u32::from(n * face)).min(UPPER_THRESHOLD);
+                    next[p * 36 + usize::from(face - 1) * 6 + usize::from(n)] =
+                        index[usize::from(mask_of[p] | bit) * 64 + c as usize];
+                }
+            }
+        }
+        UpperPairs {
+            offset,
+            total,
+            mask: mask_of,
+            index,
+            next,
+        }
+    }
+}
+
+/// The shared upper-pair tables (identical for every rule set).
+pub fn upper_pairs() -> &'static UpperPairs {
+    static PAIRS: OnceLock<UpperPairs> = OnceLock::new();
+    PAIRS.get_or_init(UpperPairs::build)
+}
+
+/// How a rule set's states map to table indices.
+#[derive(Clone, Copy, Debug)]
+pub struct StateSpace {
+    /// The rule set.
+    pub rules: RuleSet,
+}
+
+impl StateSpace {
+    /// The state space of a rule set.
+    pub fn new(rules: RuleSet) -> StateSpace {
+        StateSpace { rules }
+    }
+
+    /// Number of lower boxes other than the Yahtzee box.
+    fn plain_lower(&self) -> usize {
+        self.rules.box_count() - UPPER_BOXES - 1
+    }
+
+    /// Number of states of the Yahtzee box: free, filled (and, where tracked, 0 or 50).
+    fn yahtzee_states(&self) -> usize {
+        if self.rules.tracks_yahtzee_50() {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// Number of lower indices.
+    pub fn lower_count(&self) -> usize {
+        (1 << self.plain_lower()) * self.yahtzee_states()
+    }
+
+    /// Number of table entries.
+    pub fn len(&self) -> usize {
+        self.lower_count() * upper_pairs().count()
+    }
+
+    /// True for an empty state space (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The lower index of a filled mask and Yahtzee-box content.
+    pub fn lower_index(&self, filled: u16, yahtzee_50: bool) -> usize {
+        let y = self.rules.yahtzee_box();
+        let mut plain = 0usize;
+        let mut bit = 0;
+        for b in UPPER_BOXES..self.rules.box_count() {
+            if b == y {
+                continue;
+            }
+            if filled & (1 << b) != 0 {
+                plain |= 1 << bit;
+            }
+            bit += 1;
+        }
+        let y_state = if filled & (1 << y) == 0 {
+            0
+        } else if yahtzee_50 && self.rules.tracks_yahtzee_50() {
+            2
+        } else {
+            1
+        };
+        plain * self.yahtzee_states() + y_state
+    }
+
+    /// The filled lower boxes (as a sheet mask) and Yahtzee-box content of a lower index.
+    pub fn lower_boxes(&self, lower: usize) -> (u16, bool) {
+        let y = self.rules.yahtzee_box();
+        let plain = lower / self.yahtzee_states();
+        let y_state = lower % self.yahtzee_states();
+        let mut filled = 0u16;
+        let mut bit = 0;
+        for b in UPPER_BOXES..self.rules.box_count() {
+            if b == y {
+                continue;
+            }
+            if plain & (1 << bit) != 0 {
+                filled |= 1 << b;
+            }
+            bit += 1;
+        }
+        if y_state > 0 {
+            filled |= 1 << y;
+        }
+        (filled, y_state == 2)
+    }
+
+    /// Table index of a lower index and an upper pair.
+    pub fn index(&self, lower: usize, pair: usize) -> usize {
+        lower * upper_pairs().count() + pair
+    }
+
+    /// Table index of a sheet, or `None` if its upper total is impossible.
+    pub fn index_of(&self, sheet: &Sheet) -> Option<usize> {
+        let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
+        Some(self.index(self.lower_index(sheet.filled, sheet.yahtzee_50), pair))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thesis_pair_count() {
+        // METHODS.md: 1,618 upper pairs; 1,618 * 3 * 2^6 = 310,656 Yahtzee states.
+        assert_eq!(upper_pairs().count(), 1618);
+        assert_eq!(StateSpace::new(RuleSet::Yahtzee).len(), 310_656);
+    }
+
+    #[test]
+    fn lower_index_round_trips() {
+        for rules in RuleSet::ALL {
+            let space = StateSpace::new(rules);
+            for lower in 0..space.lower_count() {
+                let (filled, y50) = space.lower_boxes(lower);
+                assert_eq!(space.lower_index(filled, y50), lower, "{rules}");
+            }
+        }
+    }
+
+    #[test]
+    fn equivalent_totals_share_a_pair() {
+        let pairs = upper_pairs();
+        // With every upper box filled only "reached" and "missed" differ.
+        assert_eq!(pairs.offset[64] - pairs.offset[63], 2);
+        assert_eq!(pairs.pair(0x3f, 10), pairs.pair(0x3f, 62));
+        // With only sixes free, 39 and 40 both need four sixes; 44 needs four, 45 three.
+        let m = 0x1f;
+        assert_eq!(pairs.pair(m, 40), pairs.pair(m, 39));
+        assert_ne!(pairs.pair(m, 45), pairs.pair(m, 44));
+        assert_eq!(pairs.pair(1, 2), None);
+    }
+}
