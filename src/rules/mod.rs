@@ -632,7 +632,7 @@ mod tests {
         assert_eq!(
             k.score(mask(k, &["Y50"]), true, &fours, 3),
             Some(Scored {
-                points: 16,
+                points: 20,
                 extra: 100
             })
         );

@@ -212,30 +212,60 @@ fn scoring_boxes(rules: RuleSet) -> &'static [Option<Vec<(u8, u8)>>] {
 /// no scalar remainder.
 const LANE_MULTIPLE: usize = 4;
 
+/// How states are grouped into widget runs when building a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grouping {
+    /// One run per (lower index, upper mask), one lane per upper pair: the fast way.
+    Lanes,
+    /// One run per state: the plain way, kept as the benchmarks' baseline.
+    OneStatePerRun,
+}
+
 /// Builds the whole expected-score table of a rule set: `table[space.index(lower, pair)]`.
 /// Layers of equal filled count are solved in parallel; the result does not depend on the
-/// number of threads. `progress` is called with the number of groups finished so far and the total.
+/// number of threads. `progress` is called with the number of runs finished so far and the total.
 pub fn build_table(rules: RuleSet, progress: &(dyn Fn(u64, u64) + Sync)) -> Vec<f64> {
+    build_table_with(rules, Grouping::Lanes, progress)
+}
+
+/// [`build_table`] with a choice of grouping (both give the same bits).
+pub fn build_table_with(
+    rules: RuleSet,
+    grouping: Grouping,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Vec<f64> {
     let space = StateSpace::new(rules);
     let up = upper_pairs();
-    // The pairs of each upper mask, padded.
-    let padded: Vec<Vec<u16>> = (0..64)
+    // The runs of each upper mask: its first pair, number of states, and lanes (padded).
+    let runs_of_mask: Vec<Vec<(usize, usize, Vec<u16>)>> = (0..64)
         .map(|mask| {
-            let mut pairs: Vec<u16> = (up.offset[mask]..up.offset[mask + 1])
+            let pairs: Vec<u16> = (up.offset[mask]..up.offset[mask + 1])
                 .map(|p| p as u16)
                 .collect();
-            let last = pairs.last().copied().unwrap_or(0);
-            pairs.resize(pairs.len().div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE, last);
-            pairs
+            match grouping {
+                Grouping::Lanes => {
+                    let mut lanes = pairs.clone();
+                    let last = pairs.last().copied().unwrap_or(0);
+                    lanes.resize(pairs.len().div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE, last);
+                    vec![(up.offset[mask], pairs.len(), lanes)]
+                }
+                Grouping::OneStatePerRun => pairs
+                    .iter()
+                    .map(|&p| (usize::from(p), 1, vec![p]))
+                    .collect(),
+            }
         })
         .collect();
     let mut table = vec![0.0f64; space.len()];
-    // A group: all states with one lower index and one upper mask (one lane per pair).
-    let mut layers: Vec<Vec<(usize, u8)>> = vec![Vec::new(); rules.box_count() + 1];
+    // Runs by number of filled boxes.
+    let mut layers: Vec<Vec<(usize, &(usize, usize, Vec<u16>))>> =
+        vec![Vec::new(); rules.box_count() + 1];
     for lower in 0..space.lower_count() {
         let lower_filled = space.lower_boxes(lower).0.count_ones() as usize;
-        for mask in 0..64u8 {
-            layers[lower_filled + mask.count_ones() as usize].push((lower, mask));
+        for (mask, runs) in runs_of_mask.iter().enumerate() {
+            for run in runs {
+                layers[lower_filled + mask.count_ones() as usize].push((lower, run));
+            }
         }
     }
     let total: u64 = layers.iter().map(|l| l.len() as u64).sum();
@@ -245,15 +275,13 @@ pub fn build_table(rules: RuleSet, progress: &(dyn Fn(u64, u64) + Sync)) -> Vec<
             .par_iter()
             .map_init(
                 || LaneStore::<f64>::new(0),
-                |store, &(lower, mask)| {
-                    solve_group_fast(space, &table, lower, &padded[usize::from(mask)], store)
+                |store, &(lower, (_, _, lanes))| {
+                    solve_group_fast(space, &table, lower, lanes, store)
                 },
             )
             .collect();
-        for (&(lower, mask), values) in layer.iter().zip(solved) {
-            let m = usize::from(mask);
-            let start = space.index(lower, up.offset[m]);
-            let count = up.offset[m + 1] - up.offset[m];
+        for (&(lower, &(first, count, _)), values) in layer.iter().zip(solved) {
+            let start = space.index(lower, first);
             table[start..start + count].copy_from_slice(&values[..count]);
         }
         done += layer.len() as u64;

@@ -1,5 +1,7 @@
 //! Indexing of sheet states `(K, c)` for the tables, with the thesis's reductions: only
-//! reachable upper totals, and one representative per class of equivalent totals.
+//! reachable upper totals, and one representative per class of equivalent totals (two totals
+//! are equivalent when every total the free upper boxes can add crosses 63 from both or from
+//! neither).
 //!
 //! A state is a *lower index* (which lower boxes are filled and what the Yahtzee box holds) and an
 //! *upper pair* (which upper boxes are filled, and the representative capped upper total).
@@ -52,10 +54,13 @@ impl UpperPairs {
             offset[usize::from(mask)] = total.len();
             let reach = upper_totals(mask);
             let addable = upper_totals(!mask & 0x3f);
-            // Class of c: the least addable total that reaches the threshold from c.
+            // Class of c: the least addable total that crosses the threshold from c; `None`
+            // when no future bonus is possible (already reached, or out of reach).
             let class = |c: u32| -> Option<u32> {
-                let need = UPPER_THRESHOLD.saturating_sub(c);
-                (need..=105).find(|&a| addable & (1u128 << a) != 0)
+                if c >= UPPER_THRESHOLD {
+                    return None;
+                }
+                (UPPER_THRESHOLD - c..=105).find(|&a| addable & (1u128 << a) != 0)
             };
             let reachable = |c: u32| {
                 if c < UPPER_THRESHOLD {
@@ -239,13 +244,15 @@ mod tests {
     #[test]
     fn equivalent_totals_share_a_pair() {
         let pairs = upper_pairs();
-        // With every upper box filled only "reached" and "missed" differ.
-        assert_eq!(pairs.offset[64] - pairs.offset[63], 2);
+        // With every upper box filled the total no longer matters.
+        assert_eq!(pairs.offset[64] - pairs.offset[63], 1);
+        // A bonus already won and a bonus out of reach are the same future.
+        assert_eq!(pairs.pair(0x1f, 70), pairs.pair(0x1f, 5));
         assert_eq!(pairs.pair(0x3f, 10), pairs.pair(0x3f, 62));
         // With only sixes free, 39 and 40 both need four sixes; 44 needs four, 45 three.
         let m = 0x1f;
         assert_eq!(pairs.pair(m, 40), pairs.pair(m, 39));
         assert_ne!(pairs.pair(m, 45), pairs.pair(m, 44));
-        assert_eq!(pairs.pair(1, 2), None);
+        assert_eq!(pairs.pair(2, 1), None, "twos cannot make 1");
     }
 }
