@@ -83,7 +83,7 @@ impl Dice {
     pub fn faces(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.len());
         for (i, &c) in self.counts.iter().enumerate() {
-            out.extend(std::iter::repeat(i as u8 + 1).take(usize::from(c)));
+            out.extend(std::iter::repeat_n(i as u8 + 1, usize::from(c)));
         }
         out
     }
@@ -223,8 +223,8 @@ impl DiceTables {
     fn build() -> DiceTables {
         let mut keeps = Vec::with_capacity(KEEPS);
         let mut size_start = [0usize; DICE + 2];
-        for size in 0..=DICE {
-            size_start[size] = keeps.len();
+        for (size, start) in size_start.iter_mut().enumerate().take(DICE + 1) {
+            *start = keeps.len();
             let mut of_size = Vec::new();
             enumerate_counts(size, 0, [0; FACES], &mut of_size);
             of_size.sort();

@@ -105,7 +105,7 @@ impl Moves {
 
     /// The values, one per lane, of scoring `roll` in free box `b` with the given score, as the
     /// points added now plus the successor's values.
-    fn scored<'a>(&'a self, successor: Successor, points: u32, extra: u32) -> (f64, &'a [f64]) {
+    fn scored(&self, successor: Successor, points: u32, extra: u32) -> (f64, &[f64]) {
         let l = self.lanes;
         match successor {
             Successor::Lower { values } => {
@@ -149,9 +149,9 @@ impl Moves {
             raise_by(&mut floor, add, values);
         }
         let scoring = scoring_boxes(self.rules);
-        for r in 0..ROLLS {
+        for (r, scoring) in scoring.iter().enumerate() {
             let out = store.slot_mut(FIRST_ROLL + r);
-            match &scoring[r] {
+            match scoring {
                 Some(boxes) => {
                     out.copy_from_slice(&floor);
                     for &(b, points) in boxes {
@@ -188,7 +188,8 @@ fn raise_by(out: &mut [f64], add: f64, values: &[f64]) {
 /// For every roll that is not five of a kind, the boxes where it scores points, with the
 /// points (no joker applies); `None` for five of a kind.
 fn scoring_boxes(rules: RuleSet) -> &'static [Option<Vec<(u8, u8)>>] {
-    static TABLES: [OnceLock<Vec<Option<Vec<(u8, u8)>>>>; 6] = [const { OnceLock::new() }; 6];
+    type ScoringBoxes = Vec<Option<Vec<(u8, u8)>>>;
+    static TABLES: [OnceLock<ScoringBoxes>; 6] = [const { OnceLock::new() }; 6];
     let slot = RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0);
     TABLES[slot].get_or_init(|| {
         (0..ROLLS)
@@ -228,6 +229,45 @@ pub fn build_table(rules: RuleSet, progress: &(dyn Fn(u64, u64) + Sync)) -> Vec<
     build_table_with(rules, Grouping::Lanes, progress)
 }
 
+/// One run of the widget: consecutive upper pairs of one mask, solved together.
+struct Run {
+    /// The first pair.
+    first: usize,
+    /// Number of pairs (states) the run solves.
+    count: usize,
+    /// The lanes: the pairs, padded to a multiple of [`LANE_MULTIPLE`] for [`Grouping::Lanes`].
+    lanes: Vec<u16>,
+}
+
+impl Run {
+    /// The runs that cover the pairs of an upper mask.
+    fn of_mask(mask: usize, grouping: Grouping) -> Vec<Run> {
+        let up = upper_pairs();
+        let (first, end) = (up.offset[mask], up.offset[mask + 1]);
+        let pairs: Vec<u16> = (first..end).map(|p| p as u16).collect();
+        match grouping {
+            Grouping::Lanes => {
+                let mut lanes = pairs.clone();
+                let last = pairs.last().copied().unwrap_or(0);
+                lanes.resize(pairs.len().div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE, last);
+                vec![Run {
+                    first,
+                    count: pairs.len(),
+                    lanes,
+                }]
+            }
+            Grouping::OneStatePerRun => pairs
+                .iter()
+                .map(|&p| Run {
+                    first: usize::from(p),
+                    count: 1,
+                    lanes: vec![p],
+                })
+                .collect(),
+        }
+    }
+}
+
 /// [`build_table`] with a choice of grouping (both give the same bits).
 pub fn build_table_with(
     rules: RuleSet,
@@ -235,31 +275,10 @@ pub fn build_table_with(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Vec<f64> {
     let space = StateSpace::new(rules);
-    let up = upper_pairs();
-    // The runs of each upper mask: its first pair, number of states, and lanes (padded).
-    let runs_of_mask: Vec<Vec<(usize, usize, Vec<u16>)>> = (0..64)
-        .map(|mask| {
-            let pairs: Vec<u16> = (up.offset[mask]..up.offset[mask + 1])
-                .map(|p| p as u16)
-                .collect();
-            match grouping {
-                Grouping::Lanes => {
-                    let mut lanes = pairs.clone();
-                    let last = pairs.last().copied().unwrap_or(0);
-                    lanes.resize(pairs.len().div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE, last);
-                    vec![(up.offset[mask], pairs.len(), lanes)]
-                }
-                Grouping::OneStatePerRun => pairs
-                    .iter()
-                    .map(|&p| (usize::from(p), 1, vec![p]))
-                    .collect(),
-            }
-        })
-        .collect();
+    let runs_of_mask: Vec<Vec<Run>> = (0..64).map(|mask| Run::of_mask(mask, grouping)).collect();
     let mut table = vec![0.0f64; space.len()];
     // Runs by number of filled boxes.
-    let mut layers: Vec<Vec<(usize, &(usize, usize, Vec<u16>))>> =
-        vec![Vec::new(); rules.box_count() + 1];
+    let mut layers: Vec<Vec<(usize, &Run)>> = vec![Vec::new(); rules.box_count() + 1];
     for lower in 0..space.lower_count() {
         let lower_filled = space.lower_boxes(lower).0.count_ones() as usize;
         for (mask, runs) in runs_of_mask.iter().enumerate() {
@@ -275,14 +294,12 @@ pub fn build_table_with(
             .par_iter()
             .map_init(
                 || LaneStore::<f64>::new(0),
-                |store, &(lower, (_, _, lanes))| {
-                    solve_group_fast(space, &table, lower, lanes, store)
-                },
+                |store, &(lower, run)| solve_group_fast(space, &table, lower, &run.lanes, store),
             )
             .collect();
-        for (&(lower, &(first, count, _)), values) in layer.iter().zip(solved) {
-            let start = space.index(lower, first);
-            table[start..start + count].copy_from_slice(&values[..count]);
+        for (&(lower, run), values) in layer.iter().zip(solved) {
+            let start = space.index(lower, run.first);
+            table[start..start + run.count].copy_from_slice(&values[..run.count]);
         }
         done += layer.len() as u64;
         progress(done, total);

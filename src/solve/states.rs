@@ -161,21 +161,21 @@ impl StateSpace {
         self.len() == 0
     }
 
+    /// The lower boxes other than the Yahtzee box, each with its bit in a lower index.
+    fn plain_lower_boxes(&self) -> impl Iterator<Item = (usize, usize)> {
+        let y = self.rules.yahtzee_box();
+        (UPPER_BOXES..self.rules.box_count())
+            .filter(move |&b| b != y)
+            .enumerate()
+    }
+
     /// The lower index of a filled mask and Yahtzee-box content.
     pub fn lower_index(&self, filled: u16, yahtzee_50: bool) -> usize {
-        let y = self.rules.yahtzee_box();
-        let mut plain = 0usize;
-        let mut bit = 0;
-        for b in UPPER_BOXES..self.rules.box_count() {
-            if b == y {
-                continue;
-            }
-            if filled & (1 << b) != 0 {
-                plain |= 1 << bit;
-            }
-            bit += 1;
-        }
-        let y_state = if filled & (1 << y) == 0 {
+        let plain = self
+            .plain_lower_boxes()
+            .filter(|&(_, b)| filled & (1 << b) != 0)
+            .fold(0usize, |m, (bit, _)| m | 1 << bit);
+        let y_state = if filled & (1 << self.rules.yahtzee_box()) == 0 {
             0
         } else if yahtzee_50 && self.rules.tracks_yahtzee_50() {
             2
@@ -187,22 +187,14 @@ impl StateSpace {
 
     /// The filled lower boxes (as a sheet mask) and Yahtzee-box content of a lower index.
     pub fn lower_boxes(&self, lower: usize) -> (u16, bool) {
-        let y = self.rules.yahtzee_box();
         let plain = lower / self.yahtzee_states();
         let y_state = lower % self.yahtzee_states();
-        let mut filled = 0u16;
-        let mut bit = 0;
-        for b in UPPER_BOXES..self.rules.box_count() {
-            if b == y {
-                continue;
-            }
-            if plain & (1 << bit) != 0 {
-                filled |= 1 << b;
-            }
-            bit += 1;
-        }
+        let mut filled = self
+            .plain_lower_boxes()
+            .filter(|&(bit, _)| plain & (1 << bit) != 0)
+            .fold(0u16, |m, (_, b)| m | 1 << b);
         if y_state > 0 {
-            filled |= 1 << y;
+            filled |= 1 << self.rules.yahtzee_box();
         }
         (filled, y_state == 2)
     }
