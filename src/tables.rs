@@ -10,6 +10,11 @@ use crate::rules::RuleSet;
 use crate::solve::expected::build_table;
 use crate::solve::states::StateSpace;
 use memmap2::Mmap;
+
+#[cfg(target_endian = "big")]
+compile_error!(
+    "table files are little-endian and mapped as they are: big-endian hosts are not supported"
+);
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -208,12 +213,12 @@ pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableP
     })
 }
 
-/// Builds the table of `rules` (with a progress bar on stderr when it is a terminal) and writes
-/// it atomically into `dir`. Returns the table and the seconds the build took.
-pub fn build_expected(dir: &Path, rules: RuleSet) -> io::Result<(ExpectedTable, f64)> {
+/// Builds the table of `rules` in memory, with a progress bar on stderr when it is a terminal.
+/// Returns the table and the seconds the build took.
+pub fn build_expected(rules: RuleSet) -> (ExpectedTable, f64) {
     let bar = indicatif::ProgressBar::new(0);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} groups {elapsed}")
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} runs {elapsed}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar.set_message(format!("building {rules} table"));
@@ -224,14 +229,13 @@ pub fn build_expected(dir: &Path, rules: RuleSet) -> io::Result<(ExpectedTable, 
     });
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    write_expected(dir, rules, &values)?;
-    Ok((
+    (
         ExpectedTable {
             rules,
             storage: Storage::Owned(values),
         },
         seconds,
-    ))
+    )
 }
 
 /// Writes a table file atomically (temporary file, then rename).
@@ -265,23 +269,26 @@ pub enum Found {
     Rebuilt(TableProblem),
 }
 
-/// Opens the table of `rules`, building it first when it is missing, damaged or mismatched.
-/// `notice` receives a one-line message before any build starts.
-pub fn load_expected(
-    dir: &Path,
-    rules: RuleSet,
-    notice: &dyn Fn(&str),
-) -> io::Result<(ExpectedTable, Found)> {
+/// Opens the table of `rules`, building it first when it is missing, damaged or mismatched,
+/// and saving what it built. `notice` receives a one-line message before any build starts, and
+/// one if the built table cannot be saved (it is then used from memory).
+pub fn load_expected(dir: &Path, rules: RuleSet, notice: &dyn Fn(&str)) -> (ExpectedTable, Found) {
     match open_expected(dir, rules) {
-        Ok(t) => Ok((t, Found::Valid)),
+        Ok(t) => (t, Found::Valid),
         Err(problem) => {
             let path = expected_path(dir, rules);
             notice(&format!(
                 "table {} is {problem}; building it",
                 path.display()
             ));
-            let (table, _) = build_expected(dir, rules)?;
-            Ok((table, Found::Rebuilt(problem)))
+            let (table, _) = build_expected(rules);
+            if let Err(e) = write_expected(dir, rules, table.values()) {
+                notice(&format!(
+                    "cannot save {}: {e}; using the table from memory",
+                    path.display()
+                ));
+            }
+            (table, Found::Rebuilt(problem))
         }
     }
 }

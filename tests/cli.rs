@@ -82,6 +82,76 @@ fn verhoeff_position_through_eval() {
     );
 }
 
+/// Every position of `fixtures/positions.csv` gives its published value through `eval`.
+#[test]
+fn published_positions_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/positions.csv");
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let mut rows = 0;
+    for record in reader.deserialize::<std::collections::HashMap<String, String>>() {
+        let row = record.unwrap();
+        let out = dicelens(
+            &[
+                "eval",
+                "--rules",
+                &row["rules"],
+                "--state",
+                &row["state"],
+                "--points",
+                &row["points"],
+                "--roll",
+                &row["roll"],
+                "--rolls-left",
+                &row["rolls_left"],
+                "--json",
+            ],
+            dir.path(),
+        );
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            row["name"],
+            text(&out.stderr)
+        );
+        let options: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let value = options
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["option"] == row["option"].as_str())
+            .and_then(|o| o["value"].as_f64())
+            .unwrap();
+        assert_eq!(
+            format!("{value:.2}"),
+            row["expected_value_2dp"],
+            "{}",
+            row["name"]
+        );
+        rows += 1;
+    }
+    assert!(rows >= 2);
+}
+
+/// A table directory that cannot be written does not stop `eval`: the table is used from memory.
+#[test]
+fn unwritable_table_directory_still_evaluates() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_dir = dir.path().join("file");
+    fs::write(&not_a_dir, b"x").unwrap();
+    let out = dicelens(
+        &["eval", "--roll", "12345", "--rolls-left", "0"],
+        &not_a_dir,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("using the table from memory"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("score LS"));
+}
+
 #[test]
 fn thesis_notation_and_text_output() {
     let dir = tempfile::tempdir().unwrap();

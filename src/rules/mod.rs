@@ -375,7 +375,7 @@ impl RuleSet {
     /// How `roll` scores in box `b` of a sheet with `filled` boxes (`yahtzee_50`: the Yahtzee
     /// box holds 50), jokers and extra bonus included; `None` if the box may not be used now.
     pub fn score(self, filled: u16, yahtzee_50: bool, roll: &Dice, b: usize) -> Option<Scored> {
-        if filled & (1 << b) != 0 || b >= self.box_count() {
+        if b >= self.box_count() || filled & (1 << b) != 0 {
             return None;
         }
         let category = self.boxes()[b];
