@@ -72,3 +72,40 @@ pub struct GameRecord {
     /// Every tag of the log, in order, unknown ones included.
     pub tags: Vec<(String, String)>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records are exchanged between stages and shards as JSON: nothing may be lost.
+    #[test]
+    fn records_survive_a_json_round_trip() {
+        let record = GameRecord {
+            players: vec!["simson11".into(), "kasia_k".into()],
+            rules: "yahtzee-kurnik".into(),
+            provenance: Provenance {
+                file: "logs/a.ygn".into(),
+                line: 2,
+                game_id: "r3-000187".into(),
+                date: Some("2007.03.14".into()),
+                time: None,
+            },
+            turns: vec![TurnRecord {
+                round: 1,
+                seat: 0,
+                rolls: vec![vec![1, 3, 4, 5, 6], vec![2, 3, 4, 5, 6]],
+                keeps: vec![vec![3, 4, 5, 6]],
+                category: "LS".into(),
+                points: Some(40),
+                line: 9,
+            }],
+            termination: Termination::Abandoned,
+            result: None,
+            tags: vec![("Site".into(), "example.org".into())],
+        };
+        let json = serde_json::to_string(&record).unwrap();
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(Termination::default(), Termination::Normal);
+    }
+}
