@@ -2,10 +2,14 @@
 //! optimal play.
 //!
 //! The crate mirrors the pipeline: [`dice`] and [`rules`] know the game, [`solve`] computes
-//! values, [`tables`] stores them, and [`cli`] presents them.
+//! values, [`tables`] stores them, [`replay`] turns game records into checked decisions, and
+//! [`cli`] presents them.
 
 pub mod cli;
+pub mod corpus;
 pub mod dice;
+pub mod replay;
 pub mod rules;
+pub mod simulate;
 pub mod solve;
 pub mod tables;

@@ -20,6 +20,10 @@ struct Cli {
 enum Command {
     /// Every legal option of a solitaire position with its expected final score and loss.
     Eval(Eval),
+    /// A synthetic corpus of simulated players with known skill, and its ground truth.
+    Simulate(Simulate),
+    /// Convert game logs between formats (YGN, JSONL; Verhoeff to either, or to Verhoeff).
+    Convert(Convert),
     /// Build or check the precomputed tables.
     Tables {
         #[command(subcommand)]
@@ -86,6 +90,55 @@ struct Eval {
     tables: Option<PathBuf>,
 }
 
+/// `dicelens simulate` flags.
+#[derive(clap::Args)]
+struct Simulate {
+    /// Rule set of the games.
+    #[arg(long, default_value = "yahtzee")]
+    rules: String,
+    /// Players per game.
+    #[arg(long, default_value_t = 1)]
+    seats: usize,
+    /// Number of distinct simulated players (from perfect to weak).
+    #[arg(long, default_value_t = 10)]
+    players: usize,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Random seed: the same seed gives the same bytes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output format: ygn, jsonl or verhoeff.
+    #[arg(long, default_value = "ygn")]
+    format: String,
+    /// Output file; the ground truth is written beside it as NAME.truth.csv.
+    #[arg(long)]
+    out: PathBuf,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+/// `dicelens convert` flags.
+#[derive(clap::Args)]
+struct Convert {
+    /// Log files to convert.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
+    #[arg(long, default_value = "auto")]
+    format: String,
+    /// Output format: ygn, jsonl or verhoeff.
+    #[arg(long)]
+    to: String,
+    /// Output file (default: stdout).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Convert games that ended early (abandoned, timeout, resigned) too.
+    #[arg(long)]
+    include_unfinished: bool,
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Eval(e) => cli::eval::run(&EvalArgs {
@@ -98,6 +151,23 @@ fn run(cli: Cli) -> Result<(), CliError> {
             rolls_left: e.rolls_left,
             json: e.json,
             tables: e.tables,
+        }),
+        Command::Simulate(s) => cli::simulate::run(&cli::simulate::SimulateArgs {
+            rules: s.rules,
+            seats: s.seats,
+            players: s.players,
+            games: s.games,
+            seed: s.seed,
+            format: s.format,
+            out: s.out,
+            tables: s.tables,
+        }),
+        Command::Convert(c) => cli::convert::run(&cli::convert::ConvertArgs {
+            files: c.files,
+            from: c.format,
+            to: c.to,
+            out: c.out,
+            include_unfinished: c.include_unfinished,
         }),
         Command::Tables { action } => match action {
             TablesAction::Build { rules, force, dir } => {

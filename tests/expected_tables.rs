@@ -1,21 +1,14 @@
 //! The expected-score tables: published values, determinism across thread counts, and the
 //! invariants every optimal table must satisfy.
 
+mod common;
+
+use common::table;
 use dicelens::dice::{self, Dice, OUTCOMES};
 use dicelens::rules::{RuleSet, Sheet, UPPER_BOXES};
 use dicelens::solve::expected::{build_table, position_options, sheet_value, solve_group};
 use dicelens::solve::states::{upper_pairs, StateSpace};
 use dicelens::solve::widget::LaneStore;
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
-/// Each rule set's table, built once per test binary.
-fn table(rules: RuleSet) -> &'static [f64] {
-    static TABLES: OnceLock<Mutex<HashMap<RuleSet, &'static [f64]>>> = OnceLock::new();
-    let mut map = TABLES.get_or_init(Default::default).lock().unwrap();
-    map.entry(rules)
-        .or_insert_with(|| build_table(rules, &|_, _| {}).leak())
-}
 
 #[test]
 fn empty_sheet_values_match_published_values() {

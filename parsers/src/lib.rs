@@ -1,111 +1,102 @@
 //! Game-log formats of dicelens and the canonical game record they produce.
 //!
-//! Only this crate knows text formats. The record types are format-free: every parser turns
-//! its input into [`GameRecord`]s, and everything downstream reads only those.
+//! Only this crate knows text formats. Every reader turns its input into [`GameRecord`]s, one
+//! game at a time, and every writer turns records back into text; everything downstream reads
+//! only records. Formats: YGN (the native format, [`ygn`]), Verhoeff's records ([`verhoeff`])
+//! and JSONL events ([`jsonl`]).
 
-use serde::{Deserialize, Serialize};
+pub mod error;
+pub mod jsonl;
+pub mod record;
+pub mod verhoeff;
+pub mod ygn;
 
-/// Where a game came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Provenance {
-    /// The file the game was read from.
-    pub file: String,
-    /// Line of the game's first line in that file (1-based).
-    pub line: u64,
-    /// The game id (from the log, else `FILE:LINE`).
-    pub game_id: String,
-    /// Date `YYYY.MM.DD`, when the log gives it.
-    pub date: Option<String>,
-    /// Time `HH:MM:SS`, when the log gives it.
-    pub time: Option<String>,
+pub use error::ParseError;
+pub use record::{BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord};
+
+use std::fmt;
+use std::io;
+use std::str::FromStr;
+
+/// A source of games: reads the next game of its input into a record.
+pub trait GameReader {
+    /// Reads the next game into `out` (cleared first). `None` at the end of the input. After a
+    /// syntax error, the reader skips to the start of the next game, so the caller can go on.
+    fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>>;
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Termination {
-    /// Every box of every player filled.
-    #[default]
-    Normal,
-    /// A player left.
-    Abandoned,
-    /// A player ran out of time.
-    Timeout,
-    /// A player resigned.
-    Resigned,
+/// The log formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// YGN (`../shared/docs/YGN.md`).
+    Ygn,
+    /// Verhoeff's analysis table or YahtzeeTrainer input form.
+    Verhoeff,
+    /// One JSON event per line (`docs/formats/jsonl.md`).
+    Jsonl,
 }
 
-/// One turn as logged: the rolls (dice as shown, in log order), the keeps between them, and
-/// the box scored, with its points when the log gives them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TurnRecord {
-    /// Round number (1-based).
-    pub round: u32,
-    /// Seat of the player (0-based, in `GameRecord::players` order).
-    pub seat: usize,
-    /// One to three rolls of five dice (faces 1-6, as shown).
-    pub rolls: Vec<Vec<u8>>,
-    /// The keeps before the second and third rolls (faces as written).
-    pub keeps: Vec<Vec<u8>>,
-    /// The category code scored, as written in the log.
-    pub category: String,
-    /// Points written in the box, when the log gives them.
-    pub points: Option<u32>,
-    /// Line of the turn in its file (1-based).
-    pub line: u64,
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Ygn, Format::Verhoeff, Format::Jsonl];
+
+    /// The name used by `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Ygn => "ygn",
+            Format::Verhoeff => "verhoeff",
+            Format::Jsonl => "jsonl",
+        }
+    }
+
+    /// Recognises the format from the start of the content: JSON objects are JSONL, tag
+    /// lines are YGN, Verhoeff masks or table headers are Verhoeff. `None` if nothing fits.
+    pub fn detect(content: &[u8]) -> Option<Format> {
+        let text = content.strip_prefix(b"\xef\xbb\xbf").unwrap_or(content);
+        let first = text
+            .split(|&b| b == b'\n')
+            .map(|l| l.trim_ascii())
+            .find(|l| !l.is_empty() && !l.starts_with(b"%"))?;
+        match first.first()? {
+            b'{' => Some(Format::Jsonl),
+            b'[' => Some(Format::Ygn),
+            _ if verhoeff::looks_like(first) => Some(Format::Verhoeff),
+            _ => None,
+        }
+    }
+
+    /// A reader of this format over `content`, naming `file` in records and errors.
+    pub fn reader<'a>(self, content: &'a [u8], file: &'a str) -> Box<dyn GameReader + Send + 'a> {
+        match self {
+            Format::Ygn => Box::new(ygn::Reader::new(content, file)),
+            Format::Verhoeff => Box::new(verhoeff::Reader::new(content, file)),
+            Format::Jsonl => Box::new(jsonl::Reader::new(content, file)),
+        }
+    }
+
+    /// Writes one game in this format. Verhoeff's format needs every turn's points and
+    /// `total_before`, and one player.
+    pub fn write_game(self, game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
+        match self {
+            Format::Ygn => ygn::write_game(game, out),
+            Format::Verhoeff => verhoeff::write_game(game, out),
+            Format::Jsonl => jsonl::write_game(game, out),
+        }
+    }
 }
 
-/// A game in canonical form.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRecord {
-    /// Player names in seat order.
-    pub players: Vec<String>,
-    /// Rule-set name as given by the log.
-    pub rules: String,
-    /// Where the game came from.
-    pub provenance: Provenance,
-    /// The turns in log order.
-    pub turns: Vec<TurnRecord>,
-    /// How the game ended.
-    pub termination: Termination,
-    /// Final totals in seat order, when the log gives them.
-    pub result: Option<Vec<u32>>,
-    /// Every tag of the log, in order, unknown ones included.
-    pub tags: Vec<(String, String)>,
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Records are exchanged between stages and shards as JSON: nothing may be lost.
-    #[test]
-    fn records_survive_a_json_round_trip() {
-        let record = GameRecord {
-            players: vec!["simson11".into(), "kasia_k".into()],
-            rules: "yahtzee-kurnik".into(),
-            provenance: Provenance {
-                file: "logs/a.ygn".into(),
-                line: 2,
-                game_id: "r3-000187".into(),
-                date: Some("2007.03.14".into()),
-                time: None,
-            },
-            turns: vec![TurnRecord {
-                round: 1,
-                seat: 0,
-                rolls: vec![vec![1, 3, 4, 5, 6], vec![2, 3, 4, 5, 6]],
-                keeps: vec![vec![3, 4, 5, 6]],
-                category: "LS".into(),
-                points: Some(40),
-                line: 9,
-            }],
-            termination: Termination::Abandoned,
-            result: None,
-            tags: vec![("Site".into(), "example.org".into())],
-        };
-        let json = serde_json::to_string(&record).unwrap();
-        let back: GameRecord = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, record);
-        assert_eq!(Termination::default(), Termination::Normal);
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown format '{s}' (expected auto, ygn, verhoeff or jsonl)"))
     }
 }

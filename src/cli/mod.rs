@@ -1,7 +1,9 @@
 //! Command implementations behind the `dicelens` binary: argument checking, calling the
 //! engine, and printing. Data goes to stdout; notices and progress go to stderr.
 
+pub mod convert;
 pub mod eval;
+pub mod simulate;
 pub mod tables;
 
 use std::fmt;

@@ -437,6 +437,25 @@ impl RuleSet {
     }
 }
 
+/// What a player does after a roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// Keep these dice and roll the others.
+    Keep(Dice),
+    /// Score the roll in this box now.
+    Score(Category),
+}
+
+impl fmt::Display for Choice {
+    /// `keep 234`, `keep -` (reroll all) or `score 3K`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Choice::Keep(d) => write!(f, "keep {d}"),
+            Choice::Score(c) => write!(f, "score {c}"),
+        }
+    }
+}
+
 /// Points a turn scores in its box, and the extra-Yahtzee bonus it earns (upper bonus apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scored {

@@ -6,8 +6,9 @@
 
 use super::states::{upper_pairs, StateSpace};
 use super::widget::{keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore};
-use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
-use crate::rules::{Category, RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, KEEPS, ROLLS};
+pub use crate::rules::Choice;
+use crate::rules::{RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -360,68 +361,84 @@ pub struct OptionValue {
     pub value: f64,
 }
 
-/// A player's choice after a roll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    /// Keep these dice and roll the others.
-    Keep(Dice),
-    /// Score the roll in this box now.
-    Score(Category),
+/// The values of every option of one turn of one sheet: the widget is run once, and every
+/// decision of the turn (any roll, any rolls left) is then read from it.
+pub struct TurnOracle {
+    sheet: Sheet,
+    moves: Moves,
+    /// Keep values with one roll left (after the second roll).
+    keep_one_left: Vec<f64>,
+    /// Keep values with two rolls left (after the first roll).
+    keep_two_left: Vec<f64>,
 }
 
-impl std::fmt::Display for Choice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Choice::Keep(d) => write!(f, "keep {d}"),
-            Choice::Score(c) => write!(f, "score {c}"),
+impl TurnOracle {
+    /// Runs the widget for `sheet`'s next turn; `None` if the sheet is impossible.
+    pub fn new(table: &[f64], sheet: &Sheet) -> Option<TurnOracle> {
+        let space = StateSpace::new(sheet.rules);
+        let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
+        let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
+        let moves = Moves::new(space, table, lower, &[pair as u16]);
+        let mut store = LaneStore::<f64>::new(1);
+        moves.fill_last_roll(&mut store);
+        keeps_from_rolls(&mut store);
+        let keep_one_left = (0..KEEPS).map(|k| store.slot(k)[0]).collect();
+        rolls_from_keeps(&mut store);
+        keeps_from_rolls(&mut store);
+        let keep_two_left = (0..KEEPS).map(|k| store.slot(k)[0]).collect();
+        Some(TurnOracle {
+            sheet: *sheet,
+            moves,
+            keep_one_left,
+            keep_two_left,
+        })
+    }
+
+    /// Every legal option after rolling `roll` with `rolls_left` rolls left (0..=2), best
+    /// first; ties keep keeps before boxes and each in index order. Values are expected final
+    /// scores, the sheet's points included.
+    pub fn options(&self, roll: &Dice, rolls_left: u8) -> Vec<OptionValue> {
+        let points = f64::from(self.sheet.points);
+        let mut options: Vec<OptionValue> = Vec::new();
+        let keep_values = match rolls_left {
+            0 => None,
+            1 => Some(&self.keep_one_left),
+            _ => Some(&self.keep_two_left),
+        };
+        if let Some(values) = keep_values {
+            for keep in roll.sub_multisets().into_iter().filter(|k| k != roll) {
+                if let Some(k) = keep.keep_index() {
+                    options.push(OptionValue {
+                        choice: Choice::Keep(keep),
+                        value: points + values[k],
+                    });
+                }
+            }
         }
+        let rules = self.sheet.rules;
+        for (b, v) in self.moves.box_values(roll, 0) {
+            options.push(OptionValue {
+                choice: Choice::Score(rules.boxes()[b]),
+                value: points + v,
+            });
+        }
+        // Stable sort: equal values keep their listing order.
+        options.sort_by(|a, b| b.value.total_cmp(&a.value));
+        options
     }
 }
 
-/// Every legal option of a position (a sheet, a roll and the rolls left), best first; ties keep
-/// keeps before boxes and each in index order. `table` is the rule set's expected-score table.
+/// Every legal option of a position (a sheet, a roll and the rolls left), best first; see
+/// [`TurnOracle::options`]. `table` is the rule set's expected-score table.
 pub fn position_options(
     table: &[f64],
     sheet: &Sheet,
     roll: &Dice,
     rolls_left: u8,
 ) -> Vec<OptionValue> {
-    let rules = sheet.rules;
-    let space = StateSpace::new(rules);
-    let Some(pair) = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper()) else {
-        return Vec::new();
-    };
-    let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
-    let pairs = [pair as u16];
-    let moves = Moves::new(space, table, lower, &pairs);
-    let points = f64::from(sheet.points);
-    let mut options: Vec<OptionValue> = Vec::new();
-    if rolls_left > 0 {
-        let mut store = LaneStore::<f64>::new(1);
-        moves.fill_last_roll(&mut store);
-        keeps_from_rolls(&mut store);
-        if rolls_left == 2 {
-            rolls_from_keeps(&mut store);
-            keeps_from_rolls(&mut store);
-        }
-        for keep in roll.sub_multisets().into_iter().filter(|k| k != roll) {
-            if let Some(k) = keep.keep_index() {
-                options.push(OptionValue {
-                    choice: Choice::Keep(keep),
-                    value: points + store.slot(k)[0],
-                });
-            }
-        }
-    }
-    for (b, v) in moves.box_values(roll, 0) {
-        options.push(OptionValue {
-            choice: Choice::Score(rules.boxes()[b]),
-            value: points + v,
-        });
-    }
-    // Stable sort: equal values keep their listing order.
-    options.sort_by(|a, b| b.value.total_cmp(&a.value));
-    options
+    TurnOracle::new(table, sheet)
+        .map(|t| t.options(roll, rolls_left))
+        .unwrap_or_default()
 }
 
 /// Expected final score of a sheet before its next turn (points so far included).

@@ -1,0 +1,94 @@
+//! Benchmarks of issue 3 on a corpus from `simulate`: YGN parsing (bytes per second, against a
+//! plain line count over the same bytes in the same run) and replay with legality checks
+//! (decisions per second), each on one thread.
+//!
+//! `cargo bench --bench corpus`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dicelens::replay::{replay, ReplayOptions, Replayed};
+use dicelens::rules::RuleSet;
+use dicelens::simulate::{players, simulate_batch, Plan};
+use dicelens::solve::expected::build_table;
+use dicelens_parsers::{Format, GameRecord};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// A simulated two-seat corpus, as YGN bytes and as records.
+fn corpus() -> (Vec<u8>, Vec<GameRecord>) {
+    let rules = RuleSet::YahtzeeKurnik;
+    let table = build_table(rules, &|_, _| {});
+    let plan = Plan {
+        rules,
+        seats: 2,
+        players: 200,
+        games: 20_000,
+        seed: 3,
+    };
+    let players = players(&plan);
+    let games: Vec<GameRecord> = simulate_batch(&table, &plan, &players, 0..plan.games)
+        .into_iter()
+        .map(|g| g.record)
+        .collect();
+    let mut bytes = Vec::new();
+    for g in &games {
+        Format::Ygn
+            .write_game(g, &mut bytes)
+            .expect("writing to memory");
+    }
+    (bytes, games)
+}
+
+fn parse_and_replay(c: &mut Criterion) {
+    let (bytes, games) = corpus();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    let mut group = c.benchmark_group("corpus");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(8));
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("line_count_baseline", |b| {
+        b.iter(|| memchr::memchr_iter(b'\n', black_box(&bytes)).count())
+    });
+    group.bench_function("parse_ygn", |b| {
+        b.iter(|| {
+            let mut reader = Format::Ygn.reader(black_box(&bytes), "bench.ygn");
+            let mut game = GameRecord::default();
+            let mut turns = 0usize;
+            while let Some(result) = reader.read_game(&mut game) {
+                if result.is_ok() {
+                    turns += game.turns.len();
+                }
+            }
+            turns
+        })
+    });
+    let mut replayed = Replayed::default();
+    let decisions: usize = games
+        .iter()
+        .map(|g| {
+            replay(g, ReplayOptions::default(), &mut replayed)
+                .map_or(0, |()| replayed.decisions.len())
+        })
+        .sum();
+    group.throughput(Throughput::Elements(decisions as u64));
+    group.bench_function("replay_decisions", |b| {
+        b.iter(|| {
+            pool.install(|| {
+                let mut n = 0;
+                for g in &games {
+                    if replay(black_box(g), ReplayOptions::default(), &mut replayed).is_ok() {
+                        n += replayed.decisions.len();
+                    }
+                }
+                n
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, parse_and_replay);
+criterion_main!(benches);

@@ -1,0 +1,49 @@
+//! Errors of the parsers: where (file, line, column, game) and what was expected against what
+//! was found.
+
+use std::fmt;
+
+/// A syntax error in a log. The reader that reports it resynchronises at the next game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The file (as given to the reader).
+    pub file: String,
+    /// Line, 1-based.
+    pub line: u32,
+    /// Column (in characters), 1-based.
+    pub column: u32,
+    /// The game the error is in, when known (its id, else `FILE:LINE` of its first line).
+    pub game_id: Option<String>,
+    /// Line of the first line of the game that was skipped because of the error.
+    pub game_line: u32,
+    /// What the format allows there.
+    pub expected: String,
+    /// What the log has there (shortened).
+    pub found: String,
+}
+
+impl ParseError {
+    /// Shortens `text` for messages: at most 40 characters, control characters escaped.
+    pub fn excerpt(text: &str) -> String {
+        let mut out: String = text.chars().take(40).flat_map(char::escape_debug).collect();
+        if text.chars().count() > 40 {
+            out.push('…');
+        }
+        if out.is_empty() {
+            out.push_str("end of line");
+        }
+        out
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        if let Some(id) = &self.game_id {
+            write!(f, "game {id}: ")?;
+        }
+        write!(f, "expected {}, found {}", self.expected, self.found)
+    }
+}
+
+impl std::error::Error for ParseError {}

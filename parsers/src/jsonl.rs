@@ -1,0 +1,897 @@
+//! JSONL: one JSON event per line, for machine interchange and export
+//! (`docs/formats/jsonl.md`).
+//!
+//! A game is a `game` event (rules, players, tags, provenance), then its turns as `roll`,
+//! `keep` and `score` events, then an `end` event (termination, result), on consecutive lines:
+//!
+//! ```text
+//! {"event":"game","game":"r3-187","rules":"yahtzee-kurnik","players":["simson11","kasia_k"],"tags":[]}
+//! {"event":"roll","game":"r3-187","seat":0,"player":"simson11","round":1,"roll":1,"dice":[1,3,4,5,6]}
+//! {"event":"keep","game":"r3-187","seat":0,"player":"simson11","round":1,"roll":1,"dice":[3,4,5,6]}
+//! {"event":"roll","game":"r3-187","seat":0,"player":"simson11","round":1,"roll":2,"dice":[2,3,4,5,6]}
+//! {"event":"score","game":"r3-187","seat":0,"player":"simson11","round":1,"box":"LS","points":40}
+//! {"event":"end","game":"r3-187","termination":"abandoned"}
+//! ```
+//!
+//! The reader checks each line's JSON and fields and the order of the events; the rules of the
+//! game (containment of keeps, points, seat order) are the replay's business.
+
+use crate::verhoeff::text::{char_column, lossy, ErrorSite, LineCursor, SourceLine};
+use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Termination, TurnRecord};
+use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+use std::io;
+
+/// Most players a game can have (seats are numbers 0-255).
+const MAX_PLAYERS: usize = 256;
+
+/// One line of the format.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "lowercase")]
+enum Event<'a> {
+    Game(GameStart),
+    Roll(#[serde(borrow)] DiceEvent<'a>),
+    Keep(#[serde(borrow)] DiceEvent<'a>),
+    Score(#[serde(borrow)] ScoreEvent<'a>),
+    End(#[serde(borrow)] GameEnd<'a>),
+}
+
+/// The event types, for naming them and for checking the `event` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum EventType {
+    Game,
+    Roll,
+    Keep,
+    Score,
+    End,
+}
+
+impl Event<'_> {
+    fn event_type(&self) -> EventType {
+        match self {
+            Event::Game(_) => EventType::Game,
+            Event::Roll(_) => EventType::Roll,
+            Event::Keep(_) => EventType::Keep,
+            Event::Score(_) => EventType::Score,
+            Event::End(_) => EventType::End,
+        }
+    }
+}
+
+impl fmt::Display for EventType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            EventType::Game => "game",
+            EventType::Roll => "roll",
+            EventType::Keep => "keep",
+            EventType::Score => "score",
+            EventType::End => "end",
+        };
+        write!(f, "a `{name}` event")
+    }
+}
+
+/// `game`: opens a game.
+#[derive(Debug, Serialize, Deserialize)]
+struct GameStart {
+    game: String,
+    rules: String,
+    players: Vec<String>,
+    #[serde(default)]
+    tags: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    date: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<String>,
+    /// Where the game was first read from (informational: not read back into records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// The line of that file (informational).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+}
+
+/// `roll`, `keep` and `score`: what one player did in one turn.
+#[derive(Debug, Serialize, Deserialize)]
+struct TurnEvent<'a, Detail> {
+    #[serde(borrow)]
+    game: Cow<'a, str>,
+    seat: u8,
+    #[serde(borrow)]
+    player: Cow<'a, str>,
+    round: u16,
+    #[serde(flatten)]
+    detail: Detail,
+}
+
+/// `roll` (the dice on the table after roll `roll`) and `keep` (the dice kept after roll
+/// `roll`, before the next one).
+type DiceEvent<'a> = TurnEvent<'a, DiceDetail>;
+
+/// `score`: the box the turn is scored in; ends the turn.
+type ScoreEvent<'a> = TurnEvent<'a, ScoreDetail>;
+
+/// The fields of `roll` and `keep` events beyond the player's.
+#[derive(Debug, Serialize, Deserialize)]
+struct DiceDetail {
+    roll: u8,
+    dice: Dice,
+}
+
+/// The fields of `score` events beyond the player's.
+#[derive(Debug, Serialize, Deserialize)]
+struct ScoreDetail {
+    #[serde(rename = "box")]
+    category: BoxCode,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    points: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    total_before: Option<u32>,
+}
+
+/// `end`: closes a game.
+#[derive(Debug, Serialize, Deserialize)]
+struct GameEnd<'a> {
+    #[serde(borrow)]
+    game: Cow<'a, str>,
+    termination: Termination,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    result: Option<Vec<u32>>,
+}
+
+/// Up to five dice, as a JSON array of numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Dice(Keep);
+
+impl Serialize for Dice {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.faces().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Dice {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Dice, D::Error> {
+        struct DiceVisitor;
+        impl<'de> Visitor<'de> for DiceVisitor {
+            type Value = Dice;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an array of at most five dice")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dice, A::Error> {
+                let mut faces = [0u8; 5];
+                let mut count = 0;
+                while let Some(face) = seq.next_element::<u8>()? {
+                    let slot = faces.get_mut(count);
+                    count += 1;
+                    *slot.ok_or_else(|| de::Error::invalid_length(count, &self))? = face;
+                }
+                faces
+                    .get(..count)
+                    .and_then(Keep::new)
+                    .map(Dice)
+                    .ok_or_else(|| de::Error::invalid_length(count, &self))
+            }
+        }
+        deserializer.deserialize_seq(DiceVisitor)
+    }
+}
+
+/// Reader of JSONL events over a byte slice.
+pub struct Reader<'a> {
+    lines: LineCursor<'a>,
+    file: &'a str,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `content`, naming `file` in records and errors.
+    pub fn new(content: &'a [u8], file: &'a str) -> Reader<'a> {
+        Reader {
+            lines: LineCursor::new(content),
+            file,
+        }
+    }
+
+    /// The next line that is not blank.
+    fn next_event_line(&mut self) -> Option<SourceLine<'a>> {
+        std::iter::from_fn(|| self.lines.next_line())
+            .find(|line| !line.text.trim_ascii().is_empty())
+    }
+
+    /// Reads the game whose `game` event should be on `first` into `out`.
+    fn read_from(&mut self, first: SourceLine<'a>, out: &mut GameRecord) -> Result<(), ParseError> {
+        let outside = ErrorSite {
+            file: self.file,
+            game_id: None,
+            game_line: first.number,
+        };
+        let start = match parse_event(&first, &outside)? {
+            Event::Game(start) => start,
+            other => {
+                let found = other.event_type().to_string();
+                return Err(field_error(
+                    &outside,
+                    &first,
+                    "event",
+                    "a `game` event",
+                    &found,
+                ));
+            }
+        };
+        check_game_start(&start, &outside, &first)?;
+        let game_id = start.game;
+        out.players = start.players;
+        out.rules = start.rules;
+        out.tags = start.tags;
+        out.provenance.file.push_str(self.file);
+        out.provenance.line = first.number;
+        out.provenance.game_id.clone_from(&game_id);
+        out.provenance.date = start.date;
+        out.provenance.time = start.time;
+
+        let site = ErrorSite {
+            file: self.file,
+            game_id: Some(&game_id),
+            game_line: first.number,
+        };
+        let mut turn: Option<OpenTurn> = None;
+        loop {
+            let mark = self.lines.mark();
+            let Some(line) = self.next_event_line() else {
+                let expected = "an `end` event (the game is not finished)";
+                let (line, column) = self.lines.end_position();
+                return Err(site.error(line, column, expected, "end of input"));
+            };
+            let event = parse_event(&line, &site)?;
+            let context = EventContext {
+                site: &site,
+                line: &line,
+                players: &out.players,
+            };
+            match &event {
+                Event::Game(_) => {
+                    // The next game starts here: read it again after this error.
+                    self.lines.rewind(mark);
+                    let expected = "an `end` event before the next game";
+                    return Err(context.error("event", expected, &event.event_type().to_string()));
+                }
+                Event::Roll(roll) => take_roll(&mut turn, roll, &context)?,
+                Event::Keep(keep) => take_keep(&mut turn, keep, &context)?,
+                Event::Score(score) => out.turns.push(take_score(&mut turn, score, &context)?),
+                Event::End(end) => {
+                    check_end(&turn, end, &context)?;
+                    out.termination = end.termination;
+                    out.result.clone_from(&end.result);
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// After an error: skips to the next line that holds a `game` event (not consuming it).
+    fn skip_to_next_game(&mut self) {
+        loop {
+            let mark = self.lines.mark();
+            let Some(line) = self.lines.next_line() else {
+                return;
+            };
+            if let Ok(Event::Game(_)) = serde_json::from_slice::<Event>(line.text) {
+                self.lines.rewind(mark);
+                return;
+            }
+        }
+    }
+}
+
+impl GameReader for Reader<'_> {
+    fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
+        out.clear();
+        let first = self.next_event_line()?;
+        let result = self.read_from(first, out);
+        if result.is_err() {
+            self.skip_to_next_game();
+        }
+        Some(result)
+    }
+}
+
+/// Everything an error about one event needs: the game, the line and the players.
+struct EventContext<'c> {
+    site: &'c ErrorSite<'c>,
+    line: &'c SourceLine<'c>,
+    players: &'c [String],
+}
+
+impl EventContext<'_> {
+    /// An error about field `key` of this event (at its column, else column 1).
+    fn error(&self, key: &str, expected: impl Into<String>, found: &str) -> ParseError {
+        field_error(self.site, self.line, key, expected, found)
+    }
+
+    /// Checks that an event's `game` is the open game's id.
+    fn check_game(&self, game: &str) -> Result<(), ParseError> {
+        let game_id = self.site.game_id.unwrap_or_default();
+        if game == game_id {
+            return Ok(());
+        }
+        let expected = format!(
+            "game `{game_id}` (the game opened on line {})",
+            self.site.game_line
+        );
+        Err(self.error("game", expected, game))
+    }
+
+    /// Checks the fields every turn event has: the game id, the seat and the player.
+    fn check_actor<D>(&self, event: &TurnEvent<'_, D>) -> Result<(), ParseError> {
+        let (seat, player) = (event.seat, event.player.as_ref());
+        self.check_game(&event.game)?;
+        let Some(seated) = self.players.get(usize::from(seat)) else {
+            let expected = format!(
+                "a seat from 0 to {} (the game has {} players)",
+                self.players.len().saturating_sub(1),
+                self.players.len()
+            );
+            return Err(self.error("seat", expected, &seat.to_string()));
+        };
+        if seated != player {
+            let found = match self.players.iter().position(|name| name == player) {
+                Some(other) => format!("{player} (the player in seat {other})"),
+                None => format!("{player} (not a player of this game)"),
+            };
+            return Err(self.error(
+                "player",
+                format!("{seated} (the player in seat {seat})"),
+                &found,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that a keep or score event belongs to the open turn.
+    fn check_same_turn<D>(
+        &self,
+        turn: &TurnRecord,
+        event: &TurnEvent<'_, D>,
+    ) -> Result<(), ParseError> {
+        let (seat, round) = (event.seat, event.round);
+        if seat != turn.seat {
+            let expected = format!(
+                "seat {} (its turn of round {} is not finished)",
+                turn.seat, turn.round
+            );
+            return Err(self.error("seat", expected, &seat.to_string()));
+        }
+        if round != turn.round {
+            let expected = format!("round {} (the turn is not finished)", turn.round);
+            return Err(self.error("round", expected, &round.to_string()));
+        }
+        Ok(())
+    }
+
+    /// The dice of a roll (exactly five) or a keep (at most five), all 1-6.
+    fn check_dice(&self, dice: &Dice, exactly_five: bool) -> Result<(), ParseError> {
+        let faces = dice.0.faces();
+        let found = || format!("{faces:?}");
+        if exactly_five && faces.len() != 5 {
+            return Err(self.error("dice", "five dice", &found()));
+        }
+        if faces.iter().any(|face| !(1..=6).contains(face)) {
+            return Err(self.error("dice", "dice 1-6", &found()));
+        }
+        Ok(())
+    }
+}
+
+/// A turn whose score event has not come yet.
+#[derive(Clone, Copy, Debug)]
+struct OpenTurn {
+    record: TurnRecord,
+    /// The last event was a keep (so a roll must come next).
+    kept: bool,
+}
+
+fn take_roll(
+    open: &mut Option<OpenTurn>,
+    event: &DiceEvent<'_>,
+    context: &EventContext<'_>,
+) -> Result<(), ParseError> {
+    context.check_actor(event)?;
+    context.check_dice(&event.detail.dice, true)?;
+    let mut dice = [0; 5];
+    for (slot, &face) in dice.iter_mut().zip(event.detail.dice.0.faces()) {
+        *slot = face;
+    }
+    match open {
+        None => {
+            if event.detail.roll != 1 {
+                return Err(context.error(
+                    "roll",
+                    "roll 1 (a turn starts with its first roll)",
+                    &event.detail.roll.to_string(),
+                ));
+            }
+            if event.round == 0 {
+                return Err(context.error("round", "a round number from 1", "0"));
+            }
+            let mut record = TurnRecord {
+                round: event.round,
+                seat: event.seat,
+                roll_count: 1,
+                line: context.line.number,
+                ..TurnRecord::default()
+            };
+            record.rolls[0] = dice;
+            *open = Some(OpenTurn {
+                record,
+                kept: false,
+            });
+        }
+        Some(turn) if turn.kept => {
+            context.check_same_turn(&turn.record, event)?;
+            let number = turn.record.roll_count + 1;
+            if event.detail.roll != number {
+                return Err(context.error(
+                    "roll",
+                    format!("roll {number} (after keep {})", number - 1),
+                    &event.detail.roll.to_string(),
+                ));
+            }
+            if let Some(slot) = turn
+                .record
+                .rolls
+                .get_mut(usize::from(turn.record.roll_count))
+            {
+                *slot = dice;
+            }
+            turn.record.roll_count = number;
+            turn.kept = false;
+        }
+        Some(turn) => {
+            let expected = format!(
+                "a `keep` or `score` event after roll {} of round {}",
+                turn.record.roll_count, turn.record.round
+            );
+            return Err(context.error("event", expected, &EventType::Roll.to_string()));
+        }
+    }
+    Ok(())
+}
+
+/// The open turn, when its last event was a roll (so a keep or score may follow); else the
+/// error for a `found` event there.
+fn rolled_turn<'t>(
+    open: &'t mut Option<OpenTurn>,
+    found: EventType,
+    context: &EventContext<'_>,
+) -> Result<&'t mut OpenTurn, ParseError> {
+    let found = found.to_string();
+    match open {
+        None => Err(context.error(
+            "event",
+            "a `roll` event (a turn starts with a roll)",
+            &found,
+        )),
+        Some(turn) if turn.kept => {
+            Err(context.error("event", "a `roll` event after a keep", &found))
+        }
+        Some(turn) => Ok(turn),
+    }
+}
+
+fn take_keep(
+    open: &mut Option<OpenTurn>,
+    event: &DiceEvent<'_>,
+    context: &EventContext<'_>,
+) -> Result<(), ParseError> {
+    context.check_actor(event)?;
+    let turn = rolled_turn(open, EventType::Keep, context)?;
+    if turn.record.roll_count >= 3 {
+        let expected = "a `score` event after the third roll";
+        return Err(context.error("event", expected, &EventType::Keep.to_string()));
+    }
+    context.check_same_turn(&turn.record, event)?;
+    let number = turn.record.roll_count;
+    if event.detail.roll != number {
+        return Err(context.error(
+            "roll",
+            format!("roll {number} (the keep follows roll {number})"),
+            &event.detail.roll.to_string(),
+        ));
+    }
+    context.check_dice(&event.detail.dice, false)?;
+    if let Some(slot) = turn
+        .record
+        .keeps
+        .get_mut(usize::from(number).saturating_sub(1))
+    {
+        *slot = event.detail.dice.0;
+    }
+    turn.kept = true;
+    Ok(())
+}
+
+fn take_score(
+    open: &mut Option<OpenTurn>,
+    event: &ScoreEvent<'_>,
+    context: &EventContext<'_>,
+) -> Result<TurnRecord, ParseError> {
+    context.check_actor(event)?;
+    let mut turn = rolled_turn(open, EventType::Score, context)?.record;
+    context.check_same_turn(&turn, event)?;
+    turn.category = event.detail.category;
+    turn.points = event.detail.points;
+    turn.total_before = event.detail.total_before;
+    *open = None;
+    Ok(turn)
+}
+
+fn check_end(
+    open: &Option<OpenTurn>,
+    event: &GameEnd<'_>,
+    context: &EventContext<'_>,
+) -> Result<(), ParseError> {
+    context.check_game(&event.game)?;
+    if let Some(turn) = open {
+        let expected = format!(
+            "the rest of the turn of seat {} in round {} (a `keep`, `roll` or `score` event)",
+            turn.record.seat, turn.record.round
+        );
+        return Err(context.error("event", expected, &EventType::End.to_string()));
+    }
+    if let Some(result) = event
+        .result
+        .as_ref()
+        .filter(|result| result.len() != context.players.len())
+    {
+        let expected = format!("{} totals, one per player", context.players.len());
+        return Err(context.error("result", expected, &format!("{result:?}")));
+    }
+    Ok(())
+}
+
+/// Checks a `game` event's fields beyond their JSON types.
+fn check_game_start(
+    start: &GameStart,
+    site: &ErrorSite<'_>,
+    line: &SourceLine<'_>,
+) -> Result<(), ParseError> {
+    let error =
+        |key: &str, expected: &str, found: &str| Err(field_error(site, line, key, expected, found));
+    if start.game.is_empty() {
+        return error("game", "a game id (not empty)", "\"\"");
+    }
+    if start.rules.is_empty() {
+        return error("rules", "a rule set name (not empty)", "\"\"");
+    }
+    if start.players.is_empty() || start.players.len() > MAX_PLAYERS {
+        return error(
+            "players",
+            "1 to 256 player names",
+            &format!("{} names", start.players.len()),
+        );
+    }
+    if start.players.iter().any(String::is_empty) {
+        return error("players", "player names that are not empty", "\"\"");
+    }
+    if let Some(date) = start
+        .date
+        .as_deref()
+        .filter(|date| !has_shape(date, "9999.99.99"))
+    {
+        return error("date", "a date YYYY.MM.DD", date);
+    }
+    if let Some(time) = start
+        .time
+        .as_deref()
+        .filter(|time| !has_shape(time, "99:99:99"))
+    {
+        return error("time", "a time HH:MM:SS", time);
+    }
+    Ok(())
+}
+
+/// True when `text` has the shape of `pattern`, where `9` stands for any digit.
+fn has_shape(text: &str, pattern: &str) -> bool {
+    text.len() == pattern.len()
+        && text.bytes().zip(pattern.bytes()).all(|(b, p)| {
+            if p == b'9' {
+                b.is_ascii_digit()
+            } else {
+                b == p
+            }
+        })
+}
+
+/// Parses one line into an event, or an error pointing at what is wrong in it.
+fn parse_event<'a>(line: &SourceLine<'a>, site: &ErrorSite<'_>) -> Result<Event<'a>, ParseError> {
+    serde_json::from_slice(line.text).map_err(|error| json_error(&error, line, site))
+}
+
+/// Turns a serde_json error into a [`ParseError`]: JSON syntax errors at serde's column; wrong
+/// field types at the field (found by looking for the first field whose value does not fit);
+/// missing fields at column 1.
+fn json_error(
+    error: &serde_json::Error,
+    line: &SourceLine<'_>,
+    site: &ErrorSite<'_>,
+) -> ParseError {
+    let text = error.to_string();
+    let message = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(message, _)| message);
+    if !error.is_data() {
+        // serde_json's column is 1-based, in bytes; at the end of the line it names the last
+        // byte, where the end of the line is meant.
+        let offset = match error.classify() {
+            serde_json::error::Category::Eof => line.text.len(),
+            _ => error.column().saturating_sub(1).min(line.text.len()),
+        };
+        let found = lossy(line.text.get(offset..).unwrap_or_default());
+        return site.error(
+            line.number,
+            char_column(line.text, offset),
+            format!("valid JSON ({message})"),
+            &found,
+        );
+    }
+    let members = members(line.text);
+    let event_type = members
+        .iter()
+        .find(|member| member.key == b"event")
+        .and_then(|member| serde_json::from_slice::<EventType>(member.value).ok());
+    let misfit = members.iter().find_map(|member| {
+        let (expected, fits) = field_shape(event_type, member.key)?;
+        (!fits(member.value)).then_some((member, expected))
+    });
+    if let Some((member, expected)) = misfit {
+        let expected = format!("`{}`: {expected}", lossy(member.key));
+        return site.error(
+            line.number,
+            char_column(line.text, member.offset),
+            expected,
+            &lossy(member.value),
+        );
+    }
+    match message.strip_prefix("missing ") {
+        Some(field) => site.error(line.number, 1, field, "an event without it"),
+        None => site.error(
+            line.number,
+            1,
+            "a JSON object with the fields of its event",
+            message,
+        ),
+    }
+}
+
+/// What a field must hold (in words) and a check of its JSON value, for the fields of the given
+/// event type (fields of other types are ignored, as the reader ignores them).
+#[allow(clippy::type_complexity)]
+fn field_shape(
+    event_type: Option<EventType>,
+    key: &[u8],
+) -> Option<(&'static str, fn(&[u8]) -> bool)> {
+    use EventType::{End, Game, Keep, Roll, Score};
+    let shape: (&'static str, fn(&[u8]) -> bool) = match (event_type, key) {
+        (_, b"event") => (
+            "an event type: `game`, `roll`, `keep`, `score` or `end`",
+            fits::<EventType>,
+        ),
+        (Some(_), b"game") => ("the game id, a string", fits::<String>),
+        (Some(Game), b"rules") => ("the rule set, a string", fits::<String>),
+        (Some(Game), b"players") => ("the player names, an array of strings", fits::<Vec<String>>),
+        (Some(Game), b"tags") => (
+            "an array of [name, value] string pairs",
+            fits::<Vec<(String, String)>>,
+        ),
+        (Some(Game), b"date" | b"time" | b"file") => ("a string or null", fits::<Option<String>>),
+        (Some(Game), b"line") => ("a line number or null", fits::<Option<u32>>),
+        (Some(Roll | Keep | Score), b"seat") => ("the seat, a number 0-255", fits::<u8>),
+        (Some(Roll | Keep | Score), b"player") => ("the player's name, a string", fits::<String>),
+        (Some(Roll | Keep | Score), b"round") => ("the round, a number 1-65535", fits::<u16>),
+        (Some(Roll | Keep), b"roll") => ("the roll number, 1-3", fits::<u8>),
+        (Some(Roll | Keep), b"dice") => ("an array of at most five dice", fits::<Dice>),
+        (Some(Score), b"box") => (
+            "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y",
+            fits::<BoxCode>,
+        ),
+        (Some(Score), b"points") => ("the points, a number 0-65535, or null", fits::<Option<u16>>),
+        (Some(Score), b"total_before") => (
+            "the total before the turn, a number, or null",
+            fits::<Option<u32>>,
+        ),
+        (Some(End), b"termination") => (
+            "`normal`, `abandoned`, `timeout` or `resigned`",
+            fits::<Termination>,
+        ),
+        (Some(End), b"result") => (
+            "the final totals, an array of numbers, or null",
+            fits::<Option<Vec<u32>>>,
+        ),
+        _ => return None,
+    };
+    Some(shape)
+}
+
+fn fits<T: DeserializeOwned>(value: &[u8]) -> bool {
+    serde_json::from_slice::<T>(value).is_ok()
+}
+
+/// An error about field `key` of the event on `line`, at the field's column (column 1 when the
+/// line has no such field).
+fn field_error(
+    site: &ErrorSite<'_>,
+    line: &SourceLine<'_>,
+    key: &str,
+    expected: impl Into<String>,
+    found: &str,
+) -> ParseError {
+    let column = members(line.text)
+        .iter()
+        .find(|member| member.key == key.as_bytes())
+        .map_or(1, |member| char_column(line.text, member.offset));
+    site.error(line.number, column, expected, found)
+}
+
+/// A member of the top-level object of a line: its key as written (without quotes), the byte
+/// offset of the key's opening quote and the value's text.
+struct Member<'a> {
+    key: &'a [u8],
+    offset: usize,
+    value: &'a [u8],
+}
+
+/// The members of the top-level JSON object on a line (a small scan that only tracks strings
+/// and nesting; used for error positions).
+fn members(text: &[u8]) -> Vec<Member<'_>> {
+    let mut members = Vec::new();
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut key_start: Option<usize> = None;
+    let mut key_end: Option<usize> = None;
+    let mut value_start: Option<usize> = None;
+    for (index, &byte) in text.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                in_string = false;
+                if depth == 1 && key_start.is_some() && key_end.is_none() {
+                    key_end = Some(index);
+                }
+            }
+            continue;
+        }
+        match byte {
+            b'"' => {
+                in_string = true;
+                if depth == 1 && key_start.is_none() {
+                    key_start = Some(index);
+                }
+            }
+            b':' if depth == 1 && value_start.is_none() => value_start = Some(index + 1),
+            b',' | b'}' | b']' if depth == 1 => {
+                if let (Some(start), Some(end), Some(value)) = (key_start, key_end, value_start) {
+                    members.push(Member {
+                        key: text.get(start + 1..end).unwrap_or_default(),
+                        offset: start,
+                        value: text.get(value..index).unwrap_or_default().trim_ascii(),
+                    });
+                }
+                (key_start, key_end, value_start) = (None, None, None);
+                if byte != b',' {
+                    depth = 0;
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    members
+}
+
+/// Writes one game as JSONL events: `game`, then per turn `roll`, `keep`, ..., `score`, then
+/// `end`. The record's own tags are written as they are (none if it has none). Provenance file
+/// and line are written as the informational `file` and `line` of the `game` event. A record
+/// without game id, rules or players, with a seat that has no player, or with a turn of other
+/// than 1 to 3 rolls gets an error of kind [`io::ErrorKind::InvalidInput`] and nothing is
+/// written.
+pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
+    let id = game.provenance.game_id.as_str();
+    let invalid = |message: String| {
+        io::Error::new(io::ErrorKind::InvalidInput, format!("game {id}: {message}"))
+    };
+    if id.is_empty() || game.rules.is_empty() || game.players.is_empty() {
+        return Err(invalid(
+            "JSONL needs a game id, rules and players".to_string(),
+        ));
+    }
+    let provenance = &game.provenance;
+    let has_file = !provenance.file.is_empty();
+    let mut buffer = Vec::new();
+    push_event(
+        &mut buffer,
+        &Event::Game(GameStart {
+            game: id.to_string(),
+            rules: game.rules.clone(),
+            players: game.players.clone(),
+            tags: game.tags.clone(),
+            date: provenance.date.clone(),
+            time: provenance.time.clone(),
+            file: has_file.then(|| provenance.file.clone()),
+            line: (has_file && provenance.line > 0).then_some(provenance.line),
+        }),
+    )?;
+    for turn in &game.turns {
+        let player = game.players.get(usize::from(turn.seat)).ok_or_else(|| {
+            invalid(format!(
+                "round {}: seat {} has no player",
+                turn.round, turn.seat
+            ))
+        })?;
+        if !(1..=3).contains(&turn.roll_count) {
+            return Err(invalid(format!(
+                "round {}: {} rolls (1 to 3 expected)",
+                turn.round, turn.roll_count
+            )));
+        }
+        let event = |detail| turn_event(id, player, turn, detail);
+        let dice = |roll: u8, faces: &[u8]| DiceDetail {
+            roll,
+            dice: Dice(Keep::new(faces).unwrap_or_default()),
+        };
+        for (roll, faces) in (1u8..).zip(turn.rolls()) {
+            push_event(&mut buffer, &Event::Roll(event(dice(roll, faces))))?;
+            if let Some(keep) = turn.keeps().get(usize::from(roll).saturating_sub(1)) {
+                push_event(&mut buffer, &Event::Keep(event(dice(roll, keep.faces()))))?;
+            }
+        }
+        let score = turn_event(
+            id,
+            player,
+            turn,
+            ScoreDetail {
+                category: turn.category,
+                points: turn.points,
+                total_before: turn.total_before,
+            },
+        );
+        push_event(&mut buffer, &Event::Score(score))?;
+    }
+    let end = GameEnd {
+        game: Cow::Borrowed(id),
+        termination: game.termination,
+        result: game.result.clone(),
+    };
+    push_event(&mut buffer, &Event::End(end))?;
+    out.write_all(&buffer)
+}
+
+/// An event of `turn`, played by `player` in game `id`.
+fn turn_event<'a, D>(
+    id: &'a str,
+    player: &'a str,
+    turn: &TurnRecord,
+    detail: D,
+) -> TurnEvent<'a, D> {
+    TurnEvent {
+        game: Cow::Borrowed(id),
+        seat: turn.seat,
+        player: Cow::Borrowed(player),
+        round: turn.round,
+        detail,
+    }
+}
+
+fn push_event(buffer: &mut Vec<u8>, event: &Event<'_>) -> io::Result<()> {
+    serde_json::to_writer(&mut *buffer, event)?;
+    buffer.push(b'\n');
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! The canonical game record: what every parser produces and everything downstream reads.
+//!
+//! Turns are fixed-size plain data, so a reader that refills one record game after game (see
+//! [`GameRecord::clear`]) allocates only for names and tags.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Five dice as shown (faces 1-6, in the order the log gives them).
+pub type Roll = [u8; 5];
+
+/// Dice kept between two rolls: 0 to 5 faces, in the order written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Keep {
+    len: u8,
+    faces: [u8; 5],
+}
+
+impl Keep {
+    /// A keep of the given faces; `None` for more than five.
+    pub fn new(faces: &[u8]) -> Option<Keep> {
+        if faces.len() > 5 {
+            return None;
+        }
+        let mut k = Keep {
+            len: faces.len() as u8,
+            faces: [0; 5],
+        };
+        k.faces[..faces.len()].copy_from_slice(faces);
+        Some(k)
+    }
+
+    /// The kept faces, in the order written.
+    pub fn faces(&self) -> &[u8] {
+        &self.faces[..usize::from(self.len)]
+    }
+}
+
+/// A box code as written in logs (YGN codes, upper-cased): `1`..`6`, `1P`, `2P`, `3K`, `4K`,
+/// `FH`, `SS`, `LS`, `C`, `Y`. Which codes a rule set has is the rules engine's business.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct BoxCode([u8; 2]);
+
+impl BoxCode {
+    /// Every code YGN defines.
+    pub const ALL: [&'static str; 15] = [
+        "1", "2", "3", "4", "5", "6", "1P", "2P", "3K", "4K", "FH", "SS", "LS", "C", "Y",
+    ];
+
+    /// The code for `text` (case-insensitive), if YGN defines it.
+    pub fn parse(text: &str) -> Option<BoxCode> {
+        let bytes = text.as_bytes();
+        if bytes.is_empty() || bytes.len() > 2 {
+            return None;
+        }
+        let mut code = [0u8; 2];
+        for (c, b) in code.iter_mut().zip(bytes) {
+            *c = b.to_ascii_uppercase();
+        }
+        let code = BoxCode(code);
+        BoxCode::ALL
+            .iter()
+            .any(|&c| c == code.as_str())
+            .then_some(code)
+    }
+
+    /// The code as text.
+    pub fn as_str(&self) -> &str {
+        let len = if self.0[1] == 0 { 1 } else { 2 };
+        std::str::from_utf8(&self.0[..len]).unwrap_or("?")
+    }
+}
+
+impl fmt::Display for BoxCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for BoxCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BoxCode({})", self.as_str())
+    }
+}
+
+impl Serialize for BoxCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for BoxCode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        BoxCode::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown box code '{text}'")))
+    }
+}
+
+/// One turn as logged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    /// Round number as written (1-based).
+    pub round: u16,
+    /// Seat of the player (0-based index into [`GameRecord::players`]).
+    pub seat: u8,
+    /// Number of rolls (1 to 3).
+    pub roll_count: u8,
+    /// The rolls; only the first `roll_count` are meaningful.
+    pub rolls: [Roll; 3],
+    /// `keeps[i]`: the dice kept between roll `i` and roll `i + 1` (first `roll_count - 1`).
+    pub keeps: [Keep; 2],
+    /// The box scored.
+    pub category: BoxCode,
+    /// Points written in the box (bonuses excluded), when the log gives them.
+    pub points: Option<u16>,
+    /// Total on the player's sheet before this turn, bonuses included, when the log gives it
+    /// (Verhoeff's records do).
+    pub total_before: Option<u32>,
+    /// Line of the turn's (first) line in its file, 1-based.
+    pub line: u32,
+}
+
+impl TurnRecord {
+    /// The rolls actually made.
+    pub fn rolls(&self) -> &[Roll] {
+        &self.rolls[..usize::from(self.roll_count.min(3))]
+    }
+
+    /// The keeps actually made.
+    pub fn keeps(&self) -> &[Keep] {
+        &self.keeps[..usize::from(self.roll_count.clamp(1, 3) - 1)]
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Termination {
+    /// Every box of every player filled.
+    #[default]
+    Normal,
+    /// A player left.
+    Abandoned,
+    /// A player ran out of time.
+    Timeout,
+    /// A player resigned.
+    Resigned,
+}
+
+impl Termination {
+    /// The YGN spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Abandoned => "abandoned",
+            Termination::Timeout => "timeout",
+            Termination::Resigned => "resigned",
+        }
+    }
+
+    /// Parses the YGN spelling.
+    pub fn parse(text: &str) -> Option<Termination> {
+        [
+            Termination::Normal,
+            Termination::Abandoned,
+            Termination::Timeout,
+            Termination::Resigned,
+        ]
+        .into_iter()
+        .find(|t| t.as_str() == text)
+    }
+}
+
+/// Where a game came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The file the game was read from.
+    pub file: String,
+    /// Line of the game's first line in that file (1-based).
+    pub line: u32,
+    /// The game id (from the log, else `FILE:LINE`).
+    pub game_id: String,
+    /// Date `YYYY.MM.DD`, when the log gives it.
+    pub date: Option<String>,
+    /// Time `HH:MM:SS`, when the log gives it.
+    pub time: Option<String>,
+}
+
+/// A game in canonical form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// Rule-set name as given by the log (checked by the replay, not the parser).
+    pub rules: String,
+    /// Where the game came from.
+    pub provenance: Provenance,
+    /// The turns in log order.
+    pub turns: Vec<TurnRecord>,
+    /// How the game ended.
+    pub termination: Termination,
+    /// Final totals in seat order, when the log gives them.
+    pub result: Option<Vec<u32>>,
+    /// Every tag of the log in order, known ones included, as (name, value).
+    pub tags: Vec<(String, String)>,
+}
+
+impl GameRecord {
+    /// Empties the record, keeping the capacity of its turn list for the next game.
+    pub fn clear(&mut self) {
+        self.players.clear();
+        self.rules.clear();
+        self.provenance.file.clear();
+        self.provenance.line = 0;
+        self.provenance.game_id.clear();
+        self.provenance.date = None;
+        self.provenance.time = None;
+        self.turns.clear();
+        self.termination = Termination::Normal;
+        self.result = None;
+        self.tags.clear();
+    }
+
+    /// The standard tags derived from the record's fields, in YGN's order: `Game`, `Date`,
+    /// `Time`, `Rules`, `Players`, `Result` (when known) and `Termination` (when not normal).
+    /// Writers use these for records that carry no tags of their own.
+    pub fn standard_tags(&self) -> Vec<(String, String)> {
+        let mut tags = vec![("Game".to_string(), self.provenance.game_id.clone())];
+        if let Some(date) = &self.provenance.date {
+            tags.push(("Date".into(), date.clone()));
+        }
+        if let Some(time) = &self.provenance.time {
+            tags.push(("Time".into(), time.clone()));
+        }
+        tags.push(("Rules".into(), self.rules.clone()));
+        tags.push(("Players".into(), self.players.join(", ")));
+        if let Some(result) = &self.result {
+            let totals: Vec<String> = result.iter().map(u32::to_string).collect();
+            tags.push(("Result".into(), totals.join(" ")));
+        }
+        if self.termination != Termination::Normal {
+            tags.push(("Termination".into(), self.termination.as_str().into()));
+        }
+        tags
+    }
+
+    /// The tags to write: the record's own, or [`GameRecord::standard_tags`] if it has none.
+    pub fn tags_to_write(&self) -> std::borrow::Cow<'_, [(String, String)]> {
+        if self.tags.is_empty() {
+            std::borrow::Cow::Owned(self.standard_tags())
+        } else {
+            std::borrow::Cow::Borrowed(&self.tags)
+        }
+    }
+
+    /// The value of a tag, if present (the first one).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}

@@ -1,0 +1,120 @@
+//! `dicelens simulate`: a synthetic corpus of players with known skill, and its ground truth.
+
+use super::{notice, CliError};
+use crate::rules::RuleSet;
+use crate::simulate::{add_truth, players, simulate_batch, Plan, PlayerTruth};
+use crate::tables::{load_expected, table_dir};
+use dicelens_parsers::Format;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Games simulated per parallel batch before they are written in order.
+const BATCH: usize = 2048;
+
+/// The flags of `dicelens simulate`.
+#[derive(Clone, Debug)]
+pub struct SimulateArgs {
+    /// Rule set.
+    pub rules: String,
+    /// Players per game.
+    pub seats: usize,
+    /// Distinct players.
+    pub players: usize,
+    /// Games.
+    pub games: usize,
+    /// Random seed.
+    pub seed: u64,
+    /// Output format.
+    pub format: String,
+    /// Output file; the ground truth goes beside it.
+    pub out: PathBuf,
+    /// Table directory.
+    pub tables: Option<PathBuf>,
+}
+
+/// The ground-truth file beside a corpus: `corpus.ygn` -> `corpus.truth.csv`.
+pub fn truth_path(out: &Path) -> PathBuf {
+    out.with_extension("truth.csv")
+}
+
+/// Runs `dicelens simulate`.
+pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
+    let rules: RuleSet = args
+        .rules
+        .parse()
+        .map_err(|e| CliError::flag("--rules", e))?;
+    let format: Format = args
+        .format
+        .parse()
+        .map_err(|e| CliError::flag("--format", e))?;
+    if args.seats == 0 {
+        return Err(CliError::flag("--seats", "a game needs at least one seat"));
+    }
+    if args.players < args.seats {
+        return Err(CliError::flag(
+            "--players",
+            format!("{} players cannot fill {} seats", args.players, args.seats),
+        ));
+    }
+    if format == Format::Verhoeff
+        && (args.seats != 1 || args.players != 1 || rules != RuleSet::YahtzeeFree)
+    {
+        return Err(CliError::flag(
+            "--format",
+            "Verhoeff records are solitaire games of one player under yahtzee-free: use --seats 1 --players 1 --rules yahtzee-free",
+        ));
+    }
+    let plan = Plan {
+        rules,
+        seats: args.seats,
+        players: args.players,
+        games: args.games,
+        seed: args.seed,
+    };
+    let mut players = players(&plan);
+    if format == Format::Verhoeff {
+        // Verhoeff's records carry no names: readers name the player after the file.
+        if let (Some(p), Some(stem)) = (players.first_mut(), args.out.file_stem()) {
+            p.name = stem.to_string_lossy().into_owned();
+        }
+    }
+    let dir = table_dir(args.tables.as_deref());
+    let (table, _) = load_expected(&dir, rules, &notice);
+    let failure =
+        |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));
+    let mut out = BufWriter::new(File::create(&args.out).map_err(failure)?);
+    let mut truth = vec![PlayerTruth::default(); players.len()];
+    let bar = indicatif::ProgressBar::new(args.games as u64);
+    let mut start = 0;
+    while start < args.games {
+        let end = (start + BATCH).min(args.games);
+        for game in simulate_batch(table.values(), &plan, &players, start..end) {
+            format.write_game(&game.record, &mut out).map_err(failure)?;
+            add_truth(&mut truth, &players, &game);
+        }
+        bar.set_position(end as u64);
+        start = end;
+    }
+    bar.finish_and_clear();
+    out.flush().map_err(failure)?;
+    let truth_file = truth_path(&args.out);
+    let mut csv = String::from("player,temperature,games,decisions,total_error\n");
+    for (p, t) in players.iter().zip(&truth) {
+        csv.push_str(&format!(
+            "{},{},{},{},{}\n",
+            p.name, p.temperature, t.games, t.decisions, t.total_error
+        ));
+    }
+    std::fs::write(&truth_file, csv)
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
+    notice(&format!(
+        "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {}",
+        args.games,
+        args.seats,
+        args.players,
+        args.out.display(),
+        truth_file.display()
+    ));
+    Ok(())
+}

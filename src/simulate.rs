@@ -1,0 +1,282 @@
+//! Synthetic corpora: simulated players of known, fixed skill play games; every decision's
+//! error under the solitaire oracle is the ground truth a rating must reproduce.
+//!
+//! Skill is a softmax temperature over option values (expected final points): player `i`
+//! chooses option `j` with probability proportional to `exp((v_j - v_best) / T_i)`; `T = 0`
+//! is perfect play. How often a player plays is long-tailed (Zipf weights over a random order),
+//! so a few players play very many games. Games are generated from `(seed, game index)` alone,
+//! so the corpus is the same bytes whatever the thread count.
+
+use crate::dice::Dice;
+use crate::replay::Decision;
+use crate::rules::{Choice, RuleSet, Sheet};
+use crate::solve::expected::{OptionValue, TurnOracle};
+use dicelens_parsers::{BoxCode, GameRecord, Keep, Provenance, Termination, TurnRecord};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Rule set of every game.
+    pub rules: RuleSet,
+    /// Players per game.
+    pub seats: usize,
+    /// Number of distinct simulated players (at least `seats`).
+    pub players: usize,
+    /// Number of games.
+    pub games: usize,
+    /// Random seed.
+    pub seed: u64,
+}
+
+/// A simulated player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimPlayer {
+    /// Name, as written in the logs.
+    pub name: String,
+    /// Softmax temperature in expected points (0 = perfect).
+    pub temperature: f64,
+    /// Relative frequency with which the player is picked for a game.
+    pub weight: f64,
+}
+
+/// Ground truth for one player: what a rating with the solitaire oracle must find.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerTruth {
+    /// Games played.
+    pub games: u64,
+    /// Decisions made (one per roll seen).
+    pub decisions: u64,
+    /// Sum over decisions of (value of the best option - value of the chosen one).
+    pub total_error: f64,
+}
+
+/// One simulated game: the record, every decision in order, and each decision's error.
+pub struct SimGame {
+    /// The game record.
+    pub record: GameRecord,
+    /// Every decision, as a replay of the record must find them.
+    pub decisions: Vec<Decision>,
+    /// The error of each decision (best value minus chosen value), in the same order.
+    pub errors: Vec<f64>,
+}
+
+/// The simulated players of a plan: temperatures from perfect to weak, and long-tailed
+/// activity weights assigned in a random order.
+pub fn players(plan: &Plan) -> Vec<SimPlayer> {
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed ^ 0x0005_eed0_f91a_7e75);
+    let n = plan.players;
+    let width = n.to_string().len().max(2);
+    let mut activity: Vec<usize> = (0..n).collect();
+    activity.shuffle(&mut rng);
+    (0..n)
+        .map(|i| {
+            // Log-spaced from 0.02 to 8 points; player 0 plays perfectly.
+            let temperature = if i == 0 || n == 1 {
+                0.0
+            } else {
+                0.02 * (400.0f64).powf((i - 1) as f64 / (n.max(3) - 2) as f64)
+            };
+            SimPlayer {
+                name: format!("sim{:0width$}", i + 1),
+                temperature,
+                weight: 1.0 / ((activity[i] + 1) as f64).powf(1.1),
+            }
+        })
+        .collect()
+}
+
+/// Picks `seats` distinct players by weight.
+fn pick_seats(rng: &mut ChaCha8Rng, players: &[SimPlayer], seats: usize) -> Vec<usize> {
+    let total: f64 = players.iter().map(|p| p.weight).sum();
+    let mut chosen = Vec::with_capacity(seats);
+    while chosen.len() < seats {
+        let mut x = rng.gen::<f64>() * total;
+        let mut pick = players.len() - 1;
+        for (i, p) in players.iter().enumerate() {
+            if x < p.weight {
+                pick = i;
+                break;
+            }
+            x -= p.weight;
+        }
+        if !chosen.contains(&pick) {
+            chosen.push(pick);
+        }
+    }
+    chosen
+}
+
+/// Chooses an option by softmax at `temperature` (the best one at 0).
+fn choose(rng: &mut ChaCha8Rng, options: &[OptionValue], temperature: f64) -> usize {
+    let draw: f64 = rng.gen();
+    if temperature <= 0.0 {
+        return 0;
+    }
+    let best = options[0].value;
+    let weights: Vec<f64> = options
+        .iter()
+        .map(|o| ((o.value - best) / temperature).exp())
+        .collect();
+    let mut x = draw * weights.iter().sum::<f64>();
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    options.len() - 1
+}
+
+/// A date for game `index` of `games`, spread over one year (for per-player trends).
+fn date_of(index: usize, games: usize) -> String {
+    const DAYS: [u32; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let mut day = (index * 365 / games.max(1)) as u32;
+    let mut month = 0;
+    while day >= DAYS[month] {
+        day -= DAYS[month];
+        month += 1;
+    }
+    format!("2026.{:02}.{:02}", month + 1, day + 1)
+}
+
+/// Simulates game number `index` of `plan`.
+pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: usize) -> SimGame {
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(plan.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64);
+    let seats = pick_seats(&mut rng, players, plan.seats);
+    let rules = plan.rules;
+    let mut sheets = vec![Sheet::empty(rules); seats.len()];
+    let mut turns = Vec::with_capacity(rules.box_count() * seats.len());
+    let mut errors = Vec::new();
+    let mut decisions = Vec::new();
+    for round in 1..=rules.box_count() {
+        for (seat, &player) in seats.iter().enumerate() {
+            let sheet = sheets[seat];
+            let Some(oracle) = TurnOracle::new(table, &sheet) else {
+                continue;
+            };
+            let mut turn = TurnRecord {
+                round: round as u16,
+                seat: seat as u8,
+                ..TurnRecord::default()
+            };
+            let mut shown: [u8; 5] = std::array::from_fn(|_| rng.gen_range(1..=6));
+            for roll_number in 1..=3u8 {
+                turn.rolls[usize::from(roll_number - 1)] = shown;
+                turn.roll_count = roll_number;
+                let dice = Dice::from_faces(&shown).unwrap_or_default();
+                let options = oracle.options(&dice, 3 - roll_number);
+                let pick = choose(&mut rng, &options, players[player].temperature);
+                errors.push(options[0].value - options[pick].value);
+                decisions.push(Decision {
+                    seat: seat as u8,
+                    round: round as u16,
+                    turn: turns.len() as u16,
+                    roll_number,
+                    sheet,
+                    dice,
+                    choice: options[pick].choice,
+                });
+                match options[pick].choice {
+                    Choice::Keep(kept) => {
+                        let (keep, next) = reroll(&mut rng, &shown, &kept);
+                        turn.keeps[usize::from(roll_number - 1)] = keep;
+                        shown = next;
+                    }
+                    Choice::Score(category) => {
+                        let b = rules.box_of(category).unwrap_or(0);
+                        let scored = sheet.score(&dice, b).map_or(0, |s| s.points);
+                        turn.category = BoxCode::parse(category.code()).unwrap_or_default();
+                        turn.points = Some(scored as u16);
+                        turn.total_before = Some(sheet.points);
+                        if let Some((next, _)) = sheet.after(&dice, b) {
+                            sheets[seat] = next;
+                        }
+                        break;
+                    }
+                }
+            }
+            turns.push(turn);
+        }
+    }
+    let mut record = GameRecord {
+        players: seats.iter().map(|&p| players[p].name.clone()).collect(),
+        rules: rules.name().to_string(),
+        provenance: Provenance {
+            file: String::new(),
+            line: 0,
+            game_id: format!("sim{}-{:07}", plan.seed, index + 1),
+            date: Some(date_of(index, plan.games)),
+            time: Some(format!(
+                "{:02}:{:02}:{:02}",
+                index % 24,
+                index * 7 % 60,
+                index * 13 % 60
+            )),
+        },
+        turns,
+        termination: Termination::Normal,
+        result: Some(sheets.iter().map(|s| s.points).collect()),
+        tags: Vec::new(),
+    };
+    record.tags = record.standard_tags();
+    record
+        .tags
+        .insert(1, ("Site".into(), "dicelens simulate".into()));
+    SimGame {
+        record,
+        decisions,
+        errors,
+    }
+}
+
+/// Keeps `kept` out of `shown` (the first dice that match, in table order) and rerolls the
+/// others in place, as a site shows them. Returns the keep as written and the new roll.
+fn reroll(rng: &mut ChaCha8Rng, shown: &[u8; 5], kept: &Dice) -> (Keep, [u8; 5]) {
+    let mut left = kept.counts();
+    let mut next = *shown;
+    let mut written = Vec::with_capacity(5);
+    for die in next.iter_mut() {
+        let face = usize::from(*die - 1);
+        if left[face] > 0 {
+            left[face] -= 1;
+            written.push(*die);
+        } else {
+            *die = rng.gen_range(1..=6);
+        }
+    }
+    (Keep::new(&written).unwrap_or_default(), next)
+}
+
+/// Simulates the games `range` of `plan` in parallel, returned in order.
+pub fn simulate_batch(
+    table: &[f64],
+    plan: &Plan,
+    players: &[SimPlayer],
+    range: std::ops::Range<usize>,
+) -> Vec<SimGame> {
+    range
+        .into_par_iter()
+        .map(|i| simulate_game(table, plan, players, i))
+        .collect()
+}
+
+/// Adds a game's decisions to the players' ground truth (in game order, so sums are exact
+/// and reproducible).
+pub fn add_truth(truth: &mut [PlayerTruth], players: &[SimPlayer], game: &SimGame) {
+    let index_of = |name: &str| players.iter().position(|p| p.name == name);
+    let seats: Vec<Option<usize>> = game.record.players.iter().map(|n| index_of(n)).collect();
+    for p in seats.iter().flatten() {
+        truth[*p].games += 1;
+    }
+    for (decision, &error) in game.decisions.iter().zip(&game.errors) {
+        if let Some(Some(p)) = seats.get(usize::from(decision.seat)) {
+            truth[*p].decisions += 1;
+            truth[*p].total_error += error;
+        }
+    }
+}
