@@ -93,6 +93,8 @@ pub struct Summary {
     pub games_used: u64,
     /// Games skipped, by reason.
     pub skipped: BTreeMap<String, Vec<Location>>,
+    /// Files that could not be read at all (unreadable, or of no recognisable format), with why.
+    pub files_skipped: Vec<String>,
 }
 
 impl Summary {
@@ -117,6 +119,9 @@ impl Summary {
             self.games_used,
             self.skipped_count()
         );
+        for why in &self.files_skipped {
+            out.push_str(&format!("  file skipped: {why}\n"));
+        }
         for (reason, places) in &self.skipped {
             if let Some(first) = places.first() {
                 out.push_str(&format!(
@@ -149,6 +154,20 @@ impl CorpusReader {
             options,
             summary: Summary::default(),
             seen: HashSet::new(),
+        }
+    }
+
+    /// Opens `path` and reads every game of it (see [`CorpusReader::read`]); a file that
+    /// cannot be opened or recognised is counted in the summary and the run goes on.
+    pub fn read_path(
+        &mut self,
+        path: &Path,
+        format: Option<Format>,
+        each: impl FnMut(&GameRecord, &Replayed),
+    ) {
+        match LogFile::open(path, format) {
+            Ok(file) => self.read(&file, each),
+            Err(why) => self.summary.files_skipped.push(why),
         }
     }
 

@@ -377,3 +377,36 @@ fn replay_fixtures_give_their_expected_outcomes() {
         assert_eq!(reader.summary.games_read as usize, rows.len(), "{file}");
     }
 }
+
+/// A file of no known format is reported and skipped; the other files are still converted.
+#[test]
+fn convert_goes_on_past_an_unrecognisable_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.jsonl");
+    let run = dicelens(
+        &[
+            "convert",
+            root.join("verhoeff/bad_mask.txt").to_str().unwrap(),
+            root.join("replay/abandoned.ygn").to_str().unwrap(),
+            "--to",
+            "jsonl",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        2,
+    );
+    let stderr = text(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("file skipped: ")
+            && stderr.contains("bad_mask.txt: cannot recognise the format"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("3 games read, 2 used, 1 skipped"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("unfinished (abandoned)"), "{stderr}");
+    assert_eq!(read_all(&out, None).len(), 2);
+}

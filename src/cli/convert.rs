@@ -1,7 +1,7 @@
 //! `dicelens convert`: games from any format to YGN, JSONL or Verhoeff's input form.
 
 use super::{notice, CliError};
-use crate::corpus::{CorpusReader, LogFile};
+use crate::corpus::CorpusReader;
 use crate::replay::ReplayOptions;
 use dicelens_parsers::{Format, GameRecord};
 use std::io::{BufWriter, Write};
@@ -46,8 +46,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     });
     let mut write_error = None;
     for path in &args.files {
-        let file = LogFile::open(path, from).map_err(CliError::failure)?;
-        reader.read(&file, |game, replayed| {
+        reader.read_path(path, from, |game, replayed| {
             if write_error.is_some() {
                 return;
             }
