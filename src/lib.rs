@@ -5,10 +5,13 @@
 //! values, [`tables`] stores them, [`replay`] turns game records into checked decisions, and
 //! [`cli`] presents them.
 
+pub mod aggregate;
 pub mod cli;
 pub mod corpus;
 pub mod dice;
+pub mod rate;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod simulate;
 pub mod solve;

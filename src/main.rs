@@ -20,10 +20,14 @@ struct Cli {
 enum Command {
     /// Every legal option of a solitaire position with its expected final score and loss.
     Eval(Eval),
+    /// Rate every decision of a corpus: leaderboard on stdout, statistics in --out.
+    Analyze(Analyze),
     /// A synthetic corpus of simulated players with known skill, and its ground truth.
     Simulate(Simulate),
     /// Convert game logs between formats (YGN, JSONL; Verhoeff to either, or to Verhoeff).
     Convert(Convert),
+    /// One game's legality verdict, every decision rated, and per-player totals.
+    Validate(Validate),
     /// Build or check the precomputed tables.
     Tables {
         #[command(subcommand)]
@@ -90,6 +94,41 @@ struct Eval {
     tables: Option<PathBuf>,
 }
 
+/// `dicelens analyze` flags.
+#[derive(clap::Args)]
+struct Analyze {
+    /// Log files (YGN, Verhoeff, JSONL).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Least games for a player to be on the leaderboard.
+    #[arg(long, default_value_t = 500)]
+    min_games: u64,
+    /// Rate only games of this rule set (others are counted as skipped).
+    #[arg(long)]
+    rules: Option<String>,
+    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
+    #[arg(long, default_value = "auto")]
+    format: String,
+    /// Output directory.
+    #[arg(long, default_value = "analysis")]
+    out: PathBuf,
+    /// Leaderboard lines printed.
+    #[arg(long, default_value_t = 20)]
+    top: usize,
+    /// Also write decisions.csv, one row per decision.
+    #[arg(long)]
+    decisions: bool,
+    /// Print the leaderboard as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Rate games that ended early (abandoned, timeout, resigned) too.
+    #[arg(long)]
+    include_unfinished: bool,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
 /// `dicelens simulate` flags.
 #[derive(clap::Args)]
 struct Simulate {
@@ -139,6 +178,25 @@ struct Convert {
     include_unfinished: bool,
 }
 
+/// `dicelens validate` flags.
+#[derive(clap::Args)]
+struct Validate {
+    /// The log file.
+    file: PathBuf,
+    /// Id of the game to validate (needed when the file holds several games).
+    #[arg(long, value_name = "ID")]
+    game: Option<String>,
+    /// Input format: auto (recognised from the content), ygn, verhoeff or jsonl.
+    #[arg(long, default_value = "auto")]
+    format: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Eval(e) => cli::eval::run(&EvalArgs {
@@ -151,6 +209,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
             rolls_left: e.rolls_left,
             json: e.json,
             tables: e.tables,
+        }),
+        Command::Analyze(a) => cli::analyze::run(&cli::analyze::AnalyzeArgs {
+            files: a.files,
+            min_games: a.min_games,
+            rules: a.rules,
+            format: a.format,
+            out: a.out,
+            top: a.top,
+            decisions: a.decisions,
+            json: a.json,
+            include_unfinished: a.include_unfinished,
+            tables: a.tables,
         }),
         Command::Simulate(s) => cli::simulate::run(&cli::simulate::SimulateArgs {
             rules: s.rules,
@@ -168,6 +238,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             to: c.to,
             out: c.out,
             include_unfinished: c.include_unfinished,
+        }),
+        Command::Validate(v) => cli::validate::run(&cli::validate::ValidateArgs {
+            file: v.file,
+            game: v.game,
+            format: v.format,
+            json: v.json,
+            tables: v.tables,
         }),
         Command::Tables { action } => match action {
             TablesAction::Build { rules, force, dir } => {

@@ -1,10 +1,12 @@
 //! Command implementations behind the `dicelens` binary: argument checking, calling the
 //! engine, and printing. Data goes to stdout; notices and progress go to stderr.
 
+pub mod analyze;
 pub mod convert;
 pub mod eval;
 pub mod simulate;
 pub mod tables;
+pub mod validate;
 
 use std::fmt;
 

@@ -394,6 +394,17 @@ impl TurnOracle {
         })
     }
 
+    /// Expected final score of keeping `keep` and rolling the other dice, with `rolls_left`
+    /// rolls left before that reroll (1 or 2); the sheet's points included.
+    pub fn keep_value(&self, keep: &Dice, rolls_left: u8) -> Option<f64> {
+        let values = match rolls_left {
+            1 => &self.keep_one_left,
+            2 => &self.keep_two_left,
+            _ => return None,
+        };
+        Some(f64::from(self.sheet.points) + values[keep.keep_index()?])
+    }
+
     /// Every legal option after rolling `roll` with `rolls_left` rolls left (0..=2), best
     /// first; ties keep keeps before boxes and each in index order. Values are expected final
     /// scores, the sheet's points included.

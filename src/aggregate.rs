@@ -1,0 +1,278 @@
+//! Mergeable statistics of rated decisions: per player, per turn of the game, per decision
+//! kind, and overall. Every sum is an integer (errors and luck in nano-points, squares of game
+//! errors in micro-points squared) and every histogram a count, so merging by addition is exact
+//! and associative: threads, shards and resumed runs give byte-identical outputs. Rates are
+//! ratios of sums, computed only when reported.
+
+use crate::rate::Rated;
+use crate::rules::Choice;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Nano-points per point (the unit of error and luck sums).
+const NANO: f64 = 1e9;
+/// Micro-points per point (the unit of game errors in squares and of the histogram).
+const MICRO: f64 = 1e6;
+
+/// Fixed-point nano-points of a value.
+fn nano(points: f64) -> i128 {
+    (points * NANO).round() as i128
+}
+
+/// Sums over decisions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Decisions.
+    pub decisions: u64,
+    /// Decisions that were not forced.
+    pub unforced: u64,
+    /// Sum of errors, nano-points.
+    pub error_nano: i128,
+    /// Sum of luck, nano-points.
+    pub luck_nano: i128,
+    /// Decisions per class: fine, doubtful, error, blunder.
+    pub classes: [u64; 4],
+}
+
+impl Tally {
+    /// Adds one rated decision.
+    pub fn add(&mut self, r: &Rated) {
+        self.decisions += 1;
+        self.unforced += u64::from(!r.forced);
+        self.error_nano += nano(r.error);
+        self.luck_nano += nano(r.luck);
+        self.classes[r.class as usize] += 1;
+    }
+
+    /// Adds another tally.
+    pub fn merge(&mut self, o: &Tally) {
+        self.decisions += o.decisions;
+        self.unforced += o.unforced;
+        self.error_nano += o.error_nano;
+        self.luck_nano += o.luck_nano;
+        for (a, b) in self.classes.iter_mut().zip(o.classes) {
+            *a += b;
+        }
+    }
+
+    /// Total error in points.
+    pub fn total_error(&self) -> f64 {
+        self.error_nano as f64 / NANO
+    }
+
+    /// Total luck in points.
+    pub fn total_luck(&self) -> f64 {
+        self.luck_nano as f64 / NANO
+    }
+
+    /// Mean error per decision (0 without decisions).
+    pub fn error_per_decision(&self) -> f64 {
+        if self.decisions == 0 {
+            0.0
+        } else {
+            self.total_error() / self.decisions as f64
+        }
+    }
+}
+
+/// One player's statistics.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerStats {
+    /// Games rated.
+    pub games: u64,
+    /// All decisions.
+    pub all: Tally,
+    /// By decision kind: keep after roll 1, keep after roll 2, box choice.
+    pub kinds: [Tally; 3],
+    /// By round (1-based).
+    pub rounds: BTreeMap<u16, Tally>,
+    /// Sum over games of the squared game error, micro-points squared (for the confidence interval).
+    pub game_error_sq: i128,
+    /// Dates of the player's games with the games and error that day (for trends).
+    pub days: BTreeMap<String, (u64, i128)>,
+}
+
+impl PlayerStats {
+    /// Mean error per game.
+    pub fn error_per_game(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.all.total_error() / self.games as f64
+        }
+    }
+
+    /// 95% confidence interval of the error per game (normal approximation, by game).
+    pub fn error_per_game_ci(&self) -> (f64, f64) {
+        let n = self.games as f64;
+        let mean = self.error_per_game();
+        if self.games < 2 {
+            return (mean, mean);
+        }
+        let mean_sq = self.game_error_sq as f64 / (MICRO * MICRO) / n;
+        let variance = ((mean_sq - mean * mean) * n / (n - 1.0)).max(0.0);
+        let half = 1.96 * (variance / n).sqrt();
+        (mean - half, mean + half)
+    }
+
+    fn merge(&mut self, o: &PlayerStats) {
+        self.games += o.games;
+        self.all.merge(&o.all);
+        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
+            a.merge(b);
+        }
+        for (round, t) in &o.rounds {
+            self.rounds.entry(*round).or_default().merge(t);
+        }
+        self.game_error_sq += o.game_error_sq;
+        for (day, (g, e)) in &o.days {
+            let d = self.days.entry(day.clone()).or_default();
+            d.0 += g;
+            d.1 += e;
+        }
+    }
+}
+
+/// Decision kinds, in [`PlayerStats::kinds`] order.
+pub const KINDS: [&str; 3] = ["keep after roll 1", "keep after roll 2", "box choice"];
+
+/// The kind of a decision: 0 keep after roll 1, 1 keep after roll 2, 2 box choice.
+pub fn kind(r: &Rated) -> usize {
+    match r.decision.choice {
+        Choice::Score(_) => 2,
+        Choice::Keep(_) => usize::from(r.decision.roll_number.clamp(1, 2) - 1),
+    }
+}
+
+/// Error histogram: counts of decision errors by micro-point bucket (hdrhistogram, 3
+/// significant digits), stored as `(value, count)` pairs so it serialises and merges exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorHistogram {
+    /// `(micro-points, count)` pairs, ascending.
+    pub counts: BTreeMap<u64, u64>,
+}
+
+impl ErrorHistogram {
+    /// Adds errors.
+    pub fn record(&mut self, histogram: &hdrhistogram::Histogram<u64>) {
+        for v in histogram.iter_recorded() {
+            *self
+                .counts
+                .entry(histogram.lowest_equivalent(v.value_iterated_to()))
+                .or_default() += v.count_at_value();
+        }
+    }
+
+    /// The error (points) at quantile `q` in 0..=1.
+    pub fn quantile(&self, q: f64) -> f64 {
+        let total: u64 = self.counts.values().sum();
+        if total == 0 {
+            return 0.0;
+        }
+        let rank = ((q * total as f64).ceil() as u64).clamp(1, total);
+        let mut seen = 0;
+        for (&v, &c) in &self.counts {
+            seen += c;
+            if seen >= rank {
+                return v as f64 / MICRO;
+            }
+        }
+        0.0
+    }
+
+    fn merge(&mut self, o: &ErrorHistogram) {
+        for (v, c) in &o.counts {
+            *self.counts.entry(*v).or_default() += c;
+        }
+    }
+}
+
+/// Everything an analysis accumulates; merges by addition.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Aggregates {
+    /// Games rated.
+    pub games: u64,
+    /// All decisions.
+    pub all: Tally,
+    /// By decision kind.
+    pub kinds: [Tally; 3],
+    /// By turn of the game, keyed `seats * 1000 + turn` with `turn` 1-based in play order
+    /// (a two-seat game has turns 1..=26).
+    pub turns: BTreeMap<u32, Tally>,
+    /// By player name.
+    pub players: BTreeMap<String, PlayerStats>,
+    /// Errors of all decisions.
+    pub histogram: ErrorHistogram,
+    /// Games rated by rule set.
+    pub rule_sets: BTreeMap<String, u64>,
+}
+
+impl Aggregates {
+    /// Adds one rated game: `players` in seat order, the game's rated decisions, its date.
+    pub fn add_game(
+        &mut self,
+        rules: &str,
+        players: &[String],
+        date: Option<&str>,
+        rated: &[Rated],
+    ) {
+        self.games += 1;
+        *self.rule_sets.entry(rules.to_string()).or_default() += 1;
+        let seats = players.len() as u8;
+        let mut game_error = vec![0i128; players.len()];
+        let mut histogram = hdrhistogram::Histogram::<u64>::new(3).ok();
+        for r in rated {
+            let seat = usize::from(r.decision.seat);
+            self.all.add(r);
+            self.kinds[kind(r)].add(r);
+            let turn = (r.decision.round - 1) * u16::from(seats) + u16::from(r.decision.seat) + 1;
+            self.turns
+                .entry(u32::from(seats) * 1000 + u32::from(turn))
+                .or_default()
+                .add(r);
+            if let Some(h) = histogram.as_mut() {
+                h.saturating_record((r.error * MICRO).round() as u64);
+            }
+            if let (Some(name), Some(e)) = (players.get(seat), game_error.get_mut(seat)) {
+                *e += nano(r.error);
+                let p = self.players.entry(name.clone()).or_default();
+                p.all.add(r);
+                p.kinds[kind(r)].add(r);
+                p.rounds.entry(r.decision.round).or_default().add(r);
+            }
+        }
+        if let Some(h) = &histogram {
+            self.histogram.record(h);
+        }
+        for (name, e) in players.iter().zip(game_error) {
+            let p = self.players.entry(name.clone()).or_default();
+            p.games += 1;
+            let micro = e / 1000;
+            p.game_error_sq += micro * micro;
+            if let Some(day) = date {
+                let d = p.days.entry(day.to_string()).or_default();
+                d.0 += 1;
+                d.1 += e;
+            }
+        }
+    }
+
+    /// Adds another analysis.
+    pub fn merge(&mut self, o: &Aggregates) {
+        self.games += o.games;
+        self.all.merge(&o.all);
+        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
+            a.merge(b);
+        }
+        for (k, t) in &o.turns {
+            self.turns.entry(*k).or_default().merge(t);
+        }
+        for (name, p) in &o.players {
+            self.players.entry(name.clone()).or_default().merge(p);
+        }
+        self.histogram.merge(&o.histogram);
+        for (r, n) in &o.rule_sets {
+            *self.rule_sets.entry(r.clone()).or_default() += n;
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! `dicelens analyze`: rate every decision of a corpus and write the leaderboard, per-player
+//! and per-turn statistics, the summary, and the mergeable aggregates.
+
+use super::{notice, print_stdout, CliError};
+use crate::aggregate::Aggregates;
+use crate::corpus::{CorpusReader, Location, Summary};
+use crate::rate::{rate_game, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache};
+use crate::replay::{ReplayOptions, Replayed};
+use crate::report;
+use crate::rules::RuleSet;
+use crate::tables::{load_expected, table_dir};
+use dicelens_parsers::GameRecord;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
+const BATCH: usize = 4096;
+/// Games one worker rates into one partial aggregate.
+const CHUNK: usize = 128;
+
+/// The flags of `dicelens analyze`.
+#[derive(Clone, Debug)]
+pub struct AnalyzeArgs {
+    /// Log files.
+    pub files: Vec<PathBuf>,
+    /// Least games for the leaderboard.
+    pub min_games: u64,
+    /// Only games of this rule set.
+    pub rules: Option<String>,
+    /// Input format (`auto`).
+    pub format: String,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Leaderboard lines printed.
+    pub top: usize,
+    /// Write `decisions.csv`.
+    pub decisions: bool,
+    /// Print the leaderboard as JSON.
+    pub json: bool,
+    /// Rate unfinished games too.
+    pub include_unfinished: bool,
+    /// Table directory.
+    pub tables: Option<PathBuf>,
+}
+
+thread_local! {
+    /// Each worker thread's turn evaluations, kept across batches.
+    static CACHE: RefCell<TurnCache> = RefCell::new(TurnCache::default());
+}
+
+/// What one worker makes of a chunk of games: a partial aggregate, the rated decisions of
+/// each game (by index in the batch, when decisions.csv is wanted), and the games it could not rate.
+type ChunkResult = (Aggregates, Vec<(usize, Vec<Rated>)>, Vec<usize>);
+
+/// The state of a running analysis.
+struct Analysis {
+    oracle: SolitaireOracle,
+    tables_dir: PathBuf,
+    loaded: Vec<RuleSet>,
+    only: Option<RuleSet>,
+    thresholds: Thresholds,
+    aggregates: Aggregates,
+    not_rated: Vec<(String, Location)>,
+    decisions: Option<String>,
+}
+
+impl Analysis {
+    /// Rates a batch of replayed games and adds them to the aggregates.
+    fn flush(&mut self, batch: &mut Vec<(GameRecord, Replayed)>) {
+        batch.retain(|(game, replayed)| {
+            let keep = match (self.only, replayed.rules) {
+                (Some(only), Some(r)) if only != r => {
+                    let location = Location {
+                        file: game.provenance.file.clone(),
+                        line: game.provenance.line,
+                        game_id: Some(game.provenance.game_id.clone()),
+                        detail: format!("rule set {r}, not {only}"),
+                    };
+                    self.not_rated.push(("other rule set".into(), location));
+                    false
+                }
+                _ => true,
+            };
+            keep
+        });
+        for rules in batch.iter().filter_map(|(_, r)| r.rules) {
+            if !self.loaded.contains(&rules) {
+                let (table, _) = load_expected(&self.tables_dir, rules, &notice);
+                self.oracle.add_table(rules, table.values().to_vec());
+                self.loaded.push(rules);
+            }
+        }
+        let oracle = &self.oracle;
+        let thresholds = self.thresholds;
+        let want_rows = self.decisions.is_some();
+        let parts: Vec<ChunkResult> = batch
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                CACHE.with(|cache| {
+                    let mut cache = cache.borrow_mut();
+                    let mut agg = Aggregates::default();
+                    let mut rows = Vec::new();
+                    let mut failed = Vec::new();
+                    let mut rated = Vec::new();
+                    for (i, (game, replayed)) in chunk.iter().enumerate() {
+                        if rate_game(oracle, replayed, &thresholds, &mut cache, &mut rated)
+                            .is_none()
+                        {
+                            failed.push(c * CHUNK + i);
+                            continue;
+                        }
+                        agg.add_game(
+                            &game.rules,
+                            &game.players,
+                            game.provenance.date.as_deref(),
+                            &rated,
+                        );
+                        if want_rows {
+                            rows.push((c * CHUNK + i, rated.clone()));
+                        }
+                    }
+                    (agg, rows, failed)
+                })
+            })
+            .collect();
+        for (agg, rows, failed) in parts {
+            self.aggregates.merge(&agg);
+            if let Some(out) = self.decisions.as_mut() {
+                for (i, rated) in rows {
+                    decision_rows(out, &batch[i].0, &rated);
+                }
+            }
+            for i in failed {
+                let game = &batch[i].0;
+                let location = Location {
+                    file: game.provenance.file.clone(),
+                    line: game.provenance.line,
+                    game_id: Some(game.provenance.game_id.clone()),
+                    detail: "a decision the oracle cannot value".into(),
+                };
+                self.not_rated
+                    .push(("not rated by the oracle".into(), location));
+            }
+        }
+        batch.clear();
+    }
+}
+
+/// Header of `decisions.csv` (documented in docs/formats/analysis.md).
+pub const DECISION_COLUMNS: &str =
+    "game,player,seat,round,roll,dice,choice,value,best,best_value,error,luck,forced,class";
+
+/// Appends one CSV row per rated decision of a game.
+fn decision_rows(out: &mut String, game: &GameRecord, rated: &[Rated]) {
+    use std::fmt::Write;
+    for r in rated {
+        let d = &r.decision;
+        let player = game
+            .players
+            .get(usize::from(d.seat))
+            .map_or("", String::as_str);
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{:.9},{},{:.9},{:.9},{:.9},{},{}",
+            game.provenance.game_id,
+            player,
+            d.seat + 1,
+            d.round,
+            d.roll_number,
+            d.dice,
+            d.choice,
+            r.chosen,
+            r.best_choice,
+            r.best,
+            r.error,
+            r.luck,
+            r.forced,
+            r.class
+        );
+    }
+}
+
+/// `summary.json`: what was read, rated and skipped (every skipped game with its reason and
+/// location), the oracle, the tool version and the rule sets.
+fn summary_json(
+    summary: &Summary,
+    aggregates: &Aggregates,
+    oracle: &str,
+    thresholds: &Thresholds,
+) -> String {
+    let skipped_count = summary.skipped_count();
+    let json = serde_json::json!({
+        "tool": "dicelens",
+        "version": env!("CARGO_PKG_VERSION"),
+        "oracle": oracle,
+        "thresholds": { "doubtful": thresholds.doubtful, "error": thresholds.error, "blunder": thresholds.blunder },
+        "games_read": summary.games_read,
+        "games_rated": aggregates.games,
+        "games_skipped": skipped_count,
+        "skipped": summary.skipped,
+        "files_skipped": summary.files_skipped,
+        "rule_sets": aggregates.rule_sets,
+        "decisions": aggregates.all.decisions,
+        "players": aggregates.players.len(),
+    });
+    serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
+}
+
+fn write(dir: &Path, name: &str, content: &str) -> Result<(), CliError> {
+    let path = dir.join(name);
+    std::fs::write(&path, content)
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Runs `dicelens analyze`.
+pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
+    let format = super::convert::input_format("--format", &args.format)?;
+    let only: Option<RuleSet> = args
+        .rules
+        .as_deref()
+        .map(|r| r.parse().map_err(|e| CliError::flag("--rules", e)))
+        .transpose()?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
+    let mut analysis = Analysis {
+        oracle: SolitaireOracle::new(HashMap::new()),
+        tables_dir: table_dir(args.tables.as_deref()),
+        loaded: Vec::new(),
+        only,
+        thresholds: Thresholds::default(),
+        aggregates: Aggregates::default(),
+        not_rated: Vec::new(),
+        decisions: args.decisions.then(|| format!("{DECISION_COLUMNS}\n")),
+    };
+    let mut reader = CorpusReader::new(ReplayOptions {
+        include_unfinished: args.include_unfinished,
+    });
+    let bar = indicatif::ProgressBar::new(args.files.len() as u64);
+    let mut batch: Vec<(GameRecord, Replayed)> = Vec::with_capacity(BATCH);
+    for path in &args.files {
+        reader.read_path(path, format, |game, replayed| {
+            batch.push((game.clone(), replayed.clone()));
+            if batch.len() >= BATCH {
+                analysis.flush(&mut batch);
+            }
+        });
+        bar.inc(1);
+    }
+    analysis.flush(&mut batch);
+    bar.finish_and_clear();
+    let mut summary = reader.summary;
+    summary.games_used -= analysis.not_rated.len() as u64;
+    for (reason, location) in analysis.not_rated.drain(..) {
+        summary.skip(&reason, location);
+    }
+    let oracle = analysis.oracle.describe();
+    let aggregates = &analysis.aggregates;
+    let board = report::leaderboard(aggregates, args.min_games);
+    let dir = &args.out;
+    write(dir, "players.csv", &report::players_csv(aggregates))?;
+    write(dir, "leaderboard.csv", &report::leaderboard_csv(&board))?;
+    write(dir, "rounds.csv", &report::rounds_csv(aggregates))?;
+    write(
+        dir,
+        "summary.json",
+        &summary_json(&summary, aggregates, &oracle, &analysis.thresholds),
+    )?;
+    let aggregates_json = serde_json::to_string(aggregates)
+        .map_err(|e| CliError::failure(format!("cannot encode the aggregates: {e}")))?;
+    write(dir, "aggregates.json", &(aggregates_json + "\n"))?;
+    if let Some(rows) = &analysis.decisions {
+        write(dir, "decisions.csv", rows)?;
+    }
+    notice(summary.report().trim_end());
+    if args.json {
+        let rows: Vec<serde_json::Value> = board
+            .iter()
+            .take(args.top)
+            .map(|r| {
+                let (lo, hi) = r.stats.error_per_game_ci();
+                serde_json::json!({
+                    "rank": r.rank, "player": r.name, "games": r.stats.games,
+                    "error_per_game": r.stats.error_per_game(), "ci95": [lo, hi],
+                    "error_per_decision": r.stats.all.error_per_decision(),
+                    "doubtful": r.stats.all.classes[1], "errors": r.stats.all.classes[2],
+                    "blunders": r.stats.all.classes[3],
+                })
+            })
+            .collect();
+        let json = serde_json::json!({ "oracle": oracle, "min_games": args.min_games, "leaderboard": rows });
+        print_stdout(&(serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"))
+    } else {
+        print_stdout(&report::leaderboard_text(
+            &board,
+            args.top,
+            &oracle,
+            args.min_games,
+        ))
+    }
+}

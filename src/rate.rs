@@ -1,0 +1,262 @@
+//! Rating: an oracle values every option of every decision; the error of a decision is the
+//! value of the best option minus the value of the one taken, its luck the value after the
+//! roll minus the value expected before it (as GNU Backgammon does).
+
+use crate::dice::Dice;
+use crate::replay::{Decision, Replayed};
+use crate::rules::{Choice, RuleSet, Sheet};
+use crate::solve::expected::{sheet_value, OptionValue, TurnOracle};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Values every legal option of a decision. Implementations: the solitaire expected-score
+/// oracle now; match-point oracles later, behind the same trait.
+pub trait Oracle: Sync {
+    /// What the oracle is, with its parameters, as reports name it.
+    fn describe(&self) -> String;
+
+    /// Values of a decision's options, best first, and the value of the position before the
+    /// roll that produced it; `None` if the oracle cannot value this rule set or position.
+    /// `cache` is the caller's (per thread) store of turn evaluations.
+    fn value(&self, decision: &Decision, before: Before, cache: &mut TurnCache) -> Option<Valued>;
+}
+
+/// What a decision's roll followed: the start of the turn, or a keep (with the dice kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Before {
+    /// The first roll of a turn.
+    TurnStart,
+    /// A reroll after keeping these dice.
+    Keep(Dice),
+}
+
+/// A valued decision: its options and the expected value before its roll.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Valued {
+    /// Every legal option, best first.
+    pub options: Vec<OptionValue>,
+    /// Value of the position before the roll (the expectation over the roll).
+    pub before_roll: f64,
+    /// Value of the option taken.
+    pub chosen: f64,
+}
+
+/// Per-thread cache of turn evaluations, keyed by sheet state: early-game states recur in
+/// every game, so most turns are looked up, not solved.
+#[derive(Default)]
+pub struct TurnCache {
+    turns: HashMap<(RuleSet, u16, bool, u32), TurnOracle>,
+}
+
+/// Turn evaluations kept at most per thread before the cache is emptied.
+const CACHE_LIMIT: usize = 16_384;
+
+impl TurnCache {
+    /// The turn evaluation of `sheet` with no points on it (points only shift values, so one
+    /// evaluation serves every game that reaches the same boxes and upper total).
+    fn turn(&mut self, table: &[f64], sheet: &Sheet) -> Option<&TurnOracle> {
+        let key = (
+            sheet.rules,
+            sheet.filled,
+            sheet.yahtzee_50,
+            sheet.capped_upper(),
+        );
+        if !self.turns.contains_key(&key) {
+            if self.turns.len() >= CACHE_LIMIT {
+                self.turns.clear();
+            }
+            let pointless = Sheet {
+                points: 0,
+                ..*sheet
+            };
+            self.turns.insert(key, TurnOracle::new(table, &pointless)?);
+        }
+        self.turns.get(&key)
+    }
+}
+
+/// The solitaire oracle: optimal expected final score, from the expected-score tables.
+pub struct SolitaireOracle {
+    tables: HashMap<RuleSet, Vec<f64>>,
+}
+
+impl SolitaireOracle {
+    /// An oracle over the given tables (one per rule set it can rate).
+    pub fn new(tables: HashMap<RuleSet, Vec<f64>>) -> SolitaireOracle {
+        SolitaireOracle { tables }
+    }
+
+    /// Adds (or replaces) the table of a rule set.
+    pub fn add_table(&mut self, rules: RuleSet, table: Vec<f64>) {
+        self.tables.insert(rules, table);
+    }
+}
+
+impl Oracle for SolitaireOracle {
+    fn describe(&self) -> String {
+        "solitaire expected score (optimal expected final points)".into()
+    }
+
+    fn value(&self, decision: &Decision, before: Before, cache: &mut TurnCache) -> Option<Valued> {
+        let table = self.tables.get(&decision.sheet.rules)?;
+        let turn = cache.turn(table, &decision.sheet)?;
+        let points = f64::from(decision.sheet.points);
+        let rolls_left = decision.rolls_left();
+        let mut options = turn.options(&decision.dice, rolls_left);
+        options.iter_mut().for_each(|o| o.value += points);
+        // Keeping all five dice is rolling none: worth the best option of the same dice
+        // with one roll fewer.
+        let keep_all =
+            |dice: &Dice, left: u8| turn.options(dice, left).first().map(|o| o.value + points);
+        let before_roll = match before {
+            Before::TurnStart => sheet_value(table, &decision.sheet)?,
+            Before::Keep(kept) if kept.len() == 5 => keep_all(&kept, rolls_left)?,
+            Before::Keep(kept) => turn.keep_value(&kept, rolls_left + 1)? + points,
+        };
+        let chosen = match decision.choice {
+            Choice::Keep(k) if k.len() == 5 => keep_all(&k, rolls_left.checked_sub(1)?)?,
+            choice => options.iter().find(|o| o.choice == choice)?.value,
+        };
+        Some(Valued {
+            options,
+            before_roll,
+            chosen,
+        })
+    }
+}
+
+/// Severity thresholds (in the oracle's units) for classifying errors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Thresholds {
+    /// At least this: doubtful.
+    pub doubtful: f64,
+    /// At least this: error.
+    pub error: f64,
+    /// At least this: blunder.
+    pub blunder: f64,
+}
+
+impl Thresholds {
+    /// Defaults in expected points, as Verhoeff's markers: `*` from 0.01, `**` from 1, `***` from 5.
+    pub const POINTS: Thresholds = Thresholds {
+        doubtful: 0.01,
+        error: 1.0,
+        blunder: 5.0,
+    };
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds::POINTS
+    }
+}
+
+/// How bad a decision was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// Below the doubtful threshold.
+    Fine,
+    /// Doubtful.
+    Doubtful,
+    /// An error.
+    Error,
+    /// A blunder.
+    Blunder,
+}
+
+impl Class {
+    /// The class of an error.
+    pub fn of(error: f64, t: &Thresholds) -> Class {
+        if error >= t.blunder {
+            Class::Blunder
+        } else if error >= t.error {
+            Class::Error
+        } else if error >= t.doubtful {
+            Class::Doubtful
+        } else {
+            Class::Fine
+        }
+    }
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Fine => "fine",
+            Class::Doubtful => "doubtful",
+            Class::Error => "error",
+            Class::Blunder => "blunder",
+        }
+    }
+
+    /// Verhoeff's marker: none, `*`, `**`, `***`.
+    pub fn marker(self) -> &'static str {
+        match self {
+            Class::Fine => "",
+            Class::Doubtful => "*",
+            Class::Error => "**",
+            Class::Blunder => "***",
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One decision with its rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rated {
+    /// The decision.
+    pub decision: Decision,
+    /// Value of the best option.
+    pub best: f64,
+    /// The best option.
+    pub best_choice: Choice,
+    /// Value of the option taken.
+    pub chosen: f64,
+    /// `best - chosen` (never negative).
+    pub error: f64,
+    /// Value after the roll minus value expected before it.
+    pub luck: f64,
+    /// Only one option, or all within 1e-9.
+    pub forced: bool,
+    /// Severity.
+    pub class: Class,
+}
+
+/// Rates every decision of a replayed game; `None` if the oracle cannot value one of them.
+pub fn rate_game(
+    oracle: &dyn Oracle,
+    replayed: &Replayed,
+    thresholds: &Thresholds,
+    cache: &mut TurnCache,
+    out: &mut Vec<Rated>,
+) -> Option<()> {
+    out.clear();
+    let mut before = Before::TurnStart;
+    for decision in &replayed.decisions {
+        if decision.roll_number == 1 {
+            before = Before::TurnStart;
+        }
+        let valued = oracle.value(decision, before, cache)?;
+        let best = valued.options.first()?;
+        let worst = valued.options.last()?.value;
+        let error = (best.value - valued.chosen).max(0.0);
+        out.push(Rated {
+            decision: *decision,
+            best: best.value,
+            best_choice: best.choice,
+            chosen: valued.chosen,
+            error,
+            luck: best.value - valued.before_roll,
+            forced: best.value - worst <= 1e-9,
+            class: Class::of(error, thresholds),
+        });
+        if let Choice::Keep(k) = decision.choice {
+            before = Before::Keep(k);
+        }
+    }
+    Some(())
+}
