@@ -82,7 +82,7 @@ fn pick_game(
         if take {
             matches += 1;
             if chosen.is_none() {
-                chosen = Some(result.map(GameRecord::clone));
+                chosen = Some(result.cloned());
             }
         }
         if first_ids.len() < IDS_LISTED {
@@ -604,11 +604,13 @@ fn text_report(
         );
     }
     if violation.is_some() {
-        let _ = writeln!(
-            out,
-            "decisions: the {} made before the violation are rated; points are where the replay stopped",
-            report.decisions_replayed
-        );
+        let _ = match report.decisions_replayed {
+            0 => writeln!(out, "decisions: none before the violation"),
+            n => writeln!(
+                out,
+                "decisions: the {n} made before the violation are rated; points are where the replay stopped"
+            ),
+        };
     }
     if let Some(why) = &report.not_rated {
         let _ = writeln!(out, "not rated: {why}");
@@ -621,7 +623,8 @@ fn text_report(
         .iter()
         .map(|r| {
             let d = &r.decision;
-            let different = r.best_choice != d.choice;
+            // The best option only when the choice is not one of the best (ties are fine).
+            let different = r.best_choice != d.choice && r.error > 1e-9;
             vec![
                 d.round.to_string(),
                 player_name(game, usize::from(d.seat)),
