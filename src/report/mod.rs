@@ -1,4 +1,5 @@
-//! Presentation of analyses: the leaderboard as text, CSV files and JSON. Numbers are formatted
+//! Presentation of analyses: the leaderboard as text, CSV files and JSON (this module) and the
+//! HTML report with SVG charts ([`html`]). Numbers are formatted
 //! here and only here; every output is a pure function of the aggregates, so it is the same
 //! bytes whatever the thread count or sharding.
 
