@@ -194,6 +194,9 @@ pub struct DiceTables {
     pub add_face: Vec<[u16; FACES]>,
     /// For each keep: the distinct keeps with one die fewer (one per face present).
     pub remove_one: Vec<Vec<u16>>,
+    /// For each roll: the keep indices of its proper sub-multisets (the empty keep included),
+    /// ascending.
+    pub proper_sub_keeps: Vec<Vec<u16>>,
     /// Number of ordered outcomes (out of 7776) that give each roll from scratch.
     pub roll_weight: [u32; ROLLS],
     /// For each keep: the rolls it can lead to, with the number of ordered outcomes (out of
@@ -281,11 +284,21 @@ impl DiceTables {
                     .collect()
             })
             .collect();
+        let proper_sub_keeps = keeps[FIRST_ROLL..]
+            .iter()
+            .map(|roll| {
+                (0..FIRST_ROLL)
+                    .filter(|&k| keeps[k].is_subset_of(roll))
+                    .map(|k| k as u16)
+                    .collect()
+            })
+            .collect();
         DiceTables {
             keeps,
             size_start,
             add_face,
             remove_one,
+            proper_sub_keeps,
             roll_weight,
             outcomes,
             index_of,

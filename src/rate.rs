@@ -5,7 +5,7 @@
 use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
 use crate::rules::{Choice, RuleSet, Sheet};
-use crate::solve::expected::{sheet_value, OptionValue, TurnOracle};
+use crate::solve::expected::{sheet_value, TurnOracle};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -15,8 +15,8 @@ pub trait Oracle: Sync {
     /// What the oracle is, with its parameters, as reports name it.
     fn describe(&self) -> String;
 
-    /// Values of a decision's options, best first, and the value of the position before the
-    /// roll that produced it; `None` if the oracle cannot value this rule set or position.
+    /// The best and worst options' values, the chosen option's value, and the value of the
+    /// position before the roll that produced the decision; `None` if the oracle cannot value this rule set or position.
     /// `cache` is the caller's (per thread) store of turn evaluations.
     fn value(&self, decision: &Decision, before: Before, cache: &mut TurnCache) -> Option<Valued>;
 }
@@ -30,11 +30,16 @@ pub enum Before {
     Keep(Dice),
 }
 
-/// A valued decision: its options and the expected value before its roll.
-#[derive(Clone, Debug, PartialEq)]
+/// A valued decision: the best option, the worst option's value, the option taken, and the
+/// expected value before its roll.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Valued {
-    /// Every legal option, best first.
-    pub options: Vec<OptionValue>,
+    /// Value of the best option.
+    pub best: f64,
+    /// The best option (the first listed among equals).
+    pub best_choice: Choice,
+    /// Value of the worst option.
+    pub worst: f64,
     /// Value of the position before the roll (the expectation over the roll).
     pub before_roll: f64,
     /// Value of the option taken.
@@ -102,23 +107,26 @@ impl Oracle for SolitaireOracle {
         let turn = cache.turn(table, &decision.sheet)?;
         let points = f64::from(decision.sheet.points);
         let rolls_left = decision.rolls_left();
-        let mut options = turn.options(&decision.dice, rolls_left);
-        options.iter_mut().for_each(|o| o.value += points);
         // Keeping all five dice is rolling none: worth the best option of the same dice
         // with one roll fewer.
-        let keep_all =
-            |dice: &Dice, left: u8| turn.options(dice, left).first().map(|o| o.value + points);
+        let keep_all = |dice: &Dice, left: u8| {
+            turn.decision(dice, left, decision.choice)
+                .map(|d| d.best + points)
+        };
         let before_roll = match before {
             Before::TurnStart => sheet_value(table, &decision.sheet)?,
             Before::Keep(kept) if kept.len() == 5 => keep_all(&kept, rolls_left)?,
             Before::Keep(kept) => turn.keep_value(&kept, rolls_left + 1)? + points,
         };
+        let d = turn.decision(&decision.dice, rolls_left, decision.choice)?;
         let chosen = match decision.choice {
             Choice::Keep(k) if k.len() == 5 => keep_all(&k, rolls_left.checked_sub(1)?)?,
-            choice => options.iter().find(|o| o.choice == choice)?.value,
+            _ => d.chosen? + points,
         };
         Some(Valued {
-            options,
+            best: d.best + points,
+            best_choice: d.best_choice,
+            worst: d.worst + points,
             before_roll,
             chosen,
         })
@@ -241,17 +249,15 @@ pub fn rate_game(
             before = Before::TurnStart;
         }
         let valued = oracle.value(decision, before, cache)?;
-        let best = valued.options.first()?;
-        let worst = valued.options.last()?.value;
-        let error = (best.value - valued.chosen).max(0.0);
+        let error = (valued.best - valued.chosen).max(0.0);
         out.push(Rated {
             decision: *decision,
-            best: best.value,
-            best_choice: best.choice,
+            best: valued.best,
+            best_choice: valued.best_choice,
             chosen: valued.chosen,
             error,
-            luck: best.value - valued.before_roll,
-            forced: best.value - worst <= 1e-9,
+            luck: valued.best - valued.before_roll,
+            forced: valued.best - valued.worst <= 1e-9,
             class: Class::of(error, thresholds),
         });
         if let Choice::Keep(k) = decision.choice {

@@ -5,8 +5,10 @@
 //! still to come under optimal play, upper and extra bonuses included.
 
 use super::states::{upper_pairs, StateSpace};
-use super::widget::{keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore};
-use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, KEEPS, ROLLS};
+use super::widget::{
+    keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore, SingleStore, SlotAccess,
+};
+use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
 pub use crate::rules::Choice;
 use crate::rules::{RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
 use rayon::prelude::*;
@@ -126,14 +128,19 @@ impl Moves {
 
     /// Value (lane `lane`) of scoring `roll` in each legal box, in box order.
     pub fn box_values(&self, roll: &Dice, lane: usize) -> Vec<(usize, f64)> {
-        self.boxes
-            .iter()
-            .filter_map(|&(b, successor)| {
-                let s = self.rules.score(self.filled, self.yahtzee_50, roll, b)?;
+        let mut out = Vec::with_capacity(self.boxes.len());
+        self.for_each_box_value(roll, lane, |b, v| out.push((b, v)));
+        out
+    }
+
+    /// Calls `each(box, value)` for every legal box of `roll` (lane `lane`), in box order.
+    pub fn for_each_box_value(&self, roll: &Dice, lane: usize, mut each: impl FnMut(usize, f64)) {
+        for &(b, successor) in &self.boxes {
+            if let Some(s) = self.rules.score(self.filled, self.yahtzee_50, roll, b) {
                 let (add, values) = self.scored(successor, s.points, s.extra);
-                Some((b, add + values[lane]))
-            })
-            .collect()
+                each(b, add + values[lane]);
+            }
+        }
     }
 
     /// Fills the roll slots of `store` with the value of each roll after the last roll: the
@@ -143,7 +150,7 @@ impl Moves {
     /// folded once into a floor shared by all rolls; each roll then only visits the boxes where
     /// it scores points. Five of a kind, where jokers restrict the boxes, takes the general path.
     #[inline(always)]
-    pub fn fill_last_roll(&self, store: &mut LaneStore<f64>) {
+    pub fn fill_last_roll<S: SlotAccess>(&self, store: &mut S) {
         let mut floor = vec![f64::NEG_INFINITY; self.lanes];
         for &(_, successor) in &self.boxes {
             let (add, values) = self.scored(successor, 0, 0);
@@ -361,6 +368,20 @@ pub struct OptionValue {
     pub value: f64,
 }
 
+/// What rating one decision needs: the best option and its value, the worst option's value,
+/// and the value of the option taken (`None` if it is not a legal option).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DecisionValues {
+    /// Value of the best option.
+    pub best: f64,
+    /// The best option (the first listed among equals).
+    pub best_choice: Choice,
+    /// Value of the worst option.
+    pub worst: f64,
+    /// Value of the option taken.
+    pub chosen: Option<f64>,
+}
+
 /// The values of every option of one turn of one sheet: the widget is run once, and every
 /// decision of the turn (any roll, any rolls left) is then read from it.
 pub struct TurnOracle {
@@ -379,13 +400,13 @@ impl TurnOracle {
         let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
         let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
         let moves = Moves::new(space, table, lower, &[pair as u16]);
-        let mut store = LaneStore::<f64>::new(1);
+        let mut store = SingleStore::default();
         moves.fill_last_roll(&mut store);
         keeps_from_rolls(&mut store);
-        let keep_one_left = (0..KEEPS).map(|k| store.slot(k)[0]).collect();
+        let keep_one_left = store.values().to_vec();
         rolls_from_keeps(&mut store);
         keeps_from_rolls(&mut store);
-        let keep_two_left = (0..KEEPS).map(|k| store.slot(k)[0]).collect();
+        let keep_two_left = store.values().to_vec();
         Some(TurnOracle {
             sheet: *sheet,
             moves,
@@ -405,6 +426,45 @@ impl TurnOracle {
         Some(f64::from(self.sheet.points) + values[keep.keep_index()?])
     }
 
+    /// The best option, the worst option's value and the value of `choice` (if legal) after
+    /// rolling `roll` with `rolls_left` rolls left, without listing the options: what rating a
+    /// decision needs. Ties go to the option [`TurnOracle::options`] lists first.
+    pub fn decision(&self, roll: &Dice, rolls_left: u8, choice: Choice) -> Option<DecisionValues> {
+        let points = f64::from(self.sheet.points);
+        let mut d = DecisionValues {
+            best: f64::NEG_INFINITY,
+            best_choice: choice,
+            worst: f64::INFINITY,
+            chosen: None,
+        };
+        let mut consider = |c: Choice, v: f64| {
+            if v > d.best {
+                d.best = v;
+                d.best_choice = c;
+            }
+            d.worst = d.worst.min(v);
+            if c == choice {
+                d.chosen = Some(v);
+            }
+        };
+        let keep_values = match rolls_left {
+            0 => None,
+            1 => Some(&self.keep_one_left),
+            _ => Some(&self.keep_two_left),
+        };
+        if let Some(values) = keep_values {
+            for &k in &crate::dice::tables().proper_sub_keeps[roll.roll_index()?] {
+                let k = usize::from(k);
+                consider(Choice::Keep(Dice::keep(k)), points + values[k]);
+            }
+        }
+        let rules = self.sheet.rules;
+        self.moves.for_each_box_value(roll, 0, |b, v| {
+            consider(Choice::Score(rules.boxes()[b]), points + v)
+        });
+        d.best.is_finite().then_some(d)
+    }
+
     /// Every legal option after rolling `roll` with `rolls_left` rolls left (0..=2), best
     /// first; ties keep keeps before boxes and each in index order. Values are expected final
     /// scores, the sheet's points included.
@@ -416,14 +476,13 @@ impl TurnOracle {
             1 => Some(&self.keep_one_left),
             _ => Some(&self.keep_two_left),
         };
-        if let Some(values) = keep_values {
-            for keep in roll.sub_multisets().into_iter().filter(|k| k != roll) {
-                if let Some(k) = keep.keep_index() {
-                    options.push(OptionValue {
-                        choice: Choice::Keep(keep),
-                        value: points + values[k],
-                    });
-                }
+        if let (Some(values), Some(r)) = (keep_values, roll.roll_index()) {
+            for &k in &crate::dice::tables().proper_sub_keeps[r] {
+                let k = usize::from(k);
+                options.push(OptionValue {
+                    choice: Choice::Keep(Dice::keep(k)),
+                    value: points + values[k],
+                });
             }
         }
         let rules = self.sheet.rules;

@@ -210,3 +210,70 @@ impl<T: Lane> TurnValues for LaneStore<T> {
         }
     }
 }
+
+/// Mutable access to the values of one slot, whatever the store.
+pub trait SlotAccess {
+    /// The values (one per lane) of slot `keep`.
+    fn slot_mut(&mut self, keep: usize) -> &mut [f64];
+}
+
+impl SlotAccess for LaneStore<f64> {
+    fn slot_mut(&mut self, keep: usize) -> &mut [f64] {
+        LaneStore::slot_mut(self, keep)
+    }
+}
+
+/// Scalar values for one state: the same arithmetic as a one-lane [`LaneStore`] (so the same
+/// bits), without the per-slot slicing that only pays off with many lanes.
+#[derive(Clone, Debug)]
+pub struct SingleStore {
+    data: Vec<f64>,
+}
+
+impl Default for SingleStore {
+    fn default() -> Self {
+        SingleStore {
+            data: vec![f64::LOWEST; KEEPS],
+        }
+    }
+}
+
+impl SingleStore {
+    /// The value of a slot.
+    pub fn get(&self, keep: usize) -> f64 {
+        self.data[keep]
+    }
+
+    /// All 462 values, by keep index.
+    pub fn values(&self) -> &[f64] {
+        &self.data
+    }
+}
+
+impl SlotAccess for SingleStore {
+    fn slot_mut(&mut self, keep: usize) -> &mut [f64] {
+        std::slice::from_mut(&mut self.data[keep])
+    }
+}
+
+impl TurnValues for SingleStore {
+    #[inline(always)]
+    fn set_mean_of_six(&mut self, dst: usize, src: &[u16; 6]) {
+        let d = &self.data;
+        let v = src.map(|k| d[usize::from(k)]);
+        self.data[dst] = f64::mean_of_six(v);
+    }
+
+    #[inline(always)]
+    fn raise_to(&mut self, dst: usize, src: usize) {
+        self.data[dst] = self.data[dst].larger(self.data[src]);
+    }
+
+    fn set_roll_expectation(&mut self, dst: usize, weight: &[u32; ROLLS]) {
+        let mut acc = f64::ZERO;
+        for (r, &w) in weight.iter().enumerate() {
+            acc = f64::add_weighted(acc, w, self.data[FIRST_ROLL + r]);
+        }
+        self.data[dst] = f64::per_outcome(acc);
+    }
+}
