@@ -90,5 +90,51 @@ fn parse_and_replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse_and_replay);
+/// `analyze` end to end (parse, replay, rate, aggregate, write outputs) on one-seat games,
+/// with the process's thread pool (2 threads on the project machine).
+fn analyze_end_to_end(c: &mut Criterion) {
+    let rules = RuleSet::Yahtzee;
+    let table = build_table(rules, &|_, _| {});
+    let plan = Plan {
+        rules,
+        seats: 1,
+        players: 300,
+        games: 20_000,
+        seed: 9,
+    };
+    let players = players(&plan);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let corpus = dir.path().join("one-seat.ygn");
+    let mut bytes = Vec::new();
+    for g in simulate_batch(&table, &plan, &players, 0..plan.games) {
+        Format::Ygn
+            .write_game(&g.record, &mut bytes)
+            .expect("writing to memory");
+    }
+    std::fs::write(&corpus, bytes).expect("writing the corpus");
+    dicelens::tables::write_expected(dir.path(), rules, &table).expect("writing the table");
+    let args = dicelens::cli::analyze::AnalyzeArgs {
+        files: vec![corpus],
+        min_games: 500,
+        rules: None,
+        format: "auto".into(),
+        out: dir.path().join("analysis"),
+        top: 0,
+        decisions: false,
+        json: false,
+        include_unfinished: false,
+        tables: Some(dir.path().to_path_buf()),
+    };
+    let mut group = c.benchmark_group("analyze");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    group.throughput(Throughput::Elements(plan.games as u64));
+    group.bench_function("one_seat_games", |b| {
+        b.iter(|| dicelens::cli::analyze::run(&args))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, parse_and_replay, analyze_end_to_end);
 criterion_main!(benches);
