@@ -274,6 +274,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     if let Some(rows) = &analysis.decisions {
         write(dir, "decisions.csv", rows)?;
     }
+    let html = report::html::report_html(
+        aggregates,
+        &board,
+        &summary,
+        &oracle,
+        args.min_games,
+        args.top,
+    );
+    write(dir, "report.html", &html)?;
     notice(summary.report().trim_end());
     if args.json {
         let rows: Vec<serde_json::Value> = board

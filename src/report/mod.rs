@@ -6,6 +6,8 @@
 use crate::aggregate::{Aggregates, PlayerStats};
 use std::fmt::Write;
 
+pub mod html;
+
 /// A player on the leaderboard.
 pub struct Ranked<'a> {
     /// 1-based rank.
