@@ -220,7 +220,7 @@ impl Aggregates {
         *self.rule_sets.entry(rules.to_string()).or_default() += 1;
         let seats = players.len() as u8;
         let mut game_error = vec![0i128; players.len()];
-        let mut histogram = hdrhistogram::Histogram::<u64>::new(3).ok();
+        let mut histogram = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 1 << 40, 3).ok();
         for r in rated {
             let seat = usize::from(r.decision.seat);
             self.all.add(r);
@@ -274,5 +274,25 @@ impl Aggregates {
         for (r, n) in &o.rule_sets {
             *self.rule_sets.entry(r.clone()).or_default() += n;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Errors far apart land in buckets far apart, and quantiles read them back.
+    #[test]
+    fn histogram_keeps_large_errors() {
+        let mut h = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 1 << 40, 3).unwrap();
+        for micro in [0u64, 2, 1_500, 2_000_000, 7_000_000] {
+            h.saturating_record(micro);
+        }
+        let mut e = ErrorHistogram::default();
+        e.record(&h);
+        assert_eq!(e.counts.values().sum::<u64>(), 5);
+        assert!((e.quantile(1.0) - 7.0).abs() < 0.01, "{:?}", e.counts);
+        assert!((e.quantile(0.8) - 2.0).abs() < 0.01, "{:?}", e.counts);
+        assert_eq!(e.quantile(0.2), 0.0);
     }
 }

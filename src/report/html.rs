@@ -35,7 +35,7 @@ const CLASS_NAMES: [&str; 4] = ["fine", "doubtful", "error", "blunder"];
 /// its lower bound, as the classes do (an error of exactly 1 point is an error, not doubtful).
 const BUCKETS: [(&str, u64, usize); 7] = [
     ("0", 1, 0),
-    ("above 0", 1_000, 0),
+    ("0 \u{2013} 0.001", 1_000, 0),
     ("0.001 \u{2013} 0.01", 10_000, 0),
     ("0.01 \u{2013} 0.1", 100_000, 1),
     ("0.1 \u{2013} 1", 1_000_000, 1),
@@ -87,8 +87,9 @@ pub fn report_html(
     out.push_str("<section id=\"distribution\">\n<h2>Error distribution</h2>\n");
     out.push_str(
         "<p class=\"note\">Decisions by error (expected points), in buckets growing tenfold; \
-         the colors are the decision classes (fine, doubtful, error, blunder). Each bucket \
-         holds its lower bound; errors are recorded to three significant digits.</p>\n",
+         the colors are the decision classes (fine, doubtful, error, blunder). An error of 0 \
+         has its own bar; every other bucket holds its lower bound but not its upper one. \
+         Errors are recorded to three significant digits.</p>\n",
     );
     out.push_str(&distribution_chart(aggregates));
     out.push_str("</section>\n");
