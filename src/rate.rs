@@ -54,7 +54,7 @@ pub struct TurnCache {
 }
 
 /// Turn evaluations kept at most per thread before the cache is emptied.
-const CACHE_LIMIT: usize = 16_384;
+const CACHE_LIMIT: usize = 32_768;
 
 impl TurnCache {
     /// The turn evaluation of `sheet` with no points on it (points only shift values, so one

@@ -387,9 +387,9 @@ pub struct DecisionValues {
 pub struct TurnOracle {
     sheet: Sheet,
     moves: Moves,
-    /// Keep values with one roll left (after the second roll).
+    /// Values of the keeps of fewer than five dice with one roll left (after the second roll).
     keep_one_left: Vec<f64>,
-    /// Keep values with two rolls left (after the first roll).
+    /// Values of the keeps of fewer than five dice with two rolls left (after the first roll).
     keep_two_left: Vec<f64>,
 }
 
@@ -403,10 +403,10 @@ impl TurnOracle {
         let mut store = SingleStore::default();
         moves.fill_last_roll(&mut store);
         keeps_from_rolls(&mut store);
-        let keep_one_left = store.values().to_vec();
+        let keep_one_left = store.values()[..FIRST_ROLL].to_vec();
         rolls_from_keeps(&mut store);
         keeps_from_rolls(&mut store);
-        let keep_two_left = store.values().to_vec();
+        let keep_two_left = store.values()[..FIRST_ROLL].to_vec();
         Some(TurnOracle {
             sheet: *sheet,
             moves,
@@ -423,7 +423,7 @@ impl TurnOracle {
             2 => &self.keep_two_left,
             _ => return None,
         };
-        Some(f64::from(self.sheet.points) + values[keep.keep_index()?])
+        Some(f64::from(self.sheet.points) + values.get(keep.keep_index()?)?)
     }
 
     /// The best option, the worst option's value and the value of `choice` (if legal) after
