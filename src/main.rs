@@ -28,6 +28,8 @@ enum Command {
     Convert(Convert),
     /// One game's legality verdict, every decision rated, and per-player totals.
     Validate(Validate),
+    /// One player's report: overview, percentile, errors by round and kind, worst decisions, trend.
+    Player(Player),
     /// Build or check the precomputed tables.
     Tables {
         #[command(subcommand)]
@@ -197,6 +199,37 @@ struct Validate {
     tables: Option<PathBuf>,
 }
 
+/// `dicelens player` flags.
+#[derive(clap::Args)]
+struct Player {
+    /// The player's name, as in the logs.
+    name: String,
+    /// Log files (YGN, Verhoeff, JSONL).
+    #[arg(conflicts_with = "from")]
+    files: Vec<PathBuf>,
+    /// Read DIR/aggregates.json of an earlier `analyze` instead of log files.
+    #[arg(long, value_name = "DIR")]
+    from: Option<PathBuf>,
+    /// Output directory of the HTML page (NAME.html).
+    #[arg(long, default_value = "player")]
+    out: PathBuf,
+    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
+    #[arg(long, default_value = "auto")]
+    format: String,
+    /// Rate only games of this rule set.
+    #[arg(long)]
+    rules: Option<String>,
+    /// Rate games that ended early (abandoned, timeout, resigned) too.
+    #[arg(long)]
+    include_unfinished: bool,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Eval(e) => cli::eval::run(&EvalArgs {
@@ -245,6 +278,17 @@ fn run(cli: Cli) -> Result<(), CliError> {
             format: v.format,
             json: v.json,
             tables: v.tables,
+        }),
+        Command::Player(p) => cli::player::run(&cli::player::PlayerArgs {
+            name: p.name,
+            files: p.files,
+            from: p.from,
+            out: p.out,
+            format: p.format,
+            rules: p.rules,
+            include_unfinished: p.include_unfinished,
+            tables: p.tables,
+            json: p.json,
         }),
         Command::Tables { action } => match action {
             TablesAction::Build { rules, force, dir } => {

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
-const BATCH: usize = 4096;
+pub(crate) const BATCH: usize = 4096;
 /// Games one worker rates into one partial aggregate.
 const CHUNK: usize = 128;
 
@@ -50,15 +50,61 @@ thread_local! {
     static CACHE: RefCell<TurnCache> = RefCell::new(TurnCache::default());
 }
 
-/// What one worker makes of a chunk of games: a partial aggregate, the rated decisions of
-/// each game (by index in the batch, when decisions.csv is wanted), and the games it could not rate.
-type ChunkResult = (Aggregates, Vec<(usize, Vec<Rated>)>, Vec<usize>);
+/// The solitaire oracle with the expected-score tables loaded on demand, one per rule set
+/// (shared by `analyze` and `player`).
+pub(crate) struct Tables {
+    /// The oracle over the tables loaded so far.
+    pub(crate) oracle: SolitaireOracle,
+    dir: PathBuf,
+    loaded: Vec<RuleSet>,
+}
+
+impl Tables {
+    /// No table loaded yet; tables come from `dir` (default: $DICELENS_TABLES, else ./tables).
+    pub(crate) fn new(dir: Option<&Path>) -> Tables {
+        Tables {
+            oracle: SolitaireOracle::new(HashMap::new()),
+            dir: table_dir(dir),
+            loaded: Vec::new(),
+        }
+    }
+
+    /// Loads the table of every rule set of `batch` not loaded yet (building it if missing).
+    pub(crate) fn load_for(&mut self, batch: &[(GameRecord, Replayed)]) {
+        for rules in batch.iter().filter_map(|(_, r)| r.rules) {
+            if !self.loaded.contains(&rules) {
+                let (table, _) = load_expected(&self.dir, rules, &notice);
+                self.oracle.add_table(rules, table.values().to_vec());
+                self.loaded.push(rules);
+            }
+        }
+    }
+}
+
+/// Drops the games of `batch` not of rule set `only` (when given), recording each in `not_rated`.
+pub(crate) fn keep_rule_set(
+    only: Option<RuleSet>,
+    batch: &mut Vec<(GameRecord, Replayed)>,
+    not_rated: &mut Vec<(String, Location)>,
+) {
+    batch.retain(|(game, replayed)| match (only, replayed.rules) {
+        (Some(only), Some(r)) if only != r => {
+            let location = Location {
+                file: game.provenance.file.clone(),
+                line: game.provenance.line,
+                game_id: Some(game.provenance.game_id.clone()),
+                detail: format!("rule set {r}, not {only}"),
+            };
+            not_rated.push(("other rule set".into(), location));
+            false
+        }
+        _ => true,
+    });
+}
 
 /// The state of a running analysis.
 struct Analysis {
-    oracle: SolitaireOracle,
-    tables_dir: PathBuf,
-    loaded: Vec<RuleSet>,
+    tables: Tables,
     only: Option<RuleSet>,
     thresholds: Thresholds,
     aggregates: Aggregates,
@@ -69,83 +115,85 @@ struct Analysis {
 impl Analysis {
     /// Rates a batch of replayed games and adds them to the aggregates.
     fn flush(&mut self, batch: &mut Vec<(GameRecord, Replayed)>) {
-        batch.retain(|(game, replayed)| {
-            let keep = match (self.only, replayed.rules) {
-                (Some(only), Some(r)) if only != r => {
-                    let location = Location {
-                        file: game.provenance.file.clone(),
-                        line: game.provenance.line,
-                        game_id: Some(game.provenance.game_id.clone()),
-                        detail: format!("rule set {r}, not {only}"),
-                    };
-                    self.not_rated.push(("other rule set".into(), location));
-                    false
-                }
-                _ => true,
-            };
-            keep
-        });
-        for rules in batch.iter().filter_map(|(_, r)| r.rules) {
-            if !self.loaded.contains(&rules) {
-                let (table, _) = load_expected(&self.tables_dir, rules, &notice);
-                self.oracle.add_table(rules, table.values().to_vec());
-                self.loaded.push(rules);
-            }
-        }
-        let oracle = &self.oracle;
-        let thresholds = self.thresholds;
+        keep_rule_set(self.only, batch, &mut self.not_rated);
+        self.tables.load_for(batch);
         let want_rows = self.decisions.is_some();
-        let parts: Vec<ChunkResult> = batch
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                CACHE.with(|cache| {
-                    let mut cache = cache.borrow_mut();
-                    let mut agg = Aggregates::default();
-                    let mut rows = Vec::new();
-                    let mut failed = Vec::new();
-                    let mut rated = Vec::new();
-                    for (i, (game, replayed)) in chunk.iter().enumerate() {
-                        if rate_game(oracle, replayed, &thresholds, &mut cache, &mut rated)
-                            .is_none()
-                        {
-                            failed.push(c * CHUNK + i);
-                            continue;
-                        }
-                        agg.add_game(
-                            &game.rules,
-                            &game.players,
-                            game.provenance.date.as_deref(),
-                            &rated,
-                        );
-                        if want_rows {
-                            rows.push((c * CHUNK + i, rated.clone()));
-                        }
-                    }
-                    (agg, rows, failed)
-                })
-            })
-            .collect();
-        for (agg, rows, failed) in parts {
-            self.aggregates.merge(&agg);
-            if let Some(out) = self.decisions.as_mut() {
-                for (i, rated) in rows {
-                    decision_rows(out, &batch[i].0, &rated);
+        let mut rows: Vec<(usize, Vec<Rated>)> = Vec::new();
+        rate_batch(
+            &self.tables.oracle,
+            batch,
+            self.thresholds,
+            |i, _, rated, out: &mut Vec<(usize, Vec<Rated>)>| {
+                if want_rows {
+                    out.push((i, rated.to_vec()));
                 }
-            }
-            for i in failed {
-                let game = &batch[i].0;
-                let location = Location {
-                    file: game.provenance.file.clone(),
-                    line: game.provenance.line,
-                    game_id: Some(game.provenance.game_id.clone()),
-                    detail: "a decision the oracle cannot value".into(),
-                };
-                self.not_rated
-                    .push(("not rated by the oracle".into(), location));
+            },
+            &mut self.aggregates,
+            &mut self.not_rated,
+            |part| rows.extend(part),
+        );
+        if let Some(out) = self.decisions.as_mut() {
+            for (i, rated) in rows {
+                decision_rows(out, &batch[i].0, &rated);
             }
         }
         batch.clear();
+    }
+}
+
+/// Rates a batch of replayed games in parallel, in chunks: each chunk gives a partial
+/// aggregate, what `per_game(index, game, rated, collection)` gathered, and the games the oracle
+/// could not rate. Chunks are then taken in order: aggregates merged into `aggregates`,
+/// collections handed to `collect`, unrated games added to `not_rated`.
+pub(crate) fn rate_batch<T: Default + Send>(
+    oracle: &SolitaireOracle,
+    batch: &[(GameRecord, Replayed)],
+    thresholds: Thresholds,
+    per_game: impl Fn(usize, &GameRecord, &[Rated], &mut T) + Sync,
+    aggregates: &mut Aggregates,
+    not_rated: &mut Vec<(String, Location)>,
+    mut collect: impl FnMut(T),
+) {
+    let parts: Vec<(Aggregates, T, Vec<usize>)> = batch
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            CACHE.with(|cache| {
+                let mut cache = cache.borrow_mut();
+                let mut agg = Aggregates::default();
+                let mut gathered = T::default();
+                let mut failed = Vec::new();
+                let mut rated = Vec::new();
+                for (i, (game, replayed)) in chunk.iter().enumerate() {
+                    if rate_game(oracle, replayed, &thresholds, &mut cache, &mut rated).is_none() {
+                        failed.push(c * CHUNK + i);
+                        continue;
+                    }
+                    agg.add_game(
+                        &game.rules,
+                        &game.players,
+                        game.provenance.date.as_deref(),
+                        &rated,
+                    );
+                    per_game(c * CHUNK + i, game, &rated, &mut gathered);
+                }
+                (agg, gathered, failed)
+            })
+        })
+        .collect();
+    for (agg, gathered, failed) in parts {
+        aggregates.merge(&agg);
+        collect(gathered);
+        for i in failed {
+            let game = &batch[i].0;
+            let location = Location {
+                file: game.provenance.file.clone(),
+                line: game.provenance.line,
+                game_id: Some(game.provenance.game_id.clone()),
+                detail: "a decision the oracle cannot value".into(),
+            };
+            not_rated.push(("not rated by the oracle".into(), location));
+        }
     }
 }
 
@@ -226,9 +274,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let mut analysis = Analysis {
-        oracle: SolitaireOracle::new(HashMap::new()),
-        tables_dir: table_dir(args.tables.as_deref()),
-        loaded: Vec::new(),
+        tables: Tables::new(args.tables.as_deref()),
         only,
         thresholds: Thresholds::default(),
         aggregates: Aggregates::default(),
@@ -256,7 +302,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     for (reason, location) in analysis.not_rated.drain(..) {
         summary.skip(&reason, location);
     }
-    let oracle = analysis.oracle.describe();
+    let oracle = analysis.tables.oracle.describe();
     let aggregates = &analysis.aggregates;
     let board = report::leaderboard(aggregates, args.min_games);
     let dir = &args.out;

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod convert;
 pub mod eval;
+pub mod player;
 pub mod simulate;
 pub mod tables;
 pub mod validate;

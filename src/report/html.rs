@@ -14,11 +14,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Width of every chart's view box (the charts scale to the page width).
-const WIDTH: f64 = 960.0;
+pub(super) const WIDTH: f64 = 960.0;
 /// Left edge of the plot area (room for the y ticks and the y-axis title).
-const LEFT: f64 = 76.0;
+pub(super) const LEFT: f64 = 76.0;
 /// Right edge of the plot area.
-const RIGHT: f64 = WIDTH - 20.0;
+pub(super) const RIGHT: f64 = WIDTH - 20.0;
 /// Colors of the per-seat-count series, by order of appearance.
 const SEAT_COLORS: [&str; 6] = [
     "#1f6fb4", "#2e9d4a", "#8a5cc2", "#8c564b", "#149fb0", "#6b6b6b",
@@ -111,7 +111,7 @@ pub fn report_html(
 }
 
 /// Inline style sheet.
-const STYLE: &str = "\
+pub(super) const STYLE: &str = "\
 :root { color-scheme: light; }
 body { margin: 0; background: #f4f5f7; color: #1d2330;
   font: 15px/1.45 system-ui, -apple-system, \"Segoe UI\", \"DejaVu Sans\", \"Liberation Sans\", sans-serif; }
@@ -165,7 +165,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// A finite number (0 for NaN and infinities), so no chart coordinate is ever NaN.
-fn finite(x: f64) -> f64 {
+pub(super) fn finite(x: f64) -> f64 {
     if x.is_finite() {
         x
     } else {
@@ -174,12 +174,12 @@ fn finite(x: f64) -> f64 {
 }
 
 /// `x` with `decimals` fixed decimals, `0` for a non-finite value.
-fn fixed(x: f64, decimals: usize) -> String {
+pub(super) fn fixed(x: f64, decimals: usize) -> String {
     format!("{:.*}", decimals, finite(x))
 }
 
 /// A chart coordinate (one decimal).
-fn px(x: f64) -> String {
+pub(super) fn px(x: f64) -> String {
     fixed(x, 1)
 }
 
@@ -318,7 +318,7 @@ fn error_per_player_game(aggregates: &Aggregates) -> f64 {
 
 /// A nice axis for values in `0..=max`: the axis top and the tick step (steps of 1, 2, 2.5 or 5
 /// times a power of ten, about five ticks; whole numbers only if `integer`).
-fn nice_axis(max: f64, integer: bool) -> (f64, f64) {
+pub(super) fn nice_axis(max: f64, integer: bool) -> (f64, f64) {
     if !(max.is_finite() && max > 0.0) {
         return if integer { (5.0, 1.0) } else { (1.0, 0.2) };
     }
@@ -352,16 +352,16 @@ fn step_decimals(step: f64) -> usize {
 
 /// A linear map from the data interval `d0..d1` to the pixel interval `p0..p1`.
 #[derive(Clone, Copy)]
-struct Scale {
-    d0: f64,
-    d1: f64,
-    p0: f64,
-    p1: f64,
+pub(super) struct Scale {
+    pub(super) d0: f64,
+    pub(super) d1: f64,
+    pub(super) p0: f64,
+    pub(super) p1: f64,
 }
 
 impl Scale {
     /// The pixel of a data value (always finite).
-    fn at(&self, v: f64) -> f64 {
+    pub(super) fn at(&self, v: f64) -> f64 {
         let span = self.d1 - self.d0;
         let t = if span.is_finite() && span > 0.0 {
             (finite(v) - self.d0) / span
@@ -373,7 +373,7 @@ impl Scale {
 }
 
 /// Opens a chart: `<svg>` with id, class, size, `<title>`, `<desc>` and the ARIA labels.
-fn svg_open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
+pub(super) fn svg_open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
     let _ = writeln!(
         out,
         "<svg id=\"{id}\" class=\"chart {id}\" xmlns=\"http://www.w3.org/2000/svg\" \
@@ -389,7 +389,7 @@ fn svg_open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
 }
 
 /// Horizontal grid lines, y ticks and their labels for a value axis `0..=top` by `step`.
-fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
+pub(super) fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
     let decimals = step_decimals(step);
     let ticks = (top / step).round() as usize;
     out.push_str("<g class=\"y-axis\">\n");
@@ -417,7 +417,7 @@ fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
 }
 
 /// The axis lines of a plot area.
-fn axes(out: &mut String, top: f64, bottom: f64) {
+pub(super) fn axes(out: &mut String, top: f64, bottom: f64) {
     let _ = writeln!(
         out,
         "<path class=\"axis\" d=\"M{l} {t}V{b}H{r}\"/>",
@@ -429,7 +429,7 @@ fn axes(out: &mut String, top: f64, bottom: f64) {
 }
 
 /// The plot area's background.
-fn plot_background(out: &mut String, top: f64, bottom: f64) {
+pub(super) fn plot_background(out: &mut String, top: f64, bottom: f64) {
     let _ = writeln!(
         out,
         "<rect class=\"plot-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
@@ -441,7 +441,7 @@ fn plot_background(out: &mut String, top: f64, bottom: f64) {
 }
 
 /// "No data" written across an empty plot area.
-fn no_data(out: &mut String, top: f64, bottom: f64, text: &str) {
+pub(super) fn no_data(out: &mut String, top: f64, bottom: f64, text: &str) {
     let _ = writeln!(
         out,
         "<text class=\"no-data\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",

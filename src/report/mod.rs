@@ -7,6 +7,7 @@ use crate::aggregate::{Aggregates, PlayerStats};
 use std::fmt::Write;
 
 pub mod html;
+pub mod player;
 
 /// A player on the leaderboard.
 pub struct Ranked<'a> {
