@@ -55,6 +55,22 @@ impl Tally {
         }
     }
 
+    /// Removes another tally: undoes [`Tally::merge`] exactly.
+    pub fn subtract(&mut self, o: &Tally) {
+        self.decisions = self.decisions.saturating_sub(o.decisions);
+        self.unforced = self.unforced.saturating_sub(o.unforced);
+        self.error_nano -= o.error_nano;
+        self.luck_nano -= o.luck_nano;
+        for (a, b) in self.classes.iter_mut().zip(o.classes) {
+            *a = a.saturating_sub(b);
+        }
+    }
+
+    /// Whether nothing was added (every sum zero).
+    pub fn is_empty(&self) -> bool {
+        *self == Tally::default()
+    }
+
     /// Total error in points.
     pub fn total_error(&self) -> f64 {
         self.error_nano as f64 / NANO
@@ -115,7 +131,8 @@ impl PlayerStats {
         (mean - half, mean + half)
     }
 
-    fn merge(&mut self, o: &PlayerStats) {
+    /// Adds another player's statistics.
+    pub fn merge(&mut self, o: &PlayerStats) {
         self.games += o.games;
         self.all.merge(&o.all);
         for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
@@ -130,6 +147,39 @@ impl PlayerStats {
             d.0 += g;
             d.1 += e;
         }
+    }
+
+    /// Removes another player's statistics: undoes [`PlayerStats::merge`] exactly, dropping
+    /// the rounds and days that become empty.
+    pub fn subtract(&mut self, o: &PlayerStats) {
+        self.games = self.games.saturating_sub(o.games);
+        self.all.subtract(&o.all);
+        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
+            a.subtract(b);
+        }
+        for (round, t) in &o.rounds {
+            if let Some(mine) = self.rounds.get_mut(round) {
+                mine.subtract(t);
+                if mine.is_empty() {
+                    self.rounds.remove(round);
+                }
+            }
+        }
+        self.game_error_sq -= o.game_error_sq;
+        for (day, (g, e)) in &o.days {
+            if let Some(d) = self.days.get_mut(day) {
+                d.0 = d.0.saturating_sub(*g);
+                d.1 -= e;
+                if *d == (0, 0) {
+                    self.days.remove(day);
+                }
+            }
+        }
+    }
+
+    /// Whether nothing was added (no game, no decision, no round, no day).
+    pub fn is_empty(&self) -> bool {
+        *self == PlayerStats::default()
     }
 }
 
@@ -180,9 +230,23 @@ impl ErrorHistogram {
         0.0
     }
 
-    fn merge(&mut self, o: &ErrorHistogram) {
+    /// Adds another histogram.
+    pub fn merge(&mut self, o: &ErrorHistogram) {
         for (v, c) in &o.counts {
             *self.counts.entry(*v).or_default() += c;
+        }
+    }
+
+    /// Removes another histogram: undoes [`ErrorHistogram::merge`] exactly, dropping the
+    /// buckets that become empty.
+    pub fn subtract(&mut self, o: &ErrorHistogram) {
+        for (v, c) in &o.counts {
+            if let Some(mine) = self.counts.get_mut(v) {
+                *mine = mine.saturating_sub(*c);
+                if *mine == 0 {
+                    self.counts.remove(v);
+                }
+            }
         }
     }
 }
@@ -275,6 +339,43 @@ impl Aggregates {
             *self.rule_sets.entry(r.clone()).or_default() += n;
         }
     }
+
+    /// Removes another analysis (for example one game counted twice): undoes
+    /// [`Aggregates::merge`] exactly. Entries that become empty (turns, players with no game
+    /// and no decision, their rounds and days, histogram buckets, rule sets) are removed, so
+    /// the result is the same value as an analysis that never added `o`.
+    pub fn subtract(&mut self, o: &Aggregates) {
+        self.games = self.games.saturating_sub(o.games);
+        self.all.subtract(&o.all);
+        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
+            a.subtract(b);
+        }
+        for (k, t) in &o.turns {
+            if let Some(mine) = self.turns.get_mut(k) {
+                mine.subtract(t);
+                if mine.is_empty() {
+                    self.turns.remove(k);
+                }
+            }
+        }
+        for (name, p) in &o.players {
+            if let Some(mine) = self.players.get_mut(name) {
+                mine.subtract(p);
+                if mine.is_empty() {
+                    self.players.remove(name);
+                }
+            }
+        }
+        self.histogram.subtract(&o.histogram);
+        for (r, n) in &o.rule_sets {
+            if let Some(mine) = self.rule_sets.get_mut(r) {
+                *mine = mine.saturating_sub(*n);
+                if *mine == 0 {
+                    self.rule_sets.remove(r);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -294,5 +395,76 @@ mod tests {
         assert!((e.quantile(1.0) - 7.0).abs() < 0.01, "{:?}", e.counts);
         assert!((e.quantile(0.8) - 2.0).abs() < 0.01, "{:?}", e.counts);
         assert_eq!(e.quantile(0.2), 0.0);
+    }
+
+    /// A rated decision of `seat` in `round` with the given error, luck and class.
+    fn rated(seat: u8, round: u16, roll: u8, error: f64, luck: f64, class: usize) -> Rated {
+        use crate::dice::Dice;
+        use crate::rate::Class;
+        use crate::rules::{RuleSet, Sheet};
+        let dice = Dice::from_faces(&[1, 2, 3, 4, 6]).unwrap();
+        Rated {
+            decision: crate::replay::Decision {
+                seat,
+                round,
+                turn: 0,
+                roll_number: roll,
+                sheet: Sheet::empty(RuleSet::MAIN[0]),
+                dice,
+                choice: Choice::Keep(dice),
+            },
+            best: 10.0,
+            best_choice: Choice::Keep(dice),
+            chosen: 10.0 - error,
+            error,
+            luck,
+            forced: error == 0.0,
+            class: [Class::Fine, Class::Doubtful, Class::Error, Class::Blunder][class],
+        }
+    }
+
+    /// Subtracting an analysis undoes merging it exactly, whether its entries are shared
+    /// (same players, turns, days) or new (a player, a round, a day, a rule set seen only there).
+    #[test]
+    fn subtract_undoes_merge_exactly() {
+        let names = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+        let mut base = Aggregates::default();
+        base.add_game(
+            "yahtzee",
+            &names("ann", "bob"),
+            Some("2024-01-02"),
+            &[rated(0, 1, 1, 0.25, 0.5, 1), rated(1, 1, 3, 0.0, -1.5, 0)],
+        );
+        base.add_game(
+            "yahtzee",
+            &names("bob", "cy"),
+            None,
+            &[rated(0, 2, 2, 1.5, 0.1, 2), rated(1, 3, 3, 6.0, 2.0, 3)],
+        );
+        let before = base.clone();
+        let mut other = Aggregates::default();
+        other.add_game(
+            "yatzy",
+            &names("ann", "dee"),
+            Some("2024-03-04"),
+            &[rated(0, 1, 1, 0.25, 0.5, 1), rated(1, 7, 2, 12.5, 3.0, 3)],
+        );
+        other.add_game(
+            "yahtzee",
+            &names("bob", "ann"),
+            Some("2024-01-02"),
+            &[rated(1, 9, 1, 0.000_123, -0.25, 0)],
+        );
+        base.merge(&other);
+        assert_ne!(base, before);
+        base.subtract(&other);
+        assert_eq!(base, before);
+        assert_eq!(
+            serde_json::to_string(&base).unwrap(),
+            serde_json::to_string(&before).unwrap()
+        );
+        // Subtracting everything leaves the empty analysis.
+        base.subtract(&before);
+        assert_eq!(base, Aggregates::default());
     }
 }

@@ -22,6 +22,8 @@ enum Command {
     Eval(Eval),
     /// Rate every decision of a corpus: leaderboard on stdout, statistics in --out.
     Analyze(Analyze),
+    /// Merge earlier analyses (shards, or yesterday's run plus today's) and regenerate every output.
+    Merge(Merge),
     /// A synthetic corpus of simulated players with known skill, and its ground truth.
     Simulate(Simulate),
     /// Convert game logs between formats (YGN, JSONL; Verhoeff to either, or to Verhoeff).
@@ -127,6 +129,29 @@ struct Analyze {
     #[arg(long)]
     include_unfinished: bool,
     /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+/// `dicelens merge` flags.
+#[derive(clap::Args)]
+struct Merge {
+    /// Output directories of earlier `analyze` (or `merge`) runs.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(long)]
+    out: PathBuf,
+    /// Least games for a player to be on the leaderboard.
+    #[arg(long, default_value_t = 500)]
+    min_games: u64,
+    /// Leaderboard lines printed.
+    #[arg(long, default_value_t = 20)]
+    top: usize,
+    /// Print the leaderboard as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables), to rate duplicate games again.
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
 }
@@ -254,6 +279,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json: a.json,
             include_unfinished: a.include_unfinished,
             tables: a.tables,
+        }),
+        Command::Merge(m) => cli::merge::run(&cli::merge::MergeArgs {
+            dirs: m.dirs,
+            out: m.out,
+            min_games: m.min_games,
+            top: m.top,
+            json: m.json,
+            tables: m.tables,
         }),
         Command::Simulate(s) => cli::simulate::run(&cli::simulate::SimulateArgs {
             rules: s.rules,

@@ -109,32 +109,39 @@ struct Analysis {
     thresholds: Thresholds,
     aggregates: Aggregates,
     not_rated: Vec<(String, Location)>,
+    games: String,
     decisions: Option<String>,
 }
 
 impl Analysis {
-    /// Rates a batch of replayed games and adds them to the aggregates.
+    /// Rates a batch of replayed games and adds them to the aggregates, `games.csv` rows and
+    /// (with `--decisions`) `decisions.csv` rows.
     fn flush(&mut self, batch: &mut Vec<(GameRecord, Replayed)>) {
         keep_rule_set(self.only, batch, &mut self.not_rated);
         self.tables.load_for(batch);
         let want_rows = self.decisions.is_some();
-        let mut rows: Vec<(usize, Vec<Rated>)> = Vec::new();
+        let mut rows: Vec<(usize, Option<Vec<Rated>>)> = Vec::new();
         rate_batch(
             &self.tables.oracle,
             batch,
             self.thresholds,
-            |i, _, rated, out: &mut Vec<(usize, Vec<Rated>)>| {
-                if want_rows {
-                    out.push((i, rated.to_vec()));
-                }
+            |i, _, rated, out: &mut Vec<(usize, Option<Vec<Rated>>)>| {
+                out.push((i, want_rows.then(|| rated.to_vec())));
             },
             &mut self.aggregates,
             &mut self.not_rated,
             |part| rows.extend(part),
         );
-        if let Some(out) = self.decisions.as_mut() {
-            for (i, rated) in rows {
-                decision_rows(out, &batch[i].0, &rated);
+        for (i, rated) in rows {
+            let game = &batch[i].0;
+            game_row(
+                &mut self.games,
+                &game.provenance.game_id,
+                &game.provenance.file,
+                game.provenance.line,
+            );
+            if let (Some(out), Some(rated)) = (self.decisions.as_mut(), rated) {
+                decision_rows(out, game, &rated);
             }
         }
         batch.clear();
@@ -197,6 +204,19 @@ pub(crate) fn rate_batch<T: Default + Send>(
     }
 }
 
+/// Header of `games.csv` (documented in docs/formats/analysis.md).
+pub const GAME_COLUMNS: &str = "game_id,file,line";
+
+/// Appends the `games.csv` row of one rated game: its id, the log it came from, its first line.
+pub(crate) fn game_row(out: &mut String, game_id: &str, file: &str, line: u32) {
+    out.push_str(&report::csv_field(game_id));
+    out.push(',');
+    out.push_str(&report::csv_field(file));
+    out.push(',');
+    out.push_str(&line.to_string());
+    out.push('\n');
+}
+
 /// Header of `decisions.csv` (documented in docs/formats/analysis.md).
 pub const DECISION_COLUMNS: &str =
     "game,player,seat,round,roll,dice,choice,value,best,best_value,error,luck,forced,class";
@@ -213,7 +233,7 @@ fn decision_rows(out: &mut String, game: &GameRecord, rated: &[Rated]) {
         let _ = writeln!(
             out,
             "{},{},{},{},{},{},{},{:.9},{},{:.9},{:.9},{:.9},{},{}",
-            game.provenance.game_id,
+            report::csv_field(&game.provenance.game_id),
             player,
             d.seat + 1,
             d.round,
@@ -238,9 +258,10 @@ fn summary_json(
     aggregates: &Aggregates,
     oracle: &str,
     thresholds: &Thresholds,
+    extra: &serde_json::Map<String, serde_json::Value>,
 ) -> String {
     let skipped_count = summary.skipped_count();
-    let json = serde_json::json!({
+    let mut json = serde_json::json!({
         "tool": "dicelens",
         "version": env!("CARGO_PKG_VERSION"),
         "oracle": oracle,
@@ -254,6 +275,9 @@ fn summary_json(
         "decisions": aggregates.all.decisions,
         "players": aggregates.players.len(),
     });
+    if let Some(object) = json.as_object_mut() {
+        object.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
 }
 
@@ -279,6 +303,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         thresholds: Thresholds::default(),
         aggregates: Aggregates::default(),
         not_rated: Vec::new(),
+        games: String::new(),
         decisions: args.decisions.then(|| format!("{DECISION_COLUMNS}\n")),
     };
     let mut reader = CorpusReader::new(ReplayOptions {
@@ -303,37 +328,109 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         summary.skip(&reason, location);
     }
     let oracle = analysis.tables.oracle.describe();
-    let aggregates = &analysis.aggregates;
-    let board = report::leaderboard(aggregates, args.min_games);
-    let dir = &args.out;
+    write_outputs(
+        &args.out,
+        &Outputs {
+            aggregates: &analysis.aggregates,
+            summary: &summary,
+            oracle: &oracle,
+            thresholds: &analysis.thresholds,
+            games: &analysis.games,
+            decisions: analysis.decisions.as_deref(),
+            summary_extra: serde_json::Map::new(),
+        },
+        &OutputOptions {
+            min_games: args.min_games,
+            top: args.top,
+            json: args.json,
+        },
+    )
+}
+
+/// What an analysis writes: the aggregates and everything around them.
+pub(crate) struct Outputs<'a> {
+    /// The merged statistics every output is computed from.
+    pub(crate) aggregates: &'a Aggregates,
+    /// Games read and skipped (`summary.json`, the report's corpus section).
+    pub(crate) summary: &'a Summary,
+    /// The oracle's description.
+    pub(crate) oracle: &'a str,
+    /// The class thresholds the decisions were rated with.
+    pub(crate) thresholds: &'a Thresholds,
+    /// `games.csv` rows (without the header).
+    pub(crate) games: &'a str,
+    /// `decisions.csv` content (with the header), when it is written.
+    pub(crate) decisions: Option<&'a str>,
+    /// Further `summary.json` fields.
+    pub(crate) summary_extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// How the leaderboard is cut and printed.
+pub(crate) struct OutputOptions {
+    /// Least games for the leaderboard.
+    pub(crate) min_games: u64,
+    /// Leaderboard lines printed (and in the HTML report).
+    pub(crate) top: usize,
+    /// Print the leaderboard as JSON.
+    pub(crate) json: bool,
+}
+
+/// Writes every output of an analysis into `dir` (`players.csv`, `leaderboard.csv`,
+/// `rounds.csv`, `summary.json`, `aggregates.json`, `games.csv`, `decisions.csv` when given,
+/// `report.html`), reports the summary on stderr and prints the leaderboard on stdout
+/// (shared by `analyze` and `merge`).
+pub(crate) fn write_outputs(
+    dir: &Path,
+    outputs: &Outputs,
+    options: &OutputOptions,
+) -> Result<(), CliError> {
+    let Outputs {
+        aggregates,
+        summary,
+        oracle,
+        thresholds,
+        ..
+    } = *outputs;
+    let board = report::leaderboard(aggregates, options.min_games);
     write(dir, "players.csv", &report::players_csv(aggregates))?;
     write(dir, "leaderboard.csv", &report::leaderboard_csv(&board))?;
     write(dir, "rounds.csv", &report::rounds_csv(aggregates))?;
     write(
         dir,
         "summary.json",
-        &summary_json(&summary, aggregates, &oracle, &analysis.thresholds),
+        &summary_json(
+            summary,
+            aggregates,
+            oracle,
+            thresholds,
+            &outputs.summary_extra,
+        ),
     )?;
     let aggregates_json = serde_json::to_string(aggregates)
         .map_err(|e| CliError::failure(format!("cannot encode the aggregates: {e}")))?;
     write(dir, "aggregates.json", &(aggregates_json + "\n"))?;
-    if let Some(rows) = &analysis.decisions {
+    write(
+        dir,
+        "games.csv",
+        &format!("{GAME_COLUMNS}\n{}", outputs.games),
+    )?;
+    if let Some(rows) = outputs.decisions {
         write(dir, "decisions.csv", rows)?;
     }
     let html = report::html::report_html(
         aggregates,
         &board,
-        &summary,
-        &oracle,
-        args.min_games,
-        args.top,
+        summary,
+        oracle,
+        options.min_games,
+        options.top,
     );
     write(dir, "report.html", &html)?;
     notice(summary.report().trim_end());
-    if args.json {
+    if options.json {
         let rows: Vec<serde_json::Value> = board
             .iter()
-            .take(args.top)
+            .take(options.top)
             .map(|r| {
                 let (lo, hi) = r.stats.error_per_game_ci();
                 serde_json::json!({
@@ -345,14 +442,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
                 })
             })
             .collect();
-        let json = serde_json::json!({ "oracle": oracle, "min_games": args.min_games, "leaderboard": rows });
+        let json = serde_json::json!({ "oracle": oracle, "min_games": options.min_games, "leaderboard": rows });
         print_stdout(&(serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"))
     } else {
         print_stdout(&report::leaderboard_text(
             &board,
-            args.top,
-            &oracle,
-            args.min_games,
+            options.top,
+            oracle,
+            options.min_games,
         ))
     }
 }

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod convert;
 pub mod eval;
+pub mod merge;
 pub mod player;
 pub mod simulate;
 pub mod tables;

@@ -84,11 +84,11 @@ pub fn leaderboard_text(board: &[Ranked], top: usize, oracle: &str, min_games: u
 }
 
 /// Quotes a CSV field when needed.
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
+pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
     } else {
-        text.to_string()
+        text.into()
     }
 }
 
@@ -97,7 +97,7 @@ fn player_row(name: &str, p: &PlayerStats) -> String {
     let (lo, hi) = p.error_per_game_ci();
     format!(
         "{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9}",
-        field(name),
+        csv_field(name),
         p.games,
         p.all.decisions,
         p.all.unforced,
