@@ -194,6 +194,10 @@ pub struct DiceTables {
     pub add_face: Vec<[u16; FACES]>,
     /// For each keep: the distinct keeps with one die fewer (one per face present).
     pub remove_one: Vec<Vec<u16>>,
+    /// Every `(keep, keep with one die fewer)` pair, keeps in ascending order: the order in
+    /// which the widget raises each keep to the best keep it contains (a flat list, read
+    /// front to back).
+    pub raise_order: Vec<(u16, u16)>,
     /// For each roll: the keep indices of its proper sub-multisets (the empty keep included),
     /// ascending.
     pub proper_sub_keeps: Vec<Vec<u16>>,
@@ -256,7 +260,7 @@ impl DiceTables {
                 out
             })
             .collect();
-        let remove_one = keeps
+        let remove_one: Vec<Vec<u16>> = keeps
             .iter()
             .map(|k| {
                 (0..FACES)
@@ -284,6 +288,13 @@ impl DiceTables {
                     .collect()
             })
             .collect();
+        let raise_order = remove_one
+            .iter()
+            .enumerate()
+            .flat_map(|(keep, smaller): (usize, &Vec<u16>)| {
+                smaller.iter().map(move |&s| (keep as u16, s))
+            })
+            .collect();
         let proper_sub_keeps = keeps[FIRST_ROLL..]
             .iter()
             .map(|roll| {
@@ -297,6 +308,7 @@ impl DiceTables {
             keeps,
             size_start,
             add_face,
+            raise_order,
             remove_one,
             proper_sub_keeps,
             roll_weight,

@@ -36,10 +36,8 @@ pub fn keeps_from_rolls<V: TurnValues>(values: &mut V) {
 #[inline(always)]
 pub fn rolls_from_keeps<V: TurnValues>(values: &mut V) {
     let t: &DiceTables = dice::tables();
-    for keep in 1..KEEPS {
-        for &smaller in &t.remove_one[keep] {
-            values.raise_to(keep, usize::from(smaller));
-        }
+    for &(keep, smaller) in &t.raise_order {
+        values.raise_to(usize::from(keep), usize::from(smaller));
     }
 }
 
