@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::table;
+use common::{csv_rows, run_ok as dicelens, table};
 use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, TurnCache};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::{RuleSet, Sheet};
@@ -13,47 +13,6 @@ use dicelens::solve::expected::sheet_value;
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
-use std::process::Command;
-use std::sync::OnceLock;
-
-fn tables_dir() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
-}
-
-/// Runs the binary; panics with its stderr unless it succeeds.
-fn dicelens(args: &[&str], threads: usize) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_dicelens"))
-        .args(args)
-        .env("DICELENS_TABLES", tables_dir())
-        .env("RAYON_NUM_THREADS", threads.to_string())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Rows of a CSV file as maps from column name to value, keyed by the first column.
-fn csv_rows(path: &Path) -> HashMap<String, HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            let row: HashMap<String, String> = headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.into(), v.into()))
-                .collect();
-            (r[0].to_string(), row)
-        })
-        .collect()
-}
 
 #[test]
 fn players_csv_equals_the_ground_truth() {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::table;
+use common::{run as dicelens, table, text};
 use dicelens::corpus::{CorpusReader, LogFile};
 use dicelens::replay::{replay, Decision, ReplayOptions, Replayed};
 use dicelens::rules::RuleSet;
@@ -12,27 +12,6 @@ use dicelens_parsers::{Format, GameRecord};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
-
-/// A directory with the tables, shared by the tests of this binary.
-fn tables_dir() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
-}
-
-fn dicelens(args: &[&str], threads: usize) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dicelens"))
-        .args(args)
-        .env("DICELENS_TABLES", tables_dir())
-        .env("RAYON_NUM_THREADS", threads.to_string())
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// Reads every game of a file with the given format.
 fn read_all(path: &Path, format: Option<Format>) -> Vec<GameRecord> {

@@ -2,15 +2,12 @@
 //! merged, give byte for byte the outputs of one analysis of the corpus, with the games seen in
 //! both shards counted once and listed.
 
+mod common;
+
+use common::tables_dir;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
-use std::sync::OnceLock;
-
-fn tables_dir() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
-}
 
 /// Runs the binary; panics with its stderr unless it succeeds. Returns stdout and stderr.
 fn dicelens(args: &[&str]) -> (String, String) {

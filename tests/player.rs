@@ -3,36 +3,13 @@
 //! the HTML page has its charts, unknown players are usage errors, and the output does not
 //! depend on the thread count.
 
+mod common;
+
+use common::{csv_rows, run, run_ok as dicelens};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn tables_dir() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
-}
-
-fn run(args: &[&str], threads: usize) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dicelens"))
-        .args(args)
-        .env("DICELENS_TABLES", tables_dir())
-        .env("RAYON_NUM_THREADS", threads.to_string())
-        .output()
-        .unwrap()
-}
-
-/// Runs the binary; panics with its stderr unless it succeeds.
-fn dicelens(args: &[&str], threads: usize) -> String {
-    let out = run(args, threads);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The simulated corpus and its analysis (with decisions.csv), made once per test binary.
 fn corpus() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
@@ -64,24 +41,6 @@ fn corpus() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
         );
         (dir, x, d)
     })
-}
-
-/// Rows of a CSV file as maps from column name to value, keyed by the first column.
-fn csv_rows(path: &Path) -> HashMap<String, HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            let row = headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect();
-            (r[0].to_string(), row)
-        })
-        .collect()
 }
 
 /// The player with the most total error in players.csv (so the worst decisions are not all 0).

@@ -360,6 +360,26 @@ pub(super) struct Scale {
 }
 
 impl Scale {
+    /// `n` slots (1..=n, each centred on its number) across pixels `p0..p1`.
+    pub(super) fn slots(n: f64, p0: f64, p1: f64) -> Scale {
+        Scale {
+            d0: 0.5,
+            d1: n + 0.5,
+            p0,
+            p1,
+        }
+    }
+
+    /// Values from 0 to `top` across pixels `p0..p1`.
+    pub(super) fn from_zero(top: f64, p0: f64, p1: f64) -> Scale {
+        Scale {
+            d0: 0.0,
+            d1: top,
+            p0,
+            p1,
+        }
+    }
+
     /// The pixel of a data value (always finite).
     pub(super) fn at(&self, v: f64) -> f64 {
         let span = self.d1 - self.d0;
@@ -549,18 +569,8 @@ fn round_chart(aggregates: &Aggregates, best: &[&Ranked]) -> String {
         .flat_map(|s| s.points.iter().map(|p| finite(p.1)))
         .fold(0.0, f64::max);
     let (y_top, step) = nice_axis(max, false);
-    let x = Scale {
-        d0: 0.5,
-        d1: f64::from(rounds) + 0.5,
-        p0: LEFT,
-        p1: RIGHT,
-    };
-    let y = Scale {
-        d0: 0.0,
-        d1: y_top,
-        p0: bottom,
-        p1: top,
-    };
+    let x = Scale::slots(f64::from(rounds), LEFT, RIGHT);
+    let y = Scale::from_zero(y_top, bottom, top);
     let mut out = String::new();
     let desc = if series.is_empty() {
         "No decisions were rated.".to_string()
@@ -684,12 +694,7 @@ fn distribution_chart(aggregates: &Aggregates) -> String {
     let (top, bottom) = (34.0, 320.0);
     let height = bottom + 56.0;
     let (y_top, step) = nice_axis(max as f64, true);
-    let y = Scale {
-        d0: 0.0,
-        d1: y_top,
-        p0: bottom,
-        p1: top,
-    };
+    let y = Scale::from_zero(y_top, bottom, top);
     let band = (RIGHT - LEFT) / BUCKETS.len() as f64;
     let mut out = String::new();
     let desc = if total == 0 {
@@ -778,12 +783,7 @@ fn kind_chart(aggregates: &Aggregates) -> String {
         .fold(0.0, f64::max);
     let (x_top, step) = nice_axis(max, false);
     let decimals = step_decimals(step);
-    let x = Scale {
-        d0: 0.0,
-        d1: x_top,
-        p0: left,
-        p1: right,
-    };
+    let x = Scale::from_zero(x_top, left, right);
     let mut out = String::new();
     let desc = if aggregates.all.decisions == 0 {
         "No decisions were rated.".to_string()

@@ -556,18 +556,8 @@ fn rounds_chart(p: &PlayerStats) -> String {
     let last = rounds.iter().map(|r| r.0).max().unwrap_or(13).max(1);
     let max = rounds.iter().map(|r| r.1).fold(0.0, f64::max);
     let (y_top, step) = nice_axis(max, false);
-    let x = Scale {
-        d0: 0.5,
-        d1: f64::from(last) + 0.5,
-        p0: LEFT,
-        p1: RIGHT,
-    };
-    let y = Scale {
-        d0: 0.0,
-        d1: y_top,
-        p0: BOTTOM,
-        p1: TOP,
-    };
+    let x = Scale::slots(f64::from(last), LEFT, RIGHT);
+    let y = Scale::from_zero(y_top, BOTTOM, TOP);
     let mut out = String::new();
     svg_open(
         &mut out,
@@ -614,18 +604,8 @@ fn trend_chart(p: &PlayerStats) -> String {
         .collect();
     let max = months.iter().map(|m| m.2).fold(0.0, f64::max);
     let (y_top, step) = nice_axis(max, false);
-    let x = Scale {
-        d0: 0.5,
-        d1: months.len().max(1) as f64 + 0.5,
-        p0: LEFT,
-        p1: RIGHT,
-    };
-    let y = Scale {
-        d0: 0.0,
-        d1: y_top,
-        p0: BOTTOM,
-        p1: TOP,
-    };
+    let x = Scale::slots(months.len().max(1) as f64, LEFT, RIGHT);
+    let y = Scale::from_zero(y_top, BOTTOM, TOP);
     let mut out = String::new();
     let desc = if months.is_empty() {
         "The logs have no dates: there is no trend to show.".to_string()
