@@ -1,6 +1,7 @@
 //! Benchmarks of issue 3 on a corpus from `simulate`: YGN parsing (bytes per second, against a
 //! plain line count over the same bytes in the same run) and replay with legality checks
-//! (decisions per second), each on one thread.
+//! (decisions per second), each on one thread; `analyze` end to end, against reading and
+//! replaying the same log in the same run.
 //!
 //! `cargo bench --bench corpus`.
 
@@ -132,6 +133,14 @@ fn analyze_end_to_end(c: &mut Criterion) {
     group.throughput(Throughput::Elements(plan.games as u64));
     group.bench_function("one_seat_games", |b| {
         b.iter(|| dicelens::cli::analyze::run(&args))
+    });
+    // Baseline in the same run: reading and replaying the same log, nothing rated.
+    group.bench_function("read_and_replay_baseline", |b| {
+        b.iter(|| {
+            let mut reader = dicelens::corpus::CorpusReader::new(ReplayOptions::default());
+            reader.read_path(&args.files[0], None, |_, _| {});
+            reader.summary.games_used
+        })
     });
     group.finish();
 }

@@ -194,6 +194,22 @@ pub fn kind(r: &Rated) -> usize {
     }
 }
 
+/// The histogram whose bucket boundaries every [`ErrorHistogram`] uses: 1 micro-point to
+/// about a million points, 3 significant digits.
+fn buckets() -> &'static hdrhistogram::Histogram<u64> {
+    static BUCKETS: std::sync::OnceLock<hdrhistogram::Histogram<u64>> = std::sync::OnceLock::new();
+    BUCKETS.get_or_init(|| {
+        hdrhistogram::Histogram::new_with_bounds(1, 1 << 40, 3)
+            .expect("constant bounds within hdrhistogram's limits")
+    })
+}
+
+/// The lowest value of the bucket `micro` falls in (values beyond the range share the top one).
+fn bucket_of(micro: u64) -> u64 {
+    let h = buckets();
+    h.lowest_equivalent(micro.min(h.high()))
+}
+
 /// Error histogram: counts of decision errors by micro-point bucket (hdrhistogram, 3
 /// significant digits), stored as `(value, count)` pairs so it serialises and merges exactly.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,14 +219,10 @@ pub struct ErrorHistogram {
 }
 
 impl ErrorHistogram {
-    /// Adds errors.
-    pub fn record(&mut self, histogram: &hdrhistogram::Histogram<u64>) {
-        for v in histogram.iter_recorded() {
-            *self
-                .counts
-                .entry(histogram.lowest_equivalent(v.value_iterated_to()))
-                .or_default() += v.count_at_value();
-        }
+    /// Adds one error of `micro` micro-points, in its hdrhistogram bucket (the bucket's lowest
+    /// value is the key).
+    pub fn add(&mut self, micro: u64) {
+        *self.counts.entry(bucket_of(micro)).or_default() += 1;
     }
 
     /// The error (points) at quantile `q` in 0..=1.
@@ -251,6 +263,15 @@ impl ErrorHistogram {
     }
 }
 
+/// The entry of `key` in `map`, inserted with its default if missing (the key is copied only
+/// then).
+fn counter<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut V {
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), V::default());
+    }
+    map.get_mut(key).expect("inserted just above")
+}
+
 /// Everything an analysis accumulates; merges by addition.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Aggregates {
@@ -281,12 +302,9 @@ impl Aggregates {
         rated: &[Rated],
     ) {
         self.games += 1;
-        *self.rule_sets.entry(rules.to_string()).or_default() += 1;
+        *counter(&mut self.rule_sets, rules) += 1;
         let seats = players.len() as u8;
-        let mut game_error = vec![0i128; players.len()];
-        let mut histogram = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 1 << 40, 3).ok();
         for r in rated {
-            let seat = usize::from(r.decision.seat);
             self.all.add(r);
             self.kinds[kind(r)].add(r);
             let turn = (r.decision.round - 1) * u16::from(seats) + u16::from(r.decision.seat) + 1;
@@ -294,29 +312,24 @@ impl Aggregates {
                 .entry(u32::from(seats) * 1000 + u32::from(turn))
                 .or_default()
                 .add(r);
-            if let Some(h) = histogram.as_mut() {
-                h.saturating_record((r.error * MICRO).round() as u64);
-            }
-            if let (Some(name), Some(e)) = (players.get(seat), game_error.get_mut(seat)) {
-                *e += nano(r.error);
-                let p = self.players.entry(name.clone()).or_default();
+            self.histogram.add((r.error * MICRO).round() as u64);
+        }
+        for (seat, name) in players.iter().enumerate() {
+            let p = counter(&mut self.players, name);
+            let mut game_error = 0i128;
+            for r in rated.iter().filter(|r| usize::from(r.decision.seat) == seat) {
+                game_error += nano(r.error);
                 p.all.add(r);
                 p.kinds[kind(r)].add(r);
                 p.rounds.entry(r.decision.round).or_default().add(r);
             }
-        }
-        if let Some(h) = &histogram {
-            self.histogram.record(h);
-        }
-        for (name, e) in players.iter().zip(game_error) {
-            let p = self.players.entry(name.clone()).or_default();
             p.games += 1;
-            let micro = e / 1000;
+            let micro = game_error / 1000;
             p.game_error_sq += micro * micro;
             if let Some(day) = date {
-                let d = p.days.entry(day.to_string()).or_default();
+                let d = counter(&mut p.days, day);
                 d.0 += 1;
-                d.1 += e;
+                d.1 += game_error;
             }
         }
     }
@@ -385,12 +398,10 @@ mod tests {
     /// Errors far apart land in buckets far apart, and quantiles read them back.
     #[test]
     fn histogram_keeps_large_errors() {
-        let mut h = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 1 << 40, 3).unwrap();
-        for micro in [0u64, 2, 1_500, 2_000_000, 7_000_000] {
-            h.saturating_record(micro);
-        }
         let mut e = ErrorHistogram::default();
-        e.record(&h);
+        for micro in [0u64, 2, 1_500, 2_000_000, 7_000_000] {
+            e.add(micro);
+        }
         assert_eq!(e.counts.values().sum::<u64>(), 5);
         assert!((e.quantile(1.0) - 7.0).abs() < 0.01, "{:?}", e.counts);
         assert!((e.quantile(0.8) - 2.0).abs() < 0.01, "{:?}", e.counts);

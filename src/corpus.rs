@@ -9,6 +9,10 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+/// Bytes of a mapped log read before they are given back to the kernel (a multiple of every
+/// page size).
+const RELEASE_STEP: usize = 16 << 20;
+
 /// A log file, mapped into memory.
 pub struct LogFile {
     path: PathBuf,
@@ -62,12 +66,36 @@ impl LogFile {
     }
 
     /// Calls `each` with every game of the file, or the syntax error that replaced it.
-    pub fn for_each_game(&self, mut each: impl FnMut(Result<&GameRecord, ParseError>)) {
+    /// The record is the caller's to change or swap out (the reader refills whatever record it
+    /// is left with).
+    pub fn for_each_game(&self, mut each: impl FnMut(Result<&mut GameRecord, ParseError>)) {
         let mut reader = self.format.reader(self.content(), &self.name);
         let mut game = GameRecord::default();
+        let mut released = 0;
         while let Some(result) = reader.read_game(&mut game) {
-            each(result.map(|()| &game));
+            each(result.map(|()| &mut game));
+            released = self.release(released, reader.consumed());
         }
+    }
+
+    /// Gives the pages of the mapped file in `from..to` back to the kernel once there are
+    /// at least [`RELEASE_STEP`] bytes of them, so a long file read once does not stay in the
+    /// process's resident memory; returns where the released part now ends. (A page read again
+    /// is simply read from the file again.)
+    fn release(&self, from: usize, to: usize) -> usize {
+        let Some(map) = &self.map else { return from };
+        if to < from + RELEASE_STEP {
+            return from;
+        }
+        let end = to - to % RELEASE_STEP;
+        #[cfg(unix)]
+        // SAFETY: the map is read-only and private, so dropping its pages loses nothing: the
+        // next access reads them from the file again. No reference into the range is used
+        // after this point (the reader has moved past it).
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, end - from)
+        };
+        end
     }
 }
 
@@ -137,6 +165,19 @@ impl Summary {
     }
 }
 
+/// A 128-bit fingerprint of a game id (two SipHash runs, fixed keys): the ids seen take 16
+/// bytes a game, and two different ids share a fingerprint with odds of about 2^-128 a pair.
+fn fingerprint(id: &str) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |salt: u8| {
+        let mut h = std::hash::DefaultHasher::new();
+        salt.hash(&mut h);
+        id.hash(&mut h);
+        h.finish()
+    };
+    (u128::from(half(0)) << 64) | u128::from(half(1))
+}
+
 /// Reads games from files, replays them, and keeps the summary; duplicate game ids (across
 /// all files read by this reader) are skipped after their first occurrence.
 pub struct CorpusReader {
@@ -144,7 +185,8 @@ pub struct CorpusReader {
     pub options: ReplayOptions,
     /// What happened so far.
     pub summary: Summary,
-    seen: HashSet<String>,
+    /// Fingerprints of the game ids seen so far.
+    seen: HashSet<u128>,
 }
 
 impl CorpusReader {
@@ -163,7 +205,7 @@ impl CorpusReader {
         &mut self,
         path: &Path,
         format: Option<Format>,
-        each: impl FnMut(&GameRecord, &Replayed),
+        each: impl FnMut(&mut GameRecord, &mut Replayed),
     ) {
         match LogFile::open(path, format) {
             Ok(file) => self.read(&file, each),
@@ -171,8 +213,9 @@ impl CorpusReader {
         }
     }
 
-    /// Reads every game of `file`; `each` gets every game that replays, with its replay.
-    pub fn read(&mut self, file: &LogFile, mut each: impl FnMut(&GameRecord, &Replayed)) {
+    /// Reads every game of `file`; `each` gets every game that replays, with its replay (both
+    /// the caller's to keep by swapping them out: the reader refills what it is left with).
+    pub fn read(&mut self, file: &LogFile, mut each: impl FnMut(&mut GameRecord, &mut Replayed)) {
         let mut replayed = Replayed::default();
         let name = file.path().display().to_string();
         file.for_each_game(|result| {
@@ -196,7 +239,7 @@ impl CorpusReader {
                 game_id: Some(game.provenance.game_id.clone()),
                 detail,
             };
-            if !self.seen.insert(game.provenance.game_id.clone()) {
+            if !self.seen.insert(fingerprint(&game.provenance.game_id)) {
                 let detail = format!("game id {} seen before", game.provenance.game_id);
                 self.summary
                     .skip("duplicate game id", location(detail, game.provenance.line));
@@ -205,7 +248,7 @@ impl CorpusReader {
             match replay(game, self.options, &mut replayed) {
                 Ok(()) => {
                     self.summary.games_used += 1;
-                    each(game, &replayed);
+                    each(game, &mut replayed);
                 }
                 Err(skip) => {
                     let line = match &skip {

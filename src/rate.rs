@@ -6,8 +6,10 @@ use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
 use crate::rules::{Choice, RuleSet, Sheet};
 use crate::solve::expected::{sheet_value, TurnOracle};
+use crate::solve::states::StateSpace;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// Values every legal option of a decision. Implementations: the solitaire expected-score
 /// oracle now; match-point oracles later, behind the same trait.
@@ -46,54 +48,57 @@ pub struct Valued {
     pub chosen: f64,
 }
 
-/// Per-thread cache of turn evaluations, keyed by sheet state: early-game states recur in
-/// every game, so most turns are looked up, not solved.
+/// Key of a turn evaluation: the rule set and the state's index in its table (states whose
+/// upper totals have the same future share an index, and so one evaluation).
+type TurnKey = (RuleSet, u32);
+
+/// The caller's (per thread) memo of the turn in hand: the decisions of one turn are valued
+/// from one evaluation without going back to the oracle's shared cache.
 #[derive(Default)]
 pub struct TurnCache {
-    turns: HashMap<(RuleSet, u16, bool, u32), TurnOracle>,
+    last: Option<(TurnKey, Arc<TurnOracle>)>,
 }
 
-/// Turn evaluations kept at most per thread before the cache is emptied.
-const CACHE_LIMIT: usize = 32_768;
-
-impl TurnCache {
-    /// The turn evaluation of `sheet` with no points on it (points only shift values, so one
-    /// evaluation serves every game that reaches the same boxes and upper total).
-    fn turn(&mut self, table: &[f64], sheet: &Sheet) -> Option<&TurnOracle> {
-        let key = (
-            sheet.rules,
-            sheet.filled,
-            sheet.yahtzee_50,
-            sheet.capped_upper(),
-        );
-        if !self.turns.contains_key(&key) {
-            if self.turns.len() >= CACHE_LIMIT {
-                self.turns.clear();
-            }
-            let pointless = Sheet {
-                points: 0,
-                ..*sheet
-            };
-            self.turns.insert(key, TurnOracle::new(table, &pointless)?);
-        }
-        self.turns.get(&key)
-    }
-}
+/// Turn evaluations the solitaire oracle keeps (about 4 KB each, so about 280 MB when full);
+/// early-game states recur in every game and stay, late-game states mostly come and go.
+const SHARED_TURNS: usize = 65_536;
 
 /// The solitaire oracle: optimal expected final score, from the expected-score tables.
 pub struct SolitaireOracle {
     tables: HashMap<RuleSet, Vec<f64>>,
+    /// Turn evaluations shared by every thread, bounded (scan-resistant eviction).
+    turns: quick_cache::sync::Cache<TurnKey, Arc<TurnOracle>>,
 }
 
 impl SolitaireOracle {
     /// An oracle over the given tables (one per rule set it can rate).
     pub fn new(tables: HashMap<RuleSet, Vec<f64>>) -> SolitaireOracle {
-        SolitaireOracle { tables }
+        SolitaireOracle {
+            tables,
+            turns: quick_cache::sync::Cache::new(SHARED_TURNS),
+        }
     }
 
     /// Adds (or replaces) the table of a rule set.
     pub fn add_table(&mut self, rules: RuleSet, table: Vec<f64>) {
+        self.turns.clear();
         self.tables.insert(rules, table);
+    }
+
+    /// The evaluation of `sheet`'s next turn with no points on it (points only shift values,
+    /// so one evaluation serves every game that reaches the same state): from the caller's
+    /// memo, else the shared cache, else solved (once, whichever thread asks first).
+    fn turn<'c>(&self, table: &[f64], sheet: &Sheet, cache: &'c mut TurnCache) -> Option<&'c TurnOracle> {
+        let index = StateSpace::new(sheet.rules).index_of(sheet)?;
+        let key = (sheet.rules, u32::try_from(index).ok()?);
+        if cache.last.as_ref().map(|(k, _)| *k) != Some(key) {
+            let turn = self.turns.get_or_insert_with(&key, || {
+                let pointless = Sheet { points: 0, ..*sheet };
+                TurnOracle::new(table, &pointless).map(Arc::new).ok_or(())
+            });
+            cache.last = Some((key, turn.ok()?));
+        }
+        cache.last.as_ref().map(|(_, turn)| &**turn)
     }
 }
 
@@ -104,7 +109,7 @@ impl Oracle for SolitaireOracle {
 
     fn value(&self, decision: &Decision, before: Before, cache: &mut TurnCache) -> Option<Valued> {
         let table = self.tables.get(&decision.sheet.rules)?;
-        let turn = cache.turn(table, &decision.sheet)?;
+        let turn = self.turn(table, &decision.sheet, cache)?;
         let points = f64::from(decision.sheet.points);
         let rolls_left = decision.rolls_left();
         // Keeping all five dice is rolling none: worth the best option of the same dice

@@ -389,3 +389,43 @@ fn convert_goes_on_past_an_unrecognisable_file() {
     assert!(stderr.contains("unfinished (abandoned)"), "{stderr}");
     assert_eq!(read_all(&out, None).len(), 2);
 }
+
+/// A log much longer than the span after which read pages are given back to the kernel reads
+/// exactly as in memory: every game found, at its line, and a bad game near the end reported at
+/// its own line with its id.
+#[test]
+fn long_logs_read_the_same_after_their_pages_are_released() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ygn/bad_die.ygn");
+    let text = fs::read_to_string(fixture).unwrap();
+    let first = text.find("[Game").unwrap();
+    let end = text[first..].find("\n\n[Game").unwrap() + first + 2;
+    let game = &text[first..end];
+    let game_lines = game.lines().count() as u32;
+    let copies = 70_000; // about 36 MB: the released part moves on at least once
+    let mut content = String::with_capacity(copies * game.len() + 1000);
+    for i in 0..copies {
+        content.push_str(&game.replace("bad_die-1", &format!("g-{i}")));
+    }
+    let bad_line = copies as u32 * game_lines + 1;
+    content.push_str(&game.replace("bad_die-1", "bad").replace("24426", "24726"));
+    assert!(content.len() > 2 * (16 << 20), "{} bytes", content.len());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.ygn");
+    fs::write(&path, &content).unwrap();
+    let mut reader = CorpusReader::new(ReplayOptions::default());
+    let mut lines = Vec::new();
+    reader.read(&LogFile::open(&path, None).unwrap(), |g, replayed| {
+        assert_eq!(g.provenance.game_id, format!("g-{}", lines.len()));
+        assert_eq!(replayed.decisions.len(), 28);
+        lines.push(g.provenance.line);
+    });
+    assert_eq!(lines.len(), copies);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(*line, i as u32 * game_lines + 1, "game {i}");
+    }
+    assert_eq!(reader.summary.games_read, copies as u64 + 1);
+    let places = &reader.summary.skipped["syntax error"];
+    assert_eq!(places.len(), 1);
+    assert_eq!(places[0].game_id.as_deref(), Some("bad"));
+    assert_eq!(places[0].line, bad_line + 5, "{}", places[0].detail);
+}

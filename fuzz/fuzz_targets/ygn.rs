@@ -17,19 +17,19 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let mut reader = ygn::Reader::new(data, "fuzz.ygn");
     let mut game = GameRecord::default();
-    let mut offset = reader.offset();
+    let mut offset = reader.consumed();
     while let Some(outcome) = reader.read_game(&mut game) {
         assert!(
-            reader.offset() > offset,
+            reader.consumed() > offset,
             "read_game returned without moving on"
         );
-        offset = reader.offset();
+        offset = reader.consumed();
         if outcome.is_ok() {
             round_trip(&game);
         }
     }
     assert_eq!(
-        reader.offset(),
+        reader.consumed(),
         data.len(),
         "the reader stopped before the end"
     );

@@ -288,6 +288,10 @@ impl<'a> Reader<'a> {
 }
 
 impl GameReader for Reader<'_> {
+    fn consumed(&self) -> usize {
+        self.lines.consumed()
+    }
+
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         out.clear();
         let first = self.next_event_line()?;

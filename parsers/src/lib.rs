@@ -23,6 +23,10 @@ pub trait GameReader {
     /// Reads the next game into `out` (cleared first). `None` at the end of the input. After a
     /// syntax error, the reader skips to the start of the next game, so the caller can go on.
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>>;
+
+    /// Bytes of the input the reader is done with: later games are read from this offset on
+    /// (so a caller may release the memory before it).
+    fn consumed(&self) -> usize;
 }
 
 /// The log formats.

@@ -98,7 +98,12 @@ pub(crate) mod text {
             })
         }
 
-        /// The current position.
+        /// Bytes consumed so far (not counting a byte-order mark).
+        pub(crate) fn consumed(&self) -> usize {
+            self.pos
+        }
+
+        /// The current position, to [`LineCursor::rewind`] to.
         pub(crate) fn mark(&self) -> Mark {
             Mark {
                 pos: self.pos,
@@ -360,6 +365,10 @@ impl<'a> Reader<'a> {
 }
 
 impl GameReader for Reader<'_> {
+    fn consumed(&self) -> usize {
+        self.lines.consumed()
+    }
+
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         out.clear();
         let result = match self.next_game_start()? {

@@ -85,11 +85,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// How many bytes of the content have been read so far (for progress reports).
-    pub fn offset(&self) -> usize {
-        self.pos
-    }
-
     /// The line at the current position, without consuming it; `None` at the end.
     fn peek(&self) -> Option<Line<'a>> {
         let rest = self
@@ -256,6 +251,10 @@ impl<'a> Reader<'a> {
 }
 
 impl GameReader for Reader<'_> {
+    fn consumed(&self) -> usize {
+        self.pos
+    }
+
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         self.strings.recycle(out);
         out.clear();
@@ -1376,13 +1375,13 @@ mod tests {
         let mut reader = Reader::new(content, "t.ygn");
         let mut game = GameRecord::default();
         let mut outcomes = Vec::new();
-        let mut offset = reader.offset();
+        let mut offset = reader.consumed();
         while let Some(outcome) = reader.read_game(&mut game) {
             assert!(
-                reader.offset() > offset,
+                reader.consumed() > offset,
                 "a call that returns something moves on"
             );
-            offset = reader.offset();
+            offset = reader.consumed();
             if outcome.is_err() {
                 assert_eq!(
                     game,
@@ -1393,7 +1392,7 @@ mod tests {
             outcomes.push(outcome.map(|()| game.clone()));
         }
         assert_eq!(
-            reader.offset(),
+            reader.consumed(),
             content.len(),
             "the reader reads to the end"
         );

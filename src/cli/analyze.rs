@@ -81,13 +81,51 @@ impl Tables {
     }
 }
 
-/// Drops the games of `batch` not of rule set `only` (when given), recording each in `not_rated`.
-pub(crate) fn keep_rule_set(
+/// Games waiting to be rated. A game is swapped into a slot, and the slot's previous record
+/// goes back to the reader to be refilled: no game is copied and no allocation is repeated.
+#[derive(Default)]
+pub(crate) struct GameBatch {
+    slots: Vec<(GameRecord, Replayed)>,
+    len: usize,
+}
+
+impl GameBatch {
+    /// Takes `game` and its replay (leaving the contents of a used slot in their place).
+    pub(crate) fn take(&mut self, game: &mut GameRecord, replayed: &mut Replayed) {
+        if self.len == self.slots.len() {
+            self.slots.push(Default::default());
+        }
+        let slot = &mut self.slots[self.len];
+        std::mem::swap(&mut slot.0, game);
+        std::mem::swap(&mut slot.1, replayed);
+        self.len += 1;
+    }
+
+    /// Whether the batch holds [`BATCH`] games.
+    pub(crate) fn is_full(&self) -> bool {
+        self.len >= BATCH
+    }
+
+    /// The games taken since the last [`GameBatch::clear`].
+    pub(crate) fn games(&self) -> &[(GameRecord, Replayed)] {
+        &self.slots[..self.len]
+    }
+
+    /// Empties the batch (its slots stay allocated).
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// Whether a game of rule set `rules` is rated when only rule set `only` (if any) is wanted;
+/// if not, the game is recorded in `not_rated`.
+pub(crate) fn wanted_rule_set(
     only: Option<RuleSet>,
-    batch: &mut Vec<(GameRecord, Replayed)>,
+    game: &GameRecord,
+    rules: Option<RuleSet>,
     not_rated: &mut Vec<(String, Location)>,
-) {
-    batch.retain(|(game, replayed)| match (only, replayed.rules) {
+) -> bool {
+    match (only, rules) {
         (Some(only), Some(r)) if only != r => {
             let location = Location {
                 file: game.provenance.file.clone(),
@@ -99,49 +137,90 @@ pub(crate) fn keep_rule_set(
             false
         }
         _ => true,
-    });
+    }
+}
+
+/// A CSV file an analysis writes batch by batch, so the rows of a large corpus are never all
+/// in memory; the first write error is kept and reported at the end.
+struct CsvFile {
+    path: PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+    error: Option<String>,
+}
+
+impl CsvFile {
+    /// Creates `dir/name` and writes `header` (a line without its newline).
+    fn create(dir: &Path, name: &str, header: &str) -> Result<CsvFile, CliError> {
+        let path = dir.join(name);
+        let file = std::fs::File::create(&path)
+            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
+        let mut csv = CsvFile {
+            path,
+            out: std::io::BufWriter::new(file),
+            error: None,
+        };
+        csv.write(&format!("{header}\n"));
+        Ok(csv)
+    }
+
+    /// Appends rows (whole lines).
+    fn write(&mut self, rows: &str) {
+        use std::io::Write;
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(rows.as_bytes()) {
+                self.error = Some(format!("cannot write {}: {e}", self.path.display()));
+            }
+        }
+    }
+
+    /// Flushes the file; the first error met, if any.
+    fn finish(mut self) -> Result<(), CliError> {
+        use std::io::Write;
+        if let (None, Err(e)) = (&self.error, self.out.flush()) {
+            self.error = Some(format!("cannot write {}: {e}", self.path.display()));
+        }
+        self.error.map_or(Ok(()), |e| Err(CliError::failure(e)))
+    }
 }
 
 /// The state of a running analysis.
 struct Analysis {
     tables: Tables,
-    only: Option<RuleSet>,
     thresholds: Thresholds,
     aggregates: Aggregates,
     not_rated: Vec<(String, Location)>,
-    games: String,
-    decisions: Option<String>,
+    /// `games.csv`.
+    games: CsvFile,
+    /// `decisions.csv`, with `--decisions`.
+    decisions: Option<CsvFile>,
 }
 
 impl Analysis {
-    /// Rates a batch of replayed games and adds them to the aggregates, `games.csv` rows and
-    /// (with `--decisions`) `decisions.csv` rows.
-    fn flush(&mut self, batch: &mut Vec<(GameRecord, Replayed)>) {
-        keep_rule_set(self.only, batch, &mut self.not_rated);
-        self.tables.load_for(batch);
-        let want_rows = self.decisions.is_some();
-        let mut rows: Vec<(usize, Option<Vec<Rated>>)> = Vec::new();
+    /// Rates a batch of replayed games and adds them to the aggregates, `games.csv` and (with
+    /// `--decisions`) `decisions.csv`; the rows are made in parallel and written in game order.
+    fn flush(&mut self, batch: &mut GameBatch) {
+        self.tables.load_for(batch.games());
+        let want_decisions = self.decisions.is_some();
+        let mut parts: Vec<(String, String)> = Vec::new();
         rate_batch(
             &self.tables.oracle,
-            batch,
+            batch.games(),
             self.thresholds,
-            |i, _, rated, out: &mut Vec<(usize, Option<Vec<Rated>>)>| {
-                out.push((i, want_rows.then(|| rated.to_vec())));
+            |_, game, rated, (games, decisions): &mut (String, String)| {
+                let p = &game.provenance;
+                game_row(games, &p.game_id, &p.file, p.line);
+                if want_decisions {
+                    decision_rows(decisions, game, rated);
+                }
             },
             &mut self.aggregates,
             &mut self.not_rated,
-            |part| rows.extend(part),
+            |part| parts.push(part),
         );
-        for (i, rated) in rows {
-            let game = &batch[i].0;
-            game_row(
-                &mut self.games,
-                &game.provenance.game_id,
-                &game.provenance.file,
-                game.provenance.line,
-            );
-            if let (Some(out), Some(rated)) = (self.decisions.as_mut(), rated) {
-                decision_rows(out, game, &rated);
+        for (games, decisions) in parts {
+            self.games.write(&games);
+            if let Some(out) = self.decisions.as_mut() {
+                out.write(&decisions);
             }
         }
         batch.clear();
@@ -299,23 +378,28 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let mut analysis = Analysis {
         tables: Tables::new(args.tables.as_deref()),
-        only,
         thresholds: Thresholds::default(),
         aggregates: Aggregates::default(),
         not_rated: Vec::new(),
-        games: String::new(),
-        decisions: args.decisions.then(|| format!("{DECISION_COLUMNS}\n")),
+        games: CsvFile::create(&args.out, "games.csv", GAME_COLUMNS)?,
+        decisions: if args.decisions {
+            Some(CsvFile::create(&args.out, "decisions.csv", DECISION_COLUMNS)?)
+        } else {
+            None
+        },
     };
     let mut reader = CorpusReader::new(ReplayOptions {
         include_unfinished: args.include_unfinished,
     });
     let bar = indicatif::ProgressBar::new(args.files.len() as u64);
-    let mut batch: Vec<(GameRecord, Replayed)> = Vec::with_capacity(BATCH);
+    let mut batch = GameBatch::default();
     for path in &args.files {
         reader.read_path(path, format, |game, replayed| {
-            batch.push((game.clone(), replayed.clone()));
-            if batch.len() >= BATCH {
-                analysis.flush(&mut batch);
+            if wanted_rule_set(only, game, replayed.rules, &mut analysis.not_rated) {
+                batch.take(game, replayed);
+                if batch.is_full() {
+                    analysis.flush(&mut batch);
+                }
             }
         });
         bar.inc(1);
@@ -327,7 +411,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     for (reason, location) in analysis.not_rated.drain(..) {
         summary.skip(&reason, location);
     }
+    analysis.games.finish()?;
+    if let Some(decisions) = analysis.decisions {
+        decisions.finish()?;
+    }
     let oracle = analysis.tables.oracle.describe();
+    // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
+    // short run; let another thread do it (or the process's exit).
+    let tables = std::mem::replace(&mut analysis.tables, Tables::new(args.tables.as_deref()));
+    std::thread::spawn(move || drop(tables));
     write_outputs(
         &args.out,
         &Outputs {
@@ -335,8 +427,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             summary: &summary,
             oracle: &oracle,
             thresholds: &analysis.thresholds,
-            games: &analysis.games,
-            decisions: analysis.decisions.as_deref(),
+            games: None,
             summary_extra: serde_json::Map::new(),
         },
         &OutputOptions {
@@ -357,10 +448,8 @@ pub(crate) struct Outputs<'a> {
     pub(crate) oracle: &'a str,
     /// The class thresholds the decisions were rated with.
     pub(crate) thresholds: &'a Thresholds,
-    /// `games.csv` rows (without the header).
-    pub(crate) games: &'a str,
-    /// `decisions.csv` content (with the header), when it is written.
-    pub(crate) decisions: Option<&'a str>,
+    /// `games.csv` rows (without the header); `None` if the file is written already.
+    pub(crate) games: Option<&'a str>,
     /// Further `summary.json` fields.
     pub(crate) summary_extra: serde_json::Map<String, serde_json::Value>,
 }
@@ -376,7 +465,7 @@ pub(crate) struct OutputOptions {
 }
 
 /// Writes every output of an analysis into `dir` (`players.csv`, `leaderboard.csv`,
-/// `rounds.csv`, `summary.json`, `aggregates.json`, `games.csv`, `decisions.csv` when given,
+/// `rounds.csv`, `summary.json`, `aggregates.json`, `games.csv` when its rows are given,
 /// `report.html`), reports the summary on stderr and prints the leaderboard on stdout
 /// (shared by `analyze` and `merge`).
 pub(crate) fn write_outputs(
@@ -409,13 +498,8 @@ pub(crate) fn write_outputs(
     let aggregates_json = serde_json::to_string(aggregates)
         .map_err(|e| CliError::failure(format!("cannot encode the aggregates: {e}")))?;
     write(dir, "aggregates.json", &(aggregates_json + "\n"))?;
-    write(
-        dir,
-        "games.csv",
-        &format!("{GAME_COLUMNS}\n{}", outputs.games),
-    )?;
-    if let Some(rows) = outputs.decisions {
-        write(dir, "decisions.csv", rows)?;
+    if let Some(rows) = outputs.games {
+        write(dir, "games.csv", &format!("{GAME_COLUMNS}\n{rows}"))?;
     }
     let html = report::html::report_html(
         aggregates,

@@ -416,8 +416,7 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
             summary: &summary,
             oracle: &oracle,
             thresholds: &thresholds,
-            games: &games,
-            decisions: None,
+            games: Some(&games),
             summary_extra: extra,
         },
         &OutputOptions {

@@ -4,12 +4,12 @@
 //!
 //! Exit codes: 0 done, 1 failure, 2 usage error (an unknown player included).
 
-use super::analyze::{keep_rule_set, rate_batch, Tables, BATCH};
+use super::analyze::{rate_batch, wanted_rule_set, GameBatch, Tables};
 use super::{notice, print_stdout, CliError};
 use crate::aggregate::Aggregates;
 use crate::corpus::{CorpusReader, Location};
 use crate::rate::{Oracle, Rated, Thresholds};
-use crate::replay::{ReplayOptions, Replayed};
+use crate::replay::ReplayOptions;
 use crate::report::player::{self as page, PlayerReport, Worst, WORST};
 use crate::rules::RuleSet;
 use dicelens_parsers::GameRecord;
@@ -102,15 +102,14 @@ fn from_logs(
     let mut not_rated: Vec<(String, Location)> = Vec::new();
     let thresholds = Thresholds::default();
     let name = args.name.as_str();
-    let mut flush = |batch: &mut Vec<(GameRecord, Replayed)>,
+    let mut flush = |batch: &mut GameBatch,
                      aggregates: &mut Aggregates,
                      worst: &mut Vec<Worst>,
                      not_rated: &mut Vec<(String, Location)>| {
-        keep_rule_set(only, batch, not_rated);
-        tables.load_for(batch);
+        tables.load_for(batch.games());
         rate_batch(
             &tables.oracle,
-            batch,
+            batch.games(),
             thresholds,
             |_, game, rated, found: &mut Vec<Worst>| {
                 candidates(game, name, rated, found);
@@ -126,12 +125,14 @@ fn from_logs(
         batch.clear();
     };
     let bar = indicatif::ProgressBar::new(args.files.len() as u64);
-    let mut batch: Vec<(GameRecord, Replayed)> = Vec::with_capacity(BATCH);
+    let mut batch = GameBatch::default();
     for path in &args.files {
         reader.read_path(path, format, |game, replayed| {
-            batch.push((game.clone(), replayed.clone()));
-            if batch.len() >= BATCH {
-                flush(&mut batch, &mut aggregates, &mut worst, &mut not_rated);
+            if wanted_rule_set(only, game, replayed.rules, &mut not_rated) {
+                batch.take(game, replayed);
+                if batch.is_full() {
+                    flush(&mut batch, &mut aggregates, &mut worst, &mut not_rated);
+                }
             }
         });
         bar.inc(1);
