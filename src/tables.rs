@@ -7,6 +7,7 @@
 //! `56..64` CRC-32 of bytes `0..56` followed by the payload. Payload: one `f64` per state.
 
 use crate::rules::RuleSet;
+use crate::solve::distribution::{build_dist, BuildObserver, Dist, DistSource, DistTableData};
 use crate::solve::expected::build_table;
 use crate::solve::states::StateSpace;
 use memmap2::Mmap;
@@ -132,14 +133,32 @@ fn payload(map: &[u8]) -> Option<&[f64]> {
     bytemuck::try_cast_slice(map.get(HEADER_LEN..)?).ok()
 }
 
-fn header(rules: RuleSet, entries: u64) -> [u8; HEADER_LEN] {
+/// A kind of table file: its code in the header, its builder's version, its name in messages.
+#[derive(Clone, Copy, Debug)]
+struct Kind {
+    code: u32,
+    builder: u32,
+    name: &'static str,
+    /// Payload bytes for a number of entries and the header's extra field.
+    payload_len: fn(u64, u32) -> u64,
+}
+
+const EXPECTED: Kind = Kind {
+    code: KIND_EXPECTED,
+    builder: EXPECTED_BUILDER_VERSION,
+    name: "expected-score",
+    payload_len: |entries, _| entries * 8,
+};
+
+fn header(kind: Kind, rules: RuleSet, entries: u64, extra: u32) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&KIND_EXPECTED.to_le_bytes());
+    h[12..16].copy_from_slice(&kind.code.to_le_bytes());
     let name = rules.name().as_bytes();
     h[16..16 + name.len()].copy_from_slice(name);
-    h[40..44].copy_from_slice(&EXPECTED_BUILDER_VERSION.to_le_bytes());
+    h[40..44].copy_from_slice(&kind.builder.to_le_bytes());
+    h[44..48].copy_from_slice(&extra.to_le_bytes());
     h[48..56].copy_from_slice(&entries.to_le_bytes());
     h
 }
@@ -151,22 +170,31 @@ fn checksum(head: &[u8], body: &[u8]) -> u64 {
     u64::from(hasher.finalize())
 }
 
-/// Checks a mapped file against what this build expects for `rules`.
-fn verify(bytes: &[u8], rules: RuleSet) -> Result<(), TableProblem> {
+/// A little-endian `u32` at `at` (0 if out of range).
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    bytes
+        .get(at..at + 4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+/// Checks a mapped file against what this build expects for a table of `kind` and `rules`.
+fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> {
     let entries = StateSpace::new(rules).len() as u64;
-    let expected_len = HEADER_LEN as u64 + entries * 8;
+    let extra = read_u32(bytes, 44);
+    let expected_len = HEADER_LEN as u64 + (kind.payload_len)(entries, extra);
     if bytes.len() < HEADER_LEN {
         return Err(TableProblem::WrongSize {
             found: bytes.len() as u64,
             expected: expected_len,
         });
     }
-    let want = header(rules, entries);
+    let want = header(kind, rules, entries, extra);
     if bytes[0..12] != want[0..12] {
         return Err(TableProblem::NotATable);
     }
     if bytes[12..16] != want[12..16] {
-        return Err(TableProblem::Mismatch("not an expected-score table".into()));
+        return Err(TableProblem::Mismatch(format!("not {} table", kind.name)));
     }
     if bytes[16..40] != want[16..40] {
         let name = String::from_utf8_lossy(&bytes[16..40])
@@ -177,9 +205,10 @@ fn verify(bytes: &[u8], rules: RuleSet) -> Result<(), TableProblem> {
         )));
     }
     if bytes[40..44] != want[40..44] {
-        let v = u32::from_le_bytes([bytes[40], bytes[41], bytes[42], bytes[43]]);
         return Err(TableProblem::Mismatch(format!(
-            "built by builder version {v}, this build needs {EXPECTED_BUILDER_VERSION}"
+            "built by builder version {}, this build needs {}",
+            read_u32(bytes, 40),
+            kind.builder
         )));
     }
     if bytes.len() as u64 != expected_len || bytes[44..56] != want[44..56] {
@@ -192,21 +221,50 @@ fn verify(bytes: &[u8], rules: RuleSet) -> Result<(), TableProblem> {
     if stored != checksum(&bytes[..HEADER_LEN], &bytes[HEADER_LEN..]) {
         return Err(TableProblem::Checksum);
     }
-    payload(bytes).map(|_| ()).ok_or(TableProblem::NotATable)
+    Ok(())
 }
 
-/// Opens and verifies the table of `rules` in `dir` without building anything.
-pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableProblem> {
-    let path = expected_path(dir, rules);
-    let file = match File::open(&path) {
+/// Maps the file at `path` (read-only).
+fn map_file(path: &Path) -> Result<Mmap, TableProblem> {
+    let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TableProblem::Missing),
         Err(e) => return Err(TableProblem::Unreadable(e.to_string())),
     };
-    // SAFETY: the file is only ever replaced by rename, never modified in place, so the mapping
-    // stays valid; its contents are verified (checksum) before use.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| TableProblem::Unreadable(e.to_string()))?;
-    verify(&map, rules)?;
+    // SAFETY: table files are only ever replaced by rename, never modified in place, so the
+    // mapping stays valid; their contents are verified (checksum) before use.
+    unsafe { Mmap::map(&file) }.map_err(|e| TableProblem::Unreadable(e.to_string()))
+}
+
+/// Writes a table file atomically (temporary file, then rename): the header with its
+/// checksum, then the payload's parts.
+fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&head[..56]);
+    for part in parts {
+        hasher.update(part);
+    }
+    head[56..64].copy_from_slice(&u64::from(hasher.finalize()).to_le_bytes());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!("{name}.tmp{}", std::process::id()));
+    {
+        let mut f = io::BufWriter::new(File::create(&tmp)?);
+        f.write_all(&head)?;
+        for part in parts {
+            f.write_all(part)?;
+        }
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    }
+    fs::rename(&tmp, path)
+}
+
+/// Opens and verifies the table of `rules` in `dir` without building anything.
+pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableProblem> {
+    let map = map_file(&expected_path(dir, rules))?;
+    verify(&map, rules, EXPECTED)?;
+    payload(&map).ok_or(TableProblem::NotATable)?;
     Ok(ExpectedTable {
         rules,
         storage: Storage::Mapped(map),
@@ -240,24 +298,8 @@ pub fn build_expected(rules: RuleSet) -> (ExpectedTable, f64) {
 
 /// Writes a table file atomically (temporary file, then rename).
 pub fn write_expected(dir: &Path, rules: RuleSet, values: &[f64]) -> io::Result<()> {
-    fs::create_dir_all(dir)?;
-    let path = expected_path(dir, rules);
-    let body: &[u8] = bytemuck::cast_slice(values);
-    let mut head = header(rules, values.len() as u64);
-    let sum = checksum(&head, body);
-    head[56..64].copy_from_slice(&sum.to_le_bytes());
-    let tmp = dir.join(format!(
-        "{}.expected.tbl.tmp{}",
-        rules.name(),
-        std::process::id()
-    ));
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(&head)?;
-        f.write_all(body)?;
-        f.sync_all()?;
-    }
-    fs::rename(&tmp, &path)
+    let head = header(EXPECTED, rules, values.len() as u64, 0);
+    write_table(&expected_path(dir, rules), head, &[bytemuck::cast_slice(values)])
 }
 
 /// What was found when a table was opened.
@@ -290,5 +332,385 @@ pub fn load_expected(dir: &Path, rules: RuleSet, notice: &dyn Fn(&str)) -> (Expe
             }
             (table, Found::Rebuilt(problem))
         }
+    }
+}
+
+/// Version of the distribution builder; bump when its results change.
+pub const DIST_BUILDER_VERSION: u32 = 1;
+const KIND_DIST: u32 = 2;
+const KIND_DIST_PARTIAL: u32 = 3;
+
+/// Distribution tables: after the header, an index of one [`IndexEntry`] per state, then every
+/// state's values (`u16`), in state order. The header's extra field holds the number of values.
+const DIST: Kind = Kind {
+    code: KIND_DIST,
+    builder: DIST_BUILDER_VERSION,
+    name: "a distribution",
+    payload_len: |entries, values| entries * 8 + u64::from(values) * 2,
+};
+
+/// One state's place in a distribution file.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct IndexEntry {
+    /// First value, counted in values from the start of the values.
+    offset: u32,
+    /// The distribution's start.
+    start: u16,
+    /// Number of values.
+    len: u16,
+}
+
+/// Path of a rule set's distribution table in `dir`.
+pub fn dist_path(dir: &Path, rules: RuleSet) -> PathBuf {
+    dir.join(format!("{}.dist.tbl", rules.name()))
+}
+
+/// Path of the checkpoint of an unfinished distribution build.
+pub fn dist_partial_path(dir: &Path, rules: RuleSet) -> PathBuf {
+    dir.join(format!("{}.dist.partial", rules.name()))
+}
+
+enum DistStorage {
+    Mapped(Mmap),
+    Owned(DistTableData),
+}
+
+/// A rule set's distribution table, verified.
+pub struct DistTable {
+    rules: RuleSet,
+    storage: DistStorage,
+}
+
+/// The index and values of a mapped distribution file (verified before).
+fn dist_parts(map: &[u8], states: usize) -> Option<(&[IndexEntry], &[u16])> {
+    let index_end = HEADER_LEN + states * 8;
+    let index = bytemuck::try_cast_slice(map.get(HEADER_LEN..index_end)?).ok()?;
+    let values = bytemuck::try_cast_slice(map.get(index_end..)?).ok()?;
+    Some((index, values))
+}
+
+impl DistTable {
+    /// The rule set.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The distribution of a sheet's points still to come, `None` if the sheet is impossible.
+    pub fn sheet_dist(&self, sheet: &crate::rules::Sheet) -> Option<Dist<'_>> {
+        let index = StateSpace::new(self.rules).index_of(sheet)?;
+        Some(self.dist(index))
+    }
+
+    /// Number of stored values.
+    pub fn stored_values(&self) -> u64 {
+        match &self.storage {
+            DistStorage::Owned(data) => data.values.iter().map(|v| v.len() as u64).sum(),
+            DistStorage::Mapped(map) => {
+                let states = StateSpace::new(self.rules).len();
+                dist_parts(map, states).map_or(0, |(_, v)| v.len() as u64)
+            }
+        }
+    }
+}
+
+impl DistSource for DistTable {
+    fn dist(&self, index: usize) -> Dist<'_> {
+        match &self.storage {
+            DistStorage::Owned(data) => data.dist(index),
+            DistStorage::Mapped(map) => {
+                let states = StateSpace::new(self.rules).len();
+                let found = dist_parts(map, states).and_then(|(entries, values)| {
+                    let e = entries.get(index)?;
+                    let offset = e.offset as usize;
+                    let values = values.get(offset..offset + usize::from(e.len))?;
+                    Some(Dist {
+                        start: u32::from(e.start),
+                        values,
+                    })
+                });
+                found.unwrap_or(Dist {
+                    start: 0,
+                    values: &[],
+                })
+            }
+        }
+    }
+}
+
+/// Opens and verifies the distribution table of `rules` in `dir` without building anything:
+/// header, size, checksum of every byte, and an index that tiles the values exactly.
+pub fn open_dist(dir: &Path, rules: RuleSet) -> Result<DistTable, TableProblem> {
+    let map = map_file(&dist_path(dir, rules))?;
+    verify(&map, rules, DIST)?;
+    let states = StateSpace::new(rules).len();
+    let (index, values) = dist_parts(&map, states).ok_or(TableProblem::NotATable)?;
+    let mut next = 0u64;
+    for e in index {
+        if u64::from(e.offset) != next {
+            return Err(TableProblem::NotATable);
+        }
+        next += u64::from(e.len);
+    }
+    if next != values.len() as u64 {
+        return Err(TableProblem::NotATable);
+    }
+    Ok(DistTable {
+        rules,
+        storage: DistStorage::Mapped(map),
+    })
+}
+
+/// Writes a complete distribution table atomically.
+pub fn write_dist(dir: &Path, rules: RuleSet, data: &DistTableData) -> io::Result<()> {
+    let mut index = Vec::with_capacity(data.starts.len());
+    let mut offset = 0u64;
+    for (&start, values) in data.starts.iter().zip(&data.values) {
+        let too_big = || io::Error::other("distribution table too large for its index");
+        index.push(IndexEntry {
+            offset: u32::try_from(offset).map_err(|_| too_big())?,
+            start: u16::try_from(start).map_err(|_| too_big())?,
+            len: u16::try_from(values.len()).map_err(|_| too_big())?,
+        });
+        offset += values.len() as u64;
+    }
+    let count = u32::try_from(offset).map_err(|_| io::Error::other("too many values"))?;
+    let head = header(DIST, rules, index.len() as u64, count);
+    let values: Vec<u16> = data.values.concat();
+    write_table(
+        &dist_path(dir, rules),
+        head,
+        &[bytemuck::cast_slice(&index), bytemuck::cast_slice(&values)],
+    )
+}
+
+/// How a distribution build went.
+pub struct DistBuild {
+    /// The table, if the build finished.
+    pub table: Option<DistTableData>,
+    /// States taken from the checkpoint of an earlier, interrupted build.
+    pub resumed: u64,
+    /// States computed by this build.
+    pub computed: u64,
+    /// Seconds the build took.
+    pub seconds: f64,
+}
+
+/// Bytes of a checkpoint record before its values: state index, start, number of values,
+/// CRC-32 of those twelve bytes and the values.
+const RECORD_HEAD: usize = 16;
+
+/// Reads the checkpoint of an earlier build of the same table into `data`, keeps the file up
+/// to its last whole record, and returns it open for appending (a new one if there was none or
+/// it does not belong to this build), with the number of states it held.
+fn open_checkpoint(
+    path: &Path,
+    head: &[u8; HEADER_LEN],
+    data: &mut DistTableData,
+) -> io::Result<(File, u64)> {
+    let bytes = fs::read(path).unwrap_or_default();
+    let mut good = 0;
+    let mut resumed = 0;
+    if bytes.len() >= HEADER_LEN && bytes[..HEADER_LEN] == head[..] {
+        good = HEADER_LEN;
+        while let Some(record) = bytes.get(good..good + RECORD_HEAD) {
+            let index = read_u32(record, 0) as usize;
+            let start = read_u32(record, 4);
+            let len = read_u32(record, 8) as usize;
+            let Some(body) = bytes.get(good + RECORD_HEAD..good + RECORD_HEAD + 2 * len) else {
+                break;
+            };
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(&record[..12]);
+            crc.update(body);
+            if crc.finalize() != read_u32(record, 12) || index >= data.starts.len() {
+                break;
+            }
+            let values = body
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect();
+            if !data.has(index) {
+                resumed += 1;
+            }
+            data.set(index, start, values);
+            good += RECORD_HEAD + 2 * len;
+        }
+    }
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(path)?;
+    if good == 0 {
+        file.set_len(0)?;
+        file.write_all(head)?;
+    } else {
+        file.set_len(good as u64)?;
+    }
+    use std::io::Seek;
+    file.seek(io::SeekFrom::End(0))?;
+    Ok((file, resumed))
+}
+
+/// Appends each chunk's states to the checkpoint and moves the progress bar; stops after a
+/// given number of chunks when asked (to test resuming).
+struct Checkpointer {
+    out: io::BufWriter<File>,
+    error: Option<io::Error>,
+    bar: indicatif::ProgressBar,
+    chunks_left: Option<u64>,
+    computed: u64,
+}
+
+impl BuildObserver for Checkpointer {
+    fn chunk_done(&mut self, table: &DistTableData, indices: &[usize], done: u64, total: u64) -> bool {
+        self.computed += indices.len() as u64;
+        for &i in indices {
+            let d = table.dist(i);
+            let mut record = [0u8; RECORD_HEAD];
+            record[0..4].copy_from_slice(&(i as u32).to_le_bytes());
+            record[4..8].copy_from_slice(&d.start.to_le_bytes());
+            record[8..12].copy_from_slice(&(d.values.len() as u32).to_le_bytes());
+            let body: &[u8] = bytemuck::cast_slice(d.values);
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(&record[..12]);
+            crc.update(body);
+            record[12..16].copy_from_slice(&crc.finalize().to_le_bytes());
+            let written = self.out.write_all(&record).and_then(|()| self.out.write_all(body));
+            if let Err(e) = written {
+                self.error.get_or_insert(e);
+            }
+        }
+        if let Err(e) = self.out.flush() {
+            self.error.get_or_insert(e);
+        }
+        self.bar.set_length(total);
+        self.bar.set_position(done);
+        match &mut self.chunks_left {
+            Some(0) => false,
+            Some(n) => {
+                *n -= 1;
+                *n > 0
+            }
+            None => self.error.is_none(),
+        }
+    }
+}
+
+/// Builds the distribution table of `rules` (the states with at least `min_filled` boxes
+/// filled; 0 for the whole table), checkpointing every chunk of states into
+/// [`dist_partial_path`] so that an interrupted build resumes where it stopped. With
+/// `stop_after` chunks, the build stops there. A whole table is written to [`dist_path`] and
+/// its checkpoint removed.
+pub fn build_dist_file(
+    dir: &Path,
+    rules: RuleSet,
+    min_filled: usize,
+    stop_after: Option<u64>,
+) -> io::Result<DistBuild> {
+    let start = std::time::Instant::now();
+    fs::create_dir_all(dir)?;
+    let states = StateSpace::new(rules).len();
+    let mut data = DistTableData::new(states);
+    let mut head = header(
+        Kind {
+            code: KIND_DIST_PARTIAL,
+            ..DIST
+        },
+        rules,
+        states as u64,
+        min_filled as u32,
+    );
+    let sum = checksum(&head, &[]);
+    head[56..64].copy_from_slice(&sum.to_le_bytes());
+    let partial = dist_partial_path(dir, rules);
+    let (file, resumed) = open_checkpoint(&partial, &head, &mut data)?;
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} states {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!("building {rules} distributions"));
+    let mut observer = Checkpointer {
+        out: io::BufWriter::new(file),
+        error: None,
+        bar,
+        chunks_left: stop_after,
+        computed: 0,
+    };
+    let finished = build_dist(rules, &mut data, min_filled, &mut observer);
+    observer.bar.finish_and_clear();
+    if let Some(e) = observer.error {
+        return Err(e);
+    }
+    let computed = observer.computed;
+    drop(observer);
+    let table = if finished {
+        if min_filled == 0 {
+            write_dist(dir, rules, &data)?;
+        }
+        let _ = fs::remove_file(&partial);
+        Some(data)
+    } else {
+        None
+    };
+    Ok(DistBuild {
+        table,
+        resumed,
+        computed,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Opens the distribution table of `rules`, building it first (resuming an interrupted build)
+/// when it is missing, damaged or mismatched. `notice` receives a one-line message before a
+/// build starts, and one if the table cannot be saved (it is then used from memory).
+pub fn load_dist(dir: &Path, rules: RuleSet, notice: &dyn Fn(&str)) -> (DistTable, Found) {
+    match open_dist(dir, rules) {
+        Ok(t) => (t, Found::Valid),
+        Err(problem) => {
+            notice(&format!(
+                "table {} is {problem}; building it (a few minutes; an interrupted build resumes)",
+                dist_path(dir, rules).display()
+            ));
+            let built = match build_dist_file(dir, rules, 0, None) {
+                Ok(DistBuild {
+                    table: Some(data), ..
+                }) => data,
+                Ok(_) | Err(_) => {
+                    notice(&format!(
+                        "cannot save {}; building the table in memory",
+                        dist_path(dir, rules).display()
+                    ));
+                    let mut data = DistTableData::new(StateSpace::new(rules).len());
+                    build_dist(rules, &mut data, 0, &mut NoObserver);
+                    data
+                }
+            };
+            let table = open_dist(dir, rules).unwrap_or(DistTable {
+                rules,
+                storage: DistStorage::Owned(built),
+            });
+            (table, Found::Rebuilt(problem))
+        }
+    }
+}
+
+/// An observer that lets a build run to the end.
+struct NoObserver;
+
+impl BuildObserver for NoObserver {
+    fn chunk_done(&mut self, _: &DistTableData, _: &[usize], _: u64, _: u64) -> bool {
+        true
+    }
+}
+
+/// A distribution table held in memory (for tests and benchmarks).
+pub fn dist_from_data(rules: RuleSet, data: DistTableData) -> DistTable {
+    DistTable {
+        rules,
+        storage: DistStorage::Owned(data),
     }
 }

@@ -4,13 +4,13 @@
 //! Values exclude the points already on the sheet: `V(K, c)` is the expected number of points
 //! still to come under optimal play, upper and extra bonuses included.
 
-use super::states::{upper_pairs, StateSpace};
+use super::states::{upper_pairs, Next, StateSpace};
 use super::widget::{
     keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore, SingleStore, SlotAccess,
 };
 use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
 pub use crate::rules::Choice;
-use crate::rules::{RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::rules::{RuleSet, Sheet};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -57,48 +57,53 @@ impl Moves {
             successor: [None; 15],
             arena: Vec::new(),
         };
-        let y = rules.yahtzee_box();
-        for b in (0..rules.box_count()).filter(|b| filled & (1 << b) == 0) {
-            let successor = if b < UPPER_BOXES {
-                let face = b as u8 + 1;
-                let values = moves.arena.len();
-                for n in 0..=5u8 {
-                    for &p in pairs {
-                        let p = usize::from(p);
-                        let c = u32::from(up.total[p]);
-                        let gained = c + u32::from(n * face);
-                        let bonus = if c < UPPER_THRESHOLD && gained >= UPPER_THRESHOLD {
-                            rules.upper_bonus()
-                        } else {
-                            0
-                        };
-                        let points = f64::from(u32::from(n * face) + bonus);
-                        moves
-                            .arena
-                            .push(points + table[space.index(lower, up.next(p, face, n))]);
-                    }
+        let nexts: Vec<Vec<(usize, Next)>> = pairs
+            .iter()
+            .map(|&p| space.successors(lower, usize::from(p)))
+            .collect();
+        let Some(first) = nexts.first() else {
+            return moves;
+        };
+        for (i, &(b, step)) in first.iter().enumerate() {
+            // The same box of every lane's state, as `select` picks it out.
+            let mut push_lanes = |select: &dyn Fn(Next) -> (usize, u32)| {
+                let at = moves.arena.len();
+                for lane in &nexts {
+                    let (after, points) = select(lane[i].1);
+                    moves.arena.push(f64::from(points) + table[after]);
                 }
-                Successor::Upper { face, values }
-            } else {
-                let mut push = |after: usize| {
-                    let at = moves.arena.len();
-                    moves.arena.extend(
-                        pairs
-                            .iter()
-                            .map(|&p| table[space.index(after, usize::from(p))]),
-                    );
-                    at
-                };
-                let next = filled | (1 << b);
-                if b == y && rules.tracks_yahtzee_50() {
-                    let zero = push(space.lower_index(next, false));
-                    let fifty = push(space.lower_index(next, true));
+                at
+            };
+            let successor = match step {
+                Next::Upper { face, .. } => {
+                    let mut values = None;
+                    for n in 0..6 {
+                        let at = push_lanes(&|next| match next {
+                            Next::Upper { after, .. } => after[n],
+                            _ => unreachable!("every lane has the same free boxes"),
+                        });
+                        values.get_or_insert(at);
+                    }
+                    let values = values.unwrap_or(0);
+                    Successor::Upper { face, values }
+                }
+                Next::Yahtzee { .. } => {
+                    let pick = |fifty: bool| {
+                        move |next: Next| match next {
+                            Next::Yahtzee { zero, fifty: f } => (if fifty { f } else { zero }, 0),
+                            _ => unreachable!("every lane has the same free boxes"),
+                        }
+                    };
+                    let zero = push_lanes(&pick(false));
+                    let fifty = push_lanes(&pick(true));
                     Successor::Yahtzee { zero, fifty }
-                } else {
-                    Successor::Lower {
-                        values: push(space.lower_index(next, yahtzee_50)),
-                    }
                 }
+                Next::Lower(_) => Successor::Lower {
+                    values: push_lanes(&|next| match next {
+                        Next::Lower(after) => (after, 0),
+                        _ => unreachable!("every lane has the same free boxes"),
+                    }),
+                },
             };
             moves.boxes.push((b, successor));
             moves.successor[b] = Some(successor);
@@ -195,7 +200,7 @@ fn raise_by(out: &mut [f64], add: f64, values: &[f64]) {
 
 /// For every roll that is not five of a kind, the boxes where it scores points, with the
 /// points (no joker applies); `None` for five of a kind.
-fn scoring_boxes(rules: RuleSet) -> &'static [Option<Vec<(u8, u8)>>] {
+pub(crate) fn scoring_boxes(rules: RuleSet) -> &'static [Option<Vec<(u8, u8)>>] {
     type ScoringBoxes = Vec<Option<Vec<(u8, u8)>>>;
     static TABLES: [OnceLock<ScoringBoxes>; 6] = [const { OnceLock::new() }; 6];
     let slot = RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0);

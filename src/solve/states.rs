@@ -211,6 +211,65 @@ impl StateSpace {
     }
 }
 
+/// What scoring one free box leads to from a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// A lower box: the state after it.
+    Lower(usize),
+    /// The Yahtzee box where its content is tracked: the states after scoring 0 and 50.
+    Yahtzee {
+        /// After scoring 0.
+        zero: usize,
+        /// After scoring 50.
+        fifty: usize,
+    },
+    /// An upper box: for 0..=5 dice of its face, the state after and the points gained (the
+    /// dice and the upper bonus if it is reached).
+    Upper {
+        /// The box's face.
+        face: u8,
+        /// `(state, points)` by number of dice.
+        after: [(usize, u32); 6],
+    },
+}
+
+impl StateSpace {
+    /// The free boxes of the state `(lower, pair)` in box order, each with what scoring it
+    /// leads to (the one place that knows how a box moves a state on).
+    pub fn successors(&self, lower: usize, pair: usize) -> Vec<(usize, Next)> {
+        let rules = self.rules;
+        let up = upper_pairs();
+        let (lower_filled, yahtzee_50) = self.lower_boxes(lower);
+        let filled = lower_filled | u16::from(up.mask[pair]);
+        let c = u32::from(up.total[pair]);
+        let y = rules.yahtzee_box();
+        (0..rules.box_count())
+            .filter(|b| filled & (1 << b) == 0)
+            .map(|b| {
+                let next = filled | (1 << b);
+                let step = if b < UPPER_BOXES {
+                    let face = b as u8 + 1;
+                    let after = std::array::from_fn(|n| {
+                        let dice = u32::from(face) * n as u32;
+                        let crosses = c < UPPER_THRESHOLD && c + dice >= UPPER_THRESHOLD;
+                        let bonus = if crosses { rules.upper_bonus() } else { 0 };
+                        (self.index(lower, up.next(pair, face, n as u8)), dice + bonus)
+                    });
+                    Next::Upper { face, after }
+                } else if b == y && rules.tracks_yahtzee_50() {
+                    Next::Yahtzee {
+                        zero: self.index(self.lower_index(next, false), pair),
+                        fifty: self.index(self.lower_index(next, true), pair),
+                    }
+                } else {
+                    Next::Lower(self.index(self.lower_index(next, yahtzee_50), pair))
+                };
+                (b, step)
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

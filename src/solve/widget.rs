@@ -100,6 +100,31 @@ impl Lane for f64 {
     }
 }
 
+impl Lane for f32 {
+    const LOWEST: f32 = f32::NEG_INFINITY;
+    #[inline(always)]
+    fn mean_of_six(v: [f32; 6]) -> f32 {
+        ((v[0] + v[1]) + (v[2] + v[3]) + (v[4] + v[5])) * (1.0 / 6.0)
+    }
+    #[inline(always)]
+    fn larger(self, other: f32) -> f32 {
+        if other > self {
+            other
+        } else {
+            self
+        }
+    }
+    const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn add_weighted(acc: f32, weight: u32, value: f32) -> f32 {
+        acc + weight as f32 * value
+    }
+    #[inline(always)]
+    fn per_outcome(acc: f32) -> f32 {
+        acc / OUTCOMES as f32
+    }
+}
+
 /// An exact value: an integer count of `1 / scale` units for a scale that every division
 /// performed divides (a power of 6 large enough for the turns computed). For tests that compare
 /// the widget with brute force exactly.
