@@ -20,6 +20,9 @@ struct Cli {
 enum Command {
     /// Every legal option of a solitaire position with its expected final score and loss.
     Eval(Eval),
+    /// The distribution of a sheet's final score: P(final >= x) for every total x, as a
+    /// summary, CSV (--csv) or an SVG chart (--svg).
+    Dist(Dist),
     /// Rate every decision of a corpus: leaderboard on stdout, statistics in --out.
     Analyze(Analyze),
     /// Merge earlier analyses (shards, or yesterday's run plus today's) and regenerate every output.
@@ -66,9 +69,9 @@ enum TablesAction {
     },
 }
 
-/// `dicelens eval` flags (values are checked by `dicelens::cli::eval`).
+/// The sheet flags of `eval` and `dist` (values are checked by `dicelens::cli::eval`).
 #[derive(clap::Args)]
-struct Eval {
+struct SheetFlags {
     /// Rule set: yahtzee (default), yahtzee-free, yahtzee-kurnik, yatzy.
     #[arg(long)]
     rules: Option<String>,
@@ -84,6 +87,27 @@ struct Eval {
     /// The sheet in the thesis's notation (2456TMDY0S,51,170) or Verhoeff's (_2__5_TF__LYC;15-).
     #[arg(long, allow_hyphen_values = true)]
     state: Option<String>,
+}
+
+impl SheetFlags {
+    /// The sheet as `dicelens::cli::eval` takes it (no roll, no target).
+    fn eval_args(self) -> EvalArgs {
+        EvalArgs {
+            rules: self.rules,
+            filled: self.filled,
+            upper: self.upper,
+            points: self.points,
+            state: self.state,
+            ..EvalArgs::default()
+        }
+    }
+}
+
+/// `dicelens eval` flags (values are checked by `dicelens::cli::eval`).
+#[derive(clap::Args)]
+struct Eval {
+    #[command(flatten)]
+    sheet: SheetFlags,
     /// The five dice on the table, any order (12344, or 12344;2 with the rolls left).
     #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
     roll: Option<String>,
@@ -93,6 +117,22 @@ struct Eval {
     /// Print a JSON array of {option, value, loss}.
     #[arg(long)]
     json: bool,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+/// `dicelens dist` flags (the sheet is checked like `eval`'s).
+#[derive(clap::Args)]
+struct Dist {
+    #[command(flatten)]
+    sheet: SheetFlags,
+    /// Also write the distribution as a self-contained SVG chart to this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Print `total,p_at_least`, one row per total, instead of the summary.
+    #[arg(long)]
+    csv: bool,
     /// Table directory (default: $DICELENS_TABLES, else ./tables).
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
@@ -258,15 +298,17 @@ struct Player {
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Eval(e) => cli::eval::run(&EvalArgs {
-            rules: e.rules,
-            filled: e.filled,
-            upper: e.upper,
-            points: e.points,
-            state: e.state,
             roll: e.roll,
             rolls_left: e.rolls_left,
             json: e.json,
             tables: e.tables,
+            ..e.sheet.eval_args()
+        }),
+        Command::Dist(d) => cli::dist::run(&cli::dist::DistArgs {
+            sheet: d.sheet.eval_args(),
+            svg: d.svg,
+            csv: d.csv,
+            tables: d.tables,
         }),
         Command::Analyze(a) => cli::analyze::run(&cli::analyze::AnalyzeArgs {
             files: a.files,

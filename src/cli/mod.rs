@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod convert;
+pub mod dist;
 pub mod eval;
 pub mod merge;
 pub mod player;

@@ -16,9 +16,9 @@ use std::fmt::Write;
 /// Width of every chart's view box (the charts scale to the page width).
 pub(super) const WIDTH: f64 = 960.0;
 /// Left edge of the plot area (room for the y ticks and the y-axis title).
-pub(super) const LEFT: f64 = 76.0;
+pub(crate) const LEFT: f64 = 76.0;
 /// Right edge of the plot area.
-pub(super) const RIGHT: f64 = WIDTH - 20.0;
+pub(crate) const RIGHT: f64 = WIDTH - 20.0;
 /// Colors of the per-seat-count series, by order of appearance.
 const SEAT_COLORS: [&str; 6] = [
     "#1f6fb4", "#2e9d4a", "#8a5cc2", "#8c564b", "#149fb0", "#6b6b6b",
@@ -110,8 +110,29 @@ pub fn report_html(
     out
 }
 
+/// Style rules of the SVG charts: part of [`STYLE`], and embedded in a standalone chart file.
+macro_rules! chart_style {
+    () => {
+        "\
+svg.chart { display: block; width: 100%; height: auto; margin: 6px 0; }
+svg.chart text { font-family: system-ui, \"DejaVu Sans\", \"Liberation Sans\", sans-serif; font-size: 13px;
+  fill: #333a48; }
+svg.chart .axis { stroke: #5b6475; stroke-width: 1; fill: none; }
+svg.chart .grid { stroke: #e3e6eb; stroke-width: 1; fill: none; }
+svg.chart .plot-bg { fill: #fbfbfc; }
+svg.chart text.axis-title { font-size: 13.5px; font-weight: 600; }
+svg.chart text.value { font-size: 12px; }
+svg.chart text.no-data { font-size: 16px; fill: #7a8293; }
+"
+    };
+}
+
+/// Style rules of the SVG charts (for a chart written as its own file).
+pub(crate) const CHART_STYLE: &str = chart_style!();
+
 /// Inline style sheet.
-pub(super) const STYLE: &str = "\
+pub(super) const STYLE: &str = concat!(
+    "\
 :root { color-scheme: light; }
 body { margin: 0; background: #f4f5f7; color: #1d2330;
   font: 15px/1.45 system-ui, -apple-system, \"Segoe UI\", \"DejaVu Sans\", \"Liberation Sans\", sans-serif; }
@@ -136,17 +157,12 @@ th { background: #eef1f5; font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tbody tr:nth-child(even) { background: #f9fafb; }
 tr.best td { background: #fdeceb; }
-svg.chart { display: block; width: 100%; height: auto; margin: 6px 0; }
-svg.chart text { font-family: system-ui, \"DejaVu Sans\", \"Liberation Sans\", sans-serif; font-size: 13px;
-  fill: #333a48; }
-svg.chart .axis { stroke: #5b6475; stroke-width: 1; fill: none; }
-svg.chart .grid { stroke: #e3e6eb; stroke-width: 1; fill: none; }
-svg.chart .plot-bg { fill: #fbfbfc; }
-svg.chart text.axis-title { font-size: 13.5px; font-weight: 600; }
-svg.chart text.value { font-size: 12px; }
-svg.chart text.no-data { font-size: 16px; fill: #7a8293; }
+",
+    chart_style!(),
+    "\
 footer { color: #6b7385; font-size: 13px; margin-top: 12px; }
-";
+"
+);
 
 /// Text escaped for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -174,12 +190,12 @@ pub(super) fn finite(x: f64) -> f64 {
 }
 
 /// `x` with `decimals` fixed decimals, `0` for a non-finite value.
-pub(super) fn fixed(x: f64, decimals: usize) -> String {
+pub(crate) fn fixed(x: f64, decimals: usize) -> String {
     format!("{:.*}", decimals, finite(x))
 }
 
 /// A chart coordinate (one decimal).
-pub(super) fn px(x: f64) -> String {
+pub(crate) fn px(x: f64) -> String {
     fixed(x, 1)
 }
 
@@ -318,7 +334,7 @@ fn error_per_player_game(aggregates: &Aggregates) -> f64 {
 
 /// A nice axis for values in `0..=max`: the axis top and the tick step (steps of 1, 2, 2.5 or 5
 /// times a power of ten, about five ticks; whole numbers only if `integer`).
-pub(super) fn nice_axis(max: f64, integer: bool) -> (f64, f64) {
+pub(crate) fn nice_axis(max: f64, integer: bool) -> (f64, f64) {
     if !(max.is_finite() && max > 0.0) {
         return if integer { (5.0, 1.0) } else { (1.0, 0.2) };
     }
@@ -352,11 +368,11 @@ fn step_decimals(step: f64) -> usize {
 
 /// A linear map from the data interval `d0..d1` to the pixel interval `p0..p1`.
 #[derive(Clone, Copy)]
-pub(super) struct Scale {
-    pub(super) d0: f64,
-    pub(super) d1: f64,
-    pub(super) p0: f64,
-    pub(super) p1: f64,
+pub(crate) struct Scale {
+    pub(crate) d0: f64,
+    pub(crate) d1: f64,
+    pub(crate) p0: f64,
+    pub(crate) p1: f64,
 }
 
 impl Scale {
@@ -371,7 +387,7 @@ impl Scale {
     }
 
     /// Values from 0 to `top` across pixels `p0..p1`.
-    pub(super) fn from_zero(top: f64, p0: f64, p1: f64) -> Scale {
+    pub(crate) fn from_zero(top: f64, p0: f64, p1: f64) -> Scale {
         Scale {
             d0: 0.0,
             d1: top,
@@ -381,7 +397,7 @@ impl Scale {
     }
 
     /// The pixel of a data value (always finite).
-    pub(super) fn at(&self, v: f64) -> f64 {
+    pub(crate) fn at(&self, v: f64) -> f64 {
         let span = self.d1 - self.d0;
         let t = if span.is_finite() && span > 0.0 {
             (finite(v) - self.d0) / span
@@ -393,7 +409,7 @@ impl Scale {
 }
 
 /// Opens a chart: `<svg>` with id, class, size, `<title>`, `<desc>` and the ARIA labels.
-pub(super) fn svg_open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
+pub(crate) fn svg_open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
     let _ = writeln!(
         out,
         "<svg id=\"{id}\" class=\"chart {id}\" xmlns=\"http://www.w3.org/2000/svg\" \
@@ -409,7 +425,7 @@ pub(super) fn svg_open(out: &mut String, id: &str, height: f64, title: &str, des
 }
 
 /// Horizontal grid lines, y ticks and their labels for a value axis `0..=top` by `step`.
-pub(super) fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
+pub(crate) fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
     let decimals = step_decimals(step);
     let ticks = (top / step).round() as usize;
     out.push_str("<g class=\"y-axis\">\n");
@@ -437,7 +453,7 @@ pub(super) fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &st
 }
 
 /// The axis lines of a plot area.
-pub(super) fn axes(out: &mut String, top: f64, bottom: f64) {
+pub(crate) fn axes(out: &mut String, top: f64, bottom: f64) {
     let _ = writeln!(
         out,
         "<path class=\"axis\" d=\"M{l} {t}V{b}H{r}\"/>",
@@ -449,7 +465,7 @@ pub(super) fn axes(out: &mut String, top: f64, bottom: f64) {
 }
 
 /// The plot area's background.
-pub(super) fn plot_background(out: &mut String, top: f64, bottom: f64) {
+pub(crate) fn plot_background(out: &mut String, top: f64, bottom: f64) {
     let _ = writeln!(
         out,
         "<rect class=\"plot-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
