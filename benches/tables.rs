@@ -1,7 +1,10 @@
 //! Benchmarks of issue 2: building the expected-score tables (against the one-state-per-run
 //! baseline measured in the same run) and evaluating one position with two rolls left.
 //!
-//! `cargo bench --bench tables` runs them all; `cargo bench --bench tables -- eval` only eval.
+//! Also the distribution tables of issue 5 (building the last layers, reading one state).
+//!
+//! `cargo bench --bench tables` runs them all; `cargo bench --bench tables -- eval` only eval,
+//! `-- dist` only the distributions.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicelens::dice::Dice;
@@ -55,5 +58,46 @@ fn eval(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, table_build, eval);
+/// Distribution tables (issue 5): building the last layers (states with at most four boxes
+/// free) of `yahtzee-kurnik`, and reading one state's distribution from the mapped whole table
+/// (built once in a temporary directory, about half a minute).
+fn distributions(c: &mut Criterion) {
+    use dicelens::solve::distribution::{build_dist, BuildObserver, DistSource, DistTableData};
+    struct Quiet;
+    impl BuildObserver for Quiet {
+        fn chunk_done(&mut self, _: &DistTableData, _: &[usize], _: u64, _: u64) -> bool {
+            true
+        }
+    }
+    let rules = RuleSet::YahtzeeKurnik;
+    let states = dicelens::solve::states::StateSpace::new(rules).len();
+    let mut group = c.benchmark_group("dist_build");
+    group.sample_size(10);
+    group.bench_function("layers_9_to_13/yahtzee-kurnik", |b| {
+        b.iter(|| {
+            let mut data = DistTableData::new(states);
+            build_dist(rules, &mut data, 9, &mut Quiet);
+            data
+        })
+    });
+    group.finish();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    dicelens::tables::build_dist_file(dir.path(), rules, 0, None).expect("building the table");
+    let table = dicelens::tables::open_dist(dir.path(), rules).expect("the table just built");
+    // A fixed spread of states across the whole table (and so across the file).
+    let picks: Vec<usize> = (0..1024).map(|i| (i * 7919 * 31) % states).collect();
+    let mut group = c.benchmark_group("dist_read");
+    group.throughput(criterion::Throughput::Elements(picks.len() as u64));
+    group.bench_function("state_and_target/mapped", |b| {
+        b.iter(|| {
+            picks
+                .iter()
+                .map(|&i| table.dist(std::hint::black_box(i)).at_least(150))
+                .sum::<f64>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, table_build, eval, distributions);
 criterion_main!(benches);

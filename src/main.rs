@@ -56,9 +56,13 @@ enum TablesAction {
         /// Rule set, comma-separated list, or `all` (the four main rule sets).
         #[arg(long, default_value = "all")]
         rules: String,
-        /// Rebuild even valid tables.
+        /// Rebuild even valid tables (a distribution build then starts over).
         #[arg(long)]
         force: bool,
+        /// Build the score-distribution tables instead of the expected-score ones (minutes;
+        /// an interrupted build resumes).
+        #[arg(long)]
+        dist: bool,
         #[command(flatten)]
         dir: TablesDir,
     },
@@ -114,7 +118,11 @@ struct Eval {
     /// Rolls left after this one: 2 (default), 1 or 0.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     rolls_left: Option<String>,
-    /// Print a JSON array of {option, value, loss}.
+    /// Rank the options by the largest probability of finishing with at least this many
+    /// points (from the distribution tables, built on first use).
+    #[arg(long, value_name = "W", allow_hyphen_values = true)]
+    target: Option<String>,
+    /// Print a JSON array of {option, value, loss} (and p_target with --target).
     #[arg(long)]
     json: bool,
     /// Table directory (default: $DICELENS_TABLES, else ./tables).
@@ -300,6 +308,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Eval(e) => cli::eval::run(&EvalArgs {
             roll: e.roll,
             rolls_left: e.rolls_left,
+            target: e.target,
             json: e.json,
             tables: e.tables,
             ..e.sheet.eval_args()
@@ -366,9 +375,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json: p.json,
         }),
         Command::Tables { action } => match action {
-            TablesAction::Build { rules, force, dir } => {
+            TablesAction::Build {
+                rules,
+                force,
+                dist,
+                dir,
+            } => {
                 let rules = cli::tables::rule_sets(&rules)?;
-                cli::tables::build(dir.tables.as_deref(), &rules, force)
+                cli::tables::build(dir.tables.as_deref(), &rules, force, dist)
             }
             TablesAction::Check { dir } => cli::tables::check(dir.tables.as_deref()),
         },

@@ -10,6 +10,8 @@
 //! passes of five means of six, and the mean over the 7776 first rolls), so `6^30` keeps every
 //! division of a two-turn game exact; `Exact` and [`exact_mean`] assert that it does.
 
+mod common;
+
 use dicelens::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::{build_table, sheet_value};
@@ -29,41 +31,6 @@ struct Game {
     label: String,
     /// The sheet before the first of its remaining turns.
     sheet: Sheet,
-}
-
-/// The sheet of `rules` with every box filled except `free` (codes as `RuleSet::parse_box`
-/// reads them), the Yahtzee box (when filled and tracked) holding 50 if `yahtzee_50`, and the
-/// given upper total. Points are a generous 200 so that the sheet is always consistent.
-fn reduced(rules: RuleSet, free: &[&str], yahtzee_50: bool, upper_total: u32) -> Sheet {
-    let free_mask = free.iter().fold(0u16, |mask, code| {
-        let (b, _) = rules
-            .parse_box(code)
-            .unwrap_or_else(|| panic!("{rules} has no box {code}"));
-        mask | 1 << b
-    });
-    assert_eq!(
-        free_mask.count_ones() as usize,
-        free.len(),
-        "free boxes repeat"
-    );
-    let codes: Vec<String> = (0..rules.box_count())
-        .filter(|&b| free_mask & (1 << b) == 0)
-        .map(|b| {
-            if b == rules.yahtzee_box() && rules.tracks_yahtzee_50() {
-                if yahtzee_50 { "Y50" } else { "Y0" }.to_string()
-            } else {
-                rules.boxes()[b].code().to_string()
-            }
-        })
-        .collect();
-    let sheet = Sheet::from_codes(rules, &codes, upper_total, 200)
-        .unwrap_or_else(|e| panic!("{rules} sheet without {free:?}: {e}"));
-    assert_eq!(
-        rules.box_count() - sheet.filled_count() as usize,
-        free.len(),
-        "{rules} sheet without {free:?}"
-    );
-    sheet
 }
 
 /// The reduced games of a rule set: five with one box free and five with two, chosen to cover
@@ -107,7 +74,7 @@ fn games(rules: RuleSet) -> Vec<Game> {
         .iter()
         .map(|&(what, free, y50, upper)| Game {
             label: format!("{rules} {what} (free {}, upper {upper})", free.join("+")),
-            sheet: reduced(rules, free, y50, upper),
+            sheet: common::reduced(rules, free, y50, upper, 200),
         })
         .collect()
 }
@@ -182,29 +149,6 @@ impl WidgetSolver {
     }
 }
 
-/// The faces of ordered outcome number `index` (0..6^n) of `n` dice, as base-6 digits.
-fn ordered_outcome(index: usize, n: usize) -> Vec<u8> {
-    let mut rest = index;
-    (0..n)
-        .map(|_| {
-            let face = (rest % 6) as u8 + 1;
-            rest /= 6;
-            face
-        })
-        .collect()
-}
-
-/// `kept` followed by `rolled`, sorted: five dice as a canonical key.
-fn sorted_dice(kept: &[u8], rolled: &[u8]) -> [u8; DICE] {
-    let mut dice = [0u8; DICE];
-    assert_eq!(kept.len() + rolled.len(), DICE, "not five dice");
-    for (slot, &face) in dice.iter_mut().zip(kept.iter().chain(rolled)) {
-        *slot = face;
-    }
-    dice.sort_unstable();
-    dice
-}
-
 /// Exact game values by plain expectimax over dice positions and ordered outcomes, memoised
 /// per sheet (points ignored).
 #[derive(Default)]
@@ -233,7 +177,7 @@ impl Brute {
     fn turn(&mut self, sheet: &Sheet) -> BruteTurn {
         let mut last = HashMap::new();
         for index in 0..6usize.pow(DICE as u32) {
-            let dice = sorted_dice(&[], &ordered_outcome(index, DICE));
+            let dice = common::sorted_dice(&[], &common::ordered_outcome(index, DICE));
             if let Entry::Vacant(slot) = last.entry(dice) {
                 slot.insert(self.best_box(sheet, &dice));
             }
@@ -274,7 +218,7 @@ impl BruteTurn {
     fn state_value(&mut self) -> i128 {
         let count = 6usize.pow(DICE as u32);
         let sum: i128 = (0..count)
-            .map(|index| self.value(2, sorted_dice(&[], &ordered_outcome(index, DICE))))
+            .map(|index| self.value(2, common::sorted_dice(&[], &common::ordered_outcome(index, DICE))))
             .sum();
         exact_mean(sum, count as i128)
     }
@@ -317,7 +261,7 @@ impl BruteTurn {
         let count = 6usize.pow(rerolled as u32);
         let sum: i128 = (0..count)
             .map(|index| {
-                let dice = sorted_dice(&key, &ordered_outcome(index, rerolled));
+                let dice = common::sorted_dice(&key, &common::ordered_outcome(index, rerolled));
                 self.value(rolls_left - 1, dice)
             })
             .sum();
@@ -420,7 +364,7 @@ fn assert_keeps_agree(
 #[test]
 fn widget_keep_values_equal_brute_force_means() {
     let rules = rule_set("yahtzee");
-    let sheet = reduced(rules, &["FH", "4"], true, 50);
+    let sheet = common::reduced(rules, &["FH", "4"], true, 50, 200);
     let mut widget = WidgetSolver::default();
     let mut brute = Brute::default();
     let mut turn = brute.turn(&sheet);

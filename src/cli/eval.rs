@@ -5,7 +5,8 @@ use super::{notice, print_stdout, CliError};
 use crate::dice::Dice;
 use crate::rules::{RuleSet, Sheet};
 use crate::solve::expected::{position_options, sheet_value, OptionValue};
-use crate::tables::{load_expected, table_dir};
+use crate::solve::distribution::{OptionChance, TurnDist};
+use crate::tables::{load_dist, load_expected, table_dir};
 use std::path::PathBuf;
 
 /// The position as given on the command line (raw strings, checked by [`parse_position`]).
@@ -25,6 +26,9 @@ pub struct EvalArgs {
     pub roll: Option<String>,
     /// `--rolls-left`: 0, 1 or 2.
     pub rolls_left: Option<String>,
+    /// `--target`: rank the options by the largest probability of finishing with at least
+    /// this many points.
+    pub target: Option<String>,
     /// `--json`.
     pub json: bool,
     /// `--tables`.
@@ -189,55 +193,100 @@ struct JsonOption {
     option: String,
     value: f64,
     loss: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_target: Option<f64>,
 }
 
 /// Runs `dicelens eval`, printing to stdout.
 pub fn run(args: &EvalArgs) -> Result<(), CliError> {
     let position = parse_position(args)?;
+    let target = args
+        .target
+        .as_deref()
+        .map(|t| number("--target", t))
+        .transpose()?
+        .map(i64::from);
     let sheet = position.sheet;
     let dir = table_dir(args.tables.as_deref());
     let (table, _) = load_expected(&dir, sheet.rules, &notice);
     let values = table.values();
+    let dists = target.map(|_| load_dist(&dir, sheet.rules, &notice).0);
     let Some((roll, rolls_left)) = position.roll else {
         let value = sheet_value(values, &sheet).unwrap_or(f64::NAN);
+        let p_target = target.zip(dists.as_ref()).map(|(t, d)| {
+            d.sheet_dist(&sheet)
+                .map_or(f64::NAN, |dist| dist.at_least(t - i64::from(sheet.points)))
+        });
         let text = if args.json {
-            format!("{}\n", serde_json::json!({ "value": value }))
+            let mut json = serde_json::json!({ "value": value });
+            if let Some(p) = p_target {
+                json["p_target"] = serde_json::json!(p);
+            }
+            format!("{json}\n")
         } else {
-            format!(
+            let mut text = format!(
                 "{}: filled {}, upper {}, points {}\nexpected final score before the next turn: {value:.4}\n",
                 sheet.rules,
                 sheet.filled_codes(),
                 sheet.upper_total,
                 sheet.points
-            )
+            );
+            if let (Some(t), Some(p)) = (target, p_target) {
+                text.push_str(&format!("largest probability of finishing with at least {t}: {p:.6}\n"));
+            }
+            text
         };
         return print_stdout(&text);
     };
     let options = position_options(values, &sheet, &roll, rolls_left);
+    let chances = match (target, &dists) {
+        (Some(t), Some(d)) => {
+            let turn = TurnDist::new(d, &sheet).ok_or_else(|| {
+                CliError::flag("--filled", "no distribution for this sheet")
+            })?;
+            Some((t, turn.options(&roll, rolls_left, t)))
+        }
+        _ => None,
+    };
     print_stdout(&format_options(
-        &sheet, &roll, rolls_left, &options, args.json,
+        &sheet,
+        &roll,
+        rolls_left,
+        &options,
+        chances.as_ref().map(|(t, c)| (*t, c.as_slice())),
+        args.json,
     ))
 }
 
-/// The options as text (a table) or JSON (an array of `{option, value, loss}`).
+/// The options as text (a table) or JSON (an array of `{option, value, loss}`, with
+/// `p_target` when a target is given): best expected value first, or with a target, best
+/// probability of reaching it first (equal probabilities in expected-value order).
 fn format_options(
     sheet: &Sheet,
     roll: &Dice,
     rolls_left: u8,
     options: &[OptionValue],
+    chances: Option<(i64, &[OptionChance])>,
     json: bool,
 ) -> String {
     use std::fmt::Write;
     let best = options.first().map_or(0.0, |o| o.value);
+    let p_of = |o: &OptionValue| {
+        chances.and_then(|(_, c)| c.iter().find(|c| c.choice == o.choice).map(|c| c.p_target))
+    };
+    let mut rows: Vec<JsonOption> = options
+        .iter()
+        .map(|o| JsonOption {
+            option: o.choice.to_string(),
+            value: o.value,
+            loss: best - o.value,
+            p_target: p_of(o),
+        })
+        .collect();
+    if chances.is_some() {
+        rows.sort_by(|a, b| b.p_target.unwrap_or(0.0).total_cmp(&a.p_target.unwrap_or(0.0)));
+    }
     if json {
-        let rows: Vec<JsonOption> = options
-            .iter()
-            .map(|o| JsonOption {
-                option: o.choice.to_string(),
-                value: o.value,
-                loss: best - o.value,
-            })
-            .collect();
         return serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n";
     }
     let mut out = String::new();
@@ -250,15 +299,21 @@ fn format_options(
         sheet.points,
         if rolls_left == 1 { "" } else { "s" }
     );
-    let _ = writeln!(out, "{:<12} {:>10} {:>9}", "option", "value", "loss");
-    for o in options {
+    if let Some((target, _)) = chances {
         let _ = writeln!(
             out,
-            "{:<12} {:>10.4} {:>9.4}",
-            o.choice.to_string(),
-            o.value,
-            best - o.value
+            "{:<12} {:>10} {:>10} {:>9}",
+            "option",
+            format!("P(>={target})"),
+            "value",
+            "loss"
         );
+    } else {
+        let _ = writeln!(out, "{:<12} {:>10} {:>9}", "option", "value", "loss");
+    }
+    for o in &rows {
+        let p = o.p_target.map(|p| format!(" {p:>10.6}")).unwrap_or_default();
+        let _ = writeln!(out, "{:<12}{p} {:>10.4} {:>9.4}", o.option, o.value, o.loss);
     }
     out
 }

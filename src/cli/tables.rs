@@ -3,7 +3,8 @@
 use super::{notice, print_stdout, CliError};
 use crate::rules::RuleSet;
 use crate::tables::{
-    build_expected, expected_path, load_expected, open_expected, table_dir, write_expected, Found,
+    build_dist_file, build_expected, dist_partial_path, dist_path, expected_path, load_dist,
+    load_expected, open_dist, open_expected, table_dir, write_expected, DistTable, Found,
     TableProblem,
 };
 use std::path::Path;
@@ -25,9 +26,13 @@ pub fn rule_sets(flag: &str) -> Result<Vec<RuleSet>, CliError> {
         .collect()
 }
 
-/// Runs `tables build`: builds (or with `force`, rebuilds) the tables of `rules`.
-pub fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool) -> Result<(), CliError> {
+/// Runs `tables build`: builds (or with `force`, rebuilds) the expected-score tables of
+/// `rules`, or with `dist` their distribution tables.
+pub fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool, dist: bool) -> Result<(), CliError> {
     let dir = table_dir(dir);
+    if dist {
+        return build_dists(&dir, rules, force);
+    }
     for &r in rules {
         if !force {
             match open_expected(&dir, r) {
@@ -64,6 +69,57 @@ pub fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool) -> Result<(), C
     Ok(())
 }
 
+/// One line about a distribution table: its empty sheet's "mean" (which exceeds the optimal
+/// expected score, METHODS.md section 3) and its size.
+fn dist_line(r: RuleSet, table: &DistTable, status: &str, path: &Path) -> String {
+    let empty = crate::rules::Sheet::empty(r);
+    let mean = table.sheet_dist(&empty).map_or(0.0, |d| d.mean());
+    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    format!(
+        "{:<16} dist  mean of P {mean:>9.4}  {:>11} values  {:>7.1} MB  {status}  {}\n",
+        r.name(),
+        table.stored_values(),
+        bytes as f64 / 1e6,
+        path.display()
+    )
+}
+
+/// Builds the distribution tables of `rules` (resuming an interrupted build unless `force`).
+fn build_dists(dir: &Path, rules: &[RuleSet], force: bool) -> Result<(), CliError> {
+    for &r in rules {
+        let path = dist_path(dir, r);
+        if !force {
+            match open_dist(dir, r) {
+                Ok(t) => {
+                    print_stdout(&dist_line(r, &t, "valid", &path))?;
+                    continue;
+                }
+                Err(TableProblem::Missing) => {}
+                Err(problem) => notice(&format!(
+                    "table {} is {problem}; rebuilding it",
+                    path.display()
+                )),
+            }
+        } else {
+            let _ = std::fs::remove_file(dist_partial_path(dir, r));
+        }
+        let cannot = |e: std::io::Error| {
+            CliError::failure(format!("cannot build {}: {e}", path.display()))
+        };
+        let built = build_dist_file(dir, r, 0, None).map_err(cannot)?;
+        let table = open_dist(dir, r)
+            .map_err(|p| CliError::failure(format!("{} is {p} after building it", path.display())))?;
+        let resumed = if built.resumed > 0 {
+            format!(", {} states resumed", built.resumed)
+        } else {
+            String::new()
+        };
+        let status = format!("built in {:.1} s{resumed}", built.seconds);
+        print_stdout(&dist_line(r, &table, &status, &path))?;
+    }
+    Ok(())
+}
+
 /// Runs `tables check`: verifies every table (rebuilding any that is not valid), prints each
 /// rule set's empty-sheet value, and fails if a value differs from the published one.
 pub fn check(dir: Option<&Path>) -> Result<(), CliError> {
@@ -93,11 +149,30 @@ pub fn check(dir: Option<&Path>) -> Result<(), CliError> {
             if agrees { "agrees" } else { "DIFFERS" }
         ))?;
     }
+    for r in RuleSet::ALL {
+        let path = dist_path(&dir, r);
+        if !path.exists() {
+            continue;
+        }
+        let (table, found) = load_dist(&dir, r, &notice);
+        let status = match found {
+            Found::Valid => "valid".to_string(),
+            Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
+        };
+        // The "mean" of the maximal probabilities is at least the optimal expected score.
+        let (expected, _) = load_expected(&dir, r, &notice);
+        let empty = crate::rules::Sheet::empty(r);
+        let mean = table.sheet_dist(&empty).map_or(0.0, |d| d.mean());
+        if mean < expected.empty_sheet_value() - 1e-3 {
+            wrong.push(r.name());
+        }
+        print_stdout(&dist_line(r, &table, &status, &path))?;
+    }
     if wrong.is_empty() {
         Ok(())
     } else {
         Err(CliError::failure(format!(
-            "empty-sheet values differ from the published ones: {}",
+            "tables disagree with the published values (or a distribution's mean is below the expected score): {}",
             wrong.join(", ")
         )))
     }

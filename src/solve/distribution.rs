@@ -50,6 +50,15 @@ impl Dist<'_> {
             .map_or(0.0, |&q| f64::from(q) / f64::from(SCALE))
     }
 
+    /// `sum over x >= 1 of P(x)`: the "mean" of the maximal probabilities (it exceeds the
+    /// optimal expected score: no single strategy reaches every target's best probability).
+    pub fn mean(&self) -> f64 {
+        let sure = f64::from(self.start.max(1) - 1);
+        let skipped = usize::from(self.start == 0);
+        let stored: u64 = self.values.iter().skip(skipped).map(|&q| u64::from(q)).sum();
+        sure + stored as f64 / f64::from(SCALE)
+    }
+
     /// The largest `x` with `P(x) > 0` (`start - 1` when the values are empty).
     pub fn end(&self) -> i64 {
         i64::from(self.start) + self.values.len() as i64 - 1

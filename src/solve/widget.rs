@@ -75,55 +75,38 @@ pub trait Lane: Copy + Send + Sync + 'static {
     fn per_outcome(acc: Self) -> Self;
 }
 
-impl Lane for f64 {
-    const LOWEST: f64 = f64::NEG_INFINITY;
-    #[inline(always)]
-    fn mean_of_six(v: [f64; 6]) -> f64 {
-        ((v[0] + v[1]) + (v[2] + v[3]) + (v[4] + v[5])) * (1.0 / 6.0)
-    }
-    #[inline(always)]
-    fn larger(self, other: f64) -> f64 {
-        if other > self {
-            other
-        } else {
-            self
+/// [`Lane`] for a floating-point type (the same arithmetic for `f64` and `f32`).
+macro_rules! float_lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const LOWEST: $t = <$t>::NEG_INFINITY;
+            #[inline(always)]
+            fn mean_of_six(v: [$t; 6]) -> $t {
+                ((v[0] + v[1]) + (v[2] + v[3]) + (v[4] + v[5])) * (1.0 / 6.0)
+            }
+            #[inline(always)]
+            fn larger(self, other: $t) -> $t {
+                if other > self {
+                    other
+                } else {
+                    self
+                }
+            }
+            const ZERO: $t = 0.0;
+            #[inline(always)]
+            fn add_weighted(acc: $t, weight: u32, value: $t) -> $t {
+                acc + weight as $t * value
+            }
+            #[inline(always)]
+            fn per_outcome(acc: $t) -> $t {
+                acc / OUTCOMES as $t
+            }
         }
-    }
-    const ZERO: f64 = 0.0;
-    #[inline(always)]
-    fn add_weighted(acc: f64, weight: u32, value: f64) -> f64 {
-        acc + f64::from(weight) * value
-    }
-    #[inline(always)]
-    fn per_outcome(acc: f64) -> f64 {
-        acc / f64::from(OUTCOMES)
-    }
+    };
 }
 
-impl Lane for f32 {
-    const LOWEST: f32 = f32::NEG_INFINITY;
-    #[inline(always)]
-    fn mean_of_six(v: [f32; 6]) -> f32 {
-        ((v[0] + v[1]) + (v[2] + v[3]) + (v[4] + v[5])) * (1.0 / 6.0)
-    }
-    #[inline(always)]
-    fn larger(self, other: f32) -> f32 {
-        if other > self {
-            other
-        } else {
-            self
-        }
-    }
-    const ZERO: f32 = 0.0;
-    #[inline(always)]
-    fn add_weighted(acc: f32, weight: u32, value: f32) -> f32 {
-        acc + weight as f32 * value
-    }
-    #[inline(always)]
-    fn per_outcome(acc: f32) -> f32 {
-        acc / OUTCOMES as f32
-    }
-}
+float_lane!(f64);
+float_lane!(f32);
 
 /// An exact value: an integer count of `1 / scale` units for a scale that every division
 /// performed divides (a power of 6 large enough for the turns computed). For tests that compare

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test binary uses a different part
 
-use dicelens::rules::RuleSet;
+use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::build_table;
 use std::collections::HashMap;
 use std::path::Path;
@@ -61,3 +61,69 @@ pub fn csv_rows(path: &Path) -> HashMap<String, HashMap<String, String>> {
         })
         .collect()
 }
+
+/// The sheet of `rules` with every box filled except `free` (codes as `RuleSet::parse_box`
+/// reads them), the Yahtzee box (when filled and tracked) holding 50 if `yahtzee_50`, and the
+/// given upper total and points (generous points keep the sheet consistent).
+pub fn reduced(
+    rules: RuleSet,
+    free: &[&str],
+    yahtzee_50: bool,
+    upper_total: u32,
+    points: u32,
+) -> Sheet {
+    let free_mask = free.iter().fold(0u16, |mask, code| {
+        let (b, _) = rules
+            .parse_box(code)
+            .unwrap_or_else(|| panic!("{rules} has no box {code}"));
+        mask | 1 << b
+    });
+    assert_eq!(
+        free_mask.count_ones() as usize,
+        free.len(),
+        "free boxes repeat"
+    );
+    let codes: Vec<String> = (0..rules.box_count())
+        .filter(|&b| free_mask & (1 << b) == 0)
+        .map(|b| {
+            if b == rules.yahtzee_box() && rules.tracks_yahtzee_50() {
+                if yahtzee_50 { "Y50" } else { "Y0" }.to_string()
+            } else {
+                rules.boxes()[b].code().to_string()
+            }
+        })
+        .collect();
+    let sheet = Sheet::from_codes(rules, &codes, upper_total, points)
+        .unwrap_or_else(|e| panic!("{rules} sheet without {free:?}: {e}"));
+    assert_eq!(
+        rules.box_count() - sheet.filled_count() as usize,
+        free.len(),
+        "{rules} sheet without {free:?}"
+    );
+    sheet
+}
+
+
+/// The faces of ordered outcome number `index` (0..6^n) of `n` dice, as base-6 digits.
+pub fn ordered_outcome(index: usize, n: usize) -> Vec<u8> {
+    let mut rest = index;
+    (0..n)
+        .map(|_| {
+            let face = (rest % 6) as u8 + 1;
+            rest /= 6;
+            face
+        })
+        .collect()
+}
+
+/// `kept` followed by `rolled`, sorted: five dice as a canonical key.
+pub fn sorted_dice(kept: &[u8], rolled: &[u8]) -> [u8; 5] {
+    let mut dice = [0u8; 5];
+    assert_eq!(kept.len() + rolled.len(), 5, "not five dice");
+    for (slot, &face) in dice.iter_mut().zip(kept.iter().chain(rolled)) {
+        *slot = face;
+    }
+    dice.sort_unstable();
+    dice
+}
+

@@ -1,0 +1,433 @@
+//! Maximal-probability distributions (issue 5): the table against a plain exhaustive
+//! computation on reduced games, closed forms for single boxes, the invariants of every
+//! distribution of a whole table, the files (damage, truncation, interrupted builds), and
+//! `eval --target`.
+
+mod common;
+
+use common::{run, text};
+use dicelens::dice::Dice;
+use dicelens::rules::{RuleSet, Sheet};
+use dicelens::solve::distribution::{
+    build_dist, BuildObserver, DistSource, DistTableData, TurnDist, ROUNDING_ERROR,
+};
+use dicelens::solve::expected::{build_table, sheet_value};
+use dicelens::solve::states::StateSpace;
+use dicelens::tables::{
+    build_dist_file, dist_from_data, dist_partial_path, dist_path, load_dist, open_dist,
+    DistTable, Found, TableProblem,
+};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Targets covered by the brute force (more than any two boxes can score).
+const TARGETS: usize = 420;
+
+/// A distribution as `P(x)` for `x` in `0..TARGETS`.
+type Probs = Vec<f64>;
+
+/// The sheet of `rules` with every box filled except `free` (300 points).
+fn reduced(rules: RuleSet, free: &[&str], y50: bool, upper: u32) -> Sheet {
+    common::reduced(rules, free, y50, upper, 300)
+}
+
+/// The reduced games of a rule set: one or two boxes free, covering the upper bonus, jokers
+/// and the extra bonus, straights, Yatzy's pairs.
+fn games(rules: RuleSet) -> Vec<Sheet> {
+    let specs: &[(&[&str], bool, u32)] = if rules == RuleSet::Yatzy {
+        &[
+            (&["5"], false, 58),
+            (&["1P"], false, 40),
+            (&["Y"], false, 30),
+            (&["1P", "2P"], false, 40),
+            (&["5", "Y"], false, 58),
+            (&["FH", "4"], false, 50),
+        ]
+    } else {
+        &[
+            (&["5"], true, 58),
+            (&["Y"], false, 40),
+            (&["LS"], true, 70),
+            (&["C"], false, 63),
+            (&["FH", "4"], true, 50),
+            (&["5", "Y"], false, 58),
+            (&["SS", "LS"], true, 66),
+        ]
+    };
+    specs
+        .iter()
+        .map(|&(free, y50, upper)| reduced(rules, free, y50, upper))
+        .collect()
+}
+
+/// `P` seen from before scoring `gained` points: `P(x - gained)`, 1 below `gained`.
+fn shifted(p: &Probs, gained: u32) -> Probs {
+    (0..TARGETS)
+        .map(|x| x.checked_sub(gained as usize).map_or(1.0, |y| p[y]))
+        .collect()
+}
+
+fn raise(best: &mut Probs, p: &Probs) {
+    for (b, v) in best.iter_mut().zip(p) {
+        *b = b.max(*v);
+    }
+}
+
+/// Plain exhaustive computation over dice positions and ordered outcomes, memoised per sheet
+/// (points ignored); shares nothing with the widget or the dice tables.
+#[derive(Default)]
+struct Brute {
+    sheets: HashMap<Sheet, Probs>,
+}
+
+impl Brute {
+    fn sheet(&mut self, sheet: &Sheet) -> Probs {
+        if sheet.is_complete() {
+            let mut p = vec![0.0; TARGETS];
+            p[0] = 1.0;
+            return p;
+        }
+        let key = Sheet { points: 0, ..*sheet };
+        if let Some(p) = self.sheets.get(&key) {
+            return p.clone();
+        }
+        let mut last: HashMap<[u8; 5], Probs> = HashMap::new();
+        for i in 0..7776 {
+            let dice = common::sorted_dice(&[], &common::ordered_outcome(i, 5));
+            if last.contains_key(&dice) {
+                continue;
+            }
+            let roll = Dice::from_faces(&dice).unwrap();
+            let mut best = vec![0.0; TARGETS];
+            for b in 0..sheet.rules.box_count() {
+                if let Some((next, gained)) = sheet.after(&roll, b) {
+                    let p = self.sheet(&next);
+                    raise(&mut best, &shifted(&p, gained));
+                }
+            }
+            last.insert(dice, best);
+        }
+        let mut turn = Turn {
+            last,
+            values: HashMap::new(),
+            means: HashMap::new(),
+        };
+        let mut sum = vec![0.0; TARGETS];
+        for i in 0..7776 {
+            let v = turn.value(2, common::sorted_dice(&[], &common::ordered_outcome(i, 5)));
+            for (s, x) in sum.iter_mut().zip(&v) {
+                *s += x;
+            }
+        }
+        let p: Probs = sum.iter().map(|s| s / 7776.0).collect();
+        self.sheets.insert(key, p.clone());
+        p
+    }
+}
+
+struct Turn {
+    last: HashMap<[u8; 5], Probs>,
+    values: HashMap<(u8, [u8; 5]), Probs>,
+    means: HashMap<(u8, Vec<u8>), Probs>,
+}
+
+impl Turn {
+    /// Best over the 32 position subsets to keep, pointwise.
+    fn value(&mut self, left: u8, dice: [u8; 5]) -> Probs {
+        if left == 0 {
+            return self.last[&dice].clone();
+        }
+        if let Some(v) = self.values.get(&(left, dice)) {
+            return v.clone();
+        }
+        let mut best = vec![0.0; TARGETS];
+        for subset in 0..32u32 {
+            let kept: Vec<u8> = (0..5).filter(|&i| subset & (1 << i) != 0).map(|i| dice[i]).collect();
+            let m = self.mean(left, &kept);
+            raise(&mut best, &m);
+        }
+        self.values.insert((left, dice), best.clone());
+        best
+    }
+
+    /// Mean over the ordered outcomes of the rerolled dice.
+    fn mean(&mut self, left: u8, kept: &[u8]) -> Probs {
+        let mut key = kept.to_vec();
+        key.sort_unstable();
+        if let Some(v) = self.means.get(&(left, key.clone())) {
+            return v.clone();
+        }
+        let n = 5 - key.len();
+        let count = 6usize.pow(n as u32);
+        let mut sum = vec![0.0; TARGETS];
+        for i in 0..count {
+            let v = self.value(left - 1, common::sorted_dice(&key, &common::ordered_outcome(i, n)));
+            for (s, x) in sum.iter_mut().zip(&v) {
+                *s += x;
+            }
+        }
+        let m: Probs = sum.iter().map(|s| s / count as f64).collect();
+        self.means.insert((left, key), m.clone());
+        m
+    }
+}
+
+/// Lets a build run to the end.
+struct Quiet;
+
+impl BuildObserver for Quiet {
+    fn chunk_done(&mut self, _: &DistTableData, _: &[usize], _: u64, _: u64) -> bool {
+        true
+    }
+}
+
+/// The distribution table of the states with at most two boxes free.
+fn late_table(rules: RuleSet) -> DistTableData {
+    let mut data = DistTableData::new(StateSpace::new(rules).len());
+    assert!(build_dist(rules, &mut data, rules.box_count() - 2, &mut Quiet));
+    data
+}
+
+/// The stored error bound of a state with `free` boxes (turns) left, plus `f32` rounding.
+fn bound(free: usize) -> f64 {
+    free as f64 * ROUNDING_ERROR + 2e-6
+}
+
+fn table_equals_brute_force(rules: RuleSet) {
+    let table = late_table(rules);
+    let mut brute = Brute::default();
+    for sheet in games(rules) {
+        let want = brute.sheet(&sheet);
+        let index = StateSpace::new(rules).index_of(&sheet).unwrap();
+        let got = table.dist(index);
+        let free = rules.box_count() - sheet.filled_count() as usize;
+        for (x, &p) in want.iter().enumerate() {
+            let q = got.at_least(x as i64);
+            assert!(
+                (q - p).abs() <= bound(free),
+                "{rules} {}: P(>={x}) table {q} brute force {p}",
+                sheet.filled_codes()
+            );
+        }
+        assert!(want[TARGETS - 1] == 0.0, "targets cover the range");
+    }
+}
+
+#[test]
+fn table_equals_brute_force_yahtzee() {
+    table_equals_brute_force(RuleSet::Yahtzee);
+}
+
+#[test]
+fn table_equals_brute_force_yahtzee_kurnik() {
+    table_equals_brute_force(RuleSet::YahtzeeKurnik);
+}
+
+#[test]
+fn table_equals_brute_force_yatzy() {
+    table_equals_brute_force(RuleSet::Yatzy);
+}
+
+/// One free box: the probability that best play for that box reaches each total, in closed
+/// form where there is one.
+#[test]
+fn single_boxes_match_closed_forms() {
+    let rules = RuleSet::Yahtzee;
+    let table = late_table(rules);
+    let space = StateSpace::new(rules);
+    let at = |sheet: &Sheet, x: i64| table.dist(space.index_of(sheet).unwrap()).at_least(x);
+    // Only the Yahtzee box: P(50) is the chance of a Yahtzee in one turn, 2,783,176 / 6^10.
+    let y = reduced(rules, &["Y"], false, 40);
+    let p_yahtzee = 2_783_176.0 / 60_466_176.0;
+    assert!((at(&y, 50) - p_yahtzee).abs() <= bound(1), "{}", at(&y, 50));
+    assert!((at(&y, 1) - p_yahtzee).abs() <= bound(1));
+    assert_eq!(at(&y, 51), 0.0);
+    // Only chance: 30 needs five sixes, keeping sixes: (1 - (5/6)^3)^5; 5 is certain.
+    let c = reduced(rules, &["C"], false, 63);
+    let p_sixes = (1.0f64 - (5.0f64 / 6.0).powi(3)).powi(5);
+    assert!((at(&c, 30) - p_sixes).abs() <= bound(1), "{}", at(&c, 30));
+    assert_eq!(at(&c, 5), 1.0);
+    assert_eq!(at(&c, 31), 0.0);
+    // Only the sixes, 3 of them needed for the bonus from 45 (18 + 35 = 53 points): keeping
+    // sixes, at least three of five dice show six within three rolls.
+    let s = reduced(rules, &["6"], false, 45);
+    let q: f64 = 1.0 - (5.0f64 / 6.0).powi(3);
+    let at_least_3: f64 = (3..=5)
+        .map(|k| binomial(5, k) * q.powi(k as i32) * (1.0 - q).powi(5 - k as i32))
+        .sum();
+    assert!((at(&s, 53) - at_least_3).abs() <= bound(1), "{}", at(&s, 53));
+}
+
+fn binomial(n: u64, k: u64) -> f64 {
+    (1..=k).fold(1.0, |acc, i| acc * (n + 1 - i) as f64 / i as f64)
+}
+
+/// A whole table, built once per test binary through the file builder (checkpoints and all).
+fn whole(rules: RuleSet) -> &'static (tempfile::TempDir, DistTable) {
+    static TABLE: OnceLock<(tempfile::TempDir, DistTable)> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let built = build_dist_file(dir.path(), rules, 0, None).unwrap();
+        assert!(built.table.is_some());
+        assert!(!dist_partial_path(dir.path(), rules).exists(), "checkpoint removed");
+        let table = open_dist(dir.path(), rules).unwrap();
+        (dir, table)
+    })
+}
+
+/// Every distribution of a whole table: starts at 1 or later, never increases, stored ends
+/// trimmed, and its "mean" is at least the optimal expected score of the same state.
+#[test]
+fn every_distribution_of_a_table_is_well_formed() {
+    let rules = RuleSet::Yahtzee;
+    let (_, table) = whole(rules);
+    let expected = build_table(rules, &|_, _| {});
+    let space = StateSpace::new(rules);
+    let mut checked = 0;
+    for (index, &value) in expected.iter().enumerate() {
+        let d = table.dist(index);
+        assert!(d.start >= 1, "state {index}: P(0) must be 1");
+        assert!(d.values.windows(2).all(|w| w[0] >= w[1]), "state {index} increases");
+        if let (Some(&first), Some(&last)) = (d.values.first(), d.values.last()) {
+            assert!(first < u16::MAX && last > 0, "state {index} not trimmed");
+        }
+        let slack = d.values.len() as f64 * bound(rules.box_count());
+        assert!(
+            d.mean() >= value - slack,
+            "state {index}: mean {} below the expected score {value}",
+            d.mean()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, space.len());
+    let empty = table.sheet_dist(&Sheet::empty(rules)).unwrap();
+    assert!(empty.mean() > sheet_value(&expected, &Sheet::empty(rules)).unwrap() + 5.0);
+}
+
+/// The turn computed for `eval` agrees with the table's value of the same state, and its
+/// options' best probability is the probability of the roll's position.
+#[test]
+fn turn_options_agree_with_the_table() {
+    let rules = RuleSet::Yahtzee;
+    let (_, table) = whole(rules);
+    let sheet = reduced(rules, &["1", "3K", "SS", "C"], false, 20);
+    let turn = TurnDist::new(table, &sheet).unwrap();
+    let d = table.sheet_dist(&sheet).unwrap();
+    for target in [300, 320, 340, 360, 380] {
+        let from_table = d.at_least(target - i64::from(sheet.points));
+        let from_turn = turn.before_first_roll(target);
+        assert!((from_table - from_turn).abs() <= 2.0 * ROUNDING_ERROR, "{target}");
+    }
+    let roll = Dice::from_faces(&[1, 2, 3, 4, 4]).unwrap();
+    let options = turn.options(&roll, 0, 340);
+    assert!(options.windows(2).all(|w| w[0].p_target >= w[1].p_target));
+    assert_eq!(options.len(), 4, "four free boxes");
+}
+
+/// A flipped byte and a truncated file are detected; the damaged table is rebuilt to the same
+/// bytes.
+#[test]
+fn damaged_tables_are_detected_and_rebuilt() {
+    let rules = RuleSet::Yahtzee;
+    let (dir, _) = whole(rules);
+    let good = std::fs::read(dist_path(dir.path(), rules)).unwrap();
+    let copy = tempfile::tempdir().unwrap();
+    let path = dist_path(copy.path(), rules);
+    let mut truncated = good.clone();
+    truncated.truncate(good.len() - 1000);
+    std::fs::write(&path, &truncated).unwrap();
+    assert!(matches!(
+        open_dist(copy.path(), rules),
+        Err(TableProblem::WrongSize { .. })
+    ));
+    let mut flipped = good.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x10;
+    std::fs::write(&path, &flipped).unwrap();
+    assert_eq!(open_dist(copy.path(), rules).err(), Some(TableProblem::Checksum));
+    let (_, found) = load_dist(copy.path(), rules, &|_| {});
+    assert_eq!(found, Found::Rebuilt(TableProblem::Checksum));
+    assert!(std::fs::read(&path).unwrap() == good, "rebuilt to the same bytes");
+    assert_eq!(open_dist(copy.path(), RuleSet::Yatzy).err(), Some(TableProblem::Missing));
+}
+
+/// A build stopped after some chunks resumes from its checkpoint (even with a torn record at
+/// its end), computes only the rest, and gives the same table as one uninterrupted build with
+/// any number of threads.
+#[test]
+fn interrupted_builds_resume() {
+    let rules = RuleSet::YahtzeeKurnik;
+    let min_filled = 8;
+    let dir = tempfile::tempdir().unwrap();
+    let stopped = build_dist_file(dir.path(), rules, min_filled, Some(6)).unwrap();
+    assert!(stopped.table.is_none());
+    assert!(stopped.computed > dicelens::solve::distribution::CHUNK as u64);
+    let partial = dist_partial_path(dir.path(), rules);
+    let mut bytes = std::fs::read(&partial).unwrap();
+    bytes.extend_from_slice(&[7, 0, 0, 0, 1, 0]); // a torn record
+    std::fs::write(&partial, &bytes).unwrap();
+    let resumed = build_dist_file(dir.path(), rules, min_filled, None).unwrap();
+    assert_eq!(resumed.resumed, stopped.computed);
+    let resumed = resumed.table.unwrap();
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let mut straight = DistTableData::new(StateSpace::new(rules).len());
+    one_thread.install(|| build_dist(rules, &mut straight, min_filled, &mut Quiet));
+    assert_eq!(resumed.starts, straight.starts);
+    assert!(resumed.values == straight.values);
+    assert!(!partial.exists());
+    let computed = straight.starts.iter().filter(|&&s| s != u32::MAX).count();
+    assert!(computed > 10_000, "{computed} states");
+}
+
+/// An in-memory table reads like a mapped one.
+#[test]
+fn memory_and_mapped_tables_read_alike() {
+    let rules = RuleSet::Yahtzee;
+    let (dir, mapped) = whole(rules);
+    let bytes = std::fs::read(dist_path(dir.path(), rules)).unwrap();
+    assert!(bytes.len() > 1_000_000);
+    let data = late_table(rules);
+    let memory = dist_from_data(rules, data);
+    for sheet in games(rules) {
+        let a = mapped.sheet_dist(&sheet).unwrap();
+        let b = memory.sheet_dist(&sheet).unwrap();
+        assert_eq!(a, b, "{}", sheet.filled_codes());
+    }
+}
+
+/// `eval --target`: options ranked by the probability of reaching the target, JSON with
+/// `p_target`, and bad targets refused.
+#[test]
+fn eval_ranks_options_by_target() {
+    let dir = &whole(RuleSet::Yahtzee).0;
+    let eval = |extra: &[&str]| {
+        let mut args = vec![
+            "eval", "--rules", "yahtzee", "--filled", "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0", "--upper",
+            "70", "--points", "200", "--tables",
+        ];
+        args.push(dir.path().to_str().unwrap());
+        args.extend_from_slice(extra);
+        run(&args, 2)
+    };
+    let out = eval(&["--roll", "66666", "--rolls-left", "2", "--target", "230", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows[0]["option"], "score C");
+    assert_eq!(rows[0]["p_target"], 1.0);
+    let keep = rows.iter().find(|r| r["option"] == "keep 6666").unwrap();
+    let p = keep["p_target"].as_f64().unwrap();
+    assert!((p - 11.0 / 36.0).abs() < 1e-6, "{p}");
+    assert!(rows.windows(2).all(|w| w[0]["p_target"].as_f64() >= w[1]["p_target"].as_f64()));
+    // Keeping 666 with one roll left: both dice must show six, 1/36.
+    let out = eval(&["--roll", "66612", "--rolls-left", "1", "--target", "230", "--json"]);
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let keep = rows.iter().find(|r| r["option"] == "keep 666").unwrap();
+    assert!((keep["p_target"].as_f64().unwrap() - 1.0 / 36.0).abs() < 1e-6);
+    let out = eval(&["--roll", "66612", "--target", "lots"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--target"));
+    assert!(out.stdout.is_empty());
+    // Without a roll: the sheet's probability.
+    let out = eval(&["--target", "230"]);
+    assert!(text(&out.stdout).contains("at least 230"), "{}", text(&out.stdout));
+}
