@@ -88,6 +88,16 @@ fn distributions(c: &mut Criterion) {
     let picks: Vec<usize> = (0..1024).map(|i| (i * 7919 * 31) % states).collect();
     let mut group = c.benchmark_group("dist_read");
     group.throughput(criterion::Throughput::Elements(picks.len() as u64));
+    // Baseline in the same run: one f64 of the expected-score table per state.
+    let expected = build_table(rules, &|_, _| {});
+    group.bench_function("expected_value_baseline", |b| {
+        b.iter(|| {
+            picks
+                .iter()
+                .map(|&i| expected[std::hint::black_box(i)])
+                .sum::<f64>()
+        })
+    });
     group.bench_function("state_and_target/mapped", |b| {
         b.iter(|| {
             picks
