@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 const TARGETS: usize = 420;
 
 /// A distribution as `P(x)` for `x` in `0..TARGETS`.
-type Probs = Vec<f64>;
+type Probs = common::Probs;
 
 /// The sheet of `rules` with every box filled except `free` (300 points).
 fn reduced(rules: RuleSet, free: &[&str], y50: bool, upper: u32) -> Sheet {
@@ -67,11 +67,7 @@ fn shifted(p: &Probs, gained: u32) -> Probs {
         .collect()
 }
 
-fn raise(best: &mut Probs, p: &Probs) {
-    for (b, v) in best.iter_mut().zip(p) {
-        *b = b.max(*v);
-    }
-}
+use common::raise;
 
 /// Plain exhaustive computation over dice positions and ordered outcomes, memoised per sheet
 /// (points ignored); shares nothing with the widget or the dice tables.
@@ -91,13 +87,8 @@ impl Brute {
         if let Some(p) = self.sheets.get(&key) {
             return p.clone();
         }
-        let mut last: HashMap<[u8; 5], Probs> = HashMap::new();
-        for i in 0..7776 {
-            let dice = common::sorted_dice(&[], &common::ordered_outcome(i, 5));
-            if last.contains_key(&dice) {
-                continue;
-            }
-            let roll = Dice::from_faces(&dice).unwrap();
+        let p = common::brute_turn(TARGETS, |dice| {
+            let roll = Dice::from_faces(dice).unwrap();
             let mut best = vec![0.0; TARGETS];
             for b in 0..sheet.rules.box_count() {
                 if let Some((next, gained)) = sheet.after(&roll, b) {
@@ -105,70 +96,10 @@ impl Brute {
                     raise(&mut best, &shifted(&p, gained));
                 }
             }
-            last.insert(dice, best);
-        }
-        let mut turn = Turn {
-            last,
-            values: HashMap::new(),
-            means: HashMap::new(),
-        };
-        let mut sum = vec![0.0; TARGETS];
-        for i in 0..7776 {
-            let v = turn.value(2, common::sorted_dice(&[], &common::ordered_outcome(i, 5)));
-            for (s, x) in sum.iter_mut().zip(&v) {
-                *s += x;
-            }
-        }
-        let p: Probs = sum.iter().map(|s| s / 7776.0).collect();
+            best
+        });
         self.sheets.insert(key, p.clone());
         p
-    }
-}
-
-struct Turn {
-    last: HashMap<[u8; 5], Probs>,
-    values: HashMap<(u8, [u8; 5]), Probs>,
-    means: HashMap<(u8, Vec<u8>), Probs>,
-}
-
-impl Turn {
-    /// Best over the 32 position subsets to keep, pointwise.
-    fn value(&mut self, left: u8, dice: [u8; 5]) -> Probs {
-        if left == 0 {
-            return self.last[&dice].clone();
-        }
-        if let Some(v) = self.values.get(&(left, dice)) {
-            return v.clone();
-        }
-        let mut best = vec![0.0; TARGETS];
-        for subset in 0..32u32 {
-            let kept: Vec<u8> = (0..5).filter(|&i| subset & (1 << i) != 0).map(|i| dice[i]).collect();
-            let m = self.mean(left, &kept);
-            raise(&mut best, &m);
-        }
-        self.values.insert((left, dice), best.clone());
-        best
-    }
-
-    /// Mean over the ordered outcomes of the rerolled dice.
-    fn mean(&mut self, left: u8, kept: &[u8]) -> Probs {
-        let mut key = kept.to_vec();
-        key.sort_unstable();
-        if let Some(v) = self.means.get(&(left, key.clone())) {
-            return v.clone();
-        }
-        let n = 5 - key.len();
-        let count = 6usize.pow(n as u32);
-        let mut sum = vec![0.0; TARGETS];
-        for i in 0..count {
-            let v = self.value(left - 1, common::sorted_dice(&key, &common::ordered_outcome(i, n)));
-            for (s, x) in sum.iter_mut().zip(&v) {
-                *s += x;
-            }
-        }
-        let m: Probs = sum.iter().map(|s| s / count as f64).collect();
-        self.means.insert((left, key), m.clone());
-        m
     }
 }
 

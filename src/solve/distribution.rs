@@ -71,6 +71,31 @@ pub trait DistSource: Sync {
     fn dist(&self, index: usize) -> Dist<'_>;
 }
 
+/// What a turn's last roll reads: for each successor state (by table index), a non-increasing
+/// function of one integer (points still to come for distributions; the points difference for
+/// two-player values) that is 1 before its start and 0 after its end.
+pub trait Successors: Sync {
+    /// The first point where the function of state `index` may be below 1 and the last where it
+    /// may be above 0.
+    fn bounds(&self, index: usize) -> (i64, i64);
+    /// `out[i]` = the function of state `index` at `lo + i`.
+    fn decode(&self, index: usize, lo: i64, out: &mut [f32]);
+}
+
+impl<T: DistSource + ?Sized> Successors for T {
+    fn bounds(&self, index: usize) -> (i64, i64) {
+        let d = self.dist(index);
+        (i64::from(d.start), d.end())
+    }
+
+    fn decode(&self, index: usize, lo: i64, out: &mut [f32]) {
+        let d = self.dist(index);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = d.at_least(lo + i as i64) as f32;
+        }
+    }
+}
+
 /// A distribution computed in a window: `P(lo + i) = values[i]` for `i < values.len()`,
 /// `1` before, `0` after.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,7 +153,7 @@ struct LastRoll {
 
 impl LastRoll {
     /// Gathers the options of state `(lower, pair)` and decodes its successors from `source`.
-    fn new(space: StateSpace, source: &dyn DistSource, lower: usize, pair: usize) -> LastRoll {
+    fn new(space: StateSpace, source: &dyn Successors, lower: usize, pair: usize) -> LastRoll {
         let rules = space.rules;
         let up = upper_pairs();
         let (lower_filled, yahtzee_50) = space.lower_boxes(lower);
@@ -196,9 +221,9 @@ impl LastRoll {
             }
         }
         // The window: from the least successor start to the greatest end any option reaches.
-        let dists: Vec<Dist> = slot_of.iter().map(|&(i, _)| source.dist(i)).collect();
-        let lo = dists.iter().map(|d| i64::from(d.start)).min().unwrap_or(1);
-        let reach = |o: &Shifted| dists[usize::from(o.successor)].end() + i64::from(o.points);
+        let bounds: Vec<(i64, i64)> = slot_of.iter().map(|&(i, _)| source.bounds(i)).collect();
+        let lo = bounds.iter().map(|b| b.0).min().unwrap_or(1);
+        let reach = |o: &Shifted| bounds[usize::from(o.successor)].1 + i64::from(o.points);
         let hi = options
             .iter()
             .flatten()
@@ -208,11 +233,9 @@ impl LastRoll {
             .unwrap_or(lo)
             .max(lo);
         let lanes = ((hi - lo + 1) as usize).div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE;
-        let mut successors = vec![0f32; dists.len() * lanes];
-        for (d, out) in dists.iter().zip(successors.chunks_exact_mut(lanes)) {
-            for (i, o) in out.iter_mut().enumerate() {
-                *o = d.at_least(lo + i as i64) as f32;
-            }
+        let mut successors = vec![0f32; bounds.len() * lanes];
+        for (&(i, _), out) in slot_of.iter().zip(successors.chunks_exact_mut(lanes)) {
+            source.decode(i, lo, out);
         }
         let mut turn = LastRoll {
             lo,
@@ -265,7 +288,7 @@ impl LastRoll {
 /// successors' distributions in `source`; `store` is scratch space.
 pub fn solve_state(
     space: StateSpace,
-    source: &dyn DistSource,
+    source: &dyn Successors,
     lower: usize,
     pair: usize,
     store: &mut LaneStore<f32>,
@@ -322,7 +345,7 @@ pub struct OptionChance {
 
 impl TurnDist {
     /// Runs the widget for `sheet`'s next turn; `None` if the sheet is impossible or complete.
-    pub fn new(source: &dyn DistSource, sheet: &Sheet) -> Option<TurnDist> {
+    pub fn new(source: &dyn Successors, sheet: &Sheet) -> Option<TurnDist> {
         if sheet.is_complete() {
             return None;
         }
@@ -364,14 +387,25 @@ impl TurnDist {
     /// The largest probability of finishing with at least `target` points (the sheet's points
     /// included) before the turn's first roll.
     pub fn before_first_roll(&self, target: i64) -> f64 {
-        self.read(&self.before, target - i64::from(self.sheet.points))
+        self.before_first_roll_at(target - i64::from(self.sheet.points))
+    }
+
+    /// The turn's function (of points still to come, or of the points difference) at `x`
+    /// before the first roll.
+    pub fn before_first_roll_at(&self, x: i64) -> f64 {
+        self.read(&self.before, x)
     }
 
     /// Every legal option after rolling `roll` with `rolls_left` rolls left (0..=2), with its
     /// largest probability of finishing with at least `target` points, best first (ties keep
     /// keeps before boxes, each in index order).
     pub fn options(&self, roll: &Dice, rolls_left: u8, target: i64) -> Vec<OptionChance> {
-        let x = target - i64::from(self.sheet.points);
+        self.options_at(roll, rolls_left, target - i64::from(self.sheet.points))
+    }
+
+    /// Every legal option after rolling `roll` with `rolls_left` rolls left, with the turn's
+    /// function at `x` (see [`TurnDist::before_first_roll_at`]), best first.
+    pub fn options_at(&self, roll: &Dice, rolls_left: u8, x: i64) -> Vec<OptionChance> {
         let lanes = self.turn.lanes;
         let mut out = Vec::new();
         let keeps = match rolls_left {

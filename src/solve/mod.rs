@@ -4,4 +4,5 @@
 pub mod distribution;
 pub mod expected;
 pub mod states;
+pub mod two_player;
 pub mod widget;

@@ -127,3 +127,89 @@ pub fn sorted_dice(kept: &[u8], rolled: &[u8]) -> [u8; 5] {
     dice
 }
 
+
+/// A function tabulated on a range of integers (brute-force values).
+pub type Probs = Vec<f64>;
+
+/// `best[i] = max(best[i], p[i])`.
+pub fn raise(best: &mut Probs, p: &Probs) {
+    for (b, v) in best.iter_mut().zip(p) {
+        *b = b.max(*v);
+    }
+}
+
+/// One turn by plain exhaustive computation over dice positions and ordered outcomes, with
+/// functions (of `len` points) as values: `last(dice)` values the sorted five dice after the last
+/// roll; keeping is the pointwise best of the 32 position subsets, rerolling the mean over
+/// ordered outcomes. Returns the value before the first roll. Shares nothing with the widget.
+pub fn brute_turn(len: usize, mut last: impl FnMut(&[u8; 5]) -> Probs) -> Probs {
+    let mut turn = BruteTurn {
+        len,
+        last: HashMap::new(),
+        values: HashMap::new(),
+        means: HashMap::new(),
+    };
+    for i in 0..7776 {
+        let dice = sorted_dice(&[], &ordered_outcome(i, 5));
+        if let std::collections::hash_map::Entry::Vacant(slot) = turn.last.entry(dice) {
+            slot.insert(last(&dice));
+        }
+    }
+    let mut sum = vec![0.0; len];
+    for i in 0..7776 {
+        let v = turn.value(2, sorted_dice(&[], &ordered_outcome(i, 5)));
+        for (s, x) in sum.iter_mut().zip(&v) {
+            *s += x;
+        }
+    }
+    sum.iter().map(|s| s / 7776.0).collect()
+}
+
+struct BruteTurn {
+    len: usize,
+    last: HashMap<[u8; 5], Probs>,
+    values: HashMap<(u8, [u8; 5]), Probs>,
+    means: HashMap<(u8, Vec<u8>), Probs>,
+}
+
+impl BruteTurn {
+    /// Best over the 32 position subsets to keep, pointwise.
+    fn value(&mut self, left: u8, dice: [u8; 5]) -> Probs {
+        if left == 0 {
+            return self.last[&dice].clone();
+        }
+        if let Some(v) = self.values.get(&(left, dice)) {
+            return v.clone();
+        }
+        let mut best = vec![0.0; self.len];
+        for subset in 0..32u32 {
+            let kept: Vec<u8> = (0..5).filter(|&i| subset & (1 << i) != 0).map(|i| dice[i]).collect();
+            let m = self.mean(left, &kept);
+            raise(&mut best, &m);
+        }
+        self.values.insert((left, dice), best.clone());
+        best
+    }
+
+    /// Mean over the ordered outcomes of the rerolled dice.
+    fn mean(&mut self, left: u8, kept: &[u8]) -> Probs {
+        let mut key = kept.to_vec();
+        key.sort_unstable();
+        if let Some(v) = self.means.get(&(left, key.clone())) {
+            return v.clone();
+        }
+        let n = 5 - key.len();
+        let count = 6usize.pow(n as u32);
+        let mut sum = vec![0.0; self.len];
+        for i in 0..count {
+            let v = self.value(left - 1, sorted_dice(&key, &ordered_outcome(i, n)));
+            for (s, x) in sum.iter_mut().zip(&v) {
+                *s += x;
+            }
+        }
+        let m: Probs = sum.iter().map(|s| s / count as f64).collect();
+        self.means.insert((left, key), m.clone());
+        m
+    }
+}
+

@@ -1,0 +1,182 @@
+//! Exact two-player values (issue 6) against a plain expectimax over both players' turns on
+//! reduced games, and the symmetry of match points.
+
+mod common;
+
+use common::{brute_turn, raise, reduced, Probs};
+use dicelens::dice::Dice;
+use dicelens::rules::{RuleSet, Sheet};
+use dicelens::solve::two_player::{window_at, ExactTwoPlayer};
+use std::collections::HashMap;
+
+/// Differences `d` covered: `-RANGE..=RANGE` (more than two boxes each can score).
+const RANGE: i64 = 400;
+const LEN: usize = (2 * RANGE + 1) as usize;
+
+/// Brute-force `W[mover, other](d)` for `d` in `-RANGE..=RANGE`, memoised per pair of sheets
+/// (points ignored): the mover's expected match points when the other leads by `d`.
+#[derive(Default)]
+struct Brute {
+    pairs: HashMap<(Sheet, Sheet), Probs>,
+}
+
+/// A tabulated function at `d` (1 before the range, 0 after it).
+fn at(w: &Probs, d: i64) -> f64 {
+    if d < -RANGE {
+        1.0
+    } else if d > RANGE {
+        0.0
+    } else {
+        w[(d + RANGE) as usize]
+    }
+}
+
+impl Brute {
+    fn value(&mut self, mover: &Sheet, other: &Sheet) -> Probs {
+        let key = (Sheet { points: 0, ..*mover }, Sheet { points: 0, ..*other });
+        if let Some(w) = self.pairs.get(&key) {
+            return w.clone();
+        }
+        let w = brute_turn(LEN, |dice| {
+            let roll = Dice::from_faces(dice).unwrap();
+            let mut best = vec![0.0; LEN];
+            for b in 0..mover.rules.box_count() {
+                let Some((after, s)) = mover.after(&roll, b) else {
+                    continue;
+                };
+                let s = i64::from(s);
+                let post: Probs = if other.is_complete() {
+                    (-RANGE..=RANGE)
+                        .map(|d| match (d - s).cmp(&0) {
+                            std::cmp::Ordering::Less => 1.0,
+                            std::cmp::Ordering::Equal => 0.5,
+                            std::cmp::Ordering::Greater => 0.0,
+                        })
+                        .collect()
+                } else {
+                    let next = self.value(other, &after);
+                    (-RANGE..=RANGE).map(|d| 1.0 - at(&next, s - d)).collect()
+                };
+                raise(&mut best, &post);
+            }
+            best
+        });
+        self.pairs.insert(key, w.clone());
+        w
+    }
+}
+
+/// A reduced two-player game: free boxes of the mover, of the other, their upper totals, and
+/// whether the filled Yahtzee boxes hold 50.
+type Spec<'a> = (&'a [&'a str], &'a [&'a str], u32, u32, bool);
+
+/// Reduced two-player games.
+fn positions(rules: RuleSet) -> Vec<(Sheet, Sheet)> {
+    let specs: &[Spec] = if rules == RuleSet::Yatzy {
+        &[
+            (&["C"], &["C"], 63, 63, false),
+            (&["1P"], &["Y"], 40, 50, false),
+            (&["5", "C"], &["6"], 58, 50, false),
+        ]
+    } else {
+        &[
+            (&["C"], &["C"], 63, 63, false),
+            (&["Y"], &["LS"], 40, 70, true),
+            (&["5", "C"], &["6"], 58, 50, true),
+            (&["FH", "4"], &["SS", "Y"], 50, 60, false),
+        ]
+    };
+    specs
+        .iter()
+        .map(|&(a, b, ua, ub, y50)| (reduced(rules, a, y50, ua, 300), reduced(rules, b, y50, ub, 300)))
+        .collect()
+}
+
+fn exact_equals_brute_force(rules: RuleSet) {
+    let solver = ExactTwoPlayer::new(rules);
+    let mut brute = Brute::default();
+    for (mover, other) in positions(rules) {
+        let want = brute.value(&mover, &other);
+        let got = solver.entry(&mover, &other).unwrap();
+        for d in -RANGE..=RANGE {
+            let (g, w) = (f64::from(window_at(&got, d)), at(&want, d));
+            assert!(
+                (g - w).abs() < 2e-6,
+                "{rules} {} vs {}: W({d}) exact {g} brute force {w}",
+                mover.filled_codes(),
+                other.filled_codes()
+            );
+        }
+    }
+}
+
+#[test]
+fn exact_equals_brute_force_yahtzee() {
+    exact_equals_brute_force(RuleSet::Yahtzee);
+}
+
+#[test]
+fn exact_equals_brute_force_yahtzee_kurnik() {
+    exact_equals_brute_force(RuleSet::YahtzeeKurnik);
+}
+
+#[test]
+fn exact_equals_brute_force_yatzy() {
+    exact_equals_brute_force(RuleSet::Yatzy);
+}
+
+/// Both players' match points sum to 1: the mover's value and the other's value of the same
+/// position seen from their side (after the mover scores, the other moves with the difference
+/// negated) are complementary, so each is in `0..=1`; the mover's value never increases with the
+/// other's lead, is 1 when the lead cannot be caught up and 0 when it cannot be overcome.
+#[test]
+fn match_point_values_are_complementary_and_monotone() {
+    let rules = RuleSet::Yahtzee;
+    let solver = ExactTwoPlayer::new(rules);
+    for (mover, other) in positions(rules) {
+        let w = solver.entry(&mover, &other).unwrap();
+        let values: Vec<f32> = (-RANGE..=RANGE).map(|d| window_at(&w, d)).collect();
+        assert!(values.iter().all(|v| (0.0..=1.0).contains(v)));
+        assert!(values.windows(2).all(|p| p[0] >= p[1]), "{}", mover.filled_codes());
+        assert_eq!(values[0], 1.0);
+        assert_eq!(values[LEN - 1], 0.0);
+        // The other player's value at the start of their turn, after the mover's best
+        // immediate score in every box, plus the mover's post-score value, is 1.
+        let roll = Dice::from_faces(&[6, 6, 6, 6, 6]).unwrap();
+        for b in 0..rules.box_count() {
+            let Some((after, s)) = mover.after(&roll, b) else {
+                continue;
+            };
+            if other.is_complete() {
+                continue;
+            }
+            let theirs = solver.value(&other, &after).unwrap();
+            let turn = solver.turn(&mover, &other).unwrap();
+            let d = i64::from(other.points) - i64::from(mover.points);
+            let mine = turn
+                .options_at(&roll, 0, d)
+                .into_iter()
+                .find(|o| o.choice == dicelens::rules::Choice::Score(rules.boxes()[b]))
+                .unwrap()
+                .p_target;
+            assert!((mine + theirs - 1.0).abs() < 1e-6, "{mine} + {theirs} (box {b}, +{s})");
+        }
+    }
+}
+
+/// The endgame where only chance is free for both and the points are equal: the first player
+/// must score without knowing the target; the second sees it and keeps rerolling towards
+/// beating it. The second player's expected match points exceed 1/2.
+#[test]
+fn chance_endgame_favours_the_second_player() {
+    let rules = RuleSet::Yahtzee;
+    let sheet = reduced(rules, &["C"], false, 63, 250);
+    let solver = ExactTwoPlayer::new(rules);
+    let first = solver.value(&sheet, &sheet).unwrap();
+    let second = 1.0 - first;
+    let mut brute = Brute::default();
+    let want = at(&brute.value(&sheet, &sheet), 0);
+    assert!((first - want).abs() < 2e-6, "{first} vs {want}");
+    assert!(second > 0.5, "second player's value {second}");
+    assert!(second < 0.75, "second player's value {second}");
+}
