@@ -180,3 +180,118 @@ fn chance_endgame_favours_the_second_player() {
     assert!(second > 0.5, "second player's value {second}");
     assert!(second < 0.75, "second player's value {second}");
 }
+
+mod heuristics {
+    use super::*;
+    use dicelens::solve::distribution::{build_dist, BuildObserver, DistTableData};
+    use dicelens::solve::match_points::{dynw, emp, FnLaw, Law, MatchSearch, Method};
+    use dicelens::solve::states::StateSpace;
+
+    /// A law on final totals from `(total, probability)` pairs.
+    fn law(points: &[(i64, f64)]) -> FnLaw<impl Fn(i64) -> f64> {
+        let owned = points.to_vec();
+        let first = owned.iter().map(|p| p.0).min().unwrap();
+        let last = owned.iter().map(|p| p.0).max().unwrap();
+        FnLaw {
+            at_least: move |t| owned.iter().filter(|p| p.0 >= t).map(|p| p.1).sum(),
+            first,
+            last,
+        }
+    }
+
+    /// EMP and DynW on hand-made laws, computed by hand.
+    #[test]
+    fn emp_and_dynw_by_hand() {
+        let us = law(&[(10, 0.5), (20, 0.5)]);
+        let sure_15 = law(&[(15, 1.0)]);
+        let sure_10 = law(&[(10, 1.0)]);
+        // Against a sure 15: lose with 10, win with 20.
+        assert!((emp(&us, &[&sure_15]) - 0.5).abs() < 1e-12);
+        // Against a sure 10: tie with 10 (1/2), win with 20: 0.5 * 0.5 + 0.5 * 1.
+        assert!((emp(&us, &[&sure_10]) - 0.75).abs() < 1e-12);
+        // Two opponents: match points add up.
+        assert!((emp(&us, &[&sure_10, &sure_15]) - 1.25).abs() < 1e-12);
+        // DynW against a sure 15: aim at 16..=20, reached with probability 1/2.
+        assert!((dynw(&us, &[&sure_15]) - 0.5).abs() < 1e-12);
+        // A spread opponent: 12 or 18 evenly. EMP: 10 loses to both (0); 20 beats both (1).
+        let spread = law(&[(12, 0.5), (18, 0.5)]);
+        assert!((emp(&us, &[&spread]) - 0.5).abs() < 1e-12);
+        // DynW: target 13..=18 reached with 1/2, opponent misses it with 1/2: 0.25; target
+        // 19..=20: 0.5 * 1 = 0.5.
+        assert!((dynw(&us, &[&spread]) - 0.5).abs() < 1e-12);
+        let equal = law(&[(7, 0.25), (9, 0.75)]);
+        // Equal laws: a symmetric game is worth 1/2.
+        assert!((emp(&equal, &[&equal]) - 0.5).abs() < 1e-12);
+        assert_eq!(us.first(), 10);
+    }
+
+    #[test]
+    fn methods_parse_and_print() {
+        for text in ["e", "exact", "emp:0", "emp:4", "dynw:1", "dynw:5"] {
+            let m: Method = text.parse().unwrap();
+            assert_eq!(m.to_string(), text);
+        }
+        for bad in ["emp", "emp:6", "dynw:x", "exactly", ""] {
+            assert!(bad.parse::<Method>().is_err(), "{bad}");
+        }
+    }
+
+    struct Quiet;
+    impl BuildObserver for Quiet {
+        fn chunk_done(&mut self, _: &DistTableData, _: &[usize], _: u64, _: u64) -> bool {
+            true
+        }
+    }
+
+    /// The distribution table's states with at most `free` boxes free.
+    fn late(rules: RuleSet, free: usize) -> DistTableData {
+        let mut data = DistTableData::new(StateSpace::new(rules).len());
+        build_dist(rules, &mut data, rules.box_count() - free, &mut Quiet);
+        data
+    }
+
+    /// When the search reaches positions the exact solver settles, its values are exact; far
+    /// from them EMP(d) stays close to the exact values on late positions.
+    #[test]
+    fn searches_agree_with_exact_values() {
+        let rules = RuleSet::Yahtzee;
+        let dists = late(rules, 3);
+        let solver = ExactTwoPlayer::new(rules);
+        let roll = Dice::from_faces(&[2, 3, 4, 5, 5]).unwrap();
+        for (mover, other) in positions(rules) {
+            let exact = MatchSearch {
+                dists: &dists,
+                exact: Some((&solver, 6)),
+                method: Method::Exact,
+            }
+            .options(&mover, &[other], &roll, 1)
+            .unwrap();
+            let value_of = |options: &[(dicelens::rules::Choice, f64)], c| {
+                options.iter().find(|o| o.0 == c).unwrap().1
+            };
+            for d in 1..=3 {
+                let settled = MatchSearch {
+                    dists: &dists,
+                    exact: Some((&solver, 6)),
+                    method: Method::Emp(d),
+                }
+                .options(&mover, &[other], &roll, 1)
+                .unwrap();
+                assert_eq!(settled.len(), exact.len());
+                for &(c, v) in &settled {
+                    assert!((v - value_of(&exact, c)).abs() < 1e-5, "emp:{d} {c}: {v}");
+                }
+                let heuristic = MatchSearch {
+                    dists: &dists,
+                    exact: None,
+                    method: Method::Emp(d),
+                }
+                .options(&mover, &[other], &roll, 1)
+                .unwrap();
+                let best_exact = exact[0].1;
+                let chosen = value_of(&exact, heuristic[0].0);
+                assert!(best_exact - chosen < 0.02, "emp:{d} loses {}", best_exact - chosen);
+            }
+        }
+    }
+}

@@ -71,6 +71,12 @@ pub trait DistSource: Sync {
     fn dist(&self, index: usize) -> Dist<'_>;
 }
 
+impl<T: DistSource + ?Sized> DistSource for &T {
+    fn dist(&self, index: usize) -> Dist<'_> {
+        (**self).dist(index)
+    }
+}
+
 /// What a turn's last roll reads: for each successor state (by table index), a non-increasing
 /// function of one integer (points still to come for distributions; the points difference for
 /// two-player values) that is 1 before its start and 0 after its end.
@@ -406,7 +412,23 @@ impl TurnDist {
     /// Every legal option after rolling `roll` with `rolls_left` rolls left, with the turn's
     /// function at `x` (see [`TurnDist::before_first_roll_at`]), best first.
     pub fn options_at(&self, roll: &Dice, rolls_left: u8, x: i64) -> Vec<OptionChance> {
+        let mut out: Vec<OptionChance> = self
+            .option_laws(roll, rolls_left)
+            .into_iter()
+            .map(|(choice, law)| OptionChance {
+                choice,
+                p_target: law.at(x),
+            })
+            .collect();
+        out.sort_by(|a, b| b.p_target.total_cmp(&a.p_target));
+        out
+    }
+
+    /// Every legal option after rolling `roll` with `rolls_left` rolls left (keeps in index
+    /// order, then boxes in box order), each with its whole function of the points still to come.
+    pub fn option_laws(&self, roll: &Dice, rolls_left: u8) -> Vec<(Choice, OptionLaw<'_>)> {
         let lanes = self.turn.lanes;
+        let lo = self.turn.lo;
         let mut out = Vec::new();
         let keeps = match rolls_left {
             0 => None,
@@ -416,10 +438,12 @@ impl TurnDist {
         if let (Some(values), Some(r)) = (keeps, roll.roll_index()) {
             for &k in &crate::dice::tables().proper_sub_keeps[r] {
                 let k = usize::from(k);
-                out.push(OptionChance {
-                    choice: Choice::Keep(Dice::keep(k)),
-                    p_target: self.read(&values[k * lanes..(k + 1) * lanes], x),
-                });
+                let law = OptionLaw {
+                    values: &values[k * lanes..(k + 1) * lanes],
+                    lo,
+                    shift: 0,
+                };
+                out.push((Choice::Keep(Dice::keep(k)), law));
             }
         }
         let rules = self.sheet.rules;
@@ -438,14 +462,45 @@ impl TurnDist {
                 continue;
             };
             let k = usize::from(k);
-            let succ = &self.turn.successors[k * lanes..(k + 1) * lanes];
-            out.push(OptionChance {
-                choice: Choice::Score(rules.boxes()[b]),
-                p_target: self.read(succ, x - i64::from(gained + s.extra)),
-            });
+            let law = OptionLaw {
+                values: &self.turn.successors[k * lanes..(k + 1) * lanes],
+                lo,
+                shift: i64::from(gained + s.extra),
+            };
+            out.push((Choice::Score(rules.boxes()[b]), law));
         }
-        out.sort_by(|a, b| b.p_target.total_cmp(&a.p_target));
         out
+    }
+}
+
+/// One option's function of the points still to come in the turn (a distribution, or a
+/// two-player value), read from the turn's windows: 1 before [`OptionLaw::first`], 0 after
+/// [`OptionLaw::last`].
+#[derive(Clone, Copy, Debug)]
+pub struct OptionLaw<'a> {
+    values: &'a [f32],
+    lo: i64,
+    shift: i64,
+}
+
+impl OptionLaw<'_> {
+    /// The function at `x`.
+    pub fn at(&self, x: i64) -> f64 {
+        let i = x - self.shift - self.lo;
+        if i < 0 {
+            return 1.0;
+        }
+        self.values.get(i as usize).map_or(0.0, |&p| f64::from(p).min(1.0))
+    }
+
+    /// The least `x` where it may be below 1.
+    pub fn first(&self) -> i64 {
+        self.lo + self.shift
+    }
+
+    /// The greatest `x` where it may be above 0.
+    pub fn last(&self) -> i64 {
+        self.lo + self.shift + self.values.len() as i64 - 1
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod expected;
+pub mod match_points;
 pub mod states;
 pub mod two_player;
 pub mod widget;

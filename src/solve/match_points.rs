@@ -1,0 +1,369 @@
+//! Match points from distributions (METHODS.md section 4): the static evaluations EMP and DynW
+//! of score laws, the search to depth `d` (EMP(d), DynW(d)), and the choice of method.
+//!
+//! Laws are seen on final totals: a player's law at `t` is the (maximal) probability of
+//! finishing with at least `t` points, their sheet's distribution shifted by their points.
+//!
+//! - EMP: `sum over t of (P(t) - P(t+1)) * sum_i (1 - (Q_i(t) + Q_i(t+1)) / 2)`.
+//! - DynW: `max over t of P(t) * sum_i (1 - Q_i(t))`.
+//! - Depth 0: our distributions propagated through our turn (the distribution widget), each
+//!   option's distribution evaluated against the opponents' current distributions.
+//! - Depth `d >= 1`: our turn with scalar values, each post-score position valued by
+//!   `1 -` the opponent's next turn searched to depth `d - 1` (two players), depth 0 there being
+//!   the evaluation of the two sheets' distributions. With more than two players only depth 1
+//!   (each post-score position evaluated against every opponent's distribution).
+//! - Positions the exact solver settles (few boxes free, two players) take its exact value.
+
+use super::distribution::{DistSource, TurnDist};
+use super::two_player::ExactTwoPlayer;
+use super::widget::{keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess};
+use crate::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::rules::{Choice, Sheet};
+use std::collections::HashMap;
+use std::fmt;
+
+/// A score law on final totals: `P(final >= t)`, 1 before [`Law::first`], 0 after
+/// [`Law::last`].
+pub trait Law {
+    /// `P(final >= t)`.
+    fn at_least(&self, t: i64) -> f64;
+    /// The least `t` where the law may be below 1.
+    fn first(&self) -> i64;
+    /// The greatest `t` where the law may be above 0.
+    fn last(&self) -> i64;
+}
+
+/// A law given as a function and its bounds.
+pub struct FnLaw<F: Fn(i64) -> f64> {
+    /// `P(final >= t)`.
+    pub at_least: F,
+    /// The least `t` where it may be below 1.
+    pub first: i64,
+    /// The greatest `t` where it may be above 0.
+    pub last: i64,
+}
+
+impl<F: Fn(i64) -> f64> Law for FnLaw<F> {
+    fn at_least(&self, t: i64) -> f64 {
+        (self.at_least)(t)
+    }
+    fn first(&self) -> i64 {
+        self.first
+    }
+    fn last(&self) -> i64 {
+        self.last
+    }
+}
+
+/// Expected match points of a player with law `us` against players with laws `others`
+/// (a win 1, a tie 1/2, summed over opponents), treating the laws as independent score laws.
+pub fn emp(us: &dyn Law, others: &[&dyn Law]) -> f64 {
+    let mut total = 0.0;
+    let mut p_next = us.at_least(us.first() - 1);
+    for t in us.first() - 1..=us.last() {
+        let p = p_next;
+        p_next = us.at_least(t + 1);
+        let mass = p - p_next;
+        if mass == 0.0 {
+            continue;
+        }
+        let points: f64 = others
+            .iter()
+            .map(|q| 1.0 - (q.at_least(t) + q.at_least(t + 1)) / 2.0)
+            .sum();
+        total += mass * points;
+    }
+    total
+}
+
+/// DynW: the best, over targets `t`, of reaching `t` times the opponents who do not.
+pub fn dynw(us: &dyn Law, others: &[&dyn Law]) -> f64 {
+    (us.first() - 1..=us.last())
+        .map(|t| us.at_least(t) * others.iter().map(|q| 1.0 - q.at_least(t)).sum::<f64>())
+        .fold(0.0, f64::max)
+}
+
+/// How options are valued in a game of several players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The solitaire oracle (expected final score), ignoring the opponents.
+    Solitaire,
+    /// Exact two-player values.
+    Exact,
+    /// EMP searched to this depth.
+    Emp(u8),
+    /// DynW searched to this depth.
+    DynW(u8),
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    /// `e`, `exact`, `emp:D` or `dynw:D` with `D` in 0..=5.
+    fn from_str(text: &str) -> Result<Method, String> {
+        let depth = |d: &str| match d.parse::<u8>() {
+            Ok(d) if d <= 5 => Ok(d),
+            _ => Err(format!("depth '{d}': expected 0 to 5")),
+        };
+        match text.split_once(':') {
+            None if text == "e" => Ok(Method::Solitaire),
+            None if text == "exact" => Ok(Method::Exact),
+            Some(("emp", d)) => Ok(Method::Emp(depth(d)?)),
+            Some(("dynw", d)) => Ok(Method::DynW(depth(d)?)),
+            _ => Err(format!(
+                "unknown method '{text}': expected exact, emp:D, dynw:D (D in 0..=5) or e"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Solitaire => f.write_str("e"),
+            Method::Exact => f.write_str("exact"),
+            Method::Emp(d) => write!(f, "emp:{d}"),
+            Method::DynW(d) => write!(f, "dynw:{d}"),
+        }
+    }
+}
+
+/// A player's sheet and the law of their final total from the distribution table.
+fn sheet_law<'a>(dists: &'a dyn DistSource, sheet: &Sheet) -> Option<impl Law + 'a> {
+    let index = super::states::StateSpace::new(sheet.rules).index_of(sheet)?;
+    let d = dists.dist(index);
+    let points = i64::from(sheet.points);
+    Some(FnLaw {
+        at_least: move |t| d.at_least(t - points),
+        first: i64::from(d.start) + points,
+        last: d.end() + points,
+    })
+}
+
+/// The static evaluation (EMP or DynW) of `us` against `others`, by their distributions.
+fn evaluate(dists: &dyn DistSource, dynamic: bool, us: &Sheet, others: &[Sheet]) -> Option<f64> {
+    let ours = sheet_law(dists, us)?;
+    let theirs: Vec<_> = others
+        .iter()
+        .map(|o| sheet_law(dists, o))
+        .collect::<Option<_>>()?;
+    let refs: Vec<&dyn Law> = theirs.iter().map(|l| l as &dyn Law).collect();
+    Some(if dynamic {
+        dynw(&ours, &refs)
+    } else {
+        emp(&ours, &refs)
+    })
+}
+
+/// Match-point values of the options of positions of games of two or more players.
+pub struct MatchSearch<'a> {
+    /// The distribution table of the rule set.
+    pub dists: &'a dyn DistSource,
+    /// The exact solver, and the most free boxes (both sheets) it is used for.
+    pub exact: Option<(&'a ExactTwoPlayer, u32)>,
+    /// How options are valued.
+    pub method: Method,
+}
+
+/// One turn with scalar values: each post-score position valued once, the widget run once,
+/// and every decision of the turn read from it.
+struct ScalarTurn {
+    keep_one_left: Vec<f64>,
+    keep_two_left: Vec<f64>,
+    before: f64,
+    /// Value of each legal (box, roll) option after the last roll, by roll then box.
+    boxes: Vec<Vec<(usize, f64)>>,
+}
+
+impl ScalarTurn {
+    /// The turn of `mover`, with `post(after, gained)` the value of each post-score position.
+    fn new(mover: &Sheet, mut post: impl FnMut(&Sheet) -> Option<f64>) -> Option<ScalarTurn> {
+        let mut memo: HashMap<Sheet, f64> = HashMap::new();
+        let mut store = SingleStore::default();
+        let mut boxes = Vec::with_capacity(ROLLS);
+        for r in 0..ROLLS {
+            let roll = Dice::roll(r);
+            let mut options = Vec::new();
+            let mut best = f64::NEG_INFINITY;
+            for b in 0..mover.rules.box_count() {
+                let Some((after, _)) = mover.after(&roll, b) else {
+                    continue;
+                };
+                let v = match memo.get(&after) {
+                    Some(&v) => v,
+                    None => {
+                        let v = post(&after)?;
+                        memo.insert(after, v);
+                        v
+                    }
+                };
+                best = best.max(v);
+                options.push((b, v));
+            }
+            store.slot_mut(FIRST_ROLL + r)[0] = best;
+            boxes.push(options);
+        }
+        keeps_from_rolls(&mut store);
+        let keep_one_left = store.values()[..FIRST_ROLL].to_vec();
+        rolls_from_keeps(&mut store);
+        keeps_from_rolls(&mut store);
+        let keep_two_left = store.values()[..FIRST_ROLL].to_vec();
+        rolls_from_keeps(&mut store);
+        super::widget::expectation_before_first_roll(&mut store);
+        Some(ScalarTurn {
+            keep_one_left,
+            keep_two_left,
+            before: store.get(crate::dice::EMPTY_KEEP),
+            boxes,
+        })
+    }
+
+    fn options(&self, mover: &Sheet, roll: &Dice, rolls_left: u8) -> Vec<(Choice, f64)> {
+        let mut out = Vec::new();
+        let Some(r) = roll.roll_index() else {
+            return out;
+        };
+        let keeps = match rolls_left {
+            0 => None,
+            1 => Some(&self.keep_one_left),
+            _ => Some(&self.keep_two_left),
+        };
+        if let Some(values) = keeps {
+            for &k in &crate::dice::tables().proper_sub_keeps[r] {
+                let k = usize::from(k);
+                out.push((Choice::Keep(Dice::keep(k)), values[k]));
+            }
+        }
+        for &(b, v) in &self.boxes[r] {
+            out.push((Choice::Score(mover.rules.boxes()[b]), v));
+        }
+        out
+    }
+}
+
+impl MatchSearch<'_> {
+    /// Free boxes of a set of sheets.
+    fn free(sheets: &[&Sheet]) -> u32 {
+        sheets
+            .iter()
+            .map(|s| s.rules.box_count() as u32 - s.filled_count())
+            .sum()
+    }
+
+    /// The exact solver, if it settles a two-player position with these sheets.
+    fn exact_for(&self, a: &Sheet, b: &Sheet) -> Option<&ExactTwoPlayer> {
+        self.exact
+            .filter(|&(_, most)| Self::free(&[a, b]) <= most)
+            .map(|(solver, _)| solver)
+    }
+
+    /// The mover's expected match points at the start of its turn, searched to `depth`.
+    fn turn_value(&self, mover: &Sheet, others: &[Sheet], depth: u8, dynamic: bool) -> Option<f64> {
+        if let [other] = others {
+            if mover.is_complete() && other.is_complete() {
+                return Some(match mover.points.cmp(&other.points) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                });
+            }
+            if let Some(exact) = self.exact_for(mover, other) {
+                return exact.value(mover, other);
+            }
+        }
+        if depth == 0 {
+            return evaluate(self.dists, dynamic, mover, others);
+        }
+        ScalarTurn::new(mover, |after| self.post_value(after, others, depth, dynamic))
+            .map(|t| t.before)
+    }
+
+    /// The value, to the player who just scored and reached `after`, of the position after
+    /// their turn, searched to `depth` (at least 1).
+    fn post_value(&self, after: &Sheet, others: &[Sheet], depth: u8, dynamic: bool) -> Option<f64> {
+        match others {
+            [other] if !other.is_complete() => {
+                Some(1.0 - self.turn_value(other, std::slice::from_ref(after), depth - 1, dynamic)?)
+            }
+            [other] => self.turn_value(after, std::slice::from_ref(other), 0, dynamic),
+            _ => evaluate(self.dists, dynamic, after, others),
+        }
+    }
+
+    /// Every legal option of the mover's decision, valued in expected match points (summed over
+    /// opponents), best first; `None` if the method cannot value this position (exact or
+    /// depth beyond 1 with more than two players, an impossible sheet, a complete mover).
+    pub fn options(
+        &self,
+        mover: &Sheet,
+        others: &[Sheet],
+        roll: &Dice,
+        rolls_left: u8,
+    ) -> Option<Vec<(Choice, f64)>> {
+        let mut options = match (self.method, others) {
+            (Method::Solitaire, _) => return None,
+            (Method::Exact, [other]) => {
+                let solver = self.exact.map(|(s, _)| s)?;
+                let d = i64::from(other.points) - i64::from(mover.points);
+                solver
+                    .turn(mover, other)?
+                    .options_at(roll, rolls_left, d)
+                    .into_iter()
+                    .map(|o| (o.choice, o.p_target))
+                    .collect()
+            }
+            (Method::Exact, _) => return None,
+            (Method::Emp(0) | Method::DynW(0), _) => {
+                let dynamic = matches!(self.method, Method::DynW(_));
+                self.depth_zero(mover, others, roll, rolls_left, dynamic)?
+            }
+            (Method::Emp(d) | Method::DynW(d), _) => {
+                if others.len() > 1 && d > 1 {
+                    return None;
+                }
+                let dynamic = matches!(self.method, Method::DynW(_));
+                let turn = ScalarTurn::new(mover, |after| self.post_value(after, others, d, dynamic))?;
+                turn.options(mover, roll, rolls_left)
+            }
+        };
+        options.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Some(options)
+    }
+
+    /// Depth 0: the mover's distributions propagated through the turn, each option's
+    /// distribution evaluated against the opponents' distributions.
+    fn depth_zero(
+        &self,
+        mover: &Sheet,
+        others: &[Sheet],
+        roll: &Dice,
+        rolls_left: u8,
+        dynamic: bool,
+    ) -> Option<Vec<(Choice, f64)>> {
+        let turn = TurnDist::new(&self.dists, mover)?;
+        let theirs: Vec<_> = others
+            .iter()
+            .map(|o| sheet_law(self.dists, o))
+            .collect::<Option<_>>()?;
+        let refs: Vec<&dyn Law> = theirs.iter().map(|l| l as &dyn Law).collect();
+        let points = i64::from(mover.points);
+        let out = turn
+            .option_laws(roll, rolls_left)
+            .into_iter()
+            .map(|(choice, law)| {
+                let ours = FnLaw {
+                    at_least: |t: i64| law.at(t - points),
+                    first: law.first() + points,
+                    last: law.last() + points,
+                };
+                let v = if dynamic {
+                    dynw(&ours, &refs)
+                } else {
+                    emp(&ours, &refs)
+                };
+                (choice, v)
+            })
+            .collect();
+        Some(out)
+    }
+}
