@@ -118,6 +118,20 @@ struct Eval {
     /// Rolls left after this one: 2 (default), 1 or 0.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     rolls_left: Option<String>,
+    /// An opponent's filled boxes (repeat per opponent, in seat order after the mover): the
+    /// position is then valued in expected match points.
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    opponent_filled: Vec<String>,
+    /// An opponent's upper-section total (repeat, same order; default 0).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    opponent_upper: Vec<String>,
+    /// An opponent's points (repeat, same order; default: the least the sheet can hold).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    opponent_points: Vec<String>,
+    /// With opponents: exact, emp:D, dynw:D (D in 0..=5) or e (solitaire). Default: exact for
+    /// two players with at most 10 boxes free in all, else emp:1.
+    #[arg(long, value_name = "M")]
+    method: Option<String>,
     /// Rank the options by the largest probability of finishing with at least this many
     /// points (from the distribution tables, built on first use).
     #[arg(long, value_name = "W", allow_hyphen_values = true)]
@@ -309,6 +323,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             roll: e.roll,
             rolls_left: e.rolls_left,
             target: e.target,
+            opponent_filled: e.opponent_filled,
+            opponent_upper: e.opponent_upper,
+            opponent_points: e.opponent_points,
+            method: e.method,
             json: e.json,
             tables: e.tables,
             ..e.sheet.eval_args()

@@ -31,7 +31,7 @@ proptest! {
         filled in flag_text(), upper in flag_text(), points in flag_text(),
         state in flag_text(), roll in flag_text(), rolls_left in flag_text(),
     ) {
-        let args = EvalArgs { rules, filled, upper, points, state, roll, rolls_left, target: None, json: false, tables: None };
+        let args = EvalArgs { rules, filled, upper, points, state, roll, rolls_left, ..EvalArgs::default() };
         match parse_position(&args) {
             Ok(position) => {
                 prop_assert!(position.sheet.check().is_ok());

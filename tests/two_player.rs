@@ -295,3 +295,59 @@ mod heuristics {
         }
     }
 }
+
+mod cli {
+    use super::*;
+    use common::{run, text};
+
+    const CHANCE_ONLY: &str = "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0";
+
+    fn eval(extra: &[&str]) -> std::process::Output {
+        let mut args = vec!["eval", "--filled", CHANCE_ONLY, "--upper", "70", "--points", "200"];
+        args.extend_from_slice(extra);
+        run(&args, 2)
+    }
+
+    /// Two players with few boxes free: exact values by default, matching the library, with
+    /// the method named.
+    #[test]
+    fn two_player_positions_are_valued_exactly_by_default() {
+        let opponent = ["--opponent-filled", CHANCE_ONLY, "--opponent-upper", "70", "--opponent-points", "210"];
+        let out = eval(&[&opponent[..], &["--json"]].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let sheet = reduced(RuleSet::Yahtzee, &["C"], false, 70, 200);
+        let other = Sheet { points: 210, ..sheet };
+        let want = ExactTwoPlayer::new(RuleSet::Yahtzee).value(&sheet, &other).unwrap();
+        assert!((v["value"].as_f64().unwrap() - want).abs() < 1e-9);
+        assert_eq!(v["method"], "exact");
+        // Ten behind with only chance left: at least 11 more than the opponent's chance.
+        assert!(want > 0.0 && want < 0.5, "{want}");
+        let out = eval(&[&opponent[..], &["--roll", "66661", "--rolls-left", "1"]].concat());
+        let shown = text(&out.stdout);
+        assert!(shown.contains("method exact (expected match points)"), "{shown}");
+        assert!(shown.lines().nth(3).unwrap().starts_with("keep 6666"), "{shown}");
+    }
+
+    #[test]
+    fn bad_opponents_and_methods_are_usage_errors() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["--opponent-filled", "1,2", "--roll", "12345"], "--opponent-filled"),
+            (&["--opponent-upper", "10"], "--opponent-filled"),
+            (&["--opponent-filled", CHANCE_ONLY, "--method", "emp:7"], "--method"),
+            (&["--method", "exact"], "--method"),
+            (
+                &["--opponent-filled", CHANCE_ONLY, "--opponent-filled", CHANCE_ONLY, "--method", "exact"],
+                "--method",
+            ),
+            (&["--opponent-filled", CHANCE_ONLY, "--opponent-upper", "999"], "--opponent-upper"),
+        ];
+        for (extra, flag) in cases {
+            let out = eval(extra);
+            assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));
+            let err = text(&out.stderr);
+            assert!(err.contains(flag) && err.lines().count() == 1, "{extra:?}: {err}");
+            assert!(out.stdout.is_empty());
+        }
+    }
+}

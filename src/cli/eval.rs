@@ -5,7 +5,9 @@ use super::{notice, print_stdout, CliError};
 use crate::dice::Dice;
 use crate::rules::{RuleSet, Sheet};
 use crate::solve::expected::{position_options, sheet_value, OptionValue};
-use crate::solve::distribution::{OptionChance, TurnDist};
+use crate::solve::distribution::{DistTableData, OptionChance, TurnDist};
+use crate::solve::match_points::{MatchSearch, Method};
+use crate::solve::two_player::ExactTwoPlayer;
 use crate::tables::{load_dist, load_expected, table_dir};
 use std::path::PathBuf;
 
@@ -29,6 +31,14 @@ pub struct EvalArgs {
     /// `--target`: rank the options by the largest probability of finishing with at least
     /// this many points.
     pub target: Option<String>,
+    /// `--opponent-filled`, one per opponent in seat order after the mover.
+    pub opponent_filled: Vec<String>,
+    /// `--opponent-upper`, one per opponent (default 0).
+    pub opponent_upper: Vec<String>,
+    /// `--opponent-points`, one per opponent (default: the least the sheet can hold).
+    pub opponent_points: Vec<String>,
+    /// `--method`: exact, emp:D, dynw:D or e (games of several players).
+    pub method: Option<String>,
     /// `--json`.
     pub json: bool,
     /// `--tables`.
@@ -109,35 +119,13 @@ pub fn parse_position(args: &EvalArgs) -> Result<Position, CliError> {
                 Sheet::from_thesis(rules, state).map_err(|e| CliError::flag("--state", e))?
             }
         }
-        None => {
-            let filled = args.filled.as_deref().unwrap_or("-").trim();
-            let codes: Vec<&str> = if filled == "-" || filled.is_empty() {
-                Vec::new()
-            } else {
-                filled.split(',').collect()
-            };
-            let upper = args
-                .upper
-                .as_deref()
-                .map(|u| number("--upper", u))
-                .transpose()?
-                .unwrap_or(0);
-            let mut sheet = Sheet::from_codes(rules, &codes, upper, u32::MAX).map_err(|e| {
-                CliError::flag(
-                    if matches!(e, crate::rules::SheetError::UpperUnreachable { .. }) {
-                        "--upper"
-                    } else {
-                        "--filled"
-                    },
-                    e,
-                )
-            })?;
-            sheet.points = 0;
-            let least = least_points(&sheet);
-            sheet.points = points.unwrap_or(least);
-            sheet.check().map_err(|e| CliError::flag("--points", e))?;
-            sheet
-        }
+        None => sheet_from_flags(
+            rules,
+            args.filled.as_deref(),
+            args.upper.as_deref(),
+            points,
+            ["--filled", "--upper", "--points"],
+        )?,
     };
     let roll = match &args.roll {
         None => {
@@ -175,6 +163,80 @@ pub fn parse_position(args: &EvalArgs) -> Result<Position, CliError> {
     Ok(Position { sheet, roll })
 }
 
+/// A sheet from its filled boxes (codes, `-` for none), upper total and points (default: the
+/// least the sheet can hold); errors name the flags given in `names` (filled, upper, points).
+fn sheet_from_flags(
+    rules: RuleSet,
+    filled: Option<&str>,
+    upper: Option<&str>,
+    points: Option<u32>,
+    names: [&str; 3],
+) -> Result<Sheet, CliError> {
+    let filled = filled.unwrap_or("-").trim();
+    let codes: Vec<&str> = if filled == "-" || filled.is_empty() {
+        Vec::new()
+    } else {
+        filled.split(',').collect()
+    };
+    let upper = upper.map(|u| number(names[1], u)).transpose()?.unwrap_or(0);
+    let mut sheet = Sheet::from_codes(rules, &codes, upper, u32::MAX).map_err(|e| {
+        let flag = if matches!(e, crate::rules::SheetError::UpperUnreachable { .. }) {
+            names[1]
+        } else {
+            names[0]
+        };
+        CliError::flag(flag, e)
+    })?;
+    sheet.points = 0;
+    let least = least_points(&sheet);
+    sheet.points = points.unwrap_or(least);
+    sheet.check().map_err(|e| CliError::flag(names[2], e))?;
+    Ok(sheet)
+}
+
+/// The opponents' sheets from the repeated `--opponent-*` flags (seat order after the mover),
+/// checked against the mover's: each has as many boxes filled as the mover (they play later in
+/// this round) or one more (they played earlier), those first.
+pub fn parse_opponents(args: &EvalArgs, mover: &Sheet) -> Result<Vec<Sheet>, CliError> {
+    let n = args.opponent_filled.len();
+    if args.opponent_upper.len() > n || args.opponent_points.len() > n {
+        return Err(CliError::flag(
+            "--opponent-filled",
+            "give one --opponent-filled per opponent before their --opponent-upper/--opponent-points",
+        ));
+    }
+    let mut sheets = Vec::with_capacity(n);
+    for i in 0..n {
+        let points = args
+            .opponent_points
+            .get(i)
+            .map(|p| number("--opponent-points", p))
+            .transpose()?;
+        let sheet = sheet_from_flags(
+            mover.rules,
+            Some(&args.opponent_filled[i]),
+            args.opponent_upper.get(i).map(String::as_str),
+            points,
+            ["--opponent-filled", "--opponent-upper", "--opponent-points"],
+        )?;
+        let (mine, theirs) = (mover.filled_count(), sheet.filled_count());
+        let earlier = sheets.last().map_or(mine, |s: &Sheet| s.filled_count());
+        if theirs != mine && theirs != mine + 1 || theirs < earlier {
+            return Err(CliError::flag(
+                "--opponent-filled",
+                format!(
+                    "opponent {} has {theirs} boxes filled; with the mover to move ({mine} filled), \
+                     opponents in seat order have {mine} (to play this round) then {} (played)",
+                    i + 1,
+                    mine + 1
+                ),
+            ));
+        }
+        sheets.push(sheet);
+    }
+    Ok(sheets)
+}
+
 /// The least points a sheet can hold: its upper total, the bonus if reached, 50 in the Yahtzee box.
 fn least_points(sheet: &Sheet) -> u32 {
     let mut least = sheet.upper_total;
@@ -200,6 +262,13 @@ struct JsonOption {
 /// Runs `dicelens eval`, printing to stdout.
 pub fn run(args: &EvalArgs) -> Result<(), CliError> {
     let position = parse_position(args)?;
+    let opponents = parse_opponents(args, &position.sheet)?;
+    if !opponents.is_empty() {
+        return run_match(args, &position, &opponents);
+    }
+    if args.method.is_some() {
+        return Err(CliError::flag("--method", "needs opponents (--opponent-filled)"));
+    }
     let target = args
         .target
         .as_deref()
@@ -316,4 +385,125 @@ fn format_options(
         let _ = writeln!(out, "{:<12}{p} {:>10.4} {:>9.4}", o.option, o.value, o.loss);
     }
     out
+}
+
+/// Most free boxes (both sheets) for which `eval` values a two-player position exactly by
+/// default (a few seconds at most; see PERFORMANCE.md).
+pub const DEFAULT_EXACT_FREE: u32 = 10;
+
+/// The method `eval` uses for a position with opponents: `--method`, else exact for two
+/// players with at most [`DEFAULT_EXACT_FREE`] boxes free, else EMP(1).
+fn match_method(args: &EvalArgs, sheets: &[&Sheet]) -> Result<Method, CliError> {
+    if let Some(m) = &args.method {
+        return m.parse().map_err(|e| CliError::flag("--method", e));
+    }
+    let free: u32 = sheets
+        .iter()
+        .map(|s| s.rules.box_count() as u32 - s.filled_count())
+        .sum();
+    Ok(if sheets.len() == 2 && free <= DEFAULT_EXACT_FREE {
+        Method::Exact
+    } else {
+        Method::Emp(1)
+    })
+}
+
+/// `eval` of a position with opponents: every option in expected match points (summed over
+/// opponents), or the mover's expected match points before the turn without `--roll`.
+fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Result<(), CliError> {
+    let mover = &position.sheet;
+    if mover.is_complete() {
+        return Err(CliError::flag("--filled", "the mover's sheet is complete"));
+    }
+    let mut sheets = vec![mover];
+    sheets.extend(opponents);
+    let method = match_method(args, &sheets)?;
+    if args.target.is_some() {
+        return Err(CliError::flag("--target", "applies to solitaire positions only"));
+    }
+    let dir = table_dir(args.tables.as_deref());
+    if method == Method::Solitaire {
+        let mut solo = args.clone();
+        solo.opponent_filled.clear();
+        solo.opponent_upper.clear();
+        solo.opponent_points.clear();
+        solo.method = None;
+        return run(&solo);
+    }
+    if method == Method::Exact && opponents.len() != 1 {
+        return Err(CliError::flag("--method", "exact values are for two players"));
+    }
+    let needs_dists = method != Method::Exact;
+    let dists = if needs_dists {
+        Some(load_dist(&dir, mover.rules, &notice).0)
+    } else {
+        None
+    };
+    let empty = DistTableData::default();
+    let solver = ExactTwoPlayer::new(mover.rules);
+    let search = MatchSearch {
+        dists: match &dists {
+            Some(d) => d,
+            None => &empty,
+        },
+        exact: (opponents.len() == 1).then_some((&solver, DEFAULT_EXACT_FREE)),
+        method,
+    };
+    let unvalued = || CliError::flag("--method", format!("{method} cannot value this position"));
+    let header = format!(
+        "{}: filled {}, upper {}, points {}; {}; method {method} (expected match points)",
+        mover.rules,
+        mover.filled_codes(),
+        mover.upper_total,
+        mover.points,
+        opponents
+            .iter()
+            .enumerate()
+            .map(|(i, o)| format!(
+                "opponent {}: filled {}, upper {}, points {}",
+                i + 1,
+                o.filled_codes(),
+                o.upper_total,
+                o.points
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    let Some((roll, rolls_left)) = position.roll else {
+        let value = search.position_value(mover, opponents).ok_or_else(unvalued)?;
+        let text = if args.json {
+            format!("{}\n", serde_json::json!({ "value": value, "method": method.to_string() }))
+        } else {
+            format!("{header}\nexpected match points before the next turn: {value:.6}\n")
+        };
+        return print_stdout(&text);
+    };
+    let options = search
+        .options(mover, opponents, &roll, rolls_left)
+        .ok_or_else(unvalued)?;
+    let best = options.first().map_or(0.0, |o| o.1);
+    if args.json {
+        let rows: Vec<JsonOption> = options
+            .iter()
+            .map(|&(choice, value)| JsonOption {
+                option: choice.to_string(),
+                value,
+                loss: best - value,
+                p_target: None,
+            })
+            .collect();
+        return print_stdout(&(serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n"));
+    }
+    use std::fmt::Write;
+    let mut out = format!(
+        "{header}\nroll {roll}, {rolls_left} roll{} left\n{:<12} {:>10} {:>9}\n",
+        if rolls_left == 1 { "" } else { "s" },
+        "option",
+        "value",
+        "loss"
+    );
+    for &(choice, value) in &options {
+        let _ = writeln!(out, "{:<12} {value:>10.6} {:>9.6}", choice.to_string(), best - value);
+    }
+    print_stdout(&out)
 }

@@ -290,6 +290,24 @@ impl MatchSearch<'_> {
         }
     }
 
+    /// The mover's expected match points before its turn: exact where settled, else searched
+    /// to the method's depth (depth 0 evaluates the sheets' distributions as they stand).
+    pub fn position_value(&self, mover: &Sheet, others: &[Sheet]) -> Option<f64> {
+        match self.method {
+            Method::Solitaire => None,
+            Method::Exact => match others {
+                [other] => self.exact?.0.value(mover, other),
+                _ => None,
+            },
+            Method::Emp(d) | Method::DynW(d) => {
+                if others.len() > 1 && d > 1 {
+                    return None;
+                }
+                self.turn_value(mover, others, d, matches!(self.method, Method::DynW(_)))
+            }
+        }
+    }
+
     /// Every legal option of the mover's decision, valued in expected match points (summed over
     /// opponents), best first; `None` if the method cannot value this position (exact or
     /// depth beyond 1 with more than two players, an impossible sheet, a complete mover).
