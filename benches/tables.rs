@@ -117,5 +117,32 @@ fn distributions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, table_build, eval, distributions);
+/// Exact two-player values (issue 6): a position with 10 boxes free in all (5 each, upper
+/// boxes among them), solved from an empty cache; and one with 8 free (4 each), against which
+/// the per-game cost of exact endgames is judged.
+fn two_player(c: &mut Criterion) {
+    use dicelens::solve::two_player::ExactTwoPlayer;
+    let rules = RuleSet::Yahtzee;
+    let sheet = |filled: &[&str], upper, points| {
+        Sheet::from_codes(rules, filled, upper, points).expect("a valid sheet")
+    };
+    let ten = (
+        sheet(&["1", "3", "5", "3K", "4K", "FH", "SS", "LS"], 20, 150),
+        sheet(&["2", "4", "6", "3K", "FH", "SS", "LS", "C"], 30, 160),
+    );
+    let eight = (
+        sheet(&["2", "3", "5", "6", "3K", "4K", "FH", "SS", "LS"], 40, 150),
+        sheet(&["1", "3", "4", "6", "3K", "4K", "FH", "LS", "C"], 45, 160),
+    );
+    let mut group = c.benchmark_group("two_player_exact");
+    group.sample_size(10);
+    for (name, (a, b)) in [("10_free", ten), ("8_free", eight)] {
+        group.bench_function(name, |bench| {
+            bench.iter(|| ExactTwoPlayer::new(rules).value(black_box(&a), black_box(&b)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, table_build, eval, distributions, two_player);
 criterion_main!(benches);
