@@ -125,6 +125,7 @@ fn analyze_end_to_end(c: &mut Criterion) {
         json: false,
         include_unfinished: false,
         tables: Some(dir.path().to_path_buf()),
+        oracle: Default::default(),
     };
     let mut group = c.benchmark_group("analyze");
     group

@@ -107,6 +107,26 @@ impl SheetFlags {
     }
 }
 
+/// How games of several players are rated (`analyze`, `merge`, `validate`, `player`).
+#[derive(clap::Args)]
+struct OracleFlags {
+    /// Oracle for games of several players: e (solitaire expected score per player, the
+    /// default for now), exact, emp:D or dynw:D (expected match points; D in 0..=5).
+    #[arg(long, default_value = "e", value_name = "M")]
+    oracle: String,
+    /// With a match-point oracle: two-player positions with at most this many boxes free in
+    /// all are valued exactly.
+    #[arg(long, default_value_t = cli::analyze::DEFAULT_EXACT_FREE, value_name = "N")]
+    exact_free: u32,
+}
+
+impl OracleFlags {
+    /// The checked choice.
+    fn choice(&self) -> Result<cli::analyze::OracleChoice, CliError> {
+        cli::analyze::OracleChoice::parse(&self.oracle, self.exact_free)
+    }
+}
+
 /// `dicelens eval` flags (values are checked by `dicelens::cli::eval`).
 #[derive(clap::Args)]
 struct Eval {
@@ -193,6 +213,8 @@ struct Analyze {
     /// Table directory (default: $DICELENS_TABLES, else ./tables).
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
+    #[command(flatten)]
+    oracle: OracleFlags,
 }
 
 /// `dicelens merge` flags.
@@ -216,6 +238,8 @@ struct Merge {
     /// Table directory (default: $DICELENS_TABLES, else ./tables), to rate duplicate games again.
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
+    #[command(flatten)]
+    oracle: OracleFlags,
 }
 
 /// `dicelens simulate` flags.
@@ -284,6 +308,8 @@ struct Validate {
     /// Table directory (default: $DICELENS_TABLES, else ./tables).
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
+    #[command(flatten)]
+    oracle: OracleFlags,
 }
 
 /// `dicelens player` flags.
@@ -315,6 +341,8 @@ struct Player {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    oracle: OracleFlags,
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -348,6 +376,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json: a.json,
             include_unfinished: a.include_unfinished,
             tables: a.tables,
+            oracle: a.oracle.choice()?,
         }),
         Command::Merge(m) => cli::merge::run(&cli::merge::MergeArgs {
             dirs: m.dirs,
@@ -356,6 +385,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             top: m.top,
             json: m.json,
             tables: m.tables,
+            oracle: m.oracle.choice()?,
         }),
         Command::Simulate(s) => cli::simulate::run(&cli::simulate::SimulateArgs {
             rules: s.rules,
@@ -380,6 +410,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             format: v.format,
             json: v.json,
             tables: v.tables,
+            oracle: v.oracle.choice()?,
         }),
         Command::Player(p) => cli::player::run(&cli::player::PlayerArgs {
             name: p.name,
@@ -391,6 +422,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             include_unfinished: p.include_unfinished,
             tables: p.tables,
             json: p.json,
+            oracle: p.oracle.choice()?,
         }),
         Command::Tables { action } => match action {
             TablesAction::Build {

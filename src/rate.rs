@@ -6,7 +6,11 @@ use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
 use crate::rules::{Choice, RuleSet, Sheet};
 use crate::solve::expected::{sheet_value, TurnOracle};
+use crate::solve::distribution::{DistSource, DistTableData};
+use crate::solve::match_points::{MatchSearch, MatchTurn, Method};
 use crate::solve::states::StateSpace;
+use crate::solve::two_player::ExactTwoPlayer;
+use crate::tables::DistTable;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -19,8 +23,21 @@ pub trait Oracle: Sync {
 
     /// The best and worst options' values, the chosen option's value, and the value of the
     /// position before the roll that produced the decision; `None` if the oracle cannot value this rule set or position.
-    /// `cache` is the caller's (per thread) store of turn evaluations.
-    fn value(&self, decision: &Decision, before: Before, cache: &mut TurnCache) -> Option<Valued>;
+    /// `others` are the other players' sheets before this turn, in seat order after the mover
+    /// (empty in a one-player game). `cache` is the caller's (per thread) memo of the turn in hand.
+    fn value(
+        &self,
+        decision: &Decision,
+        others: &[Sheet],
+        before: Before,
+        cache: &mut TurnCache,
+    ) -> Option<Valued>;
+
+    /// Class thresholds in this oracle's unit for games of `seats` players, when they differ
+    /// from the caller's (points).
+    fn thresholds(&self, _seats: usize) -> Option<Thresholds> {
+        None
+    }
 }
 
 /// What a decision's roll followed: the start of the turn, or a keep (with the dice kept).
@@ -57,6 +74,10 @@ type TurnKey = (RuleSet, u32);
 #[derive(Default)]
 pub struct TurnCache {
     last: Option<(TurnKey, Arc<TurnOracle>)>,
+    /// The turn in hand of a game of several players: the mover's sheet and the others'.
+    matched: Option<((Sheet, Vec<Sheet>), MatchTurn)>,
+    /// The value of the option taken at the previous decision of the turn.
+    last_chosen: Option<f64>,
 }
 
 /// Turn evaluations the solitaire oracle keeps (about 4 KB each, so about 280 MB when full);
@@ -107,7 +128,13 @@ impl Oracle for SolitaireOracle {
         "solitaire expected score (optimal expected final points)".into()
     }
 
-    fn value(&self, decision: &Decision, before: Before, cache: &mut TurnCache) -> Option<Valued> {
+    fn value(
+        &self,
+        decision: &Decision,
+        _others: &[Sheet],
+        before: Before,
+        cache: &mut TurnCache,
+    ) -> Option<Valued> {
         let table = self.tables.get(&decision.sheet.rules)?;
         let turn = self.turn(table, &decision.sheet, cache)?;
         let points = f64::from(decision.sheet.points);
@@ -155,6 +182,13 @@ impl Thresholds {
         doubtful: 0.01,
         error: 1.0,
         blunder: 5.0,
+    };
+
+    /// Defaults in expected match points: the thesis's levels 0.001 and 0.01, and 0.05.
+    pub const MATCH_POINTS: Thresholds = Thresholds {
+        doubtful: 0.001,
+        error: 0.01,
+        blunder: 0.05,
     };
 }
 
@@ -248,12 +282,22 @@ pub fn rate_game(
     out: &mut Vec<Rated>,
 ) -> Option<()> {
     out.clear();
+    let thresholds = oracle.thresholds(replayed.seats).unwrap_or(*thresholds);
+    let seats = replayed.seats.max(1);
+    let mut others: Vec<Sheet> = Vec::with_capacity(seats);
     let mut before = Before::TurnStart;
     for decision in &replayed.decisions {
         if decision.roll_number == 1 {
             before = Before::TurnStart;
         }
-        let valued = oracle.value(decision, before, cache)?;
+        others.clear();
+        if seats > 1 {
+            let t = usize::from(decision.turn);
+            let sheets = replayed.sheets.get(t * seats..(t + 1) * seats)?;
+            let s = usize::from(decision.seat);
+            others.extend((1..seats).map(|k| sheets[(s + k) % seats]));
+        }
+        let valued = oracle.value(decision, &others, before, cache)?;
         let error = (valued.best - valued.chosen).max(0.0);
         out.push(Rated {
             decision: *decision,
@@ -263,11 +307,138 @@ pub fn rate_game(
             error,
             luck: valued.best - valued.before_roll,
             forced: valued.best - valued.worst <= 1e-9,
-            class: Class::of(error, thresholds),
+            class: Class::of(error, &thresholds),
         });
         if let Choice::Keep(k) = decision.choice {
             before = Before::Keep(k);
         }
     }
     Some(())
+}
+
+/// The solitaire oracle for one-player games and, for games of several players, expected match
+/// points: exact where the exact solver settles the position (two players, few boxes free),
+/// the method's search elsewhere. With [`Method::Solitaire`], every player of every game is
+/// rated with the solitaire oracle.
+pub struct MatchOracle {
+    /// The oracle of one-player games (and of every game with [`Method::Solitaire`]).
+    pub solitaire: SolitaireOracle,
+    method: Method,
+    exact_free: u32,
+    dists: HashMap<RuleSet, DistTable>,
+    solvers: HashMap<RuleSet, ExactTwoPlayer>,
+}
+
+/// An empty distribution source, for searches that never read one (exact values).
+static NO_DISTS: std::sync::OnceLock<DistTableData> = std::sync::OnceLock::new();
+
+impl MatchOracle {
+    /// Rates multi-player games with `method` (exact where at most `exact_free` boxes are free
+    /// in all, two players), one-player games with `solitaire`.
+    pub fn new(solitaire: SolitaireOracle, method: Method, exact_free: u32) -> MatchOracle {
+        MatchOracle {
+            solitaire,
+            method,
+            exact_free,
+            dists: HashMap::new(),
+            solvers: RuleSet::ALL.iter().map(|&r| (r, ExactTwoPlayer::new(r))).collect(),
+        }
+    }
+
+    /// Whether multi-player games of a rule set need its distribution table.
+    pub fn needs_dists(&self) -> bool {
+        matches!(self.method, Method::Emp(_) | Method::DynW(_))
+    }
+
+    /// Adds the distribution table of a rule set.
+    pub fn add_dists(&mut self, rules: RuleSet, table: DistTable) {
+        self.dists.insert(rules, table);
+    }
+
+    /// The method for games of several players.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+}
+
+impl Oracle for MatchOracle {
+    fn describe(&self) -> String {
+        if self.method == Method::Solitaire {
+            return self.solitaire.describe();
+        }
+        format!(
+            "expected match points in games of several players: exact (two players) where at most \
+             {} boxes are free in all, {} elsewhere; {} in one-player games",
+            self.exact_free,
+            self.method,
+            self.solitaire.describe()
+        )
+    }
+
+    fn thresholds(&self, seats: usize) -> Option<Thresholds> {
+        (seats > 1 && self.method != Method::Solitaire).then_some(Thresholds::MATCH_POINTS)
+    }
+
+    fn value(
+        &self,
+        decision: &Decision,
+        others: &[Sheet],
+        before: Before,
+        cache: &mut TurnCache,
+    ) -> Option<Valued> {
+        if others.is_empty() || self.method == Method::Solitaire {
+            return self.solitaire.value(decision, others, before, cache);
+        }
+        let rules = decision.sheet.rules;
+        let dists: &dyn DistSource = match self.dists.get(&rules) {
+            Some(d) => d,
+            None if self.needs_dists() => return None,
+            None => NO_DISTS.get_or_init(DistTableData::default),
+        };
+        let search = MatchSearch {
+            dists,
+            exact: (others.len() == 1).then(|| (&self.solvers[&rules], self.exact_free)),
+            method: self.method,
+        };
+        let key = (decision.sheet, others.to_vec());
+        if cache.matched.as_ref().map(|(k, _)| k) != Some(&key) {
+            let turn = search.turn(&decision.sheet, others)?;
+            cache.matched = Some((key, turn));
+            cache.last_chosen = None;
+        }
+        let turn = &cache.matched.as_ref()?.1;
+        let rolls_left = decision.rolls_left();
+        // The best option (the first listed among equals), the worst value, and all options.
+        let pick = |dice: &Dice, left: u8| {
+            let options = turn.options(&search, &decision.sheet, dice, left);
+            let mut best: Option<(Choice, f64)> = None;
+            let mut worst = f64::INFINITY;
+            for &(c, v) in &options {
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((c, v));
+                }
+                worst = worst.min(v);
+            }
+            best.map(|(c, v)| (c, v, worst, options))
+        };
+        let (best_choice, best, worst, options) = pick(&decision.dice, rolls_left)?;
+        let chosen = match decision.choice {
+            // Keeping all five is rolling none: the best option of the same dice, one roll fewer.
+            Choice::Keep(k) if k.len() == 5 => pick(&k, rolls_left.checked_sub(1)?)?.1,
+            c => options.iter().find(|o| o.0 == c)?.1,
+        };
+        let before_roll = match before {
+            Before::TurnStart => turn.before(),
+            Before::Keep(kept) if kept.len() == 5 => best,
+            Before::Keep(_) => cache.last_chosen.unwrap_or(best),
+        };
+        cache.last_chosen = Some(chosen);
+        Some(Valued {
+            best,
+            best_choice,
+            worst,
+            before_roll,
+            chosen,
+        })
+    }
 }

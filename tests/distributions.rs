@@ -362,3 +362,65 @@ fn eval_ranks_options_by_target() {
     let out = eval(&["--target", "230"]);
     assert!(text(&out.stdout).contains("at least 230"), "{}", text(&out.stdout));
 }
+
+/// `analyze --oracle emp:1` on a simulated two-seat corpus: every decision valued in match
+/// points, each player's total error the sum of their decisions' errors, the oracle named, and
+/// the same bytes with one thread and two.
+#[test]
+fn analyze_rates_two_player_games_in_match_points() {
+    let (dir, _) = whole(RuleSet::Yahtzee);
+    let tables = dir.path().to_str().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let corpus = work.path().join("two.ygn");
+    let corpus = corpus.to_str().unwrap();
+    let out = run(
+        &["simulate", "--rules", "yahtzee", "--seats", "2", "--players", "4", "--games", "24", "--seed", "8", "--out", corpus, "--tables", tables],
+        2,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let analyse = |threads: usize, name: &str| {
+        let out_dir = work.path().join(name);
+        let out = run(
+            &["analyze", corpus, "--oracle", "emp:1", "--exact-free", "6", "--decisions", "--min-games", "1", "--tables", tables, "--out", out_dir.to_str().unwrap()],
+            threads,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out_dir
+    };
+    let one = analyse(1, "one");
+    let two = analyse(2, "two");
+    for file in ["players.csv", "rounds.csv", "decisions.csv", "summary.json", "aggregates.json"] {
+        assert!(
+            std::fs::read(one.join(file)).unwrap() == std::fs::read(two.join(file)).unwrap(),
+            "{file} differs between 1 and 2 threads"
+        );
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
+    assert!(summary["oracle"].as_str().unwrap().contains("expected match points"));
+    assert_eq!(summary["games_rated"], 24);
+    let mut sums: HashMap<String, (u64, f64)> = HashMap::new();
+    let mut reader = csv::Reader::from_path(one.join("decisions.csv")).unwrap();
+    for row in reader.deserialize::<HashMap<String, String>>() {
+        let row = row.unwrap();
+        let value: f64 = row["value"].parse().unwrap();
+        let best: f64 = row["best_value"].parse().unwrap();
+        let error: f64 = row["error"].parse().unwrap();
+        assert!((0.0..=1.0 + 1e-6).contains(&value) && (0.0..=1.0 + 1e-6).contains(&best));
+        assert!((best - value - error).abs() < 1e-6);
+        let entry = sums.entry(row["player"].clone()).or_default();
+        entry.0 += 1;
+        entry.1 += error;
+    }
+    let players = common::csv_rows(&one.join("players.csv"));
+    assert_eq!(players.len(), sums.len());
+    for (name, (decisions, error)) in &sums {
+        let row = &players[name];
+        assert_eq!(row["decisions"].parse::<u64>().unwrap(), *decisions, "{name}");
+        let total: f64 = row["total_error"].parse().unwrap();
+        assert!((total - error).abs() < 1e-6 * (*decisions as f64), "{name}: {total} vs {error}");
+        let games: f64 = row["games"].parse().unwrap();
+        let per_game: f64 = row["error_per_game"].parse().unwrap();
+        assert!((per_game - total / games).abs() < 1e-6, "{name}");
+    }
+}

@@ -4,11 +4,12 @@
 use super::{notice, print_stdout, CliError};
 use crate::aggregate::Aggregates;
 use crate::corpus::{CorpusReader, Location, Summary};
-use crate::rate::{rate_game, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache};
+use crate::rate::{rate_game, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache};
+use crate::solve::match_points::Method;
 use crate::replay::{ReplayOptions, Replayed};
 use crate::report;
 use crate::rules::RuleSet;
-use crate::tables::{load_expected, table_dir};
+use crate::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::GameRecord;
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -43,6 +44,8 @@ pub struct AnalyzeArgs {
     pub include_unfinished: bool,
     /// Table directory.
     pub tables: Option<PathBuf>,
+    /// How games are rated.
+    pub oracle: OracleChoice,
 }
 
 thread_local! {
@@ -50,32 +53,79 @@ thread_local! {
     static CACHE: RefCell<TurnCache> = RefCell::new(TurnCache::default());
 }
 
-/// The solitaire oracle with the expected-score tables loaded on demand, one per rule set
-/// (shared by `analyze` and `player`).
+/// How games are rated: `--oracle` (`e`, or a match-point method for games of several
+/// players) and `--exact-free` (two-player positions valued exactly from this many free boxes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OracleChoice {
+    /// The method for games of several players ([`Method::Solitaire`]: the solitaire oracle).
+    pub method: Method,
+    /// Most free boxes (both sheets) for exact values in two-player games.
+    pub exact_free: u32,
+}
+
+impl OracleChoice {
+    /// Checks `--oracle` and `--exact-free`.
+    pub fn parse(oracle: &str, exact_free: u32) -> Result<OracleChoice, CliError> {
+        let method = oracle.parse().map_err(|e| CliError::flag("--oracle", e))?;
+        Ok(OracleChoice { method, exact_free })
+    }
+}
+
+impl Default for OracleChoice {
+    /// The solitaire oracle for every game (see README: match points are opt-in for now).
+    fn default() -> Self {
+        OracleChoice {
+            method: Method::Solitaire,
+            exact_free: DEFAULT_EXACT_FREE,
+        }
+    }
+}
+
+/// Default of `--exact-free`.
+pub const DEFAULT_EXACT_FREE: u32 = 8;
+
+/// The oracle with its tables loaded on demand, per rule set: expected scores for every game,
+/// distributions for the games of several players when the method needs them (shared by
+/// `analyze`, `player` and `merge`).
 pub(crate) struct Tables {
     /// The oracle over the tables loaded so far.
-    pub(crate) oracle: SolitaireOracle,
+    pub(crate) oracle: MatchOracle,
     dir: PathBuf,
     loaded: Vec<RuleSet>,
+    dists_loaded: Vec<RuleSet>,
 }
 
 impl Tables {
     /// No table loaded yet; tables come from `dir` (default: $DICELENS_TABLES, else ./tables).
-    pub(crate) fn new(dir: Option<&Path>) -> Tables {
+    pub(crate) fn new(dir: Option<&Path>, choice: OracleChoice) -> Tables {
+        let solitaire = SolitaireOracle::new(HashMap::new());
         Tables {
-            oracle: SolitaireOracle::new(HashMap::new()),
+            oracle: MatchOracle::new(solitaire, choice.method, choice.exact_free),
             dir: table_dir(dir),
             loaded: Vec::new(),
+            dists_loaded: Vec::new(),
         }
     }
 
-    /// Loads the table of every rule set of `batch` not loaded yet (building it if missing).
+    /// Loads the tables every game of `batch` needs and that are not loaded yet (building them
+    /// if missing).
     pub(crate) fn load_for(&mut self, batch: &[(GameRecord, Replayed)]) {
-        for rules in batch.iter().filter_map(|(_, r)| r.rules) {
+        for (_, replayed) in batch {
+            let Some(rules) = replayed.rules else {
+                continue;
+            };
             if !self.loaded.contains(&rules) {
                 let (table, _) = load_expected(&self.dir, rules, &notice);
-                self.oracle.add_table(rules, table.values().to_vec());
+                self.oracle
+                    .solitaire
+                    .add_table(rules, table.values().to_vec());
                 self.loaded.push(rules);
+            }
+            let several = replayed.seats > 1;
+            if several && self.oracle.needs_dists() && !self.dists_loaded.contains(&rules) {
+                let (table, _) = load_dist(&self.dir, rules, &notice);
+                self.oracle.add_dists(rules, table);
+                self.dists_loaded.push(rules);
             }
         }
     }
@@ -232,7 +282,7 @@ impl Analysis {
 /// could not rate. Chunks are then taken in order: aggregates merged into `aggregates`,
 /// collections handed to `collect`, unrated games added to `not_rated`.
 pub(crate) fn rate_batch<T: Default + Send>(
-    oracle: &SolitaireOracle,
+    oracle: &MatchOracle,
     batch: &[(GameRecord, Replayed)],
     thresholds: Thresholds,
     per_game: impl Fn(usize, &GameRecord, &[Rated], &mut T) + Sync,
@@ -377,7 +427,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let mut analysis = Analysis {
-        tables: Tables::new(args.tables.as_deref()),
+        tables: Tables::new(args.tables.as_deref(), args.oracle),
         thresholds: Thresholds::default(),
         aggregates: Aggregates::default(),
         not_rated: Vec::new(),
@@ -418,7 +468,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let oracle = analysis.tables.oracle.describe();
     // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
     // short run; let another thread do it (or the process's exit).
-    let tables = std::mem::replace(&mut analysis.tables, Tables::new(args.tables.as_deref()));
+    let tables = std::mem::replace(&mut analysis.tables, Tables::new(args.tables.as_deref(), args.oracle));
     std::thread::spawn(move || drop(tables));
     write_outputs(
         &args.out,
@@ -428,7 +478,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             oracle: &oracle,
             thresholds: &analysis.thresholds,
             games: None,
-            summary_extra: serde_json::Map::new(),
+            summary_extra: oracle_fields(args.oracle),
         },
         &OutputOptions {
             min_games: args.min_games,
@@ -436,6 +486,22 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             json: args.json,
         },
     )
+}
+
+/// `summary.json` fields naming a match-point oracle's parameters and the class thresholds of
+/// the games it rated (none for the solitaire oracle).
+fn oracle_fields(choice: OracleChoice) -> serde_json::Map<String, serde_json::Value> {
+    let mut fields = serde_json::Map::new();
+    if choice.method != Method::Solitaire {
+        let t = Thresholds::MATCH_POINTS;
+        fields.insert("multi_player_method".into(), choice.method.to_string().into());
+        fields.insert("exact_free".into(), choice.exact_free.into());
+        fields.insert(
+            "match_point_thresholds".into(),
+            serde_json::json!({ "doubtful": t.doubtful, "error": t.error, "blunder": t.blunder }),
+        );
+    }
+    fields
 }
 
 /// What an analysis writes: the aggregates and everything around them.

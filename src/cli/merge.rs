@@ -31,6 +31,8 @@ pub struct MergeArgs {
     pub json: bool,
     /// Table directory (to rate duplicate games again).
     pub tables: Option<PathBuf>,
+    /// How games are rated (`--oracle`, `--exact-free`).
+    pub oracle: super::analyze::OracleChoice,
 }
 
 /// One row of `games.csv`.
@@ -349,7 +351,7 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
             }
         }
     }
-    let mut tables = Tables::new(args.tables.as_deref());
+    let mut tables = Tables::new(args.tables.as_deref(), args.oracle);
     subtract_duplicates(&mut duplicates, &mut tables, thresholds, &mut aggregates);
     summary.games_read = summary.games_read.saturating_sub(duplicates.len() as u64);
     summary.games_used = aggregates.games;

@@ -39,6 +39,8 @@ pub struct PlayerArgs {
     pub tables: Option<PathBuf>,
     /// Print JSON instead of text.
     pub json: bool,
+    /// How games are rated (`--oracle`, `--exact-free`).
+    pub oracle: super::analyze::OracleChoice,
 }
 
 /// A usage error that is about the input, not one flag (exit code 2).
@@ -93,7 +95,7 @@ fn from_logs(
         .as_deref()
         .map(|r| r.parse().map_err(|e| CliError::flag("--rules", e)))
         .transpose()?;
-    let mut tables = Tables::new(args.tables.as_deref());
+    let mut tables = Tables::new(args.tables.as_deref(), args.oracle);
     let mut reader = CorpusReader::new(ReplayOptions {
         include_unfinished: args.include_unfinished,
     });

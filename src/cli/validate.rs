@@ -8,10 +8,13 @@ use super::convert::input_format;
 use super::{notice, print_stdout, CliError};
 use crate::corpus::LogFile;
 use crate::dice::Dice;
-use crate::rate::{rate_game, Class, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache};
+use crate::rate::{
+    rate_game, Class, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache,
+};
+use crate::solve::match_points::Method;
 use crate::replay::{replay, ReplayOptions, Replayed, Skip, Violation};
 use crate::rules::{Choice, Family, RuleSet, Sheet, UPPER_THRESHOLD};
-use crate::tables::{load_expected, table_dir};
+use crate::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::{GameRecord, ParseError, Termination};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -31,6 +34,8 @@ pub struct ValidateArgs {
     pub json: bool,
     /// Table directory.
     pub tables: Option<PathBuf>,
+    /// How games are rated (`--oracle`, `--exact-free`).
+    pub oracle: super::analyze::OracleChoice,
 }
 
 /// Game ids listed in usage errors before `...`.
@@ -263,6 +268,9 @@ struct Report {
     /// Whether `points` are final totals.
     points_final: bool,
     oracle: Option<String>,
+    /// Unit of values and errors: `points`, or `match points` for games of several players
+    /// rated in match points.
+    unit: &'static str,
     thresholds: JsonThresholds,
     /// Decisions the replay produced (for an illegal game, those before the violation).
     decisions_replayed: usize,
@@ -299,6 +307,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
         complete: false,
         points_final: false,
         oracle: None,
+        unit: "points",
         thresholds: JsonThresholds {
             doubtful: thresholds.doubtful,
             error: thresholds.error,
@@ -367,6 +376,17 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     report.points_final = violation.is_none();
     report.decisions_replayed = replayed.decisions.len();
 
+    // Games of several players rated in match points are classified in that unit.
+    let multi = replayed.seats > 1 && args.oracle.method != Method::Solitaire;
+    let thresholds = if multi { Thresholds::MATCH_POINTS } else { thresholds };
+    if multi {
+        report.unit = "match points";
+    }
+    report.thresholds = JsonThresholds {
+        doubtful: thresholds.doubtful,
+        error: thresholds.error,
+        blunder: thresholds.blunder,
+    };
     let rated = rate(args, &replayed, &thresholds, &mut report);
     report.decisions = rated.iter().map(|r| json_decision(&game, r)).collect();
     report.totals = totals(&game, &replayed, &rated);
@@ -413,12 +433,16 @@ fn rate(
         return rated;
     };
     let mut tables: HashMap<RuleSet, Vec<f64>> = HashMap::new();
+    let dir = table_dir(args.tables.as_deref());
     if !replayed.decisions.is_empty() {
-        let dir = table_dir(args.tables.as_deref());
         let (table, _) = load_expected(&dir, rules, &notice);
         tables.insert(rules, table.values().to_vec());
     }
-    let oracle = SolitaireOracle::new(tables);
+    let choice = args.oracle;
+    let mut oracle = MatchOracle::new(SolitaireOracle::new(tables), choice.method, choice.exact_free);
+    if replayed.seats > 1 && oracle.needs_dists() && !replayed.decisions.is_empty() {
+        oracle.add_dists(rules, load_dist(&dir, rules, &notice).0);
+    }
     report.oracle = Some(oracle.describe());
     let mut cache = TurnCache::default();
     if rate_game(&oracle, replayed, thresholds, &mut cache, &mut rated).is_none() {
@@ -619,6 +643,7 @@ fn text_report(
         return out;
     }
     out.push('\n');
+    let places = if report.unit == "points" { 4 } else { 6 };
     let rows: Vec<Vec<String>> = rated
         .iter()
         .map(|r| {
@@ -633,18 +658,18 @@ fn text_report(
                 d.sheet.points.to_string(),
                 format!("{};{}", d.dice, d.rolls_left()),
                 choice_text(&d.sheet, &d.dice, d.choice),
-                format!("{:.4}", r.chosen),
+                format!("{:.places$}", r.chosen),
                 if different {
                     choice_text(&d.sheet, &d.dice, r.best_choice)
                 } else {
                     String::new()
                 },
                 if different {
-                    format!("{:.4}", r.best)
+                    format!("{:.places$}", r.best)
                 } else {
                     String::new()
                 },
-                format!("{:.4}", r.error),
+                format!("{:.places$}", r.error),
                 r.class.marker().to_string(),
             ]
         })

@@ -308,9 +308,52 @@ impl MatchSearch<'_> {
         }
     }
 
+    /// The mover's turn, evaluated once (exact where the solver settles it, else by the
+    /// method); `None` if the method cannot value this position (exact or depth beyond 1 with
+    /// more than two players, an impossible sheet, a complete mover).
+    pub fn turn(&self, mover: &Sheet, others: &[Sheet]) -> Option<MatchTurn> {
+        let exact = match (self.method, others) {
+            (Method::Solitaire, _) => return None,
+            (Method::Exact, [other]) => Some((self.exact?.0, other)),
+            (Method::Exact, _) => return None,
+            (_, [other]) => self.exact_for(mover, other).map(|s| (s, other)),
+            _ => None,
+        };
+        if let Some((solver, other)) = exact {
+            let d = i64::from(other.points) - i64::from(mover.points);
+            let turn = solver.turn(mover, other)?;
+            return Some(MatchTurn {
+                before: turn.before_first_roll_at(d),
+                kind: TurnKind::Exact { turn, d },
+            });
+        }
+        let dynamic = matches!(self.method, Method::DynW(_));
+        match self.method {
+            Method::Emp(0) | Method::DynW(0) => Some(MatchTurn {
+                before: evaluate(self.dists, dynamic, mover, others)?,
+                kind: TurnKind::Laws {
+                    turn: TurnDist::new(&self.dists, mover)?,
+                    points: i64::from(mover.points),
+                    opponents: others.to_vec(),
+                    dynamic,
+                },
+            }),
+            Method::Emp(d) | Method::DynW(d) => {
+                if others.len() > 1 && d > 1 {
+                    return None;
+                }
+                let turn = ScalarTurn::new(mover, |after| self.post_value(after, others, d, dynamic))?;
+                Some(MatchTurn {
+                    before: turn.before,
+                    kind: TurnKind::Scalar(turn),
+                })
+            }
+            Method::Solitaire | Method::Exact => None,
+        }
+    }
+
     /// Every legal option of the mover's decision, valued in expected match points (summed over
-    /// opponents), best first; `None` if the method cannot value this position (exact or
-    /// depth beyond 1 with more than two players, an impossible sheet, a complete mover).
+    /// opponents), best first; `None` when [`MatchSearch::turn`] is.
     pub fn options(
         &self,
         mover: &Sheet,
@@ -318,70 +361,84 @@ impl MatchSearch<'_> {
         roll: &Dice,
         rolls_left: u8,
     ) -> Option<Vec<(Choice, f64)>> {
-        let mut options = match (self.method, others) {
-            (Method::Solitaire, _) => return None,
-            (Method::Exact, [other]) => {
-                let solver = self.exact.map(|(s, _)| s)?;
-                let d = i64::from(other.points) - i64::from(mover.points);
-                solver
-                    .turn(mover, other)?
-                    .options_at(roll, rolls_left, d)
-                    .into_iter()
-                    .map(|o| (o.choice, o.p_target))
-                    .collect()
-            }
-            (Method::Exact, _) => return None,
-            (Method::Emp(0) | Method::DynW(0), _) => {
-                let dynamic = matches!(self.method, Method::DynW(_));
-                self.depth_zero(mover, others, roll, rolls_left, dynamic)?
-            }
-            (Method::Emp(d) | Method::DynW(d), _) => {
-                if others.len() > 1 && d > 1 {
-                    return None;
-                }
-                let dynamic = matches!(self.method, Method::DynW(_));
-                let turn = ScalarTurn::new(mover, |after| self.post_value(after, others, d, dynamic))?;
-                turn.options(mover, roll, rolls_left)
-            }
-        };
+        let mut options = self.turn(mover, others)?.options(self, mover, roll, rolls_left);
         options.sort_by(|a, b| b.1.total_cmp(&a.1));
         Some(options)
     }
+}
 
-    /// Depth 0: the mover's distributions propagated through the turn, each option's
-    /// distribution evaluated against the opponents' distributions.
-    fn depth_zero(
+/// How a turn with opponents was evaluated.
+enum TurnKind {
+    /// Exactly: the turn's functions of the points difference, read at `d`.
+    Exact { turn: TurnDist, d: i64 },
+    /// Depth 0: each option's distribution, evaluated against the opponents' when read.
+    Laws {
+        turn: TurnDist,
+        points: i64,
+        opponents: Vec<Sheet>,
+        dynamic: bool,
+    },
+    /// Depth 1 or more: scalar values.
+    Scalar(ScalarTurn),
+}
+
+/// One turn of a position with opponents, evaluated once: every decision of the turn is read
+/// from it.
+pub struct MatchTurn {
+    kind: TurnKind,
+    before: f64,
+}
+
+impl MatchTurn {
+    /// The mover's expected match points before the turn's first roll.
+    pub fn before(&self) -> f64 {
+        self.before
+    }
+
+    /// Every legal option after rolling `roll` with `rolls_left` rolls left, valued in expected
+    /// match points, in listing order (keeps, then boxes). `search` is the one that made the turn.
+    pub fn options(
         &self,
+        search: &MatchSearch,
         mover: &Sheet,
-        others: &[Sheet],
         roll: &Dice,
         rolls_left: u8,
-        dynamic: bool,
-    ) -> Option<Vec<(Choice, f64)>> {
-        let turn = TurnDist::new(&self.dists, mover)?;
-        let theirs: Vec<_> = others
-            .iter()
-            .map(|o| sheet_law(self.dists, o))
-            .collect::<Option<_>>()?;
-        let refs: Vec<&dyn Law> = theirs.iter().map(|l| l as &dyn Law).collect();
-        let points = i64::from(mover.points);
-        let out = turn
-            .option_laws(roll, rolls_left)
-            .into_iter()
-            .map(|(choice, law)| {
-                let ours = FnLaw {
-                    at_least: |t: i64| law.at(t - points),
-                    first: law.first() + points,
-                    last: law.last() + points,
-                };
-                let v = if dynamic {
-                    dynw(&ours, &refs)
-                } else {
-                    emp(&ours, &refs)
-                };
-                (choice, v)
-            })
-            .collect();
-        Some(out)
+    ) -> Vec<(Choice, f64)> {
+        match &self.kind {
+            TurnKind::Exact { turn, d } => turn
+                .option_laws(roll, rolls_left)
+                .into_iter()
+                .map(|(choice, law)| (choice, law.at(*d)))
+                .collect(),
+            TurnKind::Scalar(turn) => turn.options(mover, roll, rolls_left),
+            TurnKind::Laws {
+                turn,
+                points,
+                opponents,
+                dynamic,
+            } => {
+                let theirs: Vec<_> = opponents
+                    .iter()
+                    .filter_map(|o| sheet_law(search.dists, o))
+                    .collect();
+                let refs: Vec<&dyn Law> = theirs.iter().map(|l| l as &dyn Law).collect();
+                turn.option_laws(roll, rolls_left)
+                    .into_iter()
+                    .map(|(choice, law)| {
+                        let ours = FnLaw {
+                            at_least: |t: i64| law.at(t - points),
+                            first: law.first() + points,
+                            last: law.last() + points,
+                        };
+                        let v = if *dynamic {
+                            dynw(&ours, &refs)
+                        } else {
+                            emp(&ours, &refs)
+                        };
+                        (choice, v)
+                    })
+                    .collect()
+            }
+        }
     }
 }
