@@ -351,3 +351,59 @@ mod cli {
         }
     }
 }
+
+mod several {
+    use super::*;
+    use dicelens::rules::Choice;
+    use dicelens::solve::distribution::{build_dist, BuildObserver, DistTableData};
+    use dicelens::solve::match_points::{MatchSearch, Method};
+    use dicelens::solve::states::StateSpace;
+
+    struct Quiet;
+    impl BuildObserver for Quiet {
+        fn chunk_done(&mut self, _: &DistTableData, _: &[usize], _: u64, _: u64) -> bool {
+            true
+        }
+    }
+
+    /// Three players: EMP(1) values scoring a box as the sum, over opponents, of the two-player
+    /// EMP(1) values (match points add up pairwise), each in `0..=1`, so the total in `0..=2`.
+    #[test]
+    fn three_players_add_up_pairwise() {
+        let rules = RuleSet::Yahtzee;
+        let mut dists = DistTableData::new(StateSpace::new(rules).len());
+        build_dist(rules, &mut dists, rules.box_count() - 3, &mut Quiet);
+        let mover = reduced(rules, &["FH", "4"], false, 50, 180);
+        let others = [
+            reduced(rules, &["SS", "Y"], false, 60, 190),
+            reduced(rules, &["C"], false, 63, 230),
+        ];
+        let search = |method| MatchSearch {
+            dists: &dists,
+            exact: None,
+            method,
+        };
+        let roll = Dice::from_faces(&[4, 4, 4, 2, 2]).unwrap();
+        let three = search(Method::Emp(1)).options(&mover, &others, &roll, 0).unwrap();
+        assert_eq!(three.len(), 2, "two boxes free");
+        for &(choice, total) in &three {
+            assert!(matches!(choice, Choice::Score(_)));
+            let pairwise: f64 = others
+                .iter()
+                .map(|o| {
+                    let two = search(Method::Emp(1))
+                        .options(&mover, std::slice::from_ref(o), &roll, 0)
+                        .unwrap();
+                    let v = two.iter().find(|x| x.0 == choice).unwrap().1;
+                    assert!((0.0..=1.0).contains(&v));
+                    v
+                })
+                .sum();
+            assert!((total - pairwise).abs() < 1e-9, "{choice}: {total} vs {pairwise}");
+            assert!((0.0..=2.0).contains(&total));
+        }
+        // Beyond depth 1 and exact values are for two players only.
+        assert!(search(Method::Emp(2)).options(&mover, &others, &roll, 0).is_none());
+        assert!(search(Method::Exact).options(&mover, &others, &roll, 0).is_none());
+    }
+}
