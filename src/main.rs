@@ -40,6 +40,19 @@ enum Command {
         #[command(subcommand)]
         action: TablesAction,
     },
+    /// Measurements that are experiments rather than benchmarks (`bench quality`).
+    Bench {
+        #[command(subcommand)]
+        action: BenchAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchAction {
+    /// The published quality experiment: positions from self-play by softened EMP(1) with at
+    /// most --max-free boxes free, every option valued exactly, and the exact loss of the picks
+    /// of EMP(0..=D), DynW(1..=D) and the solitaire strategy, by number of free boxes.
+    Quality(cli::bench::QualityArgs),
 }
 
 #[derive(clap::Args)]
@@ -424,6 +437,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json: p.json,
             oracle: p.oracle.choice()?,
         }),
+        Command::Bench {
+            action: BenchAction::Quality(q),
+        } => cli::bench::quality(&q),
         Command::Tables { action } => match action {
             TablesAction::Build {
                 rules,

@@ -395,11 +395,8 @@ impl Oracle for MatchOracle {
             None if self.needs_dists() => return None,
             None => NO_DISTS.get_or_init(DistTableData::default),
         };
-        let search = MatchSearch {
-            dists,
-            exact: (others.len() == 1).then(|| (&self.solvers[&rules], self.exact_free)),
-            method: self.method,
-        };
+        let exact = (others.len() == 1).then(|| (&self.solvers[&rules], self.exact_free));
+        let search = MatchSearch::new(dists, exact, self.method);
         let key = (decision.sheet, others.to_vec());
         if cache.matched.as_ref().map(|(k, _)| k) != Some(&key) {
             let turn = search.turn(&decision.sheet, others)?;

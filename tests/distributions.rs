@@ -424,3 +424,31 @@ fn analyze_rates_two_player_games_in_match_points() {
         assert!((per_game - total / games).abs() < 1e-6, "{name}");
     }
 }
+
+/// `bench quality`: the published experiment on a few late positions: every method charged
+/// for every position, errors never negative, the same numbers for the same seed.
+#[test]
+fn bench_quality_values_every_method_on_every_position() {
+    let (dir, _) = whole(RuleSet::Yahtzee);
+    let tables = dir.path().to_str().unwrap();
+    let args = [
+        "bench", "quality", "--positions", "30", "--max-free", "6", "--depth", "1", "--seed", "4",
+        "--json", "--tables", tables,
+    ];
+    let out = run(&args, 2);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let again = run(&args, 1);
+    assert_eq!(out.stdout, again.stdout, "same seed, same results");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let methods = json["methods"].as_array().unwrap();
+    let names: Vec<&str> = methods.iter().map(|m| m["method"].as_str().unwrap()).collect();
+    assert_eq!(names, ["emp:0", "emp:1", "dynw:1", "e"]);
+    for m in methods {
+        assert_eq!(m["all"]["moves"], 30, "{m}");
+        let by_free = m["by_free"].as_object().unwrap();
+        assert!(by_free.keys().all(|k| k.parse::<u32>().unwrap() <= 6));
+        let moves: u64 = by_free.values().map(|t| t["moves"].as_u64().unwrap()).sum();
+        assert_eq!(moves, 30);
+        assert!(m["all"]["total_error"].as_f64().unwrap() >= 0.0);
+    }
+}

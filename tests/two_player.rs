@@ -259,33 +259,21 @@ mod heuristics {
         let solver = ExactTwoPlayer::new(rules);
         let roll = Dice::from_faces(&[2, 3, 4, 5, 5]).unwrap();
         for (mover, other) in positions(rules) {
-            let exact = MatchSearch {
-                dists: &dists,
-                exact: Some((&solver, 6)),
-                method: Method::Exact,
-            }
+            let exact = MatchSearch::new(&dists, Some((&solver, 6)), Method::Exact)
             .options(&mover, &[other], &roll, 1)
             .unwrap();
             let value_of = |options: &[(dicelens::rules::Choice, f64)], c| {
                 options.iter().find(|o| o.0 == c).unwrap().1
             };
             for d in 1..=3 {
-                let settled = MatchSearch {
-                    dists: &dists,
-                    exact: Some((&solver, 6)),
-                    method: Method::Emp(d),
-                }
+                let settled = MatchSearch::new(&dists, Some((&solver, 6)), Method::Emp(d))
                 .options(&mover, &[other], &roll, 1)
                 .unwrap();
                 assert_eq!(settled.len(), exact.len());
                 for &(c, v) in &settled {
                     assert!((v - value_of(&exact, c)).abs() < 1e-5, "emp:{d} {c}: {v}");
                 }
-                let heuristic = MatchSearch {
-                    dists: &dists,
-                    exact: None,
-                    method: Method::Emp(d),
-                }
+                let heuristic = MatchSearch::new(&dists, None, Method::Emp(d))
                 .options(&mover, &[other], &roll, 1)
                 .unwrap();
                 let best_exact = exact[0].1;
@@ -378,11 +366,7 @@ mod several {
             reduced(rules, &["SS", "Y"], false, 60, 190),
             reduced(rules, &["C"], false, 63, 230),
         ];
-        let search = |method| MatchSearch {
-            dists: &dists,
-            exact: None,
-            method,
-        };
+        let search = |method| MatchSearch::new(&dists, None, method);
         let roll = Dice::from_faces(&[4, 4, 4, 2, 2]).unwrap();
         let three = search(Method::Emp(1)).options(&mover, &others, &roll, 0).unwrap();
         assert_eq!(three.len(), 2, "two boxes free");

@@ -441,14 +441,12 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
     };
     let empty = DistTableData::default();
     let solver = ExactTwoPlayer::new(mover.rules);
-    let search = MatchSearch {
-        dists: match &dists {
-            Some(d) => d,
-            None => &empty,
-        },
-        exact: (opponents.len() == 1).then_some((&solver, DEFAULT_EXACT_FREE)),
-        method,
+    let dists: &dyn crate::solve::distribution::DistSource = match &dists {
+        Some(d) => d,
+        None => &empty,
     };
+    let exact = (opponents.len() == 1).then_some((&solver, DEFAULT_EXACT_FREE));
+    let search = MatchSearch::new(dists, exact, method);
     let unvalued = || CliError::flag("--method", format!("{method} cannot value this position"));
     let header = format!(
         "{}: filled {}, upper {}, points {}; {}; method {method} (expected match points)",

@@ -2,6 +2,7 @@
 //! engine, and printing. Data goes to stdout; notices and progress go to stderr.
 
 pub mod analyze;
+pub mod bench;
 pub mod convert;
 pub mod dist;
 pub mod eval;

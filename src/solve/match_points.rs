@@ -155,7 +155,11 @@ fn evaluate(dists: &dyn DistSource, dynamic: bool, us: &Sheet, others: &[Sheet])
     })
 }
 
-/// Match-point values of the options of positions of games of two or more players.
+/// A searched turn: the mover, the others, the depth.
+type TurnKey = (Sheet, Vec<Sheet>, u8);
+
+/// Match-point values of the options of positions of games of two or more players (one
+/// thread's search: positions met again during the search are looked up, not searched again).
 pub struct MatchSearch<'a> {
     /// The distribution table of the rule set.
     pub dists: &'a dyn DistSource,
@@ -163,6 +167,8 @@ pub struct MatchSearch<'a> {
     pub exact: Option<(&'a ExactTwoPlayer, u32)>,
     /// How options are valued.
     pub method: Method,
+    /// Values of the turns searched so far: (mover, others, depth).
+    memo: std::cell::RefCell<HashMap<TurnKey, f64>>,
 }
 
 /// One turn with scalar values: each post-score position valued once, the widget run once,
@@ -241,7 +247,22 @@ impl ScalarTurn {
     }
 }
 
-impl MatchSearch<'_> {
+impl<'a> MatchSearch<'a> {
+    /// A search over `dists`, exact values from `exact` where it settles a position, the rest
+    /// by `method`.
+    pub fn new(
+        dists: &'a dyn DistSource,
+        exact: Option<(&'a ExactTwoPlayer, u32)>,
+        method: Method,
+    ) -> MatchSearch<'a> {
+        MatchSearch {
+            dists,
+            exact,
+            method,
+            memo: Default::default(),
+        }
+    }
+
     /// Free boxes of a set of sheets.
     fn free(sheets: &[&Sheet]) -> u32 {
         sheets
@@ -274,8 +295,14 @@ impl MatchSearch<'_> {
         if depth == 0 {
             return evaluate(self.dists, dynamic, mover, others);
         }
-        ScalarTurn::new(mover, |after| self.post_value(after, others, depth, dynamic))
-            .map(|t| t.before)
+        let key = (*mover, others.to_vec(), depth);
+        if let Some(&v) = self.memo.borrow().get(&key) {
+            return Some(v);
+        }
+        let v = ScalarTurn::new(mover, |after| self.post_value(after, others, depth, dynamic))?
+            .before;
+        self.memo.borrow_mut().insert(key, v);
+        Some(v)
     }
 
     /// The value, to the player who just scored and reached `after`, of the position after
