@@ -17,7 +17,7 @@
 use super::distribution::{DistSource, TurnDist};
 use super::two_player::ExactTwoPlayer;
 use super::widget::{keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess};
-use crate::dice::{Dice, FIRST_ROLL, ROLLS};
+use crate::dice::{Dice, FIRST_ROLL};
 use crate::rules::{Choice, Sheet};
 use std::collections::HashMap;
 use std::fmt;
@@ -155,6 +155,91 @@ fn evaluate(dists: &dyn DistSource, dynamic: bool, us: &Sheet, others: &[Sheet])
     })
 }
 
+/// The opponents' side of EMP, tabulated once for many evaluations against the same
+/// opponents: `m(t) = sum_i (1 - (Q_i(t) + Q_i(t+1)) / 2)` (0 before the table, the number of
+/// opponents after it) and its steps `dm(t) = m(t) - m(t - 1)`, so that by summation by parts
+/// `EMP = m(b) + sum over i >= 1 of P(b + i) * dm(b + i)` with `b` the last total reached for
+/// sure: one dot product over the stored values.
+struct Opponents {
+    sheets: Vec<Sheet>,
+    lo: i64,
+    m: Vec<f64>,
+    /// `dm[k] = m(lo + k) - m(lo + k - 1)`, for `k` in `0..=m.len()`.
+    dm: Vec<f64>,
+}
+
+impl Opponents {
+    fn new(dists: &dyn DistSource, sheets: &[Sheet]) -> Option<Opponents> {
+        let laws: Vec<_> = sheets
+            .iter()
+            .map(|o| sheet_law(dists, o))
+            .collect::<Option<_>>()?;
+        let lo = laws.iter().map(|l| l.first() - 1).min()?;
+        let hi = laws.iter().map(|l| l.last()).max()?.max(lo);
+        let m: Vec<f64> = (lo..=hi)
+            .map(|t| {
+                laws.iter()
+                    .map(|q| 1.0 - (q.at_least(t) + q.at_least(t + 1)) / 2.0)
+                    .sum()
+            })
+            .collect();
+        let after = sheets.len() as f64;
+        let dm = (0..=m.len())
+            .map(|k| {
+                let here = m.get(k).copied().unwrap_or(after);
+                let before = if k == 0 { 0.0 } else { m[k - 1] };
+                here - before
+            })
+            .collect();
+        Some(Opponents {
+            sheets: sheets.to_vec(),
+            lo,
+            m,
+            dm,
+        })
+    }
+
+    fn at(&self, t: i64) -> f64 {
+        if t < self.lo {
+            return 0.0;
+        }
+        match self.m.get((t - self.lo) as usize) {
+            Some(&v) => v,
+            None => self.sheets.len() as f64,
+        }
+    }
+
+    /// EMP of the sheet `us` (its distribution shifted by its points) against these opponents:
+    /// the same sum as [`emp`], straight from the stored values.
+    fn emp(&self, dists: &dyn DistSource, us: &Sheet) -> Option<f64> {
+        let index = super::states::StateSpace::new(us.rules).index_of(us)?;
+        let d = dists.dist(index);
+        // `P(base) = 1`; `P(base + i) = values[i - 1]` for `i >= 1`.
+        let base = i64::from(d.start) - 1 + i64::from(us.points);
+        // Values whose `dm` lies in the table: `i` from `first` on, `k = base + i - lo`.
+        let first = (self.lo - base).max(1);
+        let skip = (first - 1) as usize;
+        let k0 = (base + first - self.lo) as usize;
+        let values = d.values.get(skip..).unwrap_or(&[]);
+        let steps = self.dm.get(k0..).unwrap_or(&[]);
+        let n = values.len().min(steps.len());
+        // Four running sums, so the compiler can keep them in one vector register.
+        let mut sums = [0.0f64; 4];
+        let (vq, vd) = (values[..n].chunks_exact(4), steps[..n].chunks_exact(4));
+        let (rq, rd) = (vq.remainder(), vd.remainder());
+        for (q, dm) in vq.zip(vd) {
+            for j in 0..4 {
+                sums[j] += f64::from(q[j]) * dm[j];
+            }
+        }
+        for (&q, &dm) in rq.iter().zip(rd) {
+            sums[0] += f64::from(q) * dm;
+        }
+        let dot = (sums[0] + sums[1]) + (sums[2] + sums[3]);
+        Some(self.at(base) + dot / f64::from(super::distribution::SCALE))
+    }
+}
+
 /// A searched turn: the mover, the others, the depth.
 type TurnKey = (Sheet, Vec<Sheet>, u8);
 
@@ -169,6 +254,8 @@ pub struct MatchSearch<'a> {
     pub method: Method,
     /// Values of the turns searched so far: (mover, others, depth).
     memo: std::cell::RefCell<HashMap<TurnKey, f64>>,
+    /// The opponents last evaluated against, tabulated.
+    opponents: std::cell::RefCell<Option<Opponents>>,
 }
 
 /// One turn with scalar values: each post-score position valued once, the widget run once,
@@ -177,37 +264,62 @@ struct ScalarTurn {
     keep_one_left: Vec<f64>,
     keep_two_left: Vec<f64>,
     before: f64,
-    /// Value of each legal (box, roll) option after the last roll, by roll then box.
-    boxes: Vec<Vec<(usize, f64)>>,
+    /// Value of scoring by (box, points, extra bonus or not): see [`ScalarTurn::slot`].
+    scored: Vec<f64>,
 }
 
+/// Points a box can score, plus one (0..=50).
+const SCORE_SLOTS: usize = 51;
+
 impl ScalarTurn {
-    /// The turn of `mover`, with `post(after, gained)` the value of each post-score position.
+    /// The slot of scoring `points` (and an extra bonus or not) in box `b`: the position after
+    /// scoring depends on nothing else.
+    fn slot(b: usize, points: u32, extra: bool) -> usize {
+        (b * SCORE_SLOTS + (points as usize).min(SCORE_SLOTS - 1)) * 2 + usize::from(extra)
+    }
+
+    /// The turn of `mover`, with `post(after)` the value of each post-score position.
+    ///
+    /// Every free box can take a roll for 0 points (five of a kind under the forced joker
+    /// apart), so each roll other than five of a kind visits its scoring boxes and the others at
+    /// 0 without asking the rules; five of a kind goes through the rules.
     fn new(mover: &Sheet, mut post: impl FnMut(&Sheet) -> Option<f64>) -> Option<ScalarTurn> {
-        let mut memo: HashMap<Sheet, f64> = HashMap::new();
+        let rules = mover.rules;
+        let mut scored = vec![f64::NAN; rules.box_count() * SCORE_SLOTS * 2];
+        let mut value = |roll: &Dice, b: usize, points: u32, extra: bool| -> Option<f64> {
+            let slot = Self::slot(b, points, extra);
+            if scored[slot].is_nan() {
+                let (after, _) = mover.after(roll, b)?;
+                scored[slot] = post(&after)?;
+            }
+            Some(scored[slot])
+        };
+        let free: Vec<usize> = (0..rules.box_count())
+            .filter(|b| mover.filled & (1 << b) == 0)
+            .collect();
         let mut store = SingleStore::default();
-        let mut boxes = Vec::with_capacity(ROLLS);
-        for r in 0..ROLLS {
+        for (r, scoring) in super::expected::scoring_boxes(rules).iter().enumerate() {
             let roll = Dice::roll(r);
-            let mut options = Vec::new();
             let mut best = f64::NEG_INFINITY;
-            for b in 0..mover.rules.box_count() {
-                let Some((after, _)) = mover.after(&roll, b) else {
-                    continue;
-                };
-                let v = match memo.get(&after) {
-                    Some(&v) => v,
-                    None => {
-                        let v = post(&after)?;
-                        memo.insert(after, v);
-                        v
+            match scoring {
+                Some(list) => {
+                    for &b in &free {
+                        let points = list
+                            .iter()
+                            .find(|&&(x, _)| usize::from(x) == b)
+                            .map_or(0, |&(_, p)| u32::from(p));
+                        best = best.max(value(&roll, b, points, false)?);
                     }
-                };
-                best = best.max(v);
-                options.push((b, v));
+                }
+                None => {
+                    for &b in &free {
+                        if let Some(sc) = mover.score(&roll, b) {
+                            best = best.max(value(&roll, b, sc.points, sc.extra > 0)?);
+                        }
+                    }
+                }
             }
             store.slot_mut(FIRST_ROLL + r)[0] = best;
-            boxes.push(options);
         }
         keeps_from_rolls(&mut store);
         let keep_one_left = store.values()[..FIRST_ROLL].to_vec();
@@ -220,7 +332,7 @@ impl ScalarTurn {
             keep_one_left,
             keep_two_left,
             before: store.get(crate::dice::EMPTY_KEEP),
-            boxes,
+            scored,
         })
     }
 
@@ -240,8 +352,11 @@ impl ScalarTurn {
                 out.push((Choice::Keep(Dice::keep(k)), values[k]));
             }
         }
-        for &(b, v) in &self.boxes[r] {
-            out.push((Choice::Score(mover.rules.boxes()[b]), v));
+        for b in 0..mover.rules.box_count() {
+            if let Some(sc) = mover.score(roll, b) {
+                let v = self.scored[Self::slot(b, sc.points, sc.extra > 0)];
+                out.push((Choice::Score(mover.rules.boxes()[b]), v));
+            }
         }
         out
     }
@@ -260,6 +375,7 @@ impl<'a> MatchSearch<'a> {
             exact,
             method,
             memo: Default::default(),
+            opponents: Default::default(),
         }
     }
 
@@ -310,11 +426,27 @@ impl<'a> MatchSearch<'a> {
     fn post_value(&self, after: &Sheet, others: &[Sheet], depth: u8, dynamic: bool) -> Option<f64> {
         match others {
             [other] if !other.is_complete() => {
+                // One turn deep, EMP: match points are complementary, so the opponent's
+                // evaluation of the two sheets is ours against them, tabulated once.
+                if depth == 1 && !dynamic && self.exact_for(other, after).is_none() {
+                    return self.emp_against(after, others);
+                }
                 Some(1.0 - self.turn_value(other, std::slice::from_ref(after), depth - 1, dynamic)?)
             }
             [other] => self.turn_value(after, std::slice::from_ref(other), 0, dynamic),
+            _ if !dynamic => self.emp_against(after, others),
             _ => evaluate(self.dists, dynamic, after, others),
         }
+    }
+
+    /// EMP of `us` against `others`, with the opponents' side tabulated once for every
+    /// evaluation against the same opponents.
+    fn emp_against(&self, us: &Sheet, others: &[Sheet]) -> Option<f64> {
+        let mut cached = self.opponents.borrow_mut();
+        if cached.as_ref().map(|o| o.sheets.as_slice()) != Some(others) {
+            *cached = Some(Opponents::new(self.dists, others)?);
+        }
+        cached.as_ref()?.emp(self.dists, us)
     }
 
     /// The mover's expected match points before its turn: exact where settled, else searched
