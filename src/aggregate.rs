@@ -317,7 +317,10 @@ impl Aggregates {
         for (seat, name) in players.iter().enumerate() {
             let p = counter(&mut self.players, name);
             let mut game_error = 0i128;
-            for r in rated.iter().filter(|r| usize::from(r.decision.seat) == seat) {
+            for r in rated
+                .iter()
+                .filter(|r| usize::from(r.decision.seat) == seat)
+            {
                 game_error += nano(r.error);
                 p.all.add(r);
                 p.kinds[kind(r)].add(r);

@@ -5,8 +5,8 @@
 use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
 use crate::rules::{Choice, RuleSet, Sheet};
-use crate::solve::expected::{sheet_value, TurnOracle};
 use crate::solve::distribution::{DistSource, DistTableData};
+use crate::solve::expected::{sheet_value, TurnOracle};
 use crate::solve::match_points::{MatchSearch, MatchTurn, Method};
 use crate::solve::states::StateSpace;
 use crate::solve::two_player::ExactTwoPlayer;
@@ -109,12 +109,20 @@ impl SolitaireOracle {
     /// The evaluation of `sheet`'s next turn with no points on it (points only shift values,
     /// so one evaluation serves every game that reaches the same state): from the caller's
     /// memo, else the shared cache, else solved (once, whichever thread asks first).
-    fn turn<'c>(&self, table: &[f64], sheet: &Sheet, cache: &'c mut TurnCache) -> Option<&'c TurnOracle> {
+    fn turn<'c>(
+        &self,
+        table: &[f64],
+        sheet: &Sheet,
+        cache: &'c mut TurnCache,
+    ) -> Option<&'c TurnOracle> {
         let index = StateSpace::new(sheet.rules).index_of(sheet)?;
         let key = (sheet.rules, u32::try_from(index).ok()?);
         if cache.last.as_ref().map(|(k, _)| *k) != Some(key) {
             let turn = self.turns.get_or_insert_with(&key, || {
-                let pointless = Sheet { points: 0, ..*sheet };
+                let pointless = Sheet {
+                    points: 0,
+                    ..*sheet
+                };
                 TurnOracle::new(table, &pointless).map(Arc::new).ok_or(())
             });
             cache.last = Some((key, turn.ok()?));
@@ -341,7 +349,10 @@ impl MatchOracle {
             method,
             exact_free,
             dists: HashMap::new(),
-            solvers: RuleSet::ALL.iter().map(|&r| (r, ExactTwoPlayer::new(r))).collect(),
+            solvers: RuleSet::ALL
+                .iter()
+                .map(|&r| (r, ExactTwoPlayer::new(r)))
+                .collect(),
         }
     }
 

@@ -247,7 +247,10 @@ fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::
         hasher.update(part);
     }
     head[56..64].copy_from_slice(&u64::from(hasher.finalize()).to_le_bytes());
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!("{name}.tmp{}", std::process::id()));
     {
         let mut f = io::BufWriter::new(File::create(&tmp)?);
@@ -299,7 +302,11 @@ pub fn build_expected(rules: RuleSet) -> (ExpectedTable, f64) {
 /// Writes a table file atomically (temporary file, then rename).
 pub fn write_expected(dir: &Path, rules: RuleSet, values: &[f64]) -> io::Result<()> {
     let head = header(EXPECTED, rules, values.len() as u64, 0);
-    write_table(&expected_path(dir, rules), head, &[bytemuck::cast_slice(values)])
+    write_table(
+        &expected_path(dir, rules),
+        head,
+        &[bytemuck::cast_slice(values)],
+    )
 }
 
 /// What was found when a table was opened.
@@ -565,7 +572,13 @@ struct Checkpointer {
 }
 
 impl BuildObserver for Checkpointer {
-    fn chunk_done(&mut self, table: &DistTableData, indices: &[usize], done: u64, total: u64) -> bool {
+    fn chunk_done(
+        &mut self,
+        table: &DistTableData,
+        indices: &[usize],
+        done: u64,
+        total: u64,
+    ) -> bool {
         self.computed += indices.len() as u64;
         for &i in indices {
             let d = table.dist(i);
@@ -578,7 +591,10 @@ impl BuildObserver for Checkpointer {
             crc.update(&record[..12]);
             crc.update(body);
             record[12..16].copy_from_slice(&crc.finalize().to_le_bytes());
-            let written = self.out.write_all(&record).and_then(|()| self.out.write_all(body));
+            let written = self
+                .out
+                .write_all(&record)
+                .and_then(|()| self.out.write_all(body));
             if let Err(e) = written {
                 self.error.get_or_insert(e);
             }

@@ -14,8 +14,8 @@ use dicelens::solve::distribution::{
 use dicelens::solve::expected::{build_table, sheet_value};
 use dicelens::solve::states::StateSpace;
 use dicelens::tables::{
-    build_dist_file, dist_from_data, dist_partial_path, dist_path, load_dist, open_dist,
-    DistTable, Found, TableProblem,
+    build_dist_file, dist_from_data, dist_partial_path, dist_path, load_dist, open_dist, DistTable,
+    Found, TableProblem,
 };
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -83,7 +83,10 @@ impl Brute {
             p[0] = 1.0;
             return p;
         }
-        let key = Sheet { points: 0, ..*sheet };
+        let key = Sheet {
+            points: 0,
+            ..*sheet
+        };
         if let Some(p) = self.sheets.get(&key) {
             return p.clone();
         }
@@ -115,7 +118,12 @@ impl BuildObserver for Quiet {
 /// The distribution table of the states with at most two boxes free.
 fn late_table(rules: RuleSet) -> DistTableData {
     let mut data = DistTableData::new(StateSpace::new(rules).len());
-    assert!(build_dist(rules, &mut data, rules.box_count() - 2, &mut Quiet));
+    assert!(build_dist(
+        rules,
+        &mut data,
+        rules.box_count() - 2,
+        &mut Quiet
+    ));
     data
 }
 
@@ -186,7 +194,11 @@ fn single_boxes_match_closed_forms() {
     let at_least_3: f64 = (3..=5)
         .map(|k| binomial(5, k) * q.powi(k as i32) * (1.0 - q).powi(5 - k as i32))
         .sum();
-    assert!((at(&s, 53) - at_least_3).abs() <= bound(1), "{}", at(&s, 53));
+    assert!(
+        (at(&s, 53) - at_least_3).abs() <= bound(1),
+        "{}",
+        at(&s, 53)
+    );
 }
 
 fn binomial(n: u64, k: u64) -> f64 {
@@ -200,7 +212,10 @@ fn whole(rules: RuleSet) -> &'static (tempfile::TempDir, DistTable) {
         let dir = tempfile::tempdir().unwrap();
         let built = build_dist_file(dir.path(), rules, 0, None).unwrap();
         assert!(built.table.is_some());
-        assert!(!dist_partial_path(dir.path(), rules).exists(), "checkpoint removed");
+        assert!(
+            !dist_partial_path(dir.path(), rules).exists(),
+            "checkpoint removed"
+        );
         let table = open_dist(dir.path(), rules).unwrap();
         (dir, table)
     })
@@ -218,7 +233,10 @@ fn every_distribution_of_a_table_is_well_formed() {
     for (index, &value) in expected.iter().enumerate() {
         let d = table.dist(index);
         assert!(d.start >= 1, "state {index}: P(0) must be 1");
-        assert!(d.values.windows(2).all(|w| w[0] >= w[1]), "state {index} increases");
+        assert!(
+            d.values.windows(2).all(|w| w[0] >= w[1]),
+            "state {index} increases"
+        );
         if let (Some(&first), Some(&last)) = (d.values.first(), d.values.last()) {
             assert!(first < u16::MAX && last > 0, "state {index} not trimmed");
         }
@@ -247,7 +265,10 @@ fn turn_options_agree_with_the_table() {
     for target in [300, 320, 340, 360, 380] {
         let from_table = d.at_least(target - i64::from(sheet.points));
         let from_turn = turn.before_first_roll(target);
-        assert!((from_table - from_turn).abs() <= 2.0 * ROUNDING_ERROR, "{target}");
+        assert!(
+            (from_table - from_turn).abs() <= 2.0 * ROUNDING_ERROR,
+            "{target}"
+        );
     }
     let roll = Dice::from_faces(&[1, 2, 3, 4, 4]).unwrap();
     let options = turn.options(&roll, 0, 340);
@@ -275,11 +296,20 @@ fn damaged_tables_are_detected_and_rebuilt() {
     let middle = flipped.len() / 2;
     flipped[middle] ^= 0x10;
     std::fs::write(&path, &flipped).unwrap();
-    assert_eq!(open_dist(copy.path(), rules).err(), Some(TableProblem::Checksum));
+    assert_eq!(
+        open_dist(copy.path(), rules).err(),
+        Some(TableProblem::Checksum)
+    );
     let (_, found) = load_dist(copy.path(), rules, &|_| {});
     assert_eq!(found, Found::Rebuilt(TableProblem::Checksum));
-    assert!(std::fs::read(&path).unwrap() == good, "rebuilt to the same bytes");
-    assert_eq!(open_dist(copy.path(), RuleSet::Yatzy).err(), Some(TableProblem::Missing));
+    assert!(
+        std::fs::read(&path).unwrap() == good,
+        "rebuilt to the same bytes"
+    );
+    assert_eq!(
+        open_dist(copy.path(), RuleSet::Yatzy).err(),
+        Some(TableProblem::Missing)
+    );
 }
 
 /// A build stopped after some chunks resumes from its checkpoint (even with a torn record at
@@ -300,7 +330,10 @@ fn interrupted_builds_resume() {
     let resumed = build_dist_file(dir.path(), rules, min_filled, None).unwrap();
     assert_eq!(resumed.resumed, stopped.computed);
     let resumed = resumed.table.unwrap();
-    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let mut straight = DistTableData::new(StateSpace::new(rules).len());
     one_thread.install(|| build_dist(rules, &mut straight, min_filled, &mut Quiet));
     assert_eq!(resumed.starts, straight.starts);
@@ -333,14 +366,30 @@ fn eval_ranks_options_by_target() {
     let dir = &whole(RuleSet::Yahtzee).0;
     let eval = |extra: &[&str]| {
         let mut args = vec![
-            "eval", "--rules", "yahtzee", "--filled", "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0", "--upper",
-            "70", "--points", "200", "--tables",
+            "eval",
+            "--rules",
+            "yahtzee",
+            "--filled",
+            "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0",
+            "--upper",
+            "70",
+            "--points",
+            "200",
+            "--tables",
         ];
         args.push(dir.path().to_str().unwrap());
         args.extend_from_slice(extra);
         run(&args, 2)
     };
-    let out = eval(&["--roll", "66666", "--rolls-left", "2", "--target", "230", "--json"]);
+    let out = eval(&[
+        "--roll",
+        "66666",
+        "--rolls-left",
+        "2",
+        "--target",
+        "230",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(rows[0]["option"], "score C");
@@ -348,9 +397,19 @@ fn eval_ranks_options_by_target() {
     let keep = rows.iter().find(|r| r["option"] == "keep 6666").unwrap();
     let p = keep["p_target"].as_f64().unwrap();
     assert!((p - 11.0 / 36.0).abs() < 1e-6, "{p}");
-    assert!(rows.windows(2).all(|w| w[0]["p_target"].as_f64() >= w[1]["p_target"].as_f64()));
+    assert!(rows
+        .windows(2)
+        .all(|w| w[0]["p_target"].as_f64() >= w[1]["p_target"].as_f64()));
     // Keeping 666 with one roll left: both dice must show six, 1/36.
-    let out = eval(&["--roll", "66612", "--rolls-left", "1", "--target", "230", "--json"]);
+    let out = eval(&[
+        "--roll",
+        "66612",
+        "--rolls-left",
+        "1",
+        "--target",
+        "230",
+        "--json",
+    ]);
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     let keep = rows.iter().find(|r| r["option"] == "keep 666").unwrap();
     assert!((keep["p_target"].as_f64().unwrap() - 1.0 / 36.0).abs() < 1e-6);
@@ -360,7 +419,11 @@ fn eval_ranks_options_by_target() {
     assert!(out.stdout.is_empty());
     // Without a roll: the sheet's probability.
     let out = eval(&["--target", "230"]);
-    assert!(text(&out.stdout).contains("at least 230"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("at least 230"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 /// `analyze --oracle emp:1` on a simulated two-seat corpus: every decision valued in match
@@ -374,14 +437,44 @@ fn analyze_rates_two_player_games_in_match_points() {
     let corpus = work.path().join("two.ygn");
     let corpus = corpus.to_str().unwrap();
     let out = run(
-        &["simulate", "--rules", "yahtzee", "--seats", "2", "--players", "4", "--games", "24", "--seed", "8", "--out", corpus, "--tables", tables],
+        &[
+            "simulate",
+            "--rules",
+            "yahtzee",
+            "--seats",
+            "2",
+            "--players",
+            "4",
+            "--games",
+            "24",
+            "--seed",
+            "8",
+            "--out",
+            corpus,
+            "--tables",
+            tables,
+        ],
         2,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let analyse = |threads: usize, name: &str| {
         let out_dir = work.path().join(name);
         let out = run(
-            &["analyze", corpus, "--oracle", "emp:1", "--exact-free", "6", "--decisions", "--min-games", "1", "--tables", tables, "--out", out_dir.to_str().unwrap()],
+            &[
+                "analyze",
+                corpus,
+                "--oracle",
+                "emp:1",
+                "--exact-free",
+                "6",
+                "--decisions",
+                "--min-games",
+                "1",
+                "--tables",
+                tables,
+                "--out",
+                out_dir.to_str().unwrap(),
+            ],
             threads,
         );
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -389,7 +482,13 @@ fn analyze_rates_two_player_games_in_match_points() {
     };
     let one = analyse(1, "one");
     let two = analyse(2, "two");
-    for file in ["players.csv", "rounds.csv", "decisions.csv", "summary.json", "aggregates.json"] {
+    for file in [
+        "players.csv",
+        "rounds.csv",
+        "decisions.csv",
+        "summary.json",
+        "aggregates.json",
+    ] {
         assert!(
             std::fs::read(one.join(file)).unwrap() == std::fs::read(two.join(file)).unwrap(),
             "{file} differs between 1 and 2 threads"
@@ -397,7 +496,10 @@ fn analyze_rates_two_player_games_in_match_points() {
     }
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
-    assert!(summary["oracle"].as_str().unwrap().contains("expected match points"));
+    assert!(summary["oracle"]
+        .as_str()
+        .unwrap()
+        .contains("expected match points"));
     assert_eq!(summary["games_rated"], 24);
     let mut sums: HashMap<String, (u64, f64)> = HashMap::new();
     let mut reader = csv::Reader::from_path(one.join("decisions.csv")).unwrap();
@@ -416,9 +518,16 @@ fn analyze_rates_two_player_games_in_match_points() {
     assert_eq!(players.len(), sums.len());
     for (name, (decisions, error)) in &sums {
         let row = &players[name];
-        assert_eq!(row["decisions"].parse::<u64>().unwrap(), *decisions, "{name}");
+        assert_eq!(
+            row["decisions"].parse::<u64>().unwrap(),
+            *decisions,
+            "{name}"
+        );
         let total: f64 = row["total_error"].parse().unwrap();
-        assert!((total - error).abs() < 1e-6 * (*decisions as f64), "{name}: {total} vs {error}");
+        assert!(
+            (total - error).abs() < 1e-6 * (*decisions as f64),
+            "{name}: {total} vs {error}"
+        );
         let games: f64 = row["games"].parse().unwrap();
         let per_game: f64 = row["error_per_game"].parse().unwrap();
         assert!((per_game - total / games).abs() < 1e-6, "{name}");
@@ -432,8 +541,19 @@ fn bench_quality_values_every_method_on_every_position() {
     let (dir, _) = whole(RuleSet::Yahtzee);
     let tables = dir.path().to_str().unwrap();
     let args = [
-        "bench", "quality", "--positions", "30", "--max-free", "6", "--depth", "1", "--seed", "4",
-        "--json", "--tables", tables,
+        "bench",
+        "quality",
+        "--positions",
+        "30",
+        "--max-free",
+        "6",
+        "--depth",
+        "1",
+        "--seed",
+        "4",
+        "--json",
+        "--tables",
+        tables,
     ];
     let out = run(&args, 2);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -441,7 +561,10 @@ fn bench_quality_values_every_method_on_every_position() {
     assert_eq!(out.stdout, again.stdout, "same seed, same results");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let methods = json["methods"].as_array().unwrap();
-    let names: Vec<&str> = methods.iter().map(|m| m["method"].as_str().unwrap()).collect();
+    let names: Vec<&str> = methods
+        .iter()
+        .map(|m| m["method"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["emp:0", "emp:1", "dynw:1", "e"]);
     for m in methods {
         assert_eq!(m["all"]["moves"], 30, "{m}");

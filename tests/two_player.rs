@@ -33,7 +33,16 @@ fn at(w: &Probs, d: i64) -> f64 {
 
 impl Brute {
     fn value(&mut self, mover: &Sheet, other: &Sheet) -> Probs {
-        let key = (Sheet { points: 0, ..*mover }, Sheet { points: 0, ..*other });
+        let key = (
+            Sheet {
+                points: 0,
+                ..*mover
+            },
+            Sheet {
+                points: 0,
+                ..*other
+            },
+        );
         if let Some(w) = self.pairs.get(&key) {
             return w.clone();
         }
@@ -88,7 +97,12 @@ fn positions(rules: RuleSet) -> Vec<(Sheet, Sheet)> {
     };
     specs
         .iter()
-        .map(|&(a, b, ua, ub, y50)| (reduced(rules, a, y50, ua, 300), reduced(rules, b, y50, ub, 300)))
+        .map(|&(a, b, ua, ub, y50)| {
+            (
+                reduced(rules, a, y50, ua, 300),
+                reduced(rules, b, y50, ub, 300),
+            )
+        })
         .collect()
 }
 
@@ -137,7 +151,11 @@ fn match_point_values_are_complementary_and_monotone() {
         let w = solver.entry(&mover, &other).unwrap();
         let values: Vec<f32> = (-RANGE..=RANGE).map(|d| window_at(&w, d)).collect();
         assert!(values.iter().all(|v| (0.0..=1.0).contains(v)));
-        assert!(values.windows(2).all(|p| p[0] >= p[1]), "{}", mover.filled_codes());
+        assert!(
+            values.windows(2).all(|p| p[0] >= p[1]),
+            "{}",
+            mover.filled_codes()
+        );
         assert_eq!(values[0], 1.0);
         assert_eq!(values[LEN - 1], 0.0);
         // The other player's value at the start of their turn, after the mover's best
@@ -159,7 +177,10 @@ fn match_point_values_are_complementary_and_monotone() {
                 .find(|o| o.choice == dicelens::rules::Choice::Score(rules.boxes()[b]))
                 .unwrap()
                 .p_target;
-            assert!((mine + theirs - 1.0).abs() < 1e-6, "{mine} + {theirs} (box {b}, +{s})");
+            assert!(
+                (mine + theirs - 1.0).abs() < 1e-6,
+                "{mine} + {theirs} (box {b}, +{s})"
+            );
         }
     }
 }
@@ -260,25 +281,29 @@ mod heuristics {
         let roll = Dice::from_faces(&[2, 3, 4, 5, 5]).unwrap();
         for (mover, other) in positions(rules) {
             let exact = MatchSearch::new(&dists, Some((&solver, 6)), Method::Exact)
-            .options(&mover, &[other], &roll, 1)
-            .unwrap();
+                .options(&mover, &[other], &roll, 1)
+                .unwrap();
             let value_of = |options: &[(dicelens::rules::Choice, f64)], c| {
                 options.iter().find(|o| o.0 == c).unwrap().1
             };
             for d in 1..=3 {
                 let settled = MatchSearch::new(&dists, Some((&solver, 6)), Method::Emp(d))
-                .options(&mover, &[other], &roll, 1)
-                .unwrap();
+                    .options(&mover, &[other], &roll, 1)
+                    .unwrap();
                 assert_eq!(settled.len(), exact.len());
                 for &(c, v) in &settled {
                     assert!((v - value_of(&exact, c)).abs() < 1e-5, "emp:{d} {c}: {v}");
                 }
                 let heuristic = MatchSearch::new(&dists, None, Method::Emp(d))
-                .options(&mover, &[other], &roll, 1)
-                .unwrap();
+                    .options(&mover, &[other], &roll, 1)
+                    .unwrap();
                 let best_exact = exact[0].1;
                 let chosen = value_of(&exact, heuristic[0].0);
-                assert!(best_exact - chosen < 0.02, "emp:{d} loses {}", best_exact - chosen);
+                assert!(
+                    best_exact - chosen < 0.02,
+                    "emp:{d} loses {}",
+                    best_exact - chosen
+                );
             }
         }
     }
@@ -291,7 +316,15 @@ mod cli {
     const CHANCE_ONLY: &str = "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0";
 
     fn eval(extra: &[&str]) -> std::process::Output {
-        let mut args = vec!["eval", "--filled", CHANCE_ONLY, "--upper", "70", "--points", "200"];
+        let mut args = vec![
+            "eval",
+            "--filled",
+            CHANCE_ONLY,
+            "--upper",
+            "70",
+            "--points",
+            "200",
+        ];
         args.extend_from_slice(extra);
         run(&args, 2)
     }
@@ -300,41 +333,83 @@ mod cli {
     /// the method named.
     #[test]
     fn two_player_positions_are_valued_exactly_by_default() {
-        let opponent = ["--opponent-filled", CHANCE_ONLY, "--opponent-upper", "70", "--opponent-points", "210"];
+        let opponent = [
+            "--opponent-filled",
+            CHANCE_ONLY,
+            "--opponent-upper",
+            "70",
+            "--opponent-points",
+            "210",
+        ];
         let out = eval(&[&opponent[..], &["--json"]].concat());
         assert!(out.status.success(), "{}", text(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let sheet = reduced(RuleSet::Yahtzee, &["C"], false, 70, 200);
-        let other = Sheet { points: 210, ..sheet };
-        let want = ExactTwoPlayer::new(RuleSet::Yahtzee).value(&sheet, &other).unwrap();
+        let other = Sheet {
+            points: 210,
+            ..sheet
+        };
+        let want = ExactTwoPlayer::new(RuleSet::Yahtzee)
+            .value(&sheet, &other)
+            .unwrap();
         assert!((v["value"].as_f64().unwrap() - want).abs() < 1e-9);
         assert_eq!(v["method"], "exact");
         // Ten behind with only chance left: at least 11 more than the opponent's chance.
         assert!(want > 0.0 && want < 0.5, "{want}");
         let out = eval(&[&opponent[..], &["--roll", "66661", "--rolls-left", "1"]].concat());
         let shown = text(&out.stdout);
-        assert!(shown.contains("method exact (expected match points)"), "{shown}");
-        assert!(shown.lines().nth(3).unwrap().starts_with("keep 6666"), "{shown}");
+        assert!(
+            shown.contains("method exact (expected match points)"),
+            "{shown}"
+        );
+        assert!(
+            shown.lines().nth(3).unwrap().starts_with("keep 6666"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn bad_opponents_and_methods_are_usage_errors() {
         let cases: &[(&[&str], &str)] = &[
-            (&["--opponent-filled", "1,2", "--roll", "12345"], "--opponent-filled"),
-            (&["--opponent-upper", "10"], "--opponent-filled"),
-            (&["--opponent-filled", CHANCE_ONLY, "--method", "emp:7"], "--method"),
-            (&["--method", "exact"], "--method"),
             (
-                &["--opponent-filled", CHANCE_ONLY, "--opponent-filled", CHANCE_ONLY, "--method", "exact"],
+                &["--opponent-filled", "1,2", "--roll", "12345"],
+                "--opponent-filled",
+            ),
+            (&["--opponent-upper", "10"], "--opponent-filled"),
+            (
+                &["--opponent-filled", CHANCE_ONLY, "--method", "emp:7"],
                 "--method",
             ),
-            (&["--opponent-filled", CHANCE_ONLY, "--opponent-upper", "999"], "--opponent-upper"),
+            (&["--method", "exact"], "--method"),
+            (
+                &[
+                    "--opponent-filled",
+                    CHANCE_ONLY,
+                    "--opponent-filled",
+                    CHANCE_ONLY,
+                    "--method",
+                    "exact",
+                ],
+                "--method",
+            ),
+            (
+                &["--opponent-filled", CHANCE_ONLY, "--opponent-upper", "999"],
+                "--opponent-upper",
+            ),
         ];
         for (extra, flag) in cases {
             let out = eval(extra);
-            assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{extra:?}: {}",
+                text(&out.stderr)
+            );
             let err = text(&out.stderr);
-            assert!(err.contains(flag) && err.lines().count() == 1, "{extra:?}: {err}");
+            assert!(
+                err.contains(flag) && err.lines().count() == 1,
+                "{extra:?}: {err}"
+            );
             assert!(out.stdout.is_empty());
         }
     }
@@ -368,7 +443,9 @@ mod several {
         ];
         let search = |method| MatchSearch::new(&dists, None, method);
         let roll = Dice::from_faces(&[4, 4, 4, 2, 2]).unwrap();
-        let three = search(Method::Emp(1)).options(&mover, &others, &roll, 0).unwrap();
+        let three = search(Method::Emp(1))
+            .options(&mover, &others, &roll, 0)
+            .unwrap();
         assert_eq!(three.len(), 2, "two boxes free");
         for &(choice, total) in &three {
             assert!(matches!(choice, Choice::Score(_)));
@@ -383,11 +460,18 @@ mod several {
                     v
                 })
                 .sum();
-            assert!((total - pairwise).abs() < 1e-9, "{choice}: {total} vs {pairwise}");
+            assert!(
+                (total - pairwise).abs() < 1e-9,
+                "{choice}: {total} vs {pairwise}"
+            );
             assert!((0.0..=2.0).contains(&total));
         }
         // Beyond depth 1 and exact values are for two players only.
-        assert!(search(Method::Emp(2)).options(&mover, &others, &roll, 0).is_none());
-        assert!(search(Method::Exact).options(&mover, &others, &roll, 0).is_none());
+        assert!(search(Method::Emp(2))
+            .options(&mover, &others, &roll, 0)
+            .is_none());
+        assert!(search(Method::Exact)
+            .options(&mover, &others, &roll, 0)
+            .is_none());
     }
 }

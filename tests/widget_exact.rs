@@ -218,7 +218,12 @@ impl BruteTurn {
     fn state_value(&mut self) -> i128 {
         let count = 6usize.pow(DICE as u32);
         let sum: i128 = (0..count)
-            .map(|index| self.value(2, common::sorted_dice(&[], &common::ordered_outcome(index, DICE))))
+            .map(|index| {
+                self.value(
+                    2,
+                    common::sorted_dice(&[], &common::ordered_outcome(index, DICE)),
+                )
+            })
             .sum();
         exact_mean(sum, count as i128)
     }

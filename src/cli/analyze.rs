@@ -5,10 +5,10 @@ use super::{notice, print_stdout, CliError};
 use crate::aggregate::Aggregates;
 use crate::corpus::{CorpusReader, Location, Summary};
 use crate::rate::{rate_game, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache};
-use crate::solve::match_points::Method;
 use crate::replay::{ReplayOptions, Replayed};
 use crate::report;
 use crate::rules::RuleSet;
+use crate::solve::match_points::Method;
 use crate::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::GameRecord;
 use rayon::prelude::*;
@@ -433,7 +433,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         not_rated: Vec::new(),
         games: CsvFile::create(&args.out, "games.csv", GAME_COLUMNS)?,
         decisions: if args.decisions {
-            Some(CsvFile::create(&args.out, "decisions.csv", DECISION_COLUMNS)?)
+            Some(CsvFile::create(
+                &args.out,
+                "decisions.csv",
+                DECISION_COLUMNS,
+            )?)
         } else {
             None
         },
@@ -468,7 +472,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let oracle = analysis.tables.oracle.describe();
     // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
     // short run; let another thread do it (or the process's exit).
-    let tables = std::mem::replace(&mut analysis.tables, Tables::new(args.tables.as_deref(), args.oracle));
+    let tables = std::mem::replace(
+        &mut analysis.tables,
+        Tables::new(args.tables.as_deref(), args.oracle),
+    );
     std::thread::spawn(move || drop(tables));
     write_outputs(
         &args.out,
@@ -494,7 +501,10 @@ fn oracle_fields(choice: OracleChoice) -> serde_json::Map<String, serde_json::Va
     let mut fields = serde_json::Map::new();
     if choice.method != Method::Solitaire {
         let t = Thresholds::MATCH_POINTS;
-        fields.insert("multi_player_method".into(), choice.method.to_string().into());
+        fields.insert(
+            "multi_player_method".into(),
+            choice.method.to_string().into(),
+        );
         fields.insert("exact_free".into(), choice.exact_free.into());
         fields.insert(
             "match_point_thresholds".into(),

@@ -172,12 +172,18 @@ fn positions(
 
 /// Runs `dicelens bench quality`.
 pub fn quality(args: &QualityArgs) -> Result<(), CliError> {
-    let rules: RuleSet = args.rules.parse().map_err(|e| CliError::flag("--rules", e))?;
+    let rules: RuleSet = args
+        .rules
+        .parse()
+        .map_err(|e| CliError::flag("--rules", e))?;
     if args.depth > 5 {
         return Err(CliError::flag("--depth", "expected 0 to 5"));
     }
     if args.max_free < 1 || args.max_free > 2 * rules.box_count() as u32 {
-        return Err(CliError::flag("--max-free", "expected a number of free boxes"));
+        return Err(CliError::flag(
+            "--max-free",
+            "expected a number of free boxes",
+        ));
     }
     let dir = table_dir(args.tables.as_deref());
     let (expected, _) = load_expected(&dir, rules, &notice);
@@ -210,8 +216,14 @@ pub fn quality(args: &QualityArgs) -> Result<(), CliError> {
         let key = free(&p.mover, &p.other);
         for (m, tally) in methods.iter().zip(tallies.iter_mut()) {
             let pick = match m {
-                Method::Solitaire => TurnOracle::new(expected.values(), &Sheet { points: 0, ..p.mover })
-                    .and_then(|t| t.options(&p.roll, p.rolls_left).first().map(|o| o.choice)),
+                Method::Solitaire => TurnOracle::new(
+                    expected.values(),
+                    &Sheet {
+                        points: 0,
+                        ..p.mover
+                    },
+                )
+                .and_then(|t| t.options(&p.roll, p.rolls_left).first().map(|o| o.choice)),
                 _ => MatchSearch::new(&dists, None, *m)
                     .options(&p.mover, &[p.other], &p.roll, p.rolls_left)
                     .and_then(|o| best_of(&o)),
@@ -224,7 +236,10 @@ pub fn quality(args: &QualityArgs) -> Result<(), CliError> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    notice(&format!("valued in {:.1} s in all", start.elapsed().as_secs_f64()));
+    notice(&format!(
+        "valued in {:.1} s in all",
+        start.elapsed().as_secs_f64()
+    ));
     print_stdout(&report(args, rules, &methods, &tallies))
 }
 
@@ -301,7 +316,9 @@ fn report(
     for (m, by_free) in methods.iter().zip(tallies) {
         let _ = write!(out, "{:<8}", m.to_string());
         for f in &frees {
-            let cell = by_free.get(f).map_or("-".into(), |t| format!("{:.7}", t.mean()));
+            let cell = by_free
+                .get(f)
+                .map_or("-".into(), |t| format!("{:.7}", t.mean()));
             let _ = write!(out, " {cell:>10}");
         }
         out.push('\n');

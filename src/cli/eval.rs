@@ -4,8 +4,8 @@
 use super::{notice, print_stdout, CliError};
 use crate::dice::Dice;
 use crate::rules::{RuleSet, Sheet};
-use crate::solve::expected::{position_options, sheet_value, OptionValue};
 use crate::solve::distribution::{DistTableData, OptionChance, TurnDist};
+use crate::solve::expected::{position_options, sheet_value, OptionValue};
 use crate::solve::match_points::{MatchSearch, Method};
 use crate::solve::two_player::ExactTwoPlayer;
 use crate::tables::{load_dist, load_expected, table_dir};
@@ -267,7 +267,10 @@ pub fn run(args: &EvalArgs) -> Result<(), CliError> {
         return run_match(args, &position, &opponents);
     }
     if args.method.is_some() {
-        return Err(CliError::flag("--method", "needs opponents (--opponent-filled)"));
+        return Err(CliError::flag(
+            "--method",
+            "needs opponents (--opponent-filled)",
+        ));
     }
     let target = args
         .target
@@ -301,7 +304,9 @@ pub fn run(args: &EvalArgs) -> Result<(), CliError> {
                 sheet.points
             );
             if let (Some(t), Some(p)) = (target, p_target) {
-                text.push_str(&format!("largest probability of finishing with at least {t}: {p:.6}\n"));
+                text.push_str(&format!(
+                    "largest probability of finishing with at least {t}: {p:.6}\n"
+                ));
             }
             text
         };
@@ -310,9 +315,8 @@ pub fn run(args: &EvalArgs) -> Result<(), CliError> {
     let options = position_options(values, &sheet, &roll, rolls_left);
     let chances = match (target, &dists) {
         (Some(t), Some(d)) => {
-            let turn = TurnDist::new(d, &sheet).ok_or_else(|| {
-                CliError::flag("--filled", "no distribution for this sheet")
-            })?;
+            let turn = TurnDist::new(d, &sheet)
+                .ok_or_else(|| CliError::flag("--filled", "no distribution for this sheet"))?;
             Some((t, turn.options(&roll, rolls_left, t)))
         }
         _ => None,
@@ -353,7 +357,11 @@ fn format_options(
         })
         .collect();
     if chances.is_some() {
-        rows.sort_by(|a, b| b.p_target.unwrap_or(0.0).total_cmp(&a.p_target.unwrap_or(0.0)));
+        rows.sort_by(|a, b| {
+            b.p_target
+                .unwrap_or(0.0)
+                .total_cmp(&a.p_target.unwrap_or(0.0))
+        });
     }
     if json {
         return serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n";
@@ -381,7 +389,10 @@ fn format_options(
         let _ = writeln!(out, "{:<12} {:>10} {:>9}", "option", "value", "loss");
     }
     for o in &rows {
-        let p = o.p_target.map(|p| format!(" {p:>10.6}")).unwrap_or_default();
+        let p = o
+            .p_target
+            .map(|p| format!(" {p:>10.6}"))
+            .unwrap_or_default();
         let _ = writeln!(out, "{:<12}{p} {:>10.4} {:>9.4}", o.option, o.value, o.loss);
     }
     out
@@ -419,7 +430,10 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
     sheets.extend(opponents);
     let method = match_method(args, &sheets)?;
     if args.target.is_some() {
-        return Err(CliError::flag("--target", "applies to solitaire positions only"));
+        return Err(CliError::flag(
+            "--target",
+            "applies to solitaire positions only",
+        ));
     }
     let dir = table_dir(args.tables.as_deref());
     if method == Method::Solitaire {
@@ -431,7 +445,10 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
         return run(&solo);
     }
     if method == Method::Exact && opponents.len() != 1 {
-        return Err(CliError::flag("--method", "exact values are for two players"));
+        return Err(CliError::flag(
+            "--method",
+            "exact values are for two players",
+        ));
     }
     let needs_dists = method != Method::Exact;
     let dists = if needs_dists {
@@ -468,9 +485,14 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
             .join("; ")
     );
     let Some((roll, rolls_left)) = position.roll else {
-        let value = search.position_value(mover, opponents).ok_or_else(unvalued)?;
+        let value = search
+            .position_value(mover, opponents)
+            .ok_or_else(unvalued)?;
         let text = if args.json {
-            format!("{}\n", serde_json::json!({ "value": value, "method": method.to_string() }))
+            format!(
+                "{}\n",
+                serde_json::json!({ "value": value, "method": method.to_string() })
+            )
         } else {
             format!("{header}\nexpected match points before the next turn: {value:.6}\n")
         };
@@ -501,7 +523,12 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
         "loss"
     );
     for &(choice, value) in &options {
-        let _ = writeln!(out, "{:<12} {value:>10.6} {:>9.6}", choice.to_string(), best - value);
+        let _ = writeln!(
+            out,
+            "{:<12} {value:>10.6} {:>9.6}",
+            choice.to_string(),
+            best - value
+        );
     }
     print_stdout(&out)
 }

@@ -28,7 +28,12 @@ pub fn rule_sets(flag: &str) -> Result<Vec<RuleSet>, CliError> {
 
 /// Runs `tables build`: builds (or with `force`, rebuilds) the expected-score tables of
 /// `rules`, or with `dist` their distribution tables.
-pub fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool, dist: bool) -> Result<(), CliError> {
+pub fn build(
+    dir: Option<&Path>,
+    rules: &[RuleSet],
+    force: bool,
+    dist: bool,
+) -> Result<(), CliError> {
     let dir = table_dir(dir);
     if dist {
         return build_dists(&dir, rules, force);
@@ -103,12 +108,12 @@ fn build_dists(dir: &Path, rules: &[RuleSet], force: bool) -> Result<(), CliErro
         } else {
             let _ = std::fs::remove_file(dist_partial_path(dir, r));
         }
-        let cannot = |e: std::io::Error| {
-            CliError::failure(format!("cannot build {}: {e}", path.display()))
-        };
+        let cannot =
+            |e: std::io::Error| CliError::failure(format!("cannot build {}: {e}", path.display()));
         let built = build_dist_file(dir, r, 0, None).map_err(cannot)?;
-        let table = open_dist(dir, r)
-            .map_err(|p| CliError::failure(format!("{} is {p} after building it", path.display())))?;
+        let table = open_dist(dir, r).map_err(|p| {
+            CliError::failure(format!("{} is {p} after building it", path.display()))
+        })?;
         let resumed = if built.resumed > 0 {
             format!(", {} states resumed", built.resumed)
         } else {

@@ -11,9 +11,9 @@ use crate::dice::Dice;
 use crate::rate::{
     rate_game, Class, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache,
 };
-use crate::solve::match_points::Method;
 use crate::replay::{replay, ReplayOptions, Replayed, Skip, Violation};
 use crate::rules::{Choice, Family, RuleSet, Sheet, UPPER_THRESHOLD};
+use crate::solve::match_points::Method;
 use crate::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::{GameRecord, ParseError, Termination};
 use serde::Serialize;
@@ -378,7 +378,11 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
 
     // Games of several players rated in match points are classified in that unit.
     let multi = replayed.seats > 1 && args.oracle.method != Method::Solitaire;
-    let thresholds = if multi { Thresholds::MATCH_POINTS } else { thresholds };
+    let thresholds = if multi {
+        Thresholds::MATCH_POINTS
+    } else {
+        thresholds
+    };
     if multi {
         report.unit = "match points";
     }
@@ -439,7 +443,11 @@ fn rate(
         tables.insert(rules, table.values().to_vec());
     }
     let choice = args.oracle;
-    let mut oracle = MatchOracle::new(SolitaireOracle::new(tables), choice.method, choice.exact_free);
+    let mut oracle = MatchOracle::new(
+        SolitaireOracle::new(tables),
+        choice.method,
+        choice.exact_free,
+    );
     if replayed.seats > 1 && oracle.needs_dists() && !replayed.decisions.is_empty() {
         oracle.add_dists(rules, load_dist(&dir, rules, &notice).0);
     }

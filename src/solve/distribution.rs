@@ -55,7 +55,12 @@ impl Dist<'_> {
     pub fn mean(&self) -> f64 {
         let sure = f64::from(self.start.max(1) - 1);
         let skipped = usize::from(self.start == 0);
-        let stored: u64 = self.values.iter().skip(skipped).map(|&q| u64::from(q)).sum();
+        let stored: u64 = self
+            .values
+            .iter()
+            .skip(skipped)
+            .map(|&q| u64::from(q))
+            .sum();
         sure + stored as f64 / f64::from(SCALE)
     }
 
@@ -119,10 +124,17 @@ impl Window {
         let q: Vec<u16> = self
             .values
             .iter()
-            .map(|&p| (f64::from(p) * f64::from(SCALE)).round().clamp(0.0, f64::from(SCALE)) as u16)
+            .map(|&p| {
+                (f64::from(p) * f64::from(SCALE))
+                    .round()
+                    .clamp(0.0, f64::from(SCALE)) as u16
+            })
             .collect();
         let first = q.iter().position(|&v| v < SCALE).unwrap_or(q.len());
-        let last = q.iter().rposition(|&v| v > 0).map_or(first, |i| (i + 1).max(first));
+        let last = q
+            .iter()
+            .rposition(|&v| v > 0)
+            .map_or(first, |i| (i + 1).max(first));
         let start = (self.lo + first as i64).max(0) as u32;
         (start, q[first..last].to_vec())
     }
@@ -362,7 +374,9 @@ impl TurnDist {
         let mut store = LaneStore::<f32>::new(turn.lanes);
         turn.fill(&mut store);
         let keeps = |store: &LaneStore<f32>| -> Vec<f32> {
-            (0..FIRST_ROLL).flat_map(|k| store.slot(k).to_vec()).collect()
+            (0..FIRST_ROLL)
+                .flat_map(|k| store.slot(k).to_vec())
+                .collect()
         };
         keeps_from_rolls(&mut store);
         let keep_one_left = keeps(&store);
@@ -387,7 +401,9 @@ impl TurnDist {
         if i < 0 {
             return 1.0;
         }
-        values.get(i as usize).map_or(0.0, |&p| f64::from(p).min(1.0))
+        values
+            .get(i as usize)
+            .map_or(0.0, |&p| f64::from(p).min(1.0))
     }
 
     /// The largest probability of finishing with at least `target` points (the sheet's points
@@ -490,7 +506,9 @@ impl OptionLaw<'_> {
         if i < 0 {
             return 1.0;
         }
-        self.values.get(i as usize).map_or(0.0, |&p| f64::from(p).min(1.0))
+        self.values
+            .get(i as usize)
+            .map_or(0.0, |&p| f64::from(p).min(1.0))
     }
 
     /// The least `x` where it may be below 1.
@@ -593,8 +611,13 @@ pub const CHUNK: usize = 4096;
 pub trait BuildObserver {
     /// `indices` were just computed (their results are in `table`); `done` of `total` states
     /// are computed. Return `false` to stop the build there (it can be resumed later).
-    fn chunk_done(&mut self, table: &DistTableData, indices: &[usize], done: u64, total: u64)
-        -> bool;
+    fn chunk_done(
+        &mut self,
+        table: &DistTableData,
+        indices: &[usize],
+        done: u64,
+        total: u64,
+    ) -> bool;
 }
 
 /// Computes every state of `table` not computed yet with at least `min_filled` boxes filled,

@@ -415,8 +415,10 @@ impl<'a> MatchSearch<'a> {
         if let Some(&v) = self.memo.borrow().get(&key) {
             return Some(v);
         }
-        let v = ScalarTurn::new(mover, |after| self.post_value(after, others, depth, dynamic))?
-            .before;
+        let v = ScalarTurn::new(mover, |after| {
+            self.post_value(after, others, depth, dynamic)
+        })?
+        .before;
         self.memo.borrow_mut().insert(key, v);
         Some(v)
     }
@@ -431,7 +433,14 @@ impl<'a> MatchSearch<'a> {
                 if depth == 1 && !dynamic && self.exact_for(other, after).is_none() {
                     return self.emp_against(after, others);
                 }
-                Some(1.0 - self.turn_value(other, std::slice::from_ref(after), depth - 1, dynamic)?)
+                Some(
+                    1.0 - self.turn_value(
+                        other,
+                        std::slice::from_ref(after),
+                        depth - 1,
+                        dynamic,
+                    )?,
+                )
             }
             [other] => self.turn_value(after, std::slice::from_ref(other), 0, dynamic),
             _ if !dynamic => self.emp_against(after, others),
@@ -501,7 +510,8 @@ impl<'a> MatchSearch<'a> {
                 if others.len() > 1 && d > 1 {
                     return None;
                 }
-                let turn = ScalarTurn::new(mover, |after| self.post_value(after, others, d, dynamic))?;
+                let turn =
+                    ScalarTurn::new(mover, |after| self.post_value(after, others, d, dynamic))?;
                 Some(MatchTurn {
                     before: turn.before,
                     kind: TurnKind::Scalar(turn),
@@ -520,7 +530,9 @@ impl<'a> MatchSearch<'a> {
         roll: &Dice,
         rolls_left: u8,
     ) -> Option<Vec<(Choice, f64)>> {
-        let mut options = self.turn(mover, others)?.options(self, mover, roll, rolls_left);
+        let mut options = self
+            .turn(mover, others)?
+            .options(self, mover, roll, rolls_left);
         options.sort_by(|a, b| b.1.total_cmp(&a.1));
         Some(options)
     }

@@ -253,7 +253,10 @@ impl StateSpace {
                         let dice = u32::from(face) * n as u32;
                         let crosses = c < UPPER_THRESHOLD && c + dice >= UPPER_THRESHOLD;
                         let bonus = if crosses { rules.upper_bonus() } else { 0 };
-                        (self.index(lower, up.next(pair, face, n as u8)), dice + bonus)
+                        (
+                            self.index(lower, up.next(pair, face, n as u8)),
+                            dice + bonus,
+                        )
                     });
                     Next::Upper { face, after }
                 } else if b == y && rules.tracks_yahtzee_50() {

@@ -92,8 +92,16 @@ const NEGLIGIBLE: f32 = 1e-9;
 /// (sure losses but for odds below [`NEGLIGIBLE`]): later windows are only as wide as the
 /// differences whose outcome is open, which is where the solver spends its time.
 fn trim(w: Window) -> Window {
-    let first = w.values.iter().position(|&v| v < 1.0).unwrap_or(w.values.len());
-    let end = w.values.iter().rposition(|&v| v >= NEGLIGIBLE).map_or(first, |i| (i + 1).max(first));
+    let first = w
+        .values
+        .iter()
+        .position(|&v| v < 1.0)
+        .unwrap_or(w.values.len());
+    let end = w
+        .values
+        .iter()
+        .rposition(|&v| v >= NEGLIGIBLE)
+        .map_or(first, |i| (i + 1).max(first));
     Window {
         lo: w.lo + first as i64,
         values: w.values[first..end].to_vec(),
@@ -123,7 +131,8 @@ impl ExactTwoPlayer {
     fn complete(&self, index: usize) -> bool {
         let pairs = upper_pairs();
         let (lower, pair) = (index / pairs.count(), index % pairs.count());
-        self.space.lower_boxes(lower).0 | u16::from(pairs.mask[pair]) == self.space.rules.full_mask()
+        self.space.lower_boxes(lower).0 | u16::from(pairs.mask[pair])
+            == self.space.rules.full_mask()
     }
 
     /// Every state the mover can reach in one turn from `index`.
@@ -170,7 +179,10 @@ impl ExactTwoPlayer {
         };
         let mut levels: std::collections::BTreeMap<u32, Vec<(usize, usize)>> = Default::default();
         for &(a, b) in &all {
-            levels.entry(filled(a) + filled(b)).or_default().push((a, b));
+            levels
+                .entry(filled(a) + filled(b))
+                .or_default()
+                .push((a, b));
         }
         let mut known: HashMap<PairKey, Arc<Window>> = HashMap::new();
         for (_, level) in levels.into_iter().rev() {
@@ -223,7 +235,10 @@ impl ExactTwoPlayer {
     /// The mover's expected match points at the start of its turn.
     pub fn value(&self, mover: &Sheet, other: &Sheet) -> Option<f64> {
         let w = self.entry(mover, other)?;
-        Some(f64::from(window_at(&w, i64::from(other.points) - i64::from(mover.points))))
+        Some(f64::from(window_at(
+            &w,
+            i64::from(other.points) - i64::from(mover.points),
+        )))
     }
 
     /// The mover's turn: every option of every roll valued in expected match points (read the

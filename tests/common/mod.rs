@@ -103,7 +103,6 @@ pub fn reduced(
     sheet
 }
 
-
 /// The faces of ordered outcome number `index` (0..6^n) of `n` dice, as base-6 digits.
 pub fn ordered_outcome(index: usize, n: usize) -> Vec<u8> {
     let mut rest = index;
@@ -126,7 +125,6 @@ pub fn sorted_dice(kept: &[u8], rolled: &[u8]) -> [u8; 5] {
     dice.sort_unstable();
     dice
 }
-
 
 /// A function tabulated on a range of integers (brute-force values).
 pub type Probs = Vec<f64>;
@@ -183,7 +181,10 @@ impl BruteTurn {
         }
         let mut best = vec![0.0; self.len];
         for subset in 0..32u32 {
-            let kept: Vec<u8> = (0..5).filter(|&i| subset & (1 << i) != 0).map(|i| dice[i]).collect();
+            let kept: Vec<u8> = (0..5)
+                .filter(|&i| subset & (1 << i) != 0)
+                .map(|i| dice[i])
+                .collect();
             let m = self.mean(left, &kept);
             raise(&mut best, &m);
         }
@@ -212,4 +213,3 @@ impl BruteTurn {
         m
     }
 }
-
