@@ -146,5 +146,62 @@ fn analyze_end_to_end(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse_and_replay, analyze_end_to_end);
+/// `analyze --oracle emp:1` on two-seat games (issue 6): match points, EMP(1) with exact values
+/// from `--exact-free` boxes on; against the solitaire oracle on the same games in the same run.
+/// Needs the whole distribution table (built here, about half a minute), so it runs only when
+/// benchmarking (`cargo bench`), not in test runs of the benchmarks.
+fn analyze_two_seat(c: &mut Criterion) {
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let rules = RuleSet::Yahtzee;
+    let table = build_table(rules, &|_, _| {});
+    let plan = Plan {
+        rules,
+        seats: 2,
+        players: 20,
+        games: 1_000,
+        seed: 6,
+    };
+    let players = players(&plan);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let corpus = dir.path().join("two-seat.ygn");
+    let mut bytes = Vec::new();
+    for g in simulate_batch(&table, &plan, &players, 0..plan.games) {
+        Format::Ygn
+            .write_game(&g.record, &mut bytes)
+            .expect("writing to memory");
+    }
+    std::fs::write(&corpus, bytes).expect("writing the corpus");
+    dicelens::tables::write_expected(dir.path(), rules, &table).expect("writing the table");
+    dicelens::tables::build_dist_file(dir.path(), rules, 0, None).expect("building distributions");
+    let args = |oracle: &str, exact_free| dicelens::cli::analyze::AnalyzeArgs {
+        files: vec![corpus.clone()],
+        min_games: 500,
+        rules: None,
+        format: "auto".into(),
+        out: dir.path().join("analysis"),
+        top: 0,
+        decisions: false,
+        json: false,
+        include_unfinished: false,
+        tables: Some(dir.path().to_path_buf()),
+        oracle: dicelens::cli::analyze::OracleChoice::parse(oracle, exact_free)
+            .expect("a valid oracle"),
+    };
+    let mut group = c.benchmark_group("analyze_two_seat");
+    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    group.throughput(Throughput::Elements(plan.games as u64));
+    for (name, oracle, exact_free) in [
+        ("solitaire_baseline", "e", 0),
+        ("emp1", "emp:1", 0),
+        ("emp1_exact_from_4_free", "emp:1", 4),
+    ] {
+        let args = args(oracle, exact_free);
+        group.bench_function(name, |b| b.iter(|| dicelens::cli::analyze::run(&args)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, parse_and_replay, analyze_end_to_end, analyze_two_seat);
 criterion_main!(benches);
