@@ -190,7 +190,9 @@ fn analyze_two_seat(c: &mut Criterion) {
             .expect("a valid oracle"),
     };
     let mut group = c.benchmark_group("analyze_two_seat");
-    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
     group.throughput(Throughput::Elements(plan.games as u64));
     for (name, oracle, exact_free) in [
         ("solitaire_baseline", "e", 0),
@@ -203,5 +205,10 @@ fn analyze_two_seat(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse_and_replay, analyze_end_to_end, analyze_two_seat);
+criterion_group!(
+    benches,
+    parse_and_replay,
+    analyze_end_to_end,
+    analyze_two_seat
+);
 criterion_main!(benches);

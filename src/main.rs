@@ -124,11 +124,12 @@ impl SheetFlags {
 #[derive(clap::Args)]
 struct OracleFlags {
     /// Oracle for games of several players: e (solitaire expected score per player, the
-    /// default for now), exact, emp:D or dynw:D (expected match points; D in 0..=5).
+    /// default for now), emp:D or dynw:D (expected match points, D in 0..=5, exact values
+    /// from --exact-free boxes on).
     #[arg(long, default_value = "e", value_name = "M")]
     oracle: String,
     /// With a match-point oracle: two-player positions with at most this many boxes free in
-    /// all are valued exactly.
+    /// all (at most 12) are valued exactly.
     #[arg(long, default_value_t = cli::analyze::DEFAULT_EXACT_FREE, value_name = "N")]
     exact_free: u32,
 }

@@ -368,6 +368,55 @@ mod cli {
         );
     }
 
+    /// Exact values from the start of a game would take hours: refused, with the way out.
+    #[test]
+    fn exact_values_of_early_positions_are_refused() {
+        let out = run(
+            &[
+                "eval",
+                "--filled",
+                "-",
+                "--opponent-filled",
+                "-",
+                "--method",
+                "exact",
+                "--roll",
+                "12345",
+            ],
+            2,
+        );
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("at most 12 boxes free"),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = run(&["analyze", "nowhere.ygn", "--oracle", "exact"], 2);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("--oracle"),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = run(
+            &[
+                "analyze",
+                "nowhere.ygn",
+                "--oracle",
+                "emp:1",
+                "--exact-free",
+                "20",
+            ],
+            2,
+        );
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("--exact-free"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+
     #[test]
     fn bad_opponents_and_methods_are_usage_errors() {
         let cases: &[(&[&str], &str)] = &[

@@ -67,6 +67,19 @@ impl OracleChoice {
     /// Checks `--oracle` and `--exact-free`.
     pub fn parse(oracle: &str, exact_free: u32) -> Result<OracleChoice, CliError> {
         let method = oracle.parse().map_err(|e| CliError::flag("--oracle", e))?;
+        if method == Method::Exact {
+            return Err(CliError::flag(
+                "--oracle",
+                "exact values are only affordable late in a game: use emp:D or dynw:D, with \
+                 exact values from --exact-free boxes on",
+            ));
+        }
+        if exact_free > crate::cli::eval::MOST_EXACT_FREE {
+            return Err(CliError::flag(
+                "--exact-free",
+                format!("at most {}", crate::cli::eval::MOST_EXACT_FREE),
+            ));
+        }
         Ok(OracleChoice { method, exact_free })
     }
 }

@@ -402,6 +402,10 @@ fn format_options(
 /// default (a few seconds at most; see PERFORMANCE.md).
 pub const DEFAULT_EXACT_FREE: u32 = 10;
 
+/// Most free boxes (both sheets) for which exact two-player values are computed at all (a
+/// minute or so; beyond, the solve would run for hours).
+pub const MOST_EXACT_FREE: u32 = 12;
+
 /// The method `eval` uses for a position with opponents: `--method`, else exact for two
 /// players with at most [`DEFAULT_EXACT_FREE`] boxes free, else EMP(1).
 fn match_method(args: &EvalArgs, sheets: &[&Sheet]) -> Result<Method, CliError> {
@@ -448,6 +452,19 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
         return Err(CliError::flag(
             "--method",
             "exact values are for two players",
+        ));
+    }
+    let free: u32 = sheets
+        .iter()
+        .map(|s| s.rules.box_count() as u32 - s.filled_count())
+        .sum();
+    if method == Method::Exact && free > MOST_EXACT_FREE {
+        return Err(CliError::flag(
+            "--method",
+            format!(
+                "exact values need at most {MOST_EXACT_FREE} boxes free in all; this position \
+                 has {free}: use emp:D"
+            ),
         ));
     }
     let needs_dists = method != Method::Exact;
