@@ -91,42 +91,57 @@ fn parse_and_replay(c: &mut Criterion) {
     group.finish();
 }
 
-/// `analyze` end to end (parse, replay, rate, aggregate, write outputs) on one-seat games,
-/// with the process's thread pool (2 threads on the project machine).
-fn analyze_end_to_end(c: &mut Criterion) {
-    let rules = RuleSet::Yahtzee;
-    let table = build_table(rules, &|_, _| {});
-    let plan = Plan {
-        rules,
-        seats: 1,
-        players: 300,
-        games: 20_000,
-        seed: 9,
-    };
-    let players = players(&plan);
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let corpus = dir.path().join("one-seat.ygn");
+/// A corpus from `simulate` written as YGN into `dir`, with the rule set's expected-score table
+/// beside it; returns the log's path.
+fn simulated_corpus(plan: &Plan, dir: &std::path::Path) -> std::path::PathBuf {
+    let table = build_table(plan.rules, &|_, _| {});
+    let players = players(plan);
+    let corpus = dir.join(format!("{}-seat.ygn", plan.seats));
     let mut bytes = Vec::new();
-    for g in simulate_batch(&table, &plan, &players, 0..plan.games) {
+    for g in simulate_batch(&table, plan, &players, 0..plan.games) {
         Format::Ygn
             .write_game(&g.record, &mut bytes)
             .expect("writing to memory");
     }
     std::fs::write(&corpus, bytes).expect("writing the corpus");
-    dicelens::tables::write_expected(dir.path(), rules, &table).expect("writing the table");
-    let args = dicelens::cli::analyze::AnalyzeArgs {
-        files: vec![corpus],
+    dicelens::tables::write_expected(dir, plan.rules, &table).expect("writing the table");
+    corpus
+}
+
+/// `analyze` of `corpus` into `dir/analysis`, tables from `dir`, rated by `oracle`.
+fn analyze_args(
+    corpus: &std::path::Path,
+    dir: &std::path::Path,
+    oracle: dicelens::cli::analyze::OracleChoice,
+) -> dicelens::cli::analyze::AnalyzeArgs {
+    dicelens::cli::analyze::AnalyzeArgs {
+        files: vec![corpus.to_path_buf()],
         min_games: 500,
         rules: None,
         format: "auto".into(),
-        out: dir.path().join("analysis"),
+        out: dir.join("analysis"),
         top: 0,
         decisions: false,
         json: false,
         include_unfinished: false,
-        tables: Some(dir.path().to_path_buf()),
-        oracle: Default::default(),
+        tables: Some(dir.to_path_buf()),
+        oracle,
+    }
+}
+
+/// `analyze` end to end (parse, replay, rate, aggregate, write outputs) on one-seat games,
+/// with the process's thread pool (2 threads on the project machine).
+fn analyze_end_to_end(c: &mut Criterion) {
+    let plan = Plan {
+        rules: RuleSet::Yahtzee,
+        seats: 1,
+        players: 300,
+        games: 20_000,
+        seed: 9,
     };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let corpus = simulated_corpus(&plan, dir.path());
+    let args = analyze_args(&corpus, dir.path(), Default::default());
     let mut group = c.benchmark_group("analyze");
     group
         .sample_size(10)
@@ -154,40 +169,21 @@ fn analyze_two_seat(c: &mut Criterion) {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let rules = RuleSet::Yahtzee;
-    let table = build_table(rules, &|_, _| {});
     let plan = Plan {
-        rules,
+        rules: RuleSet::Yahtzee,
         seats: 2,
         players: 20,
         games: 1_000,
         seed: 6,
     };
-    let players = players(&plan);
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let corpus = dir.path().join("two-seat.ygn");
-    let mut bytes = Vec::new();
-    for g in simulate_batch(&table, &plan, &players, 0..plan.games) {
-        Format::Ygn
-            .write_game(&g.record, &mut bytes)
-            .expect("writing to memory");
-    }
-    std::fs::write(&corpus, bytes).expect("writing the corpus");
-    dicelens::tables::write_expected(dir.path(), rules, &table).expect("writing the table");
-    dicelens::tables::build_dist_file(dir.path(), rules, 0, None).expect("building distributions");
-    let args = |oracle: &str, exact_free| dicelens::cli::analyze::AnalyzeArgs {
-        files: vec![corpus.clone()],
-        min_games: 500,
-        rules: None,
-        format: "auto".into(),
-        out: dir.path().join("analysis"),
-        top: 0,
-        decisions: false,
-        json: false,
-        include_unfinished: false,
-        tables: Some(dir.path().to_path_buf()),
-        oracle: dicelens::cli::analyze::OracleChoice::parse(oracle, exact_free)
-            .expect("a valid oracle"),
+    let corpus = simulated_corpus(&plan, dir.path());
+    dicelens::tables::build_dist_file(dir.path(), plan.rules, 0, None)
+        .expect("building distributions");
+    let args = |oracle: &str, exact_free| {
+        let choice = dicelens::cli::analyze::OracleChoice::parse(oracle, exact_free)
+            .expect("a valid oracle");
+        analyze_args(&corpus, dir.path(), choice)
     };
     let mut group = c.benchmark_group("analyze_two_seat");
     group
