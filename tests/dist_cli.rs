@@ -12,17 +12,7 @@ use std::sync::OnceLock;
 /// Rayon threads of each run.
 const THREADS: usize = 2;
 
-/// Every box but Chance filled: the rest of the game is Chance alone.
-const CHANCE_ONLY: [&str; 8] = [
-    "--rules",
-    "yahtzee",
-    "--filled",
-    "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0",
-    "--upper",
-    "70",
-    "--points",
-    "200",
-];
+use common::CHANCE_ONLY;
 
 /// The empty yahtzee sheet.
 const EMPTY: [&str; 4] = ["--rules", "yahtzee", "--filled", "-"];

@@ -365,18 +365,9 @@ fn memory_and_mapped_tables_read_alike() {
 fn eval_ranks_options_by_target() {
     let dir = &whole(RuleSet::Yahtzee).0;
     let eval = |extra: &[&str]| {
-        let mut args = vec![
-            "eval",
-            "--rules",
-            "yahtzee",
-            "--filled",
-            "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0",
-            "--upper",
-            "70",
-            "--points",
-            "200",
-            "--tables",
-        ];
+        let mut args = vec!["eval"];
+        args.extend_from_slice(&common::CHANCE_ONLY);
+        args.push("--tables");
         args.push(dir.path().to_str().unwrap());
         args.extend_from_slice(extra);
         run(&args, 2)

@@ -313,7 +313,7 @@ mod cli {
     use super::*;
     use common::{run, text};
 
-    const CHANCE_ONLY: &str = "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0";
+    use common::CHANCE_ONLY_FILLED as CHANCE_ONLY;
 
     fn eval(extra: &[&str]) -> std::process::Output {
         let mut args = vec![

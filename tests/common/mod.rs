@@ -213,3 +213,18 @@ impl BruteTurn {
         m
     }
 }
+
+/// Boxes filled when only Chance is free (American rules).
+pub const CHANCE_ONLY_FILLED: &str = "1,2,3,4,5,6,3K,4K,FH,SS,LS,Y0";
+
+/// Sheet flags of a yahtzee sheet with only Chance free, upper 70, 200 points.
+pub const CHANCE_ONLY: [&str; 8] = [
+    "--rules",
+    "yahtzee",
+    "--filled",
+    CHANCE_ONLY_FILLED,
+    "--upper",
+    "70",
+    "--points",
+    "200",
+];
