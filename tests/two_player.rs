@@ -113,7 +113,7 @@ fn exact_equals_brute_force(rules: RuleSet) {
         let want = brute.value(&mover, &other);
         let got = solver.entry(&mover, &other).unwrap();
         for d in -RANGE..=RANGE {
-            let (g, w) = (f64::from(window_at(&got, d)), at(&want, d));
+            let (g, w) = (f64::from(window_at(&got.window, d)), at(&want, d));
             assert!(
                 (g - w).abs() < 2e-6,
                 "{rules} {} vs {}: W({d}) exact {g} brute force {w}",
@@ -149,7 +149,7 @@ fn match_point_values_are_complementary_and_monotone() {
     let solver = ExactTwoPlayer::new(rules);
     for (mover, other) in positions(rules) {
         let w = solver.entry(&mover, &other).unwrap();
-        let values: Vec<f32> = (-RANGE..=RANGE).map(|d| window_at(&w, d)).collect();
+        let values: Vec<f32> = (-RANGE..=RANGE).map(|d| window_at(&w.window, d)).collect();
         assert!(values.iter().all(|v| (0.0..=1.0).contains(v)));
         assert!(
             values.windows(2).all(|p| p[0] >= p[1]),
@@ -181,6 +181,41 @@ fn match_point_values_are_complementary_and_monotone() {
                 (mine + theirs - 1.0).abs() < 1e-6,
                 "{mine} + {theirs} (box {b}, +{s})"
             );
+        }
+    }
+}
+
+/// Values solved only where a position needs them (at its own points difference) equal the
+/// whole entry's bit for bit, whatever was solved before: a fresh solver asked at each
+/// difference, and one solver asked at differences in a scattered order, so that later
+/// requests widen entries solved for earlier ones.
+#[test]
+fn values_at_one_difference_equal_the_whole_entry() {
+    for rules in [RuleSet::Yahtzee, RuleSet::YahtzeeKurnik] {
+        let whole = ExactTwoPlayer::new(rules);
+        let reused = ExactTwoPlayer::new(rules);
+        // Three free boxes each: wide enough that spans cut most entries short.
+        let wider = [
+            (
+                reduced(rules, &["3", "FH", "C"], false, 40, 200),
+                reduced(rules, &["4", "SS", "Y"], false, 45, 200),
+            ),
+            (
+                reduced(rules, &["5", "LS", "4K"], true, 50, 200),
+                reduced(rules, &["6", "C", "3K"], true, 30, 200),
+            ),
+        ];
+        for (mover, other) in positions(rules).into_iter().chain(wider) {
+            let w = whole.entry(&mover, &other).unwrap();
+            assert_eq!(w.known, (i64::MIN, i64::MAX));
+            for d in [7, -30, 0, 45, -3, 12, -80, 90] {
+                let mut behind = other;
+                behind.points = (i64::from(mover.points) + d) as u32;
+                let want = f64::from(window_at(&w.window, d));
+                let fresh = ExactTwoPlayer::new(rules).value(&mover, &behind).unwrap();
+                assert_eq!(fresh, want, "{rules} {} d={d}", mover.filled_codes());
+                assert_eq!(reused.value(&mover, &behind).unwrap(), want);
+            }
         }
     }
 }

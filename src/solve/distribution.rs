@@ -17,6 +17,7 @@ use super::states::{upper_pairs, Next, StateSpace};
 use super::widget::{keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore};
 use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
 use crate::rules::{Choice, RuleSet, Sheet};
+use std::sync::Arc;
 
 /// Stored probabilities are `q / SCALE` for `q` in `0..=SCALE`.
 pub const SCALE: u16 = u16::MAX;
@@ -89,8 +90,14 @@ pub trait Successors: Sync {
     /// The first point where the function of state `index` may be below 1 and the last where it
     /// may be above 0.
     fn bounds(&self, index: usize) -> (i64, i64);
-    /// `out[i]` = the function of state `index` at `lo + i`.
+    /// `out[i]` = the function of state `index` at `lo + i` (right only where
+    /// [`Successors::known`]).
     fn decode(&self, index: usize, lo: i64, out: &mut [f32]);
+    /// The points where the function of state `index` is right (a two-player entry solved
+    /// for some points differences only); everywhere by default.
+    fn known(&self, _index: usize) -> (i64, i64) {
+        EVERYWHERE
+    }
 }
 
 impl<T: DistSource + ?Sized> Successors for T {
@@ -148,18 +155,19 @@ struct Shifted {
     points: u16,
 }
 
-/// The scoring options of one state's last roll, and its successors' distributions decoded
-/// into the turn's window.
-struct LastRoll {
-    /// The window's first point and length (padded).
-    lo: i64,
-    lanes: usize,
-    /// Decoded successors: `successors[k * lanes + i] = P_k(lo + i)`.
-    successors: Vec<f32>,
-    /// The best of the zero-point options (every free box can take a zero), shared by all rolls.
-    floor: Vec<f32>,
-    /// The options of each roll beyond the floor (all options for five of a kind).
-    options: Vec<Vec<Shifted>>,
+/// Every point, for a window computed wherever its function is not constant.
+pub const EVERYWHERE: (i64, i64) = (i64::MIN, i64::MAX);
+
+/// The scoring options of one state's last roll: which successor each option reaches and
+/// with how many points. They depend on the state only, so a solver that meets a state
+/// often can keep them.
+pub struct ScoringOptions {
+    /// The zero-point options (every free box can take a zero), shared by all rolls.
+    floor: Vec<Shifted>,
+    /// The options of every roll beyond the floor (all options for five of a kind), roll
+    /// `r`'s at `options[starts[r]..starts[r + 1]]`.
+    options: Vec<Shifted>,
+    starts: Vec<u32>,
     /// Rolls whose options replace the floor instead of adding to it.
     no_floor: Vec<bool>,
     /// For each free box (box, successor slot by dice count or Yahtzee content): what the
@@ -167,11 +175,61 @@ struct LastRoll {
     boxes: Vec<(usize, Next)>,
     /// Successor slot of each successor state index used.
     slot_of: Vec<(usize, u8)>,
+    /// Each successor state with the least and most points on the way to it.
+    points: Vec<(usize, i64, i64)>,
 }
 
-impl LastRoll {
-    /// Gathers the options of state `(lower, pair)` and decodes its successors from `source`.
-    fn new(space: StateSpace, source: &dyn Successors, lower: usize, pair: usize) -> LastRoll {
+/// The scoring options of one state's last roll, and its successors' functions decoded
+/// into the turn's window.
+struct LastRoll {
+    /// The window's first point and length (padded).
+    lo: i64,
+    lanes: usize,
+    /// Points of the window that hold values (the rest is padding).
+    used: usize,
+    /// The points where the window's function is right: those asked for, and beyond them on a
+    /// side where the function is constant anyway (1 before, 0 after).
+    known: (i64, i64),
+    /// The most points one option scores: successors are decoded this far below `lo`.
+    below: usize,
+    /// Decoded successors: `successors[k * stride + j] = P_k(lo - below + j)`, with
+    /// `stride = below + lanes`.
+    successors: Vec<f32>,
+    /// The best of the floor options, shared by all rolls.
+    floor: Vec<f32>,
+    /// The options.
+    scoring: Arc<ScoringOptions>,
+}
+
+impl ScoringOptions {
+    /// Every successor state with the least and most points a turn scores on the way to it.
+    pub fn successor_points(&self) -> &[(usize, i64, i64)] {
+        &self.points
+    }
+
+    /// [`ScoringOptions::successor_points`], computed.
+    fn gather_points(&self) -> Vec<(usize, i64, i64)> {
+        let mut range = vec![(i64::MAX, i64::MIN); self.slot_of.len()];
+        for o in self.all() {
+            let r = &mut range[usize::from(o.successor)];
+            *r = (r.0.min(i64::from(o.points)), r.1.max(i64::from(o.points)));
+        }
+        self.slot_of
+            .iter()
+            .map(|&(index, slot)| {
+                let (least, most) = range[usize::from(slot)];
+                (index, least, most)
+            })
+            .collect()
+    }
+
+    /// The options of roll `r` beyond the floor.
+    fn of_roll(&self, r: usize) -> &[Shifted] {
+        &self.options[self.starts[r] as usize..self.starts[r + 1] as usize]
+    }
+
+    /// Gathers the options of state `(lower, pair)`.
+    pub fn new(space: StateSpace, lower: usize, pair: usize) -> ScoringOptions {
         let rules = space.rules;
         let up = upper_pairs();
         let (lower_filled, yahtzee_50) = space.lower_boxes(lower);
@@ -209,79 +267,142 @@ impl LastRoll {
             .collect();
         let successor_of_box = |b: usize| boxes.iter().find(|(x, _)| *x == b).map(|&(_, n)| n);
         let scoring = super::expected::scoring_boxes(rules);
-        let mut options = Vec::with_capacity(ROLLS);
+        let mut options = Vec::new();
+        let mut starts = Vec::with_capacity(ROLLS + 1);
         let mut no_floor = Vec::with_capacity(ROLLS);
         for (r, scoring) in scoring.iter().enumerate() {
+            starts.push(options.len() as u32);
             match scoring {
                 Some(list) => {
-                    let opts = list
-                        .iter()
-                        .filter_map(|&(b, points)| {
-                            let next = successor_of_box(usize::from(b))?;
-                            Some(option(next, u32::from(points), 0, &mut slot))
-                        })
-                        .collect();
-                    options.push(opts);
+                    options.extend(list.iter().filter_map(|&(b, points)| {
+                        let next = successor_of_box(usize::from(b))?;
+                        Some(option(next, u32::from(points), 0, &mut slot))
+                    }));
                     no_floor.push(false);
                 }
                 None => {
                     let roll = Dice::roll(r);
-                    let opts = boxes
-                        .iter()
-                        .filter_map(|&(b, next)| {
-                            let s = rules.score(filled, yahtzee_50, &roll, b)?;
-                            Some(option(next, s.points, s.extra, &mut slot))
-                        })
-                        .collect();
-                    options.push(opts);
+                    options.extend(boxes.iter().filter_map(|&(b, next)| {
+                        let s = rules.score(filled, yahtzee_50, &roll, b)?;
+                        Some(option(next, s.points, s.extra, &mut slot))
+                    }));
                     no_floor.push(true);
                 }
             }
         }
-        // The window: from the least successor start to the greatest end any option reaches.
-        let bounds: Vec<(i64, i64)> = slot_of.iter().map(|&(i, _)| source.bounds(i)).collect();
+        starts.push(options.len() as u32);
+        let mut scoring = ScoringOptions {
+            floor: floor_options,
+            options,
+            starts,
+            no_floor,
+            boxes,
+            slot_of,
+            points: Vec::new(),
+        };
+        scoring.points = scoring.gather_points();
+        scoring
+    }
+
+    /// Every option, the floor's included.
+    fn all(&self) -> impl Iterator<Item = &Shifted> {
+        self.options.iter().chain(&self.floor)
+    }
+}
+
+impl LastRoll {
+    /// Gathers the options of state `(lower, pair)` and decodes its successors from `source`,
+    /// for a window over the points of `within` (its first and last point) where the state's
+    /// function is not constant. Values outside `within` are not computed: the caller reads
+    /// only inside it, and successors are read only where those points need them.
+    fn new(source: &dyn Successors, scoring: Arc<ScoringOptions>, within: (i64, i64)) -> LastRoll {
+        // The function is 1 before the least successor start and 0 after the greatest end any
+        // option reaches.
+        let bounds: Vec<(i64, i64)> = scoring
+            .slot_of
+            .iter()
+            .map(|&(i, _)| source.bounds(i))
+            .collect();
         let lo = bounds.iter().map(|b| b.0).min().unwrap_or(1);
         let reach = |o: &Shifted| bounds[usize::from(o.successor)].1 + i64::from(o.points);
-        let hi = options
+        let hi = scoring.all().map(reach).max().unwrap_or(lo).max(lo);
+        // Right wherever every option reads its successor where that is right, and computed
+        // inside `within`; beyond `within` on a side where the function is constant, right
+        // as far as the successors are.
+        let shift = |x: i64, points: u16| match x {
+            i64::MIN | i64::MAX => x,
+            x => x + i64::from(points),
+        };
+        let slot_known: Vec<(i64, i64)> = scoring
+            .slot_of
             .iter()
-            .flatten()
-            .chain(&floor_options)
-            .map(reach)
+            .map(|&(i, _)| source.known(i))
+            .collect();
+        let mut right = EVERYWHERE;
+        for o in scoring.all() {
+            let (first, last) = slot_known[usize::from(o.successor)];
+            right.0 = right.0.max(shift(first, o.points));
+            right.1 = right.1.min(shift(last, o.points));
+        }
+        let known = (
+            if within.0 <= lo {
+                right.0
+            } else {
+                within.0.max(right.0)
+            },
+            if within.1 >= hi {
+                right.1
+            } else {
+                within.1.min(right.1)
+            },
+        );
+        let (lo, hi) = (lo.max(within.0), hi.min(within.1));
+        let used = usize::try_from(hi - lo + 1).unwrap_or(0);
+        let lanes = used.div_ceil(LANE_MULTIPLE).max(1) * LANE_MULTIPLE;
+        let below = scoring
+            .all()
+            .map(|o| usize::from(o.points))
             .max()
-            .unwrap_or(lo)
-            .max(lo);
-        let lanes = ((hi - lo + 1) as usize).div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE;
-        let mut successors = vec![0f32; bounds.len() * lanes];
-        for (&(i, _), out) in slot_of.iter().zip(successors.chunks_exact_mut(lanes)) {
-            source.decode(i, lo, out);
+            .unwrap_or(0);
+        let stride = below + lanes;
+        let mut successors = vec![0f32; bounds.len() * stride];
+        for (&(i, _), out) in scoring
+            .slot_of
+            .iter()
+            .zip(successors.chunks_exact_mut(stride))
+        {
+            source.decode(i, lo - below as i64, out);
         }
         let mut turn = LastRoll {
             lo,
             lanes,
+            used,
+            known,
+            below,
             successors,
-            floor: vec![0f32; lanes],
-            options,
-            no_floor,
-            boxes,
-            slot_of,
+            floor: Vec::new(),
+            scoring,
         };
         let mut floor = vec![0f32; lanes];
-        for o in &floor_options {
+        for o in &turn.scoring.floor {
             turn.raise_shifted(&mut floor, *o);
         }
         turn.floor = floor;
         turn
     }
 
+    /// The decoded values of successor slot `k`, from `lo - points` on.
+    fn successor_from(&self, k: usize, points: usize) -> &[f32] {
+        let stride = self.below + self.lanes;
+        &self.successors[k * stride + self.below - points..(k + 1) * stride]
+    }
+
     /// `out[i] = max(out[i], P_successor(lo + i - points))`: the option's distribution seen
     /// from before the points are scored.
     #[inline(always)]
     fn raise_shifted(&self, out: &mut [f32], o: Shifted) {
-        let shift = usize::from(o.points).min(out.len());
-        let k = usize::from(o.successor);
-        let succ = &self.successors[k * self.lanes..(k + 1) * self.lanes];
-        out[..shift].fill(1.0);
-        for (v, &s) in out[shift..].iter_mut().zip(succ) {
+        let succ = self.successor_from(usize::from(o.successor), usize::from(o.points));
+        for (v, &s) in out.iter_mut().zip(succ) {
             *v = if s > *v { s } else { *v };
         }
     }
@@ -290,34 +411,58 @@ impl LastRoll {
     fn fill(&self, store: &mut LaneStore<f32>) {
         for r in 0..ROLLS {
             let out = store.slot_mut(FIRST_ROLL + r);
-            if self.no_floor[r] {
+            if self.scoring.no_floor[r] {
                 out.fill(0.0);
             } else {
                 out.copy_from_slice(&self.floor);
             }
-            for &o in &self.options[r] {
+            for &o in self.scoring.of_roll(r) {
                 self.raise_shifted(out, o);
             }
         }
     }
 }
 
-/// The distribution of the state `(lower, pair)` before its next turn, computed from its
-/// successors' distributions in `source`; `store` is scratch space.
+/// The function of the state `(lower, pair)` before its next turn (its distribution, or a
+/// two-player value), computed from its successors' in `source` at the points of `within`
+/// ([`EVERYWHERE`] for all): outside `within` the window's values say nothing. `store` is
+/// scratch space.
 pub fn solve_state(
     space: StateSpace,
     source: &dyn Successors,
     lower: usize,
     pair: usize,
+    within: (i64, i64),
     store: &mut LaneStore<f32>,
 ) -> Window {
-    let turn = LastRoll::new(space, source, lower, pair);
-    store.resize(turn.lanes);
-    fill_and_solve(&turn, store);
-    Window {
-        lo: turn.lo,
-        values: store.slot(EMPTY_KEEP).to_vec(),
-    }
+    let scoring = Arc::new(ScoringOptions::new(space, lower, pair));
+    solve_with_options(source, scoring, within, store).0
+}
+
+/// [`solve_state`] for the state whose options are `scoring`, and the points where the
+/// window is right: `within`, widened to all points on a side where the function is constant
+/// beyond it (as far as the successors are right).
+pub fn solve_with_options(
+    source: &dyn Successors,
+    scoring: Arc<ScoringOptions>,
+    within: (i64, i64),
+    store: &mut LaneStore<f32>,
+) -> (Window, (i64, i64)) {
+    let turn = LastRoll::new(source, scoring, within);
+    let values = if turn.used == 0 {
+        Vec::new()
+    } else {
+        store.resize(turn.lanes);
+        fill_and_solve(&turn, store);
+        store.slot(EMPTY_KEEP)[..turn.used].to_vec()
+    };
+    (
+        Window {
+            lo: turn.lo,
+            values,
+        },
+        turn.known,
+    )
 }
 
 /// The widget over a filled last roll, vectorised for the widest instructions this CPU has.
@@ -364,13 +509,20 @@ pub struct OptionChance {
 impl TurnDist {
     /// Runs the widget for `sheet`'s next turn; `None` if the sheet is impossible or complete.
     pub fn new(source: &dyn Successors, sheet: &Sheet) -> Option<TurnDist> {
+        TurnDist::within(source, sheet, EVERYWHERE)
+    }
+
+    /// [`TurnDist::new`] with the turn's functions computed only at the points of `within`
+    /// (reads elsewhere say nothing).
+    pub fn within(source: &dyn Successors, sheet: &Sheet, within: (i64, i64)) -> Option<TurnDist> {
         if sheet.is_complete() {
             return None;
         }
         let space = StateSpace::new(sheet.rules);
         let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
         let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
-        let turn = LastRoll::new(space, source, lower, pair);
+        let scoring = Arc::new(ScoringOptions::new(space, lower, pair));
+        let turn = LastRoll::new(source, scoring, within);
         let mut store = LaneStore::<f32>::new(turn.lanes);
         turn.fill(&mut store);
         let keeps = |store: &LaneStore<f32>| -> Vec<f32> {
@@ -463,7 +615,7 @@ impl TurnDist {
             }
         }
         let rules = self.sheet.rules;
-        for &(b, next) in &self.turn.boxes {
+        for &(b, next) in &self.turn.scoring.boxes {
             let Some(s) = rules.score(self.sheet.filled, self.sheet.yahtzee_50, roll, b) else {
                 continue;
             };
@@ -474,13 +626,12 @@ impl TurnDist {
                 }
                 Next::Upper { face, after } => after[(s.points / u32::from(face)) as usize],
             };
-            let Some(&(_, k)) = self.turn.slot_of.iter().find(|(i, _)| *i == after) else {
+            let Some(&(_, k)) = self.turn.scoring.slot_of.iter().find(|(i, _)| *i == after) else {
                 continue;
             };
-            let k = usize::from(k);
             let law = OptionLaw {
-                values: &self.turn.successors[k * lanes..(k + 1) * lanes],
-                lo,
+                values: self.turn.successor_from(usize::from(k), self.turn.below),
+                lo: lo - self.turn.below as i64,
                 shift: i64::from(gained + s.extra),
             };
             out.push((Choice::Score(rules.boxes()[b]), law));
@@ -598,7 +749,7 @@ pub fn solve_states(
                 {
                     return (1, Vec::new());
                 }
-                solve_state(space, table, lower, pair, store).quantise()
+                solve_state(space, table, lower, pair, EVERYWHERE, store).quantise()
             },
         )
         .collect()

@@ -394,6 +394,16 @@ impl<'a> MatchSearch<'a> {
             .map(|(solver, _)| solver)
     }
 
+    /// When the exact solver settles the positions after the mover's turn, solves them all
+    /// at once (they share what lies below them) before the turn reads them one by one.
+    fn prepare_exact_after(&self, mover: &Sheet, others: &[Sheet]) {
+        if let ([other], Some((exact, most))) = (others, self.exact) {
+            if Self::free(&[mover, other]) <= most + 1 {
+                exact.prepare(mover, other);
+            }
+        }
+    }
+
     /// The mover's expected match points at the start of its turn, searched to `depth`.
     fn turn_value(&self, mover: &Sheet, others: &[Sheet], depth: u8, dynamic: bool) -> Option<f64> {
         if let [other] = others {
@@ -415,6 +425,7 @@ impl<'a> MatchSearch<'a> {
         if let Some(&v) = self.memo.borrow().get(&key) {
             return Some(v);
         }
+        self.prepare_exact_after(mover, others);
         let v = ScalarTurn::new(mover, |after| {
             self.post_value(after, others, depth, dynamic)
         })?
@@ -510,6 +521,7 @@ impl<'a> MatchSearch<'a> {
                 if others.len() > 1 && d > 1 {
                     return None;
                 }
+                self.prepare_exact_after(mover, others);
                 let turn =
                     ScalarTurn::new(mover, |after| self.post_value(after, others, d, dynamic))?;
                 Some(MatchTurn {

@@ -10,44 +10,78 @@
 //! post-score value is `G(d - s)` with `G(y) = 1 - W[B, A'](-y)`: a shifted successor, exactly as
 //! for distributions. When both sheets are complete, `G` is the step `1, 1/2, 0` at `y = 0`.
 //!
-//! Only the states below a position are solved: from a position with few free boxes, only
-//! subsets of them can follow. Entries are solved level by level (all pairs with the same number
-//! of filled boxes in parallel) and kept in a bounded cache shared by every caller, so late-game
-//! positions that recur in a corpus are solved once. Values are `f32`: exact up to rounding
-//! (within `2e-6` of a brute-force expectimax in the tests).
+//! Only what a position needs is solved: from a position with few free boxes, only subsets of
+//! them can follow, and from a known points difference `d` only the differences the turns in
+//! between can reach. Each entry is computed at the points differences it is wanted at (the
+//! span that the positions above it can reach, widened to everywhere on a side where it is
+//! constant), level by level (all pairs with the same number of filled boxes in parallel), and
+//! kept in a bounded cache shared by every caller, so late-game positions that recur in a corpus
+//! are solved once. A value at a given `d` does not depend on the span it was computed in, so
+//! results do not depend on the order of requests nor on the cache. Values are `f32`: exact up
+//! to rounding (within `2e-6` of a brute-force expectimax in the tests).
 
-use super::distribution::{solve_state, Successors, TurnDist, Window};
+use super::distribution::{
+    solve_with_options, ScoringOptions, Successors, TurnDist, Window, EVERYWHERE,
+};
 use super::states::{upper_pairs, StateSpace};
 use super::widget::LaneStore;
 use crate::rules::{RuleSet, Sheet};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// Key of an entry: the mover's state index, the other player's state index.
 type PairKey = (u32, u32);
 
-/// Entries kept by a solver (a few KB each).
-const CACHED_ENTRIES: usize = 200_000;
+/// The first and last points difference of a range (`i64::MIN`/`i64::MAX` for unbounded).
+type Span = (i64, i64);
+
+/// Entries kept by a solver (most hold a few hundred values).
+const CACHED_ENTRIES: usize = 400_000;
+
+/// Mover states whose scoring options a solver keeps (a few KB each).
+const CACHED_OPTIONS: usize = 8192;
 
 /// Exact two-player values of one rule set, solved on demand and cached.
 pub struct ExactTwoPlayer {
     space: StateSpace,
-    entries: quick_cache::sync::Cache<PairKey, Arc<Window>>,
+    entries: quick_cache::sync::Cache<PairKey, Arc<Entry>>,
+    options: quick_cache::sync::Cache<u32, Arc<ScoringOptions>>,
+}
+
+/// A solved `W[mover, other]`: its window, right at the points differences of `known`.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The function (1 before the window, 0 after it), wherever `known`.
+    pub window: Window,
+    /// Where the window is right.
+    pub known: Span,
+}
+
+impl Entry {
+    /// Whether the entry is right at every point of `span`.
+    fn covers(&self, span: Span) -> bool {
+        self.known.0 <= span.0 && span.1 <= self.known.1
+    }
+
+    /// The value at `d`, if known there.
+    pub fn at(&self, d: i64) -> Option<f32> {
+        (self.known.0 <= d && d <= self.known.1).then(|| window_at(&self.window, d))
+    }
 }
 
 /// The successors' post-score functions of a mover's turn against a fixed other state.
 struct AgainstOther<'a> {
     other: usize,
     other_complete: bool,
-    entries: &'a HashMap<PairKey, Arc<Window>>,
+    entries: &'a HashMap<PairKey, Arc<Entry>>,
 }
 
 impl AgainstOther<'_> {
     fn entry(&self, mover_after: usize) -> Option<&Window> {
         self.entries
             .get(&(self.other as u32, mover_after as u32))
-            .map(|w| &**w)
+            .map(|e| &e.window)
     }
 }
 
@@ -59,6 +93,21 @@ impl Successors for AgainstOther<'_> {
         match self.entry(index) {
             Some(w) => (-(w.lo + w.values.len() as i64 - 1), -w.lo),
             None => (0, 0),
+        }
+    }
+
+    fn known(&self, index: usize) -> Span {
+        if self.other_complete {
+            return EVERYWHERE;
+        }
+        let flip = |x: i64| match x {
+            i64::MIN => i64::MAX,
+            i64::MAX => i64::MIN,
+            x => -x,
+        };
+        match self.entries.get(&(self.other as u32, index as u32)) {
+            Some(e) => (flip(e.known.1), flip(e.known.0)),
+            None => EVERYWHERE,
         }
     }
 
@@ -84,14 +133,20 @@ impl Successors for AgainstOther<'_> {
     }
 }
 
-/// Below this a value counts as 0 at the end of a window (far below `f32` rounding near 1, so
-/// dropping it changes no result by more than `2e-8` over a whole game).
+/// Below this a value counts as 0 (far below `f32` rounding near 1, so dropping it changes no
+/// result by more than `2e-8` over a whole game).
 const NEGLIGIBLE: f32 = 1e-9;
 
-/// A window without its leading ones (exactly 1: sure wins) and trailing negligible values
-/// (sure losses but for odds below [`NEGLIGIBLE`]): later windows are only as wide as the
-/// differences whose outcome is open, which is where the solver spends its time.
-fn trim(w: Window) -> Window {
+/// A window with its negligible values set to 0, without its leading ones (exactly 1: sure
+/// wins) and trailing zeros: later windows are only as wide as the differences whose outcome
+/// is open, which is where the solver spends its time. Every value is decided point by point,
+/// so the result at a point does not depend on the window's extent.
+fn trim(mut w: Window) -> Window {
+    for v in &mut w.values {
+        if *v < NEGLIGIBLE {
+            *v = 0.0;
+        }
+    }
     let first = w
         .values
         .iter()
@@ -100,12 +155,17 @@ fn trim(w: Window) -> Window {
     let end = w
         .values
         .iter()
-        .rposition(|&v| v >= NEGLIGIBLE)
+        .rposition(|&v| v > 0.0)
         .map_or(first, |i| (i + 1).max(first));
     Window {
         lo: w.lo + first as i64,
         values: w.values[first..end].to_vec(),
     }
+}
+
+/// The smallest span holding both.
+fn hull(a: Span, b: Span) -> Span {
+    (a.0.min(b.0), a.1.max(b.1))
 }
 
 /// A window's function at `x`: 1 before it, 0 after it.
@@ -124,6 +184,7 @@ impl ExactTwoPlayer {
         ExactTwoPlayer {
             space: StateSpace::new(rules),
             entries: quick_cache::sync::Cache::new(CACHED_ENTRIES),
+            options: quick_cache::sync::Cache::new(CACHED_OPTIONS),
         }
     }
 
@@ -135,76 +196,107 @@ impl ExactTwoPlayer {
             == self.space.rules.full_mask()
     }
 
-    /// Every state the mover can reach in one turn from `index`.
-    fn next_states(&self, index: usize) -> Vec<usize> {
-        let pairs = upper_pairs().count();
-        let mut out: Vec<usize> = self
-            .space
-            .successors(index / pairs, index % pairs)
-            .into_iter()
-            .flat_map(|(_, next)| match next {
-                super::states::Next::Lower(a) => vec![a],
-                super::states::Next::Yahtzee { zero, fifty } => vec![zero, fifty],
-                super::states::Next::Upper { after, .. } => after.iter().map(|a| a.0).collect(),
+    /// The scoring options of the mover's state `a`, kept for the next time.
+    fn scoring(&self, a: usize) -> Arc<ScoringOptions> {
+        self.options
+            .get_or_insert_with(&(a as u32), || {
+                let pairs = upper_pairs().count();
+                Ok::<_, std::convert::Infallible>(Arc::new(ScoringOptions::new(
+                    self.space,
+                    a / pairs,
+                    a % pairs,
+                )))
             })
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+            .unwrap_or_else(|never| match never {})
     }
 
-    /// The entries `W[mover, other]` of every pair below `(mover, other)` (itself included),
-    /// solving those not cached, deepest first, each level in parallel.
-    fn solve_below(&self, mover: usize, other: usize) -> HashMap<PairKey, Arc<Window>> {
-        // Every pair reachable, by number of filled boxes (both sheets).
-        let mut seen: HashSet<PairKey> = HashSet::new();
-        let mut stack = vec![(mover, other)];
-        let mut all = Vec::new();
-        while let Some((a, b)) = stack.pop() {
-            if !seen.insert((a as u32, b as u32)) {
-                continue;
-            }
-            all.push((a, b));
-            if self.complete(b) || self.entries.get(&(a as u32, b as u32)).is_some() {
-                continue;
-            }
-            for next in self.next_states(a) {
-                stack.push((b, next));
-            }
-        }
-        let filled = |i: usize| {
-            let pairs = upper_pairs();
+    /// Boxes filled on both sheets of a pair.
+    fn filled(&self, (a, b): (usize, usize)) -> u32 {
+        let pairs = upper_pairs();
+        let count = |i: usize| {
             let (lower, pair) = (i / pairs.count(), i % pairs.count());
             (self.space.lower_boxes(lower).0 | u16::from(pairs.mask[pair])).count_ones()
         };
-        let mut levels: std::collections::BTreeMap<u32, Vec<(usize, usize)>> = Default::default();
-        for &(a, b) in &all {
-            levels
-                .entry(filled(a) + filled(b))
-                .or_default()
-                .push((a, b));
+        count(a) + count(b)
+    }
+
+    /// The pairs after the mover `a`'s turn against `b`, each with the points differences
+    /// (from its own mover's side) reachable from the differences `span` before the turn.
+    fn after_turn(&self, a: usize, b: usize, span: Span) -> Vec<((usize, usize), Span)> {
+        if self.complete(b) {
+            return Vec::new();
         }
-        let mut known: HashMap<PairKey, Arc<Window>> = HashMap::new();
-        for (_, level) in levels.into_iter().rev() {
-            let solved: Vec<(PairKey, Arc<Window>)> = level
+        self.scoring(a)
+            .successor_points()
+            .iter()
+            .map(|&(after, least, most)| {
+                // From b's side after the turn: d' = p_after - p_b = points - d.
+                (
+                    (b, after),
+                    (least.saturating_sub(span.1), most.saturating_sub(span.0)),
+                )
+            })
+            .collect()
+    }
+
+    /// The entries of the pairs `wanted` (each at its span of points differences) and of
+    /// every pair below them that they need, solving those not cached, deepest first, each
+    /// level in parallel.
+    fn solve_below(&self, wanted: Vec<((usize, usize), Span)>) -> HashMap<PairKey, Arc<Entry>> {
+        // The span wanted of every pair reachable, by boxes filled on both sheets: a pair's
+        // turn leads to pairs with one more box filled, so one pass top down gathers them.
+        let mut levels: BTreeMap<u32, BTreeMap<(usize, usize), Span>> = BTreeMap::new();
+        let want = |levels: &mut BTreeMap<u32, BTreeMap<(usize, usize), Span>>,
+                    pair: (usize, usize),
+                    span: Span| {
+            let level = levels.entry(self.filled(pair)).or_default();
+            let s = level.entry(pair).or_insert(span);
+            *s = hull(*s, span);
+        };
+        for (pair, span) in wanted {
+            want(&mut levels, pair, span);
+        }
+        let mut known: HashMap<PairKey, Arc<Entry>> = HashMap::new();
+        let mut to_solve: Vec<Vec<((usize, usize), Span)>> = Vec::new();
+        while let Some((_, level)) = levels.pop_first() {
+            let mut solve = Vec::new();
+            for ((a, b), mut span) in level {
+                let key = (a as u32, b as u32);
+                if let Some(e) = self.entries.get(&key) {
+                    if e.covers(span) {
+                        known.insert(key, e);
+                        continue;
+                    }
+                    // Solve it again over both spans, so the new entry serves the old uses.
+                    span = hull(span, e.known);
+                }
+                solve.push(((a, b), span));
+                for (pair, span) in self.after_turn(a, b, span) {
+                    want(&mut levels, pair, span);
+                }
+            }
+            to_solve.push(solve);
+        }
+        for level in to_solve.into_iter().rev() {
+            let solved: Vec<(PairKey, Arc<Entry>)> = level
                 .par_iter()
                 .map_init(
                     || LaneStore::<f32>::new(0),
-                    |store, &(a, b)| {
-                        let key = (a as u32, b as u32);
-                        if let Some(w) = self.entries.get(&key) {
-                            return (key, w);
-                        }
+                    |store, &((a, b), span)| {
                         let against = AgainstOther {
                             other: b,
                             other_complete: self.complete(b),
                             entries: &known,
                         };
-                        let pairs = upper_pairs().count();
-                        let solved = solve_state(self.space, &against, a / pairs, a % pairs, store);
-                        let w = Arc::new(trim(solved));
-                        self.entries.insert(key, w.clone());
-                        (key, w)
+                        let (window, right) =
+                            solve_with_options(&against, self.scoring(a), span, store);
+                        let entry = Arc::new(Entry {
+                            window: trim(window),
+                            known: right,
+                        });
+                        let key = (a as u32, b as u32);
+                        self.entries.insert(key, entry.clone());
+                        (key, entry)
                     },
                 )
                 .collect();
@@ -213,15 +305,16 @@ impl ExactTwoPlayer {
         known
     }
 
-    /// The entry `W[mover, other]`: the mover's expected match points at the start of its
-    /// turn as a function of `d = other's points - mover's points`. `None` for impossible
-    /// sheets, a complete mover, or a mover with more boxes filled than the other.
-    pub fn entry(&self, mover: &Sheet, other: &Sheet) -> Option<Arc<Window>> {
+    /// The entry `W[mover, other]` at every points difference: the mover's expected match
+    /// points at the start of its turn as a function of `d = other's points - mover's points`.
+    /// `None` for impossible sheets, a complete mover, or a mover with more boxes filled than
+    /// the other.
+    pub fn entry(&self, mover: &Sheet, other: &Sheet) -> Option<Entry> {
         let (a, b) = self.indices(mover, other)?;
-        if let Some(w) = self.entries.get(&(a as u32, b as u32)) {
-            return Some(w);
-        }
-        self.solve_below(a, b).remove(&(a as u32, b as u32))
+        let key = (a as u32, b as u32);
+        self.solve_below(vec![((a, b), EVERYWHERE)])
+            .remove(&key)
+            .map(|e| (*e).clone())
     }
 
     fn indices(&self, mover: &Sheet, other: &Sheet) -> Option<(usize, usize)> {
@@ -232,35 +325,50 @@ impl ExactTwoPlayer {
         Some((self.space.index_of(mover)?, self.space.index_of(other)?))
     }
 
-    /// The mover's expected match points at the start of its turn.
-    pub fn value(&self, mover: &Sheet, other: &Sheet) -> Option<f64> {
-        let w = self.entry(mover, other)?;
-        Some(f64::from(window_at(
-            &w,
-            i64::from(other.points) - i64::from(mover.points),
-        )))
+    /// The points difference `other - mover`.
+    fn difference(mover: &Sheet, other: &Sheet) -> i64 {
+        i64::from(other.points) - i64::from(mover.points)
     }
 
-    /// The mover's turn: every option of every roll valued in expected match points (read the
-    /// options at `other.points - mover.points` with [`TurnDist::options_at`]).
+    /// The mover's expected match points at the start of its turn.
+    pub fn value(&self, mover: &Sheet, other: &Sheet) -> Option<f64> {
+        let (a, b) = self.indices(mover, other)?;
+        let d = Self::difference(mover, other);
+        let key = (a as u32, b as u32);
+        let entry = match self.entries.get(&key).filter(|e| e.covers((d, d))) {
+            Some(e) => e,
+            None => self.solve_below(vec![((a, b), (d, d))]).remove(&key)?,
+        };
+        entry.at(d).map(f64::from)
+    }
+
+    /// Solves (or finds cached) every entry the mover's turn at this position reaches, so
+    /// that the values of every position after the turn are then read from the cache: one
+    /// call instead of one per position, sharing what lies below them.
+    pub fn prepare(&self, mover: &Sheet, other: &Sheet) {
+        if let Some((a, b)) = self.indices(mover, other) {
+            self.solve_below(self.after_turn(a, b, Self::point(mover, other)));
+        }
+    }
+
+    /// The one-point span of the position's points difference.
+    fn point(mover: &Sheet, other: &Sheet) -> Span {
+        let d = Self::difference(mover, other);
+        (d, d)
+    }
+
+    /// The mover's turn: every option of every roll valued in expected match points, at the
+    /// position's points difference only (read the options at `other.points - mover.points`
+    /// with [`TurnDist::options_at`]).
     pub fn turn(&self, mover: &Sheet, other: &Sheet) -> Option<TurnDist> {
         let (a, b) = self.indices(mover, other)?;
-        let mut known = HashMap::new();
-        if !self.complete(b) {
-            for next in self.next_states(a) {
-                let key = (b as u32, next as u32);
-                let w = match self.entries.get(&key) {
-                    Some(w) => w,
-                    None => self.solve_below(b, next).remove(&key)?,
-                };
-                known.insert(key, w);
-            }
-        }
+        let span = Self::point(mover, other);
+        let known = self.solve_below(self.after_turn(a, b, span));
         let against = AgainstOther {
             other: b,
             other_complete: self.complete(b),
             entries: &known,
         };
-        TurnDist::new(&against, mover)
+        TurnDist::within(&against, mover, span)
     }
 }
