@@ -199,6 +199,24 @@ fn analyze_two_seat(c: &mut Criterion) {
         group.bench_function(name, |b| b.iter(|| dicelens::cli::analyze::run(&args)));
     }
     group.finish();
+    // The default oracle (EMP(1), exact from 8 free boxes on) is slower: fewer games.
+    let plan = Plan { games: 200, ..plan };
+    let corpus = simulated_corpus(&plan, dir.path());
+    let mut group = c.benchmark_group("analyze_two_seat_default");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(60));
+    group.throughput(Throughput::Elements(plan.games as u64));
+    for (name, oracle) in [("solitaire_baseline", "e"), ("default_oracle", "emp:1")] {
+        let choice = dicelens::cli::analyze::OracleChoice::parse(
+            oracle,
+            dicelens::cli::analyze::DEFAULT_EXACT_FREE,
+        )
+        .expect("a valid oracle");
+        let args = analyze_args(&corpus, dir.path(), choice);
+        group.bench_function(name, |b| b.iter(|| dicelens::cli::analyze::run(&args)));
+    }
+    group.finish();
 }
 
 criterion_group!(

@@ -136,11 +136,16 @@ fn two_player(c: &mut Criterion) {
     );
     let mut group = c.benchmark_group("two_player_exact");
     group.sample_size(10);
-    for (name, (a, b)) in [("10_free", ten), ("8_free", eight)] {
+    for (name, (a, b)) in [("10_free", &ten), ("8_free", &eight)] {
+        // The value at the position's points difference (what rating needs).
         group.bench_function(name, |bench| {
-            bench.iter(|| ExactTwoPlayer::new(rules).value(black_box(&a), black_box(&b)))
+            bench.iter(|| ExactTwoPlayer::new(rules).value(black_box(a), black_box(b)))
         });
     }
+    // The whole function of the points difference (every entry below solved everywhere).
+    group.bench_function("10_free_every_difference", |bench| {
+        bench.iter(|| ExactTwoPlayer::new(rules).entry(black_box(&ten.0), black_box(&ten.1)))
+    });
     group.finish();
 }
 

@@ -123,10 +123,10 @@ impl SheetFlags {
 /// How games of several players are rated (`analyze`, `merge`, `validate`, `player`).
 #[derive(clap::Args)]
 struct OracleFlags {
-    /// Oracle for games of several players: e (solitaire expected score per player, the
-    /// default for now), emp:D or dynw:D (expected match points, D in 0..=5, exact values
-    /// from --exact-free boxes on).
-    #[arg(long, default_value = "e", value_name = "M")]
+    /// Oracle for games of several players: emp:D or dynw:D (expected match points, D in
+    /// 0..=5, exact values from --exact-free boxes free on), or e (each player's solitaire
+    /// expected score).
+    #[arg(long, default_value = "emp:1", value_name = "M")]
     oracle: String,
     /// With a match-point oracle: two-player positions with at most this many boxes free in
     /// all (at most 12) are valued exactly.
@@ -249,11 +249,10 @@ struct Merge {
     /// Print the leaderboard as JSON.
     #[arg(long)]
     json: bool,
-    /// Table directory (default: $DICELENS_TABLES, else ./tables), to rate duplicate games again.
+    /// Table directory (default: $DICELENS_TABLES, else ./tables), to rate duplicate games again
+    /// (with the oracle the shards were rated with).
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
-    #[command(flatten)]
-    oracle: OracleFlags,
 }
 
 /// `dicelens simulate` flags.
@@ -399,7 +398,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
             top: m.top,
             json: m.json,
             tables: m.tables,
-            oracle: m.oracle.choice()?,
         }),
         Command::Simulate(s) => cli::simulate::run(&cli::simulate::SimulateArgs {
             rules: s.rules,

@@ -377,10 +377,18 @@ impl Oracle for MatchOracle {
         if self.method == Method::Solitaire {
             return self.solitaire.describe();
         }
+        let exact = match self.exact_free {
+            0 => String::new(),
+            n => format!("exact (two players) where at most {n} boxes are free in all, "),
+        };
+        let elsewhere = if self.exact_free == 0 {
+            ""
+        } else {
+            " elsewhere"
+        };
         format!(
-            "expected match points in games of several players: exact (two players) where at most \
-             {} boxes are free in all, {} elsewhere; {} in one-player games",
-            self.exact_free,
+            "expected match points in games of several players: {exact}{}{elsewhere}; {} in \
+             one-player games",
             self.method,
             self.solitaire.describe()
         )

@@ -44,6 +44,9 @@ fn players_csv_equals_the_ground_truth() {
                 &[
                     "analyze",
                     c,
+                    // The ground truth is in solitaire points.
+                    "--oracle",
+                    "e",
                     "--min-games",
                     "1",
                     "--out",
@@ -100,6 +103,8 @@ fn outputs_are_identical_with_one_and_two_threads() {
             &[
                 "analyze",
                 c,
+                "--oracle",
+                "e",
                 "--min-games",
                 "10",
                 "--decisions",
@@ -182,10 +187,31 @@ fn malformed_games_are_counted_with_reason_and_location() {
         summary["games_skipped"].as_u64(),
         Some(expected_skipped.len() as u64)
     );
-    assert_eq!(
-        summary["oracle"].as_str().map(|o| o.contains("solitaire")),
-        Some(true)
-    );
+    // By default, games of two players are rated in expected match points (exact from 8
+    // free boxes on, EMP(1) before), one-player games in expected points.
+    let oracle = summary["oracle"].as_str().unwrap_or_default();
+    assert!(oracle.contains("expected match points"), "{oracle}");
+    assert!(oracle.contains("solitaire"), "{oracle}");
+    assert_eq!(summary["multi_player_method"], "emp:1");
+    assert_eq!(summary["exact_free"], 8);
+    // valid.ygn holds one-player and two-player games: the run warns that a player's totals
+    // could mix points and match points, unless every game is rated in points.
+    let valid = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ygn/valid.ygn");
+    let mixed = dir.path().join("mixed");
+    for (oracle, warns) in [("emp:1", true), ("e", false)] {
+        let args = [
+            "analyze",
+            valid.to_str().unwrap(),
+            "--oracle",
+            oracle,
+            "--out",
+            mixed.to_str().unwrap(),
+        ];
+        let out = common::run(&args, 2);
+        let stderr = common::text(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert_eq!(stderr.contains("mixed units"), warns, "{oracle}: {stderr}");
+    }
     for (reason, id, line) in expected_skipped {
         let places = summary["skipped"][&reason]
             .as_array()

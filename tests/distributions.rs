@@ -417,9 +417,10 @@ fn eval_ranks_options_by_target() {
     );
 }
 
-/// `analyze --oracle emp:1` on a simulated two-seat corpus: every decision valued in match
-/// points, each player's total error the sum of their decisions' errors, the oracle named, and
-/// the same bytes with one thread and two.
+/// `analyze` with its default oracle (EMP(1), exact from 8 free boxes) on a simulated two-seat
+/// corpus: every decision valued in match points, each player's total error the sum of their
+/// decisions' errors, the oracle named, the same bytes with one thread and two, and `validate`
+/// of a game giving the same values decision by decision.
 #[test]
 fn analyze_rates_two_player_games_in_match_points() {
     let (dir, _) = whole(RuleSet::Yahtzee);
@@ -454,10 +455,6 @@ fn analyze_rates_two_player_games_in_match_points() {
             &[
                 "analyze",
                 corpus,
-                "--oracle",
-                "emp:1",
-                "--exact-free",
-                "6",
                 "--decisions",
                 "--min-games",
                 "1",
@@ -492,6 +489,40 @@ fn analyze_rates_two_player_games_in_match_points() {
         .unwrap()
         .contains("expected match points"));
     assert_eq!(summary["games_rated"], 24);
+    assert_eq!(summary["multi_player_method"], "emp:1");
+    assert_eq!(summary["exact_free"], 8);
+    // validate's values of one game are analyze's, decision by decision.
+    let rows: Vec<HashMap<String, String>> = csv::Reader::from_path(one.join("decisions.csv"))
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect();
+    let game = rows[rows.len() / 2]["game"].clone();
+    let out = run(
+        &[
+            "validate", corpus, "--game", &game, "--json", "--tables", tables,
+        ],
+        2,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["unit"], "match points");
+    let validated = report["decisions"].as_array().unwrap();
+    let analysed: Vec<&HashMap<String, String>> =
+        rows.iter().filter(|r| r["game"] == game).collect();
+    assert_eq!(validated.len(), analysed.len());
+    for (v, a) in validated.iter().zip(&analysed) {
+        let value: f64 = a["value"].parse().unwrap();
+        let best: f64 = a["best_value"].parse().unwrap();
+        assert!(
+            (v["value"].as_f64().unwrap() - value).abs() < 1e-8,
+            "{v} vs {a:?}"
+        );
+        assert!(
+            (v["best_value"].as_f64().unwrap() - best).abs() < 1e-8,
+            "{v} vs {a:?}"
+        );
+    }
     let mut sums: HashMap<String, (u64, f64)> = HashMap::new();
     let mut reader = csv::Reader::from_path(one.join("decisions.csv")).unwrap();
     for row in reader.deserialize::<HashMap<String, String>>() {

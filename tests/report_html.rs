@@ -152,7 +152,16 @@ fn report_html_renders_in_headless_chromium_with_its_charts() {
     );
     dicelens(
         tables.path(),
-        &["analyze", c, "--min-games", "5", "--out", o],
+        &[
+            "analyze",
+            c,
+            "--oracle",
+            "e",
+            "--min-games",
+            "5",
+            "--out",
+            o,
+        ],
     );
     let page = out.join("report.html");
     let html = std::fs::read_to_string(&page).expect("analyze writes report.html");

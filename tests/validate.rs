@@ -42,6 +42,8 @@ fn validate(file: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dicelens"))
         .arg("validate")
         .arg(file)
+        // Checked against solitaire `eval`; match points are checked in tests/distributions.rs.
+        .args(["--oracle", "e"])
         .args(args)
         .env("DICELENS_TABLES", tables_dir())
         .output()

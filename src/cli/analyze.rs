@@ -85,7 +85,7 @@ impl OracleChoice {
 }
 
 impl Default for OracleChoice {
-    /// The solitaire oracle for every game (see README: match points are opt-in for now).
+    /// The solitaire oracle for every game (what `--oracle e` chooses).
     fn default() -> Self {
         OracleChoice {
             method: Method::Solitaire,
@@ -256,6 +256,9 @@ struct Analysis {
     games: CsvFile,
     /// `decisions.csv`, with `--decisions`.
     decisions: Option<CsvFile>,
+    /// Games handed to the oracle with one player, and with several.
+    solo_games: u64,
+    multi_games: u64,
 }
 
 impl Analysis {
@@ -263,6 +266,12 @@ impl Analysis {
     /// `--decisions`) `decisions.csv`; the rows are made in parallel and written in game order.
     fn flush(&mut self, batch: &mut GameBatch) {
         self.tables.load_for(batch.games());
+        for (_, replayed) in batch.games() {
+            match replayed.seats {
+                1 => self.solo_games += 1,
+                _ => self.multi_games += 1,
+            }
+        }
         let want_decisions = self.decisions.is_some();
         let mut parts: Vec<(String, String)> = Vec::new();
         rate_batch(
@@ -454,6 +463,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         } else {
             None
         },
+        solo_games: 0,
+        multi_games: 0,
     };
     let mut reader = CorpusReader::new(ReplayOptions {
         include_unfinished: args.include_unfinished,
@@ -473,6 +484,17 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     }
     analysis.flush(&mut batch);
     bar.finish_and_clear();
+    if args.oracle.method != Method::Solitaire
+        && analysis.solo_games > 0
+        && analysis.multi_games > 0
+    {
+        notice(&format!(
+            "warning: {} one-player games are rated in expected points and {} games of several \
+             players in expected match points; a player with both has totals in mixed units: \
+             analyse those logs apart (or use --oracle e)",
+            analysis.solo_games, analysis.multi_games
+        ));
+    }
     let mut summary = reader.summary;
     summary.games_used -= analysis.not_rated.len() as u64;
     for (reason, location) in analysis.not_rated.drain(..) {

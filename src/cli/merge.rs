@@ -31,8 +31,6 @@ pub struct MergeArgs {
     pub json: bool,
     /// Table directory (to rate duplicate games again).
     pub tables: Option<PathBuf>,
-    /// How games are rated (`--oracle`, `--exact-free`).
-    pub oracle: super::analyze::OracleChoice,
 }
 
 /// One row of `games.csv`.
@@ -302,6 +300,19 @@ fn subtract_duplicates(
 }
 
 /// Runs `dicelens merge`.
+/// The oracle a shard was rated with, from its `summary.json` (no match-point method: the
+/// solitaire oracle), so that duplicate games are rated again the same way.
+fn shard_oracle(summary: &serde_json::Value) -> Result<super::analyze::OracleChoice, CliError> {
+    let Some(method) = summary["multi_player_method"].as_str() else {
+        return Ok(super::analyze::OracleChoice::default());
+    };
+    let exact_free = summary["exact_free"]
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .unwrap_or(super::analyze::DEFAULT_EXACT_FREE);
+    super::analyze::OracleChoice::parse(method, exact_free)
+}
+
 pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     if args.dirs.is_empty() {
         return Err(CliError::flag("DIR", "at least one analysis directory"));
@@ -351,7 +362,7 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
             }
         }
     }
-    let mut tables = Tables::new(args.tables.as_deref(), args.oracle);
+    let mut tables = Tables::new(args.tables.as_deref(), shard_oracle(first)?);
     subtract_duplicates(&mut duplicates, &mut tables, thresholds, &mut aggregates);
     summary.games_read = summary.games_read.saturating_sub(duplicates.len() as u64);
     summary.games_used = aggregates.games;

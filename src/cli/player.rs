@@ -215,8 +215,12 @@ pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
                 aggregates.games,
                 dir.join("aggregates.json").display()
             );
-            // Analyses rate with the solitaire oracle (the only one so far).
-            let oracle = crate::rate::SolitaireOracle::new(Default::default()).describe();
+            // The oracle the analysis names in its summary.
+            let oracle = std::fs::read(dir.join("summary.json"))
+                .ok()
+                .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+                .and_then(|summary| summary["oracle"].as_str().map(str::to_string))
+                .unwrap_or_else(|| "not named in summary.json".to_string());
             (aggregates, None, oracle, source)
         }
         (None, false) => {
