@@ -491,6 +491,9 @@ fn analyze_rates_two_player_games_in_match_points() {
     assert_eq!(summary["games_rated"], 24);
     assert_eq!(summary["multi_player_method"], "emp:1");
     assert_eq!(summary["exact_free"], 8);
+    let html = std::fs::read_to_string(one.join("report.html")).unwrap();
+    assert!(html.contains("error of a decision (expected match points)"));
+    assert!(!html.contains("(expected points)"));
     // validate's values of one game are analyze's, decision by decision.
     let rows: Vec<HashMap<String, String>> = csv::Reader::from_path(one.join("decisions.csv"))
         .unwrap()

@@ -612,11 +612,13 @@ pub(crate) fn write_outputs(
     if let Some(rows) = outputs.games {
         write(dir, "games.csv", &format!("{GAME_COLUMNS}\n{rows}"))?;
     }
+    let match_points = outputs.summary_extra.contains_key("multi_player_method");
     let html = report::html::report_html(
         aggregates,
         &board,
         summary,
         oracle,
+        report::Unit::of(match_points, aggregates),
         options.min_games,
         options.top,
     );

@@ -413,6 +413,17 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
         })
         .collect();
     let mut extra = serde_json::Map::new();
+    // The oracle's parameters, as the shards name them (a later merge rates duplicates again
+    // with them).
+    for field in [
+        "multi_player_method",
+        "exact_free",
+        "match_point_thresholds",
+    ] {
+        if let Some(value) = first.get(field) {
+            extra.insert(field.into(), value.clone());
+        }
+    }
     extra.insert(
         "merged".into(),
         Value::from((0..shards.len()).map(shard_name).collect::<Vec<_>>()),

@@ -12,6 +12,7 @@ use crate::rate::{Oracle, Rated, Thresholds};
 use crate::replay::ReplayOptions;
 use crate::report::player::{self as page, PlayerReport, Worst, WORST};
 use crate::rules::RuleSet;
+use crate::solve::match_points::Method;
 use dicelens_parsers::GameRecord;
 use std::path::{Path, PathBuf};
 
@@ -203,44 +204,51 @@ fn unknown(name: &str, aggregates: &Aggregates) -> CliError {
 
 /// Runs `dicelens player`.
 pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
-    let (aggregates, worst, oracle, source) = match (&args.from, args.files.is_empty()) {
-        (Some(_), false) => {
-            return Err(usage("give either log files or --from DIR, not both"));
-        }
-        (None, true) => return Err(usage("give log files or --from DIR")),
-        (Some(dir), true) => {
-            let aggregates = from_aggregates(dir)?;
-            let source = format!(
-                "{} games from {} (worst decisions not available)",
-                aggregates.games,
-                dir.join("aggregates.json").display()
-            );
-            // The oracle the analysis names in its summary.
-            let oracle = std::fs::read(dir.join("summary.json"))
-                .ok()
-                .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-                .and_then(|summary| summary["oracle"].as_str().map(str::to_string))
-                .unwrap_or_else(|| "not named in summary.json".to_string());
-            (aggregates, None, oracle, source)
-        }
-        (None, false) => {
-            let (aggregates, worst, oracle, summary) = from_logs(args)?;
-            if summary.skipped_count() > 0 || !summary.files_skipped.is_empty() {
-                notice(summary.report().trim_end());
+    let (aggregates, worst, oracle, source, match_points) =
+        match (&args.from, args.files.is_empty()) {
+            (Some(_), false) => {
+                return Err(usage("give either log files or --from DIR, not both"));
             }
-            let files = args.files.len();
-            let source = format!(
-                "{} games rated from {files} log file{}",
-                aggregates.games,
-                if files == 1 { "" } else { "s" }
-            );
-            (aggregates, Some(worst), oracle, source)
-        }
-    };
+            (None, true) => return Err(usage("give log files or --from DIR")),
+            (Some(dir), true) => {
+                let aggregates = from_aggregates(dir)?;
+                let source = format!(
+                    "{} games from {} (worst decisions not available)",
+                    aggregates.games,
+                    dir.join("aggregates.json").display()
+                );
+                // The oracle the analysis names in its summary.
+                let summary = std::fs::read(dir.join("summary.json"))
+                    .ok()
+                    .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+                    .unwrap_or_default();
+                let oracle = summary["oracle"]
+                    .as_str()
+                    .unwrap_or("not named in summary.json")
+                    .to_string();
+                let match_points = summary.get("multi_player_method").is_some();
+                (aggregates, None, oracle, source, match_points)
+            }
+            (None, false) => {
+                let (aggregates, worst, oracle, summary) = from_logs(args)?;
+                if summary.skipped_count() > 0 || !summary.files_skipped.is_empty() {
+                    notice(summary.report().trim_end());
+                }
+                let files = args.files.len();
+                let source = format!(
+                    "{} games rated from {files} log file{}",
+                    aggregates.games,
+                    if files == 1 { "" } else { "s" }
+                );
+                let match_points = args.oracle.method != Method::Solitaire;
+                (aggregates, Some(worst), oracle, source, match_points)
+            }
+        };
     let Some(stats) = aggregates.players.get(&args.name) else {
         return Err(unknown(&args.name, &aggregates));
     };
-    let report = PlayerReport::new(&aggregates, &args.name, stats, oracle, source, worst);
+    let unit = crate::report::Unit::of(match_points, &aggregates);
+    let report = PlayerReport::new(&aggregates, &args.name, stats, oracle, source, worst, unit);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let path = args.out.join(page::file_name(&args.name));

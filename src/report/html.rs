@@ -7,7 +7,7 @@
 //! `<svg>` with a stable id (`round-chart`, `error-distribution`, `kind-chart`), a `<title>`
 //! and a `<desc>`; an analysis without games still gives a valid page with empty charts.
 
-use super::Ranked;
+use super::{Ranked, Unit};
 use crate::aggregate::{Aggregates, Tally, KINDS};
 use crate::corpus::Summary;
 use std::collections::BTreeMap;
@@ -46,12 +46,13 @@ const BUCKETS: [(&str, u64, usize); 7] = [
 /// The whole report: one HTML5 document. `board` is the leaderboard (players with at least
 /// `min_games` games, ranked), of which the first `top` are listed and the best tenth (at
 /// least one player) make the "best players" series of the round chart; `oracle` names what
-/// rated the decisions.
+/// rated the decisions, `unit` what its errors are in.
 pub fn report_html(
     aggregates: &Aggregates,
     board: &[Ranked],
     summary: &Summary,
     oracle: &str,
+    unit: Unit,
     min_games: u64,
     top: usize,
 ) -> String {
@@ -74,37 +75,42 @@ pub fn report_html(
     }
 
     out.push_str("<section id=\"rounds\">\n<h2>Difficulty by round</h2>\n");
-    out.push_str(
-        "<p class=\"note\">Mean error per decision (expected points lost against optimal play) \
-         at each turn of the game, one line per number of seats: the turns of a round are \
-         placed side by side within it, in seat order. The red dashed line is the best \
-         players' mean error per decision in each round.</p>\n",
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">Mean error per decision ({} lost against optimal play) at each \
+         turn of the game, one line per number of seats: the turns of a round are placed side \
+         by side within it, in seat order. The red dashed line is the best players' mean error \
+         per decision in each round.</p>",
+        unit.name()
     );
-    out.push_str(&round_chart(aggregates, &best));
+    out.push_str(&round_chart(aggregates, &best, unit));
     let _ = writeln!(out, "<p class=\"note\">{}</p>", best_caption(board, &best));
     out.push_str("</section>\n");
 
     out.push_str("<section id=\"distribution\">\n<h2>Error distribution</h2>\n");
-    out.push_str(
-        "<p class=\"note\">Decisions by error (expected points), in buckets growing tenfold; \
-         the colors are the decision classes (fine, doubtful, error, blunder). An error of 0 \
-         has its own bar; every other bucket holds its lower bound but not its upper one. \
-         Errors are recorded to three significant digits.</p>\n",
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">Decisions by error ({}), in buckets growing tenfold; the colors are \
+         the decision classes (fine, doubtful, error, blunder). An error of 0 has its own bar; \
+         every other bucket holds its lower bound but not its upper one. Errors are recorded to \
+         three significant digits.</p>",
+        unit.name()
     );
-    out.push_str(&distribution_chart(aggregates));
+    out.push_str(&distribution_chart(aggregates, unit));
     out.push_str("</section>\n");
 
     out.push_str("<section id=\"kinds\">\n<h2>Error by decision kind</h2>\n");
-    out.push_str(&kind_chart(aggregates));
+    out.push_str(&kind_chart(aggregates, unit));
     kind_table(&mut out, aggregates);
     out.push_str("</section>\n");
 
-    leaderboard_section(&mut out, board, &best, min_games, top);
+    leaderboard_section(&mut out, board, &best, min_games, top, unit);
     let _ = writeln!(
         out,
-        "<footer>Written by dicelens {}. Errors and luck are in expected final points \
-         under the oracle named above.</footer>",
-        env!("CARGO_PKG_VERSION")
+        "<footer>Written by dicelens {}. Errors and luck are in {} under the oracle named \
+         above.</footer>",
+        env!("CARGO_PKG_VERSION"),
+        unit.name()
     );
     out.push_str("</main>\n</body>\n</html>\n");
     out
@@ -574,7 +580,7 @@ fn round_series(aggregates: &Aggregates, best: &[&Ranked]) -> (Vec<Series>, u32)
 }
 
 /// The per-round difficulty chart (`#round-chart`).
-fn round_chart(aggregates: &Aggregates, best: &[&Ranked]) -> String {
+fn round_chart(aggregates: &Aggregates, best: &[&Ranked], unit: Unit) -> String {
     let (series, last_round) = round_series(aggregates, best);
     let rounds = if last_round == 0 { 13 } else { last_round };
     let (top, bottom) = (24.0, 330.0);
@@ -605,7 +611,13 @@ fn round_chart(aggregates: &Aggregates, best: &[&Ranked]) -> String {
         &desc,
     );
     plot_background(&mut out, top, bottom);
-    y_axis(&mut out, y, y_top, step, "mean error per decision (points)");
+    y_axis(
+        &mut out,
+        y,
+        y_top,
+        step,
+        &format!("mean error per decision ({})", unit.short()),
+    );
     out.push_str("<g class=\"x-axis\">\n");
     let every = rounds.div_ceil(20).max(1);
     for round in (1..=rounds).filter(|r| (r - 1) % every == 0) {
@@ -703,7 +715,7 @@ fn bucket_counts(aggregates: &Aggregates) -> [u64; 7] {
 }
 
 /// The error distribution histogram (`#error-distribution`).
-fn distribution_chart(aggregates: &Aggregates) -> String {
+fn distribution_chart(aggregates: &Aggregates, unit: Unit) -> String {
     let counts = bucket_counts(aggregates);
     let total: u64 = counts.iter().sum();
     let max = counts.iter().copied().max().unwrap_or(0);
@@ -722,7 +734,8 @@ fn distribution_chart(aggregates: &Aggregates) -> String {
             .map(|(b, n)| format!("{}: {n}", b.0))
             .collect();
         format!(
-            "Decisions by error in expected points, {total} in all; {}.",
+            "Decisions by error in {}, {total} in all; {}.",
+            unit.name(),
             parts.join("; ")
         )
     };
@@ -774,9 +787,10 @@ fn distribution_chart(aggregates: &Aggregates) -> String {
     let _ = writeln!(
         out,
         "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">error of a \
-         decision (expected points)</text>",
+         decision ({})</text>",
         px((LEFT + RIGHT) / 2.0),
-        px(bottom + 44.0)
+        px(bottom + 44.0),
+        unit.name()
     );
     if total == 0 {
         no_data(&mut out, top, bottom, "no decisions rated");
@@ -786,7 +800,7 @@ fn distribution_chart(aggregates: &Aggregates) -> String {
 }
 
 /// Error per decision by decision kind, as horizontal bars (`#kind-chart`).
-fn kind_chart(aggregates: &Aggregates) -> String {
+fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
     let label_width = 150.0;
     let (left, right) = (LEFT + label_width, RIGHT - 90.0);
     let (top, row) = (14.0, 42.0);
@@ -875,9 +889,10 @@ fn kind_chart(aggregates: &Aggregates) -> String {
     let _ = writeln!(
         out,
         "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">mean error per \
-         decision (points)</text>",
+         decision ({})</text>",
         px((left + right) / 2.0),
-        px(bottom + 44.0)
+        px(bottom + 44.0),
+        unit.short()
     );
     if aggregates.all.decisions == 0 {
         let _ = writeln!(
@@ -930,6 +945,7 @@ fn leaderboard_section(
     best: &[&Ranked],
     min_games: u64,
     top: usize,
+    unit: Unit,
 ) {
     out.push_str("<section id=\"leaderboard\">\n<h2>Leaderboard</h2>\n");
     let shown = board.len().min(top);
@@ -937,10 +953,10 @@ fn leaderboard_section(
     let _ = writeln!(
         out,
         "<p class=\"note\">{} players with at least {min_games} game{s}, ranked by error per \
-         game (expected points lost per game against optimal play); the first {shown} shown. \
-         The 95% confidence interval is by game. Highlighted: the best players of the round \
-         chart.</p>",
-        board.len()
+         game ({} lost per game against optimal play); the first {shown} shown. The 95% \
+         confidence interval is by game. Highlighted: the best players of the round chart.</p>",
+        board.len(),
+        unit.name()
     );
     out.push_str(
         "<table id=\"leaderboard-table\">\n<thead><tr><th class=\"num\">rank</th>\
@@ -1070,7 +1086,15 @@ mod tests {
     fn player_names_are_escaped() {
         let a = sample();
         let board = leaderboard(&a, 1);
-        let html = report_html(&a, &board, &Summary::default(), "oracle <o>", 1, 10);
+        let html = report_html(
+            &a,
+            &board,
+            &Summary::default(),
+            "oracle <o>",
+            Unit::Points,
+            1,
+            10,
+        );
         assert!(html.contains("&lt;b&gt;&amp;&quot;x&quot;"), "escaped name");
         assert!(!html.contains("<b>&\"x\""), "raw name in the page");
         assert!(html.contains("oracle &lt;o&gt;"));
@@ -1081,7 +1105,15 @@ mod tests {
     fn empty_aggregates_give_a_valid_page() {
         let a = Aggregates::default();
         let board = leaderboard(&a, 5);
-        let html = report_html(&a, &board, &Summary::default(), "solitaire", 5, 20);
+        let html = report_html(
+            &a,
+            &board,
+            &Summary::default(),
+            "solitaire",
+            Unit::Points,
+            5,
+            20,
+        );
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.trim_end().ends_with("</html>"));
         assert!(html.contains("nothing to show"));
@@ -1097,7 +1129,15 @@ mod tests {
     fn one_series_per_seat_count_and_one_for_the_best() {
         let a = sample();
         let board = leaderboard(&a, 1);
-        let html = report_html(&a, &board, &Summary::default(), "solitaire", 1, 10);
+        let html = report_html(
+            &a,
+            &board,
+            &Summary::default(),
+            "solitaire",
+            Unit::Points,
+            1,
+            10,
+        );
         assert_eq!(html.matches("<polyline class=\"series seats ").count(), 2);
         assert!(html.contains("class=\"series seats seats-1\""));
         assert!(html.contains("class=\"series seats seats-2\""));
@@ -1111,7 +1151,15 @@ mod tests {
 
         let mut two = sample();
         two.turns.retain(|k, _| k / 1000 == 2);
-        let html = report_html(&two, &board, &Summary::default(), "solitaire", 1, 10);
+        let html = report_html(
+            &two,
+            &board,
+            &Summary::default(),
+            "solitaire",
+            Unit::Points,
+            1,
+            10,
+        );
         assert_eq!(html.matches("<polyline class=\"series seats ").count(), 1);
     }
 
@@ -1160,8 +1208,24 @@ mod tests {
     fn the_page_is_deterministic() {
         let a = sample();
         let board = leaderboard(&a, 1);
-        let one = report_html(&a, &board, &Summary::default(), "solitaire", 1, 10);
-        let two = report_html(&a, &board, &Summary::default(), "solitaire", 1, 10);
+        let one = report_html(
+            &a,
+            &board,
+            &Summary::default(),
+            "solitaire",
+            Unit::Points,
+            1,
+            10,
+        );
+        let two = report_html(
+            &a,
+            &board,
+            &Summary::default(),
+            "solitaire",
+            Unit::Points,
+            1,
+            10,
+        );
         assert_eq!(one, two);
     }
 }

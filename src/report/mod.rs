@@ -9,6 +9,59 @@ use std::fmt::Write;
 pub mod html;
 pub mod player;
 
+/// What the errors of an analysis are measured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Expected final points (the solitaire oracle).
+    Points,
+    /// Expected match points (games of several players under a match-point oracle).
+    MatchPoints,
+    /// Both, game by game.
+    Mixed,
+}
+
+impl Unit {
+    /// The unit of an analysis of `aggregates`: match points for games of several players
+    /// when `match_point_oracle`, points for the others.
+    pub fn of(match_point_oracle: bool, aggregates: &Aggregates) -> Unit {
+        let (mut solo, mut several) = (false, false);
+        for key in aggregates.turns.keys() {
+            if key / 1000 > 1 {
+                several = true;
+            } else {
+                solo = true;
+            }
+        }
+        let in_match_points = match_point_oracle && several;
+        let in_points = solo || (several && !match_point_oracle);
+        match (in_points, in_match_points) {
+            (_, false) => Unit::Points,
+            (false, true) => Unit::MatchPoints,
+            (true, true) => Unit::Mixed,
+        }
+    }
+
+    /// The unit in full ("expected points").
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Points => "expected points",
+            Unit::MatchPoints => "expected match points",
+            Unit::Mixed => {
+                "expected points (one-player games) or match points (games of several players)"
+            }
+        }
+    }
+
+    /// The unit in short, for axis titles ("points").
+    pub fn short(self) -> &'static str {
+        match self {
+            Unit::Points => "points",
+            Unit::MatchPoints => "match points",
+            Unit::Mixed => "points or match points",
+        }
+    }
+}
+
 /// A player on the leaderboard.
 pub struct Ranked<'a> {
     /// 1-based rank.
@@ -154,4 +207,27 @@ pub fn rounds_csv(aggregates: &Aggregates) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Aggregates holding decisions of games with these seat counts.
+    fn with_seats(seats: &[u32]) -> Aggregates {
+        let mut a = Aggregates::default();
+        for s in seats {
+            a.turns.insert(s * 1000 + 1, Default::default());
+        }
+        a
+    }
+
+    #[test]
+    fn unit_follows_the_oracle_and_the_seats() {
+        assert_eq!(Unit::of(false, &with_seats(&[1, 2])), Unit::Points);
+        assert_eq!(Unit::of(true, &with_seats(&[2, 3])), Unit::MatchPoints);
+        assert_eq!(Unit::of(true, &with_seats(&[1])), Unit::Points);
+        assert_eq!(Unit::of(true, &with_seats(&[1, 2])), Unit::Mixed);
+        assert_eq!(Unit::of(true, &with_seats(&[])), Unit::Points);
+    }
 }

@@ -7,6 +7,7 @@ use super::html::{
     axes, escape, finite, fixed, nice_axis, no_data, plot_background, px, svg_open, y_axis, Scale,
     LEFT, RIGHT, STYLE,
 };
+use super::Unit;
 use crate::aggregate::{Aggregates, PlayerStats, Tally, KINDS};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -71,6 +72,8 @@ pub struct PlayerReport<'a> {
     pub source: String,
     /// The worst decisions, worst first; `None` when made from aggregates.
     pub worst: Option<Vec<Worst>>,
+    /// What the errors are in.
+    pub unit: Unit,
 }
 
 /// Why the worst decisions are missing from a report made from aggregates.
@@ -86,6 +89,7 @@ impl<'a> PlayerReport<'a> {
         oracle: String,
         source: String,
         worst: Option<Vec<Worst>>,
+        unit: Unit,
     ) -> PlayerReport<'a> {
         let mine = stats.error_per_game();
         let others = aggregates.players.len().saturating_sub(1);
@@ -102,6 +106,7 @@ impl<'a> PlayerReport<'a> {
             oracle,
             source,
             worst,
+            unit,
         }
     }
 
@@ -341,6 +346,7 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
     serde_json::json!({
         "player": r.name,
         "oracle": r.oracle,
+        "unit": r.unit.name(),
         "source": r.source,
         "overview": {
             "games": p.games,
@@ -435,7 +441,7 @@ pub fn html(r: &PlayerReport) -> String {
     );
 
     out.push_str("<section id=\"rounds\">\n<h2>Error by round</h2>\n");
-    out.push_str(&rounds_chart(p));
+    out.push_str(&rounds_chart(p, r.unit));
     out.push_str(
         "<table>\n<thead><tr><th class=\"num\">round</th><th class=\"num\">decisions</th>\
          <th class=\"num\">total error</th><th class=\"num\">error per decision</th></tr>\
@@ -497,7 +503,7 @@ pub fn html(r: &PlayerReport) -> String {
     out.push_str("</section>\n");
 
     out.push_str("<section id=\"trend\">\n<h2>Trend by month</h2>\n");
-    out.push_str(&trend_chart(p));
+    out.push_str(&trend_chart(p, r.unit));
     out.push_str("</section>\n");
     out.push_str("</main>\n</body>\n</html>\n");
     out
@@ -546,7 +552,7 @@ fn x_axis(out: &mut String, labels: &[(f64, String)], title: &str) {
 }
 
 /// Bars of the error per decision by round (`#player-rounds`).
-fn rounds_chart(p: &PlayerStats) -> String {
+fn rounds_chart(p: &PlayerStats, unit: Unit) -> String {
     let rounds: Vec<(u16, f64, u64)> = p
         .rounds
         .iter()
@@ -567,7 +573,8 @@ fn rounds_chart(p: &PlayerStats) -> String {
         &format!("The player's mean error per decision in each round, rounds 1 to {last}."),
     );
     plot_background(&mut out, TOP, BOTTOM);
-    y_axis(&mut out, y, y_top, step, "mean error per decision (points)");
+    let title = format!("mean error per decision ({})", unit.short());
+    y_axis(&mut out, y, y_top, step, &title);
     let labels: Vec<(f64, String)> = (1..=last)
         .map(|r| (x.at(f64::from(r)), r.to_string()))
         .collect();
@@ -597,7 +604,7 @@ fn rounds_chart(p: &PlayerStats) -> String {
 }
 
 /// The line of the error per game by month (`#player-trend`).
-fn trend_chart(p: &PlayerStats) -> String {
+fn trend_chart(p: &PlayerStats, unit: Unit) -> String {
     let months: Vec<(String, u64, f64)> = months(p)
         .into_iter()
         .map(|(m, (g, e))| (m, g, finite(month_rate(g, e))))
@@ -623,7 +630,8 @@ fn trend_chart(p: &PlayerStats) -> String {
         &desc,
     );
     plot_background(&mut out, TOP, BOTTOM);
-    y_axis(&mut out, y, y_top, step, "error per game (points)");
+    let title = format!("error per game ({})", unit.short());
+    y_axis(&mut out, y, y_top, step, &title);
     let labels: Vec<(f64, String)> = months
         .iter()
         .enumerate()
