@@ -1082,19 +1082,24 @@ mod tests {
         }
     }
 
+    /// The page of `a` in points, with no skipped game.
+    fn page(a: &Aggregates, board: &[Ranked], oracle: &str, min_games: u64, top: usize) -> String {
+        report_html(
+            a,
+            board,
+            &Summary::default(),
+            oracle,
+            Unit::Points,
+            min_games,
+            top,
+        )
+    }
+
     #[test]
     fn player_names_are_escaped() {
         let a = sample();
         let board = leaderboard(&a, 1);
-        let html = report_html(
-            &a,
-            &board,
-            &Summary::default(),
-            "oracle <o>",
-            Unit::Points,
-            1,
-            10,
-        );
+        let html = page(&a, &board, "oracle <o>", 1, 10);
         assert!(html.contains("&lt;b&gt;&amp;&quot;x&quot;"), "escaped name");
         assert!(!html.contains("<b>&\"x\""), "raw name in the page");
         assert!(html.contains("oracle &lt;o&gt;"));
@@ -1105,15 +1110,7 @@ mod tests {
     fn empty_aggregates_give_a_valid_page() {
         let a = Aggregates::default();
         let board = leaderboard(&a, 5);
-        let html = report_html(
-            &a,
-            &board,
-            &Summary::default(),
-            "solitaire",
-            Unit::Points,
-            5,
-            20,
-        );
+        let html = page(&a, &board, "solitaire", 5, 20);
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.trim_end().ends_with("</html>"));
         assert!(html.contains("nothing to show"));
@@ -1129,15 +1126,7 @@ mod tests {
     fn one_series_per_seat_count_and_one_for_the_best() {
         let a = sample();
         let board = leaderboard(&a, 1);
-        let html = report_html(
-            &a,
-            &board,
-            &Summary::default(),
-            "solitaire",
-            Unit::Points,
-            1,
-            10,
-        );
+        let html = page(&a, &board, "solitaire", 1, 10);
         assert_eq!(html.matches("<polyline class=\"series seats ").count(), 2);
         assert!(html.contains("class=\"series seats seats-1\""));
         assert!(html.contains("class=\"series seats seats-2\""));
@@ -1151,15 +1140,7 @@ mod tests {
 
         let mut two = sample();
         two.turns.retain(|k, _| k / 1000 == 2);
-        let html = report_html(
-            &two,
-            &board,
-            &Summary::default(),
-            "solitaire",
-            Unit::Points,
-            1,
-            10,
-        );
+        let html = page(&two, &board, "solitaire", 1, 10);
         assert_eq!(html.matches("<polyline class=\"series seats ").count(), 1);
     }
 
@@ -1208,24 +1189,8 @@ mod tests {
     fn the_page_is_deterministic() {
         let a = sample();
         let board = leaderboard(&a, 1);
-        let one = report_html(
-            &a,
-            &board,
-            &Summary::default(),
-            "solitaire",
-            Unit::Points,
-            1,
-            10,
-        );
-        let two = report_html(
-            &a,
-            &board,
-            &Summary::default(),
-            "solitaire",
-            Unit::Points,
-            1,
-            10,
-        );
+        let one = page(&a, &board, "solitaire", 1, 10);
+        let two = page(&a, &board, "solitaire", 1, 10);
         assert_eq!(one, two);
     }
 }
