@@ -78,10 +78,11 @@ struct AgainstOther<'a> {
 }
 
 impl AgainstOther<'_> {
-    fn entry(&self, mover_after: usize) -> Option<&Window> {
+    /// The other player's entry after the mover reaches `mover_after`.
+    fn entry(&self, mover_after: usize) -> Option<&Entry> {
         self.entries
             .get(&(self.other as u32, mover_after as u32))
-            .map(|e| &e.window)
+            .map(|e| &**e)
     }
 }
 
@@ -91,7 +92,7 @@ impl Successors for AgainstOther<'_> {
             return (0, 0);
         }
         match self.entry(index) {
-            Some(w) => (-(w.lo + w.values.len() as i64 - 1), -w.lo),
+            Some(Entry { window: w, .. }) => (-(w.lo + w.values.len() as i64 - 1), -w.lo),
             None => (0, 0),
         }
     }
@@ -105,7 +106,7 @@ impl Successors for AgainstOther<'_> {
             i64::MAX => i64::MIN,
             x => -x,
         };
-        match self.entries.get(&(self.other as u32, index as u32)) {
+        match self.entry(index) {
             Some(e) => (flip(e.known.1), flip(e.known.0)),
             None => EVERYWHERE,
         }
@@ -123,7 +124,7 @@ impl Successors for AgainstOther<'_> {
             }
             return;
         }
-        let Some(w) = self.entry(index) else {
+        let Some(Entry { window: w, .. }) = self.entry(index) else {
             out.fill(0.0);
             return;
         };
@@ -188,12 +189,16 @@ impl ExactTwoPlayer {
         }
     }
 
-    /// Whether state `index` has every box filled.
-    fn complete(&self, index: usize) -> bool {
+    /// The boxes filled in state `index`.
+    fn filled_mask(&self, index: usize) -> u16 {
         let pairs = upper_pairs();
         let (lower, pair) = (index / pairs.count(), index % pairs.count());
         self.space.lower_boxes(lower).0 | u16::from(pairs.mask[pair])
-            == self.space.rules.full_mask()
+    }
+
+    /// Whether state `index` has every box filled.
+    fn complete(&self, index: usize) -> bool {
+        self.filled_mask(index) == self.space.rules.full_mask()
     }
 
     /// The scoring options of the mover's state `a`, kept for the next time.
@@ -212,12 +217,7 @@ impl ExactTwoPlayer {
 
     /// Boxes filled on both sheets of a pair.
     fn filled(&self, (a, b): (usize, usize)) -> u32 {
-        let pairs = upper_pairs();
-        let count = |i: usize| {
-            let (lower, pair) = (i / pairs.count(), i % pairs.count());
-            (self.space.lower_boxes(lower).0 | u16::from(pairs.mask[pair])).count_ones()
-        };
-        count(a) + count(b)
+        self.filled_mask(a).count_ones() + self.filled_mask(b).count_ones()
     }
 
     /// The pairs after the mover `a`'s turn against `b`, each with the points differences
