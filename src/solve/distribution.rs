@@ -188,7 +188,8 @@ struct LastRoll {
     /// Points of the window that hold values (the rest is padding).
     used: usize,
     /// The points where the window's function is right: those asked for, and beyond them on a
-    /// side where the function is constant anyway (1 before, 0 after).
+    /// side where the function is constant anyway (1 before, 0 after), as far as the
+    /// successors are right.
     known: (i64, i64),
     /// The most points one option scores: successors are decoded this far below `lo`.
     below: usize,
