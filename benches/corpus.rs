@@ -180,40 +180,57 @@ fn analyze_two_seat(c: &mut Criterion) {
     let corpus = simulated_corpus(&plan, dir.path());
     dicelens::tables::build_dist_file(dir.path(), plan.rules, 0, None)
         .expect("building distributions");
-    let args = |oracle: &str, exact_free| {
-        let choice = dicelens::cli::analyze::OracleChoice::parse(oracle, exact_free)
-            .expect("a valid oracle");
-        analyze_args(&corpus, dir.path(), choice)
-    };
-    let mut group = c.benchmark_group("analyze_two_seat");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(20));
-    group.throughput(Throughput::Elements(plan.games as u64));
-    for (name, oracle, exact_free) in [
-        ("solitaire_baseline", "e", 0),
-        ("emp1", "emp:1", 0),
-        ("emp1_exact_from_4_free", "emp:1", 4),
-    ] {
-        let args = args(oracle, exact_free);
-        group.bench_function(name, |b| b.iter(|| dicelens::cli::analyze::run(&args)));
-    }
-    group.finish();
+    analyze_with_oracles(
+        c,
+        "analyze_two_seat",
+        &corpus,
+        dir.path(),
+        plan.games,
+        20,
+        &[
+            ("solitaire_baseline", "e", 0),
+            ("emp1", "emp:1", 0),
+            ("emp1_exact_from_4_free", "emp:1", 4),
+        ],
+    );
     // The default oracle (EMP(1), exact from 8 free boxes on) is slower: fewer games.
     let plan = Plan { games: 200, ..plan };
     let corpus = simulated_corpus(&plan, dir.path());
-    let mut group = c.benchmark_group("analyze_two_seat_default");
+    let default_free = dicelens::cli::analyze::DEFAULT_EXACT_FREE;
+    analyze_with_oracles(
+        c,
+        "analyze_two_seat_default",
+        &corpus,
+        dir.path(),
+        plan.games,
+        60,
+        &[
+            ("solitaire_baseline", "e", default_free),
+            ("default_oracle", "emp:1", default_free),
+        ],
+    );
+}
+
+/// One benchmark group: `analyze` of `corpus` (of `games` games, tables in `dir`) with each
+/// `(name, --oracle, --exact-free)` of `cases`, measured for `seconds`.
+fn analyze_with_oracles(
+    c: &mut Criterion,
+    group_name: &str,
+    corpus: &std::path::Path,
+    dir: &std::path::Path,
+    games: usize,
+    seconds: u64,
+    cases: &[(&str, &str, u32)],
+) {
+    let mut group = c.benchmark_group(group_name);
     group
         .sample_size(10)
-        .measurement_time(Duration::from_secs(60));
-    group.throughput(Throughput::Elements(plan.games as u64));
-    for (name, oracle) in [("solitaire_baseline", "e"), ("default_oracle", "emp:1")] {
-        let choice = dicelens::cli::analyze::OracleChoice::parse(
-            oracle,
-            dicelens::cli::analyze::DEFAULT_EXACT_FREE,
-        )
-        .expect("a valid oracle");
-        let args = analyze_args(&corpus, dir.path(), choice);
+        .measurement_time(Duration::from_secs(seconds));
+    group.throughput(Throughput::Elements(games as u64));
+    for &(name, oracle, exact_free) in cases {
+        let choice = dicelens::cli::analyze::OracleChoice::parse(oracle, exact_free)
+            .expect("a valid oracle");
+        let args = analyze_args(corpus, dir, choice);
         group.bench_function(name, |b| b.iter(|| dicelens::cli::analyze::run(&args)));
     }
     group.finish();
