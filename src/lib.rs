@@ -7,6 +7,7 @@
 
 pub mod aggregate;
 pub mod cli;
+pub mod compare;
 pub mod corpus;
 pub mod dice;
 pub mod rate;

@@ -40,7 +40,8 @@ enum Command {
         #[command(subcommand)]
         action: TablesAction,
     },
-    /// Measurements that are experiments rather than benchmarks (`bench quality`).
+    /// Measurements that are experiments rather than benchmarks (`bench quality`, `bench
+    /// oracles`).
     Bench {
         #[command(subcommand)]
         action: BenchAction,
@@ -53,6 +54,11 @@ enum BenchAction {
     /// most --max-free boxes free, every option valued exactly, and the exact loss of the picks
     /// of EMP(0..=D), DynW(1..=D) and the solitaire strategy, by number of free boxes.
     Quality(cli::bench::QualityArgs),
+    /// Rates one corpus with a reference oracle and with each candidate, timed in the same
+    /// run: per candidate its games/s, its distance from the reference per decision and per
+    /// player (error per game, against the player's 95% CI), the rank correlation of the
+    /// leaderboard and the positions that change (docs/oracles.md).
+    Oracles(cli::bench_oracles::OraclesArgs),
 }
 
 #[derive(clap::Args)]
@@ -120,24 +126,41 @@ impl SheetFlags {
     }
 }
 
-/// How games of several players are rated (`analyze`, `merge`, `validate`, `player`).
+/// How games of several players are rated (`analyze`, `validate`, `player`).
 #[derive(clap::Args)]
 struct OracleFlags {
-    /// Oracle for games of several players: emp:D or dynw:D (expected match points, D in
-    /// 0..=5, exact values from --exact-free boxes free on), or e (each player's solitaire
-    /// expected score).
-    #[arg(long, default_value = "emp:1", value_name = "M")]
+    /// Oracle for games of several players: `default` (= emp:1), `reference` (=
+    /// emp:1/exact:8), `e`, or a spec: emp:D or dynw:D, then /exact:N and /exact-leaves
+    /// (--help says more; docs/oracles.md).
+    #[arg(long, default_value = "default", value_name = "SPEC", long_help = ORACLE_HELP)]
     oracle: String,
-    /// With a match-point oracle: two-player positions with at most this many boxes free in
-    /// all (at most 12) are valued exactly.
-    #[arg(long, default_value_t = cli::analyze::DEFAULT_EXACT_FREE, value_name = "N")]
-    exact_free: u32,
 }
 
+/// The long help of `--oracle`: the specs, and the default's measured speed and distance from
+/// the reference (PERFORMANCE.md, "Choosing the default oracle").
+const ORACLE_HELP: &str = "\
+How games of several players are rated; one-player games always get the solitaire oracle
+(expected points). SPEC is one of:
+  e               every player's solitaire expected score, ignoring the others (points)
+  emp:D, dynw:D   expected match points by the 2008 thesis's search, D turns deep (0..=5)
+  .../exact:N     two-player turns with at most N boxes free in all (N in 0..=12) valued
+                  exactly; the search from earlier turns ends at its static evaluation
+  .../exact-leaves  the positions that search reaches valued exactly too (within N): slower
+  reference       emp:1/exact:8, the 2008 study's setting
+  default         emp:1: the fastest setting measured to keep every player's error per game
+                  within 0.002 match points of the reference's
+Measured on this project's 2-core machine (PERFORMANCE.md), 2,000 simulated two-player games
+each of yahtzee and yahtzee-kurnik: the default rates about DEFAULT_SPEED games/s end to end,
+every player's error per game within DEFAULT_DISTANCE match points of the reference's; the
+reference about REFERENCE_SPEED games/s. `dicelens bench oracles` measures any setting on your
+own games (docs/oracles.md).";
+
 impl OracleFlags {
-    /// The checked choice.
-    fn choice(&self) -> Result<cli::analyze::OracleChoice, CliError> {
-        cli::analyze::OracleChoice::parse(&self.oracle, self.exact_free)
+    /// The checked spec.
+    fn spec(&self) -> Result<dicelens::rate::OracleSpec, CliError> {
+        self.oracle
+            .parse()
+            .map_err(|e: String| CliError::flag("--oracle", e))
     }
 }
 
@@ -389,7 +412,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json: a.json,
             include_unfinished: a.include_unfinished,
             tables: a.tables,
-            oracle: a.oracle.choice()?,
+            oracle: a.oracle.spec()?,
         }),
         Command::Merge(m) => cli::merge::run(&cli::merge::MergeArgs {
             dirs: m.dirs,
@@ -422,7 +445,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             format: v.format,
             json: v.json,
             tables: v.tables,
-            oracle: v.oracle.choice()?,
+            oracle: v.oracle.spec()?,
         }),
         Command::Player(p) => cli::player::run(&cli::player::PlayerArgs {
             name: p.name,
@@ -434,11 +457,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
             include_unfinished: p.include_unfinished,
             tables: p.tables,
             json: p.json,
-            oracle: p.oracle.choice()?,
+            oracle: p.oracle.spec()?,
         }),
         Command::Bench {
             action: BenchAction::Quality(q),
         } => cli::bench::quality(&q),
+        Command::Bench {
+            action: BenchAction::Oracles(o),
+        } => cli::bench_oracles::oracles(&o),
         Command::Tables { action } => match action {
             TablesAction::Build {
                 rules,

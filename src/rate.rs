@@ -7,9 +7,9 @@ use crate::replay::{Decision, Replayed};
 use crate::rules::{Choice, RuleSet, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData};
 use crate::solve::expected::{sheet_value, TurnOracle};
-use crate::solve::match_points::{MatchSearch, MatchTurn, Method};
+use crate::solve::match_points::{ExactRange, MatchSearch, MatchTurn, Method};
 use crate::solve::states::StateSpace;
-use crate::solve::two_player::ExactTwoPlayer;
+use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
 use crate::tables::DistTable;
 use std::collections::HashMap;
 use std::fmt;
@@ -78,6 +78,21 @@ pub struct TurnCache {
     matched: Option<((Sheet, Vec<Sheet>), MatchTurn)>,
     /// The value of the option taken at the previous decision of the turn.
     last_chosen: Option<f64>,
+    /// The [`MatchOracle::id`] of the oracle the memo holds values of.
+    oracle: u64,
+}
+
+impl TurnCache {
+    /// Empties the memo unless it holds values of the oracle with this [`MatchOracle::id`]
+    /// (a thread's memo outlives an oracle, and another oracle values the same turn otherwise).
+    pub fn serve(&mut self, oracle: u64) {
+        if self.oracle != oracle {
+            *self = TurnCache {
+                oracle,
+                ..TurnCache::default()
+            };
+        }
+    }
 }
 
 /// Turn evaluations the solitaire oracle keeps (about 4 KB each, so about 280 MB when full);
@@ -324,15 +339,162 @@ pub fn rate_game(
     Some(())
 }
 
+/// How games are rated, as one spec that reads the same everywhere (`analyze --oracle`,
+/// `bench oracles`, `summary.json`):
+/// - `e`: every player of every game by the solitaire oracle (expected points);
+/// - `emp:D` or `dynw:D` (`D` in 0..=5): games of several players in expected match points by
+///   that search, then optionally `/exact:N` (two-player turns with at most `N` boxes free in
+///   all, `N` at most [`MOST_EXACT_FREE`], valued exactly; the search from earlier turns ends
+///   at its static evaluation) and `/exact-leaves` (the positions that search reaches are
+///   valued exactly too when they are within `N`: slower, each costs an exact solve);
+/// - the names `reference` ([`OracleSpec::REFERENCE`]) and `default` ([`OracleSpec::DEFAULT`]).
+///
+/// One-player games are always rated by the solitaire oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OracleSpec {
+    /// The method for games of several players ([`Method::Solitaire`] for `e`).
+    pub method: Method,
+    /// Most free boxes (both sheets) of a two-player turn valued exactly (0: none).
+    pub exact_free: u32,
+    /// Whether positions reached by the search are valued exactly within `exact_free` too.
+    pub exact_leaves: bool,
+}
+
+impl OracleSpec {
+    /// `e`: the solitaire oracle for every game.
+    pub const SOLITAIRE: OracleSpec = OracleSpec {
+        method: Method::Solitaire,
+        exact_free: 0,
+        exact_leaves: false,
+    };
+
+    /// `reference` = `emp:1/exact:8`: the 2008 study's setting (exact values from 8 free boxes
+    /// on, EMP(1) before), against which other settings are measured (`bench oracles`).
+    pub const REFERENCE: OracleSpec = OracleSpec {
+        method: Method::Emp(1),
+        exact_free: 8,
+        exact_leaves: false,
+    };
+
+    /// `default` = `emp:1`: the fastest setting measured to keep every player's error per game
+    /// within 0.002 match points of the reference's (docs/oracles.md, PERFORMANCE.md).
+    pub const DEFAULT: OracleSpec = OracleSpec {
+        method: Method::Emp(1),
+        exact_free: 0,
+        exact_leaves: false,
+    };
+
+    /// Whether games of several players are rated in expected match points.
+    pub fn is_match_points(&self) -> bool {
+        self.method != Method::Solitaire
+    }
+
+    /// The name of a named setting this spec equals (`reference`, `default`), if any.
+    pub fn name(&self) -> Option<&'static str> {
+        if *self == OracleSpec::DEFAULT {
+            Some("default")
+        } else if *self == OracleSpec::REFERENCE {
+            Some("reference")
+        } else {
+            None
+        }
+    }
+}
+
+impl Default for OracleSpec {
+    fn default() -> Self {
+        OracleSpec::DEFAULT
+    }
+}
+
+/// What a spec looks like, for error messages.
+const SPEC_FORMS: &str = "e, reference, default, or emp:D or dynw:D (D in 0..=5) followed by \
+     /exact:N (N in 0..=12) and /exact-leaves, e.g. emp:1/exact:4";
+
+impl std::str::FromStr for OracleSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<OracleSpec, String> {
+        match text {
+            "reference" => return Ok(OracleSpec::REFERENCE),
+            "default" => return Ok(OracleSpec::DEFAULT),
+            _ => {}
+        }
+        let mut parts = text.split('/');
+        let method: Method = parts
+            .next()
+            .unwrap_or_default()
+            .parse()
+            .map_err(|e| format!("{e}; an oracle is {SPEC_FORMS}"))?;
+        if method == Method::Exact {
+            return Err(format!(
+                "exact values everywhere are only affordable late in a game: use emp:D or \
+                 dynw:D with /exact:N (N at most {MOST_EXACT_FREE})"
+            ));
+        }
+        let mut spec = OracleSpec {
+            method,
+            ..OracleSpec::SOLITAIRE
+        };
+        let (mut exact_given, mut leaves_given) = (false, false);
+        for part in parts {
+            if method == Method::Solitaire {
+                return Err(format!(
+                    "'{text}': e takes no /options; an oracle is {SPEC_FORMS}"
+                ));
+            }
+            match part.split_once(':') {
+                Some(("exact", n)) if !exact_given => {
+                    spec.exact_free = match n.parse::<u32>() {
+                        Ok(n) if n <= MOST_EXACT_FREE => n,
+                        _ => {
+                            return Err(format!(
+                                "'{part}': expected exact:N with N in 0..={MOST_EXACT_FREE} \
+                                 (beyond, exact values take hours)"
+                            ))
+                        }
+                    };
+                    exact_given = true;
+                }
+                None if part == "exact-leaves" && !leaves_given => {
+                    spec.exact_leaves = true;
+                    leaves_given = true;
+                }
+                _ => return Err(format!("'{part}' in '{text}': an oracle is {SPEC_FORMS}")),
+            }
+        }
+        if spec.exact_leaves && spec.exact_free == 0 {
+            return Err(format!(
+                "'{text}': /exact-leaves needs /exact:N with N of at least 1"
+            ));
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for OracleSpec {
+    /// The canonical spec: `e`, `emp:1`, `emp:1/exact:4`, `emp:1/exact:8/exact-leaves`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.method)?;
+        if self.exact_free > 0 {
+            write!(f, "/exact:{}", self.exact_free)?;
+        }
+        if self.exact_leaves {
+            f.write_str("/exact-leaves")?;
+        }
+        Ok(())
+    }
+}
+
 /// The solitaire oracle for one-player games and, for games of several players, expected match
 /// points: exact where the exact solver settles the position (two players, few boxes free),
-/// the method's search elsewhere. With [`Method::Solitaire`], every player of every game is
-/// rated with the solitaire oracle.
+/// the method's search elsewhere, as an [`OracleSpec`] says. With `e`, every player of every
+/// game is rated with the solitaire oracle.
 pub struct MatchOracle {
-    /// The oracle of one-player games (and of every game with [`Method::Solitaire`]).
+    /// The oracle of one-player games (and of every game with `e`).
     pub solitaire: SolitaireOracle,
-    method: Method,
-    exact_free: u32,
+    id: u64,
+    spec: OracleSpec,
     dists: HashMap<RuleSet, DistTable>,
     solvers: HashMap<RuleSet, ExactTwoPlayer>,
 }
@@ -341,13 +503,13 @@ pub struct MatchOracle {
 static NO_DISTS: std::sync::OnceLock<DistTableData> = std::sync::OnceLock::new();
 
 impl MatchOracle {
-    /// Rates multi-player games with `method` (exact where at most `exact_free` boxes are free
-    /// in all, two players), one-player games with `solitaire`.
-    pub fn new(solitaire: SolitaireOracle, method: Method, exact_free: u32) -> MatchOracle {
+    /// Rates multi-player games as `spec` says, one-player games with `solitaire`.
+    pub fn new(solitaire: SolitaireOracle, spec: OracleSpec) -> MatchOracle {
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         MatchOracle {
             solitaire,
-            method,
-            exact_free,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            spec,
             dists: HashMap::new(),
             solvers: RuleSet::ALL
                 .iter()
@@ -358,7 +520,7 @@ impl MatchOracle {
 
     /// Whether multi-player games of a rule set need its distribution table.
     pub fn needs_dists(&self) -> bool {
-        matches!(self.method, Method::Emp(_) | Method::DynW(_))
+        matches!(self.spec.method, Method::Emp(_) | Method::DynW(_))
     }
 
     /// Adds the distribution table of a rule set.
@@ -366,36 +528,44 @@ impl MatchOracle {
         self.dists.insert(rules, table);
     }
 
-    /// The method for games of several players.
-    pub fn method(&self) -> Method {
-        self.method
+    /// How games are rated.
+    pub fn spec(&self) -> OracleSpec {
+        self.spec
+    }
+
+    /// A number no other oracle of this process has (for [`TurnCache::serve`]).
+    pub fn id(&self) -> u64 {
+        self.id
     }
 }
 
 impl Oracle for MatchOracle {
     fn describe(&self) -> String {
-        if self.method == Method::Solitaire {
+        let spec = self.spec;
+        if !spec.is_match_points() {
             return self.solitaire.describe();
         }
-        let exact = match self.exact_free {
-            0 => String::new(),
-            n => format!("exact (two players) where at most {n} boxes are free in all, "),
-        };
-        let elsewhere = if self.exact_free == 0 {
-            ""
-        } else {
-            " elsewhere"
+        let search = match (spec.exact_free, spec.exact_leaves) {
+            (0, _) => spec.method.to_string(),
+            (n, false) => format!(
+                "exact (two players) where at most {n} boxes are free in all, {} elsewhere",
+                spec.method
+            ),
+            (n, true) => format!(
+                "exact (two players) where at most {n} boxes are free in all, {} elsewhere \
+                 (exact at the positions its search reaches within {n})",
+                spec.method
+            ),
         };
         format!(
-            "expected match points in games of several players: {exact}{}{elsewhere}; {} in \
+            "expected match points in games of several players ({spec}): {search}; {} in \
              one-player games",
-            self.method,
             self.solitaire.describe()
         )
     }
 
     fn thresholds(&self, seats: usize) -> Option<Thresholds> {
-        (seats > 1 && self.method != Method::Solitaire).then_some(Thresholds::MATCH_POINTS)
+        (seats > 1 && self.spec.is_match_points()).then_some(Thresholds::MATCH_POINTS)
     }
 
     fn value(
@@ -405,7 +575,7 @@ impl Oracle for MatchOracle {
         before: Before,
         cache: &mut TurnCache,
     ) -> Option<Valued> {
-        if others.is_empty() || self.method == Method::Solitaire {
+        if others.is_empty() || !self.spec.is_match_points() {
             return self.solitaire.value(decision, others, before, cache);
         }
         let rules = decision.sheet.rules;
@@ -414,8 +584,12 @@ impl Oracle for MatchOracle {
             None if self.needs_dists() => return None,
             None => NO_DISTS.get_or_init(DistTableData::default),
         };
-        let exact = (others.len() == 1).then(|| (&self.solvers[&rules], self.exact_free));
-        let search = MatchSearch::new(dists, exact, self.method);
+        let exact = (others.len() == 1 && self.spec.exact_free > 0).then(|| ExactRange {
+            solver: &self.solvers[&rules],
+            most_free: self.spec.exact_free,
+            in_search: self.spec.exact_leaves,
+        });
+        let search = MatchSearch::new(dists, exact, self.spec.method);
         let key = (decision.sheet, others.to_vec());
         if cache.matched.as_ref().map(|(k, _)| k) != Some(&key) {
             let turn = search.turn(&decision.sheet, others)?;
@@ -456,5 +630,54 @@ impl Oracle for MatchOracle {
             before_roll,
             chosen,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print_canonically() {
+        for (text, canonical) in [
+            ("e", "e"),
+            ("emp:1", "emp:1"),
+            ("emp:1/exact:0", "emp:1"),
+            ("emp:1/exact:4", "emp:1/exact:4"),
+            ("dynw:2/exact:6", "dynw:2/exact:6"),
+            ("emp:1/exact-leaves/exact:8", "emp:1/exact:8/exact-leaves"),
+            ("reference", "emp:1/exact:8"),
+            ("default", &OracleSpec::DEFAULT.to_string()),
+        ] {
+            let spec: OracleSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), canonical, "{text}");
+            assert_eq!(canonical.parse::<OracleSpec>().unwrap(), spec, "{text}");
+        }
+        assert_eq!("reference".parse(), Ok(OracleSpec::REFERENCE));
+        assert_eq!(OracleSpec::REFERENCE.name(), Some("reference"));
+        assert_eq!(OracleSpec::DEFAULT.name(), Some("default"));
+        assert_eq!("emp:2".parse::<OracleSpec>().unwrap().name(), None);
+        assert!(!OracleSpec::SOLITAIRE.is_match_points());
+        assert!(OracleSpec::REFERENCE.is_match_points());
+    }
+
+    #[test]
+    fn malformed_specs_say_what_is_expected() {
+        for (text, says) in [
+            ("", "unknown method"),
+            ("exact", "only affordable late"),
+            ("emp:6", "expected 0 to 5"),
+            ("emp:1/exact:13", "N in 0..=12"),
+            ("emp:1/exact:x", "N in 0..=12"),
+            ("emp:1/exact:4/exact:5", "an oracle is"),
+            ("emp:1/exact:4/exact-leaves/exact-leaves", "an oracle is"),
+            ("emp:1/exact-leaves", "needs /exact:N"),
+            ("e/exact:4", "e takes no /options"),
+            ("emp:1/", "an oracle is"),
+            ("Reference", "unknown method"),
+        ] {
+            let err = text.parse::<OracleSpec>().unwrap_err();
+            assert!(err.contains(says), "{text}: {err}");
+        }
     }
 }

@@ -187,13 +187,14 @@ fn malformed_games_are_counted_with_reason_and_location() {
         summary["games_skipped"].as_u64(),
         Some(expected_skipped.len() as u64)
     );
-    // By default, games of two players are rated in expected match points (exact from 8
-    // free boxes on, EMP(1) before), one-player games in expected points.
+    // By default, games of two players are rated in expected match points (the default
+    // oracle, named by its spec), one-player games in expected points.
     let oracle = summary["oracle"].as_str().unwrap_or_default();
     assert!(oracle.contains("expected match points"), "{oracle}");
     assert!(oracle.contains("solitaire"), "{oracle}");
-    assert_eq!(summary["multi_player_method"], "emp:1");
-    assert_eq!(summary["exact_free"], 8);
+    let default = dicelens::rate::OracleSpec::DEFAULT.to_string();
+    assert_eq!(summary["oracle_spec"], default.as_str());
+    assert!(oracle.contains(&format!("({default})")), "{oracle}");
     // valid.ygn holds one-player and two-player games: the run warns that a player's totals
     // could mix points and match points, unless every game is rated in points.
     let valid = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ygn/valid.ygn");

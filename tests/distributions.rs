@@ -417,17 +417,15 @@ fn eval_ranks_options_by_target() {
     );
 }
 
-/// `analyze` with its default oracle (EMP(1), exact from 8 free boxes) on a simulated two-seat
-/// corpus: every decision valued in match points, each player's total error the sum of their
-/// decisions' errors, the oracle named, the same bytes with one thread and two, and `validate`
-/// of a game giving the same values decision by decision.
-#[test]
-fn analyze_rates_two_player_games_in_match_points() {
-    let (dir, _) = whole(RuleSet::Yahtzee);
-    let tables = dir.path().to_str().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let corpus = work.path().join("two.ygn");
-    let corpus = corpus.to_str().unwrap();
+/// A simulated corpus of `games` two-seat yahtzee games among 4 players, written into `dir`.
+fn two_seat_corpus(
+    dir: &std::path::Path,
+    tables: &str,
+    games: usize,
+    seed: u64,
+) -> std::path::PathBuf {
+    let corpus = dir.join("two.ygn");
+    let (games, seed) = (games.to_string(), seed.to_string());
     let out = run(
         &[
             "simulate",
@@ -438,17 +436,31 @@ fn analyze_rates_two_player_games_in_match_points() {
             "--players",
             "4",
             "--games",
-            "24",
+            &games,
             "--seed",
-            "8",
+            &seed,
             "--out",
-            corpus,
+            corpus.to_str().unwrap(),
             "--tables",
             tables,
         ],
         2,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
+    corpus
+}
+
+/// `analyze` with its default oracle (EMP(1), exact from a few free boxes on) on a simulated two-seat
+/// corpus: every decision valued in match points, each player's total error the sum of their
+/// decisions' errors, the oracle named, the same bytes with one thread and two, and `validate`
+/// of a game giving the same values decision by decision.
+#[test]
+fn analyze_rates_two_player_games_in_match_points() {
+    let (dir, _) = whole(RuleSet::Yahtzee);
+    let tables = dir.path().to_str().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let corpus = two_seat_corpus(work.path(), tables, 24, 8);
+    let corpus = corpus.to_str().unwrap();
     let analyse = |threads: usize, name: &str| {
         let out_dir = work.path().join(name);
         let out = run(
@@ -489,8 +501,10 @@ fn analyze_rates_two_player_games_in_match_points() {
         .unwrap()
         .contains("expected match points"));
     assert_eq!(summary["games_rated"], 24);
-    assert_eq!(summary["multi_player_method"], "emp:1");
-    assert_eq!(summary["exact_free"], 8);
+    assert_eq!(
+        summary["oracle_spec"],
+        dicelens::rate::OracleSpec::DEFAULT.to_string().as_str()
+    );
     let html = std::fs::read_to_string(one.join("report.html")).unwrap();
     assert!(html.contains("error of a decision (expected match points)"));
     assert!(!html.contains("(expected points)"));
@@ -599,4 +613,86 @@ fn bench_quality_values_every_method_on_every_position() {
         assert_eq!(moves, 30);
         assert!(m["all"]["total_error"].as_f64().unwrap() >= 0.0);
     }
+}
+
+/// `bench oracles` on a small simulated two-seat corpus: the reference measured again, or under
+/// its spec instead of its name, differs from itself by nothing at all; the solitaire oracle
+/// and EMP(1) without exact values differ by a positive amount; every candidate is timed.
+#[test]
+fn bench_oracles_measures_distances_from_the_reference() {
+    let (dir, _) = whole(RuleSet::Yahtzee);
+    let tables = dir.path().to_str().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let corpus = two_seat_corpus(work.path(), tables, 40, 12);
+    let corpus = corpus.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "oracles",
+            corpus,
+            "--min-games",
+            "1",
+            "--tables",
+            tables,
+        ];
+        args.extend_from_slice(extra);
+        run(&args, 2)
+    };
+    let out = bench(&["--candidates", "reference,emp:1/exact:8,e,emp:1", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["reference"]["spec"], "emp:1/exact:8");
+    let rows = json["candidates"].as_array().unwrap();
+    let specs: Vec<&str> = rows.iter().map(|r| r["spec"].as_str().unwrap()).collect();
+    assert_eq!(specs, ["emp:1/exact:8", "emp:1/exact:8", "e", "emp:1"]);
+    let number = |row: &serde_json::Value, field: &str| row["comparison"][field].as_f64().unwrap();
+    for row in rows {
+        assert_eq!(row["comparison"]["games_compared"], 40, "{row}");
+        assert!(row["games_per_second"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(number(row, "players") == 4.0, "{row}");
+    }
+    for same in &rows[..2] {
+        assert_eq!(same["name"], "reference");
+        for field in [
+            "decision_mean_abs_diff",
+            "decision_max_abs_diff",
+            "player_mean_abs_diff",
+            "player_max_abs_diff",
+            "player_max_diff_over_ci",
+        ] {
+            assert_eq!(number(same, field), 0.0, "{field}: {same}");
+        }
+        assert_eq!(number(same, "spearman"), 1.0);
+        assert_eq!(same["comparison"]["positions_changed"], 0);
+        assert_eq!(same["within_tolerance"], true);
+    }
+    let (e, emp1) = (&rows[2], &rows[3]);
+    assert!(number(e, "decision_max_abs_diff") > 0.0, "{e}");
+    assert!(number(e, "player_max_abs_diff") > 0.0, "{e}");
+    assert_eq!(e["units_differ"], true);
+    assert_eq!(e["unit"], "points");
+    assert!(number(emp1, "decision_max_abs_diff") > 0.0, "{emp1}");
+    assert!(number(emp1, "decision_mean_abs_diff") <= number(emp1, "decision_max_abs_diff"));
+    assert_eq!(emp1["units_differ"], false);
+    // The table for people names the reference and says when units differ.
+    let out = bench(&["--candidates", "default,e"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(
+        table.contains("reference: emp:1/exact:8 (reference)"),
+        "{table}"
+    );
+    assert!(table.contains("(default)"), "{table}");
+    assert!(
+        table.contains("note: e rates in expected points"),
+        "{table}"
+    );
+    // A malformed candidate is a usage error naming the flag.
+    let out = bench(&["--candidates", "emp:1,emp:1/exact:99"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--candidates"),
+        "{}",
+        text(&out.stderr)
+    );
 }

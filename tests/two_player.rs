@@ -240,7 +240,7 @@ fn chance_endgame_favours_the_second_player() {
 mod heuristics {
     use super::*;
     use dicelens::solve::distribution::{build_dist, BuildObserver, DistTableData};
-    use dicelens::solve::match_points::{dynw, emp, FnLaw, Law, MatchSearch, Method};
+    use dicelens::solve::match_points::{dynw, emp, ExactRange, FnLaw, Law, MatchSearch, Method};
     use dicelens::solve::states::StateSpace;
 
     /// A law on final totals from `(total, probability)` pairs.
@@ -281,6 +281,50 @@ mod heuristics {
         assert_eq!(us.first(), 10);
     }
 
+    /// Just above the exact range, EMP(1) whose search values its leaves exactly (they are
+    /// all in range) is the exact turn; ending its search at the static evaluation instead
+    /// (the oracle specs' `/exact:N` without `/exact-leaves`) gives other, close values.
+    #[test]
+    fn exact_leaves_make_emp1_exact_one_turn_above_the_range() {
+        let rules = RuleSet::Yahtzee;
+        let dists = late(rules, 3);
+        let solver = ExactTwoPlayer::new(rules);
+        let roll = Dice::from_faces(&[2, 3, 4, 5, 5]).unwrap();
+        // 4 boxes free in all, the range 3: the turn is searched, its leaves are in range.
+        let (mover, other) = positions(rules)[3];
+        let options = |range: ExactRange, method| {
+            let mut o = MatchSearch::new(&dists, Some(range), method)
+                .options(&mover, &[other], &roll, 2)
+                .unwrap();
+            o.sort_by_key(|x| format!("{}", x.0));
+            o
+        };
+        let exact = options(in_range(&solver, 4), Method::Exact);
+        let leaves = options(in_range(&solver, 3), Method::Emp(1));
+        let static_leaves = ExactRange {
+            in_search: false,
+            ..in_range(&solver, 3)
+        };
+        let searched = options(static_leaves, Method::Emp(1));
+        assert_eq!(leaves.len(), exact.len());
+        let mut largest = 0f64;
+        for ((e, l), s) in exact.iter().zip(&leaves).zip(&searched) {
+            assert_eq!((e.0, l.0), (s.0, s.0));
+            assert!(
+                (e.1 - l.1).abs() < 1e-5,
+                "{}: exact {} leaves {}",
+                e.0,
+                e.1,
+                l.1
+            );
+            largest = largest.max((e.1 - s.1).abs());
+        }
+        assert!(
+            largest > 1e-4 && largest < 0.05,
+            "static leaves differ by {largest}"
+        );
+    }
+
     #[test]
     fn methods_parse_and_print() {
         for text in ["e", "exact", "emp:0", "emp:4", "dynw:1", "dynw:5"] {
@@ -296,6 +340,15 @@ mod heuristics {
     impl BuildObserver for Quiet {
         fn chunk_done(&mut self, _: &DistTableData, _: &[usize], _: u64, _: u64) -> bool {
             true
+        }
+    }
+
+    /// The exact solver for positions with at most `most_free` boxes free, in the search too.
+    fn in_range(solver: &ExactTwoPlayer, most_free: u32) -> ExactRange<'_> {
+        ExactRange {
+            solver,
+            most_free,
+            in_search: true,
         }
     }
 
@@ -315,14 +368,14 @@ mod heuristics {
         let solver = ExactTwoPlayer::new(rules);
         let roll = Dice::from_faces(&[2, 3, 4, 5, 5]).unwrap();
         for (mover, other) in positions(rules) {
-            let exact = MatchSearch::new(&dists, Some((&solver, 6)), Method::Exact)
+            let exact = MatchSearch::new(&dists, Some(in_range(&solver, 6)), Method::Exact)
                 .options(&mover, &[other], &roll, 1)
                 .unwrap();
             let value_of = |options: &[(dicelens::rules::Choice, f64)], c| {
                 options.iter().find(|o| o.0 == c).unwrap().1
             };
             for d in 1..=3 {
-                let settled = MatchSearch::new(&dists, Some((&solver, 6)), Method::Emp(d))
+                let settled = MatchSearch::new(&dists, Some(in_range(&solver, 6)), Method::Emp(d))
                     .options(&mover, &[other], &roll, 1)
                     .unwrap();
                 assert_eq!(settled.len(), exact.len());
@@ -433,23 +486,24 @@ mod cli {
             "{}",
             text(&out.stderr)
         );
-        let out = run(
-            &[
-                "analyze",
-                "nowhere.ygn",
-                "--oracle",
-                "emp:1",
-                "--exact-free",
-                "20",
-            ],
-            2,
-        );
-        assert_eq!(out.status.code(), Some(2));
-        assert!(
-            text(&out.stderr).contains("--exact-free"),
-            "{}",
-            text(&out.stderr)
-        );
+        // Each malformed spec is a usage error naming the flag and what is expected.
+        for (spec, says) in [
+            ("emp:1/exact:20", "N in 0..=12"),
+            ("emp:9", "expected 0 to 5"),
+            ("e/exact:4", "e takes no /options"),
+            ("emp:1/exact-leaves", "needs /exact:N"),
+            ("emp:1/exact:4/exact:6", "an oracle is"),
+            ("emp:1/depth:2", "an oracle is"),
+            ("", "unknown method"),
+        ] {
+            let out = run(&["analyze", "nowhere.ygn", "--oracle", spec], 2);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{spec}: {stderr}");
+            assert!(
+                stderr.contains("--oracle") && stderr.contains(says),
+                "{spec}: {stderr}"
+            );
+        }
     }
 
     #[test]

@@ -4,11 +4,12 @@
 use super::{notice, print_stdout, CliError};
 use crate::aggregate::Aggregates;
 use crate::corpus::{CorpusReader, Location, Summary};
-use crate::rate::{rate_game, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache};
+use crate::rate::{
+    rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds, TurnCache,
+};
 use crate::replay::{ReplayOptions, Replayed};
 use crate::report;
 use crate::rules::RuleSet;
-use crate::solve::match_points::Method;
 use crate::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::GameRecord;
 use rayon::prelude::*;
@@ -45,57 +46,13 @@ pub struct AnalyzeArgs {
     /// Table directory.
     pub tables: Option<PathBuf>,
     /// How games are rated.
-    pub oracle: OracleChoice,
+    pub oracle: OracleSpec,
 }
 
 thread_local! {
     /// Each worker thread's turn evaluations, kept across batches.
     static CACHE: RefCell<TurnCache> = RefCell::new(TurnCache::default());
 }
-
-/// How games are rated: `--oracle` (`e`, or a match-point method for games of several
-/// players) and `--exact-free` (two-player positions valued exactly from this many free boxes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OracleChoice {
-    /// The method for games of several players ([`Method::Solitaire`]: the solitaire oracle).
-    pub method: Method,
-    /// Most free boxes (both sheets) for exact values in two-player games.
-    pub exact_free: u32,
-}
-
-impl OracleChoice {
-    /// Checks `--oracle` and `--exact-free`.
-    pub fn parse(oracle: &str, exact_free: u32) -> Result<OracleChoice, CliError> {
-        let method = oracle.parse().map_err(|e| CliError::flag("--oracle", e))?;
-        if method == Method::Exact {
-            return Err(CliError::flag(
-                "--oracle",
-                "exact values are only affordable late in a game: use emp:D or dynw:D, with \
-                 exact values from --exact-free boxes on",
-            ));
-        }
-        if exact_free > crate::cli::eval::MOST_EXACT_FREE {
-            return Err(CliError::flag(
-                "--exact-free",
-                format!("at most {}", crate::cli::eval::MOST_EXACT_FREE),
-            ));
-        }
-        Ok(OracleChoice { method, exact_free })
-    }
-}
-
-impl Default for OracleChoice {
-    /// The solitaire oracle for every game (what `--oracle e` chooses).
-    fn default() -> Self {
-        OracleChoice {
-            method: Method::Solitaire,
-            exact_free: DEFAULT_EXACT_FREE,
-        }
-    }
-}
-
-/// Default of `--exact-free`.
-pub const DEFAULT_EXACT_FREE: u32 = 8;
 
 /// The oracle with its tables loaded on demand, per rule set: expected scores for every game,
 /// distributions for the games of several players when the method needs them (shared by
@@ -110,10 +67,10 @@ pub(crate) struct Tables {
 
 impl Tables {
     /// No table loaded yet; tables come from `dir` (default: $DICELENS_TABLES, else ./tables).
-    pub(crate) fn new(dir: Option<&Path>, choice: OracleChoice) -> Tables {
+    pub(crate) fn new(dir: Option<&Path>, spec: OracleSpec) -> Tables {
         let solitaire = SolitaireOracle::new(HashMap::new());
         Tables {
-            oracle: MatchOracle::new(solitaire, choice.method, choice.exact_free),
+            oracle: MatchOracle::new(solitaire, spec),
             dir: table_dir(dir),
             loaded: Vec::new(),
             dists_loaded: Vec::new(),
@@ -318,6 +275,7 @@ pub(crate) fn rate_batch<T: Default + Send>(
         .map(|(c, chunk)| {
             CACHE.with(|cache| {
                 let mut cache = cache.borrow_mut();
+                cache.serve(oracle.id());
                 let mut agg = Aggregates::default();
                 let mut gathered = T::default();
                 let mut failed = Vec::new();
@@ -438,14 +396,22 @@ fn write(dir: &Path, name: &str, content: &str) -> Result<(), CliError> {
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))
 }
 
-/// Runs `dicelens analyze`.
-pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
-    let format = super::convert::input_format("--format", &args.format)?;
-    let only: Option<RuleSet> = args
-        .rules
-        .as_deref()
+/// The checked `--format` (`None`: recognised per file) and `--rules` (`None`: every rule set)
+/// of the commands that read a corpus.
+pub(crate) fn format_and_rules(
+    format: &str,
+    rules: Option<&str>,
+) -> Result<(Option<dicelens_parsers::Format>, Option<RuleSet>), CliError> {
+    let format = super::convert::input_format("--format", format)?;
+    let only = rules
         .map(|r| r.parse().map_err(|e| CliError::flag("--rules", e)))
         .transpose()?;
+    Ok((format, only))
+}
+
+/// Runs `dicelens analyze`.
+pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
+    let (format, only) = format_and_rules(&args.format, args.rules.as_deref())?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let mut analysis = Analysis {
@@ -484,10 +450,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     }
     analysis.flush(&mut batch);
     bar.finish_and_clear();
-    if args.oracle.method != Method::Solitaire
-        && analysis.solo_games > 0
-        && analysis.multi_games > 0
-    {
+    if args.oracle.is_match_points() && analysis.solo_games > 0 && analysis.multi_games > 0 {
         notice(&format!(
             "warning: {} one-player games are rated in expected points and {} games of several \
              players in expected match points; a player with both has totals in mixed units: \
@@ -530,17 +493,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     )
 }
 
-/// `summary.json` fields naming a match-point oracle's parameters and the class thresholds of
-/// the games it rated (none for the solitaire oracle).
-fn oracle_fields(choice: OracleChoice) -> serde_json::Map<String, serde_json::Value> {
+/// `summary.json` fields naming the oracle's spec and, for a match-point oracle, the class
+/// thresholds of the games it rated in match points.
+fn oracle_fields(spec: OracleSpec) -> serde_json::Map<String, serde_json::Value> {
     let mut fields = serde_json::Map::new();
-    if choice.method != Method::Solitaire {
+    fields.insert("oracle_spec".into(), spec.to_string().into());
+    if spec.is_match_points() {
         let t = Thresholds::MATCH_POINTS;
-        fields.insert(
-            "multi_player_method".into(),
-            choice.method.to_string().into(),
-        );
-        fields.insert("exact_free".into(), choice.exact_free.into());
         fields.insert(
             "match_point_thresholds".into(),
             serde_json::json!({ "doubtful": t.doubtful, "error": t.error, "blunder": t.blunder }),
@@ -612,7 +571,7 @@ pub(crate) fn write_outputs(
     if let Some(rows) = outputs.games {
         write(dir, "games.csv", &format!("{GAME_COLUMNS}\n{rows}"))?;
     }
-    let match_points = outputs.summary_extra.contains_key("multi_player_method");
+    let match_points = outputs.summary_extra.contains_key("match_point_thresholds");
     let html = report::html::report_html(
         aggregates,
         &board,

@@ -6,8 +6,8 @@ use crate::dice::Dice;
 use crate::rules::{RuleSet, Sheet};
 use crate::solve::distribution::{DistTableData, OptionChance, TurnDist};
 use crate::solve::expected::{position_options, sheet_value, OptionValue};
-use crate::solve::match_points::{MatchSearch, Method};
-use crate::solve::two_player::ExactTwoPlayer;
+use crate::solve::match_points::{ExactRange, MatchSearch, Method};
+use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
 use crate::tables::{load_dist, load_expected, table_dir};
 use std::path::PathBuf;
 
@@ -402,10 +402,6 @@ fn format_options(
 /// default (a few seconds at most; see PERFORMANCE.md).
 pub const DEFAULT_EXACT_FREE: u32 = 10;
 
-/// Most free boxes (both sheets) for which exact two-player values are computed at all (a
-/// minute or so; beyond, the solve would run for hours).
-pub const MOST_EXACT_FREE: u32 = 12;
-
 /// The method `eval` uses for a position with opponents: `--method`, else exact for two
 /// players with at most [`DEFAULT_EXACT_FREE`] boxes free, else EMP(1).
 fn match_method(args: &EvalArgs, sheets: &[&Sheet]) -> Result<Method, CliError> {
@@ -479,7 +475,11 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
         Some(d) => d,
         None => &empty,
     };
-    let exact = (opponents.len() == 1).then_some((&solver, DEFAULT_EXACT_FREE));
+    let exact = (opponents.len() == 1).then_some(ExactRange {
+        solver: &solver,
+        most_free: DEFAULT_EXACT_FREE,
+        in_search: true,
+    });
     let search = MatchSearch::new(dists, exact, method);
     let unvalued = || CliError::flag("--method", format!("{method} cannot value this position"));
     let header = format!(

@@ -9,7 +9,7 @@ use super::analyze::{
 use super::{notice, CliError};
 use crate::aggregate::Aggregates;
 use crate::corpus::{Location, LogFile, Summary};
-use crate::rate::Thresholds;
+use crate::rate::{OracleSpec, Thresholds};
 use crate::replay::{replay, ReplayOptions, Replayed};
 use dicelens_parsers::GameRecord;
 use serde_json::Value;
@@ -299,20 +299,27 @@ fn subtract_duplicates(
     );
 }
 
-/// Runs `dicelens merge`.
-/// The oracle a shard was rated with, from its `summary.json` (no match-point method: the
-/// solitaire oracle), so that duplicate games are rated again the same way.
-fn shard_oracle(summary: &serde_json::Value) -> Result<super::analyze::OracleChoice, CliError> {
+/// The oracle a shard was rated with, from its `summary.json`, so that duplicate games are
+/// rated again the same way: its `oracle_spec`; in a shard written before specs, its
+/// `multi_player_method` and `exact_free` (whose searches valued their leaves exactly), and
+/// without those the solitaire oracle.
+fn shard_oracle(summary: &serde_json::Value) -> Result<OracleSpec, CliError> {
+    let bad = |e: String| CliError::failure(format!("summary.json: oracle_spec: {e}"));
+    if let Some(spec) = summary["oracle_spec"].as_str() {
+        return spec.parse().map_err(bad);
+    }
     let Some(method) = summary["multi_player_method"].as_str() else {
-        return Ok(super::analyze::OracleChoice::default());
+        return Ok(OracleSpec::SOLITAIRE);
     };
-    let exact_free = summary["exact_free"]
-        .as_u64()
-        .and_then(|n| u32::try_from(n).ok())
-        .unwrap_or(super::analyze::DEFAULT_EXACT_FREE);
-    super::analyze::OracleChoice::parse(method, exact_free)
+    let spec = match summary["exact_free"].as_u64() {
+        Some(0) => method.to_string(),
+        Some(n) => format!("{method}/exact:{n}/exact-leaves"),
+        None => format!("{method}/exact:8/exact-leaves"),
+    };
+    spec.parse().map_err(bad)
 }
 
+/// Runs `dicelens merge`.
 pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     if args.dirs.is_empty() {
         return Err(CliError::flag("DIR", "at least one analysis directory"));
@@ -362,7 +369,8 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
             }
         }
     }
-    let mut tables = Tables::new(args.tables.as_deref(), shard_oracle(first)?);
+    let spec = shard_oracle(first)?;
+    let mut tables = Tables::new(args.tables.as_deref(), spec);
     subtract_duplicates(&mut duplicates, &mut tables, thresholds, &mut aggregates);
     summary.games_read = summary.games_read.saturating_sub(duplicates.len() as u64);
     summary.games_used = aggregates.games;
@@ -415,14 +423,9 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let mut extra = serde_json::Map::new();
     // The oracle's parameters, as the shards name them (a later merge rates duplicates again
     // with them).
-    for field in [
-        "multi_player_method",
-        "exact_free",
-        "match_point_thresholds",
-    ] {
-        if let Some(value) = first.get(field) {
-            extra.insert(field.into(), value.clone());
-        }
+    extra.insert("oracle_spec".into(), spec.to_string().into());
+    if let Some(value) = first.get("match_point_thresholds") {
+        extra.insert("match_point_thresholds".into(), value.clone());
     }
     extra.insert(
         "merged".into(),

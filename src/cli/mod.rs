@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod bench_oracles;
 pub mod convert;
 pub mod dist;
 pub mod eval;

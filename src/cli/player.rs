@@ -4,15 +4,13 @@
 //!
 //! Exit codes: 0 done, 1 failure, 2 usage error (an unknown player included).
 
-use super::analyze::{rate_batch, wanted_rule_set, GameBatch, Tables};
+use super::analyze::{format_and_rules, rate_batch, wanted_rule_set, GameBatch, Tables};
 use super::{notice, print_stdout, CliError};
 use crate::aggregate::Aggregates;
 use crate::corpus::{CorpusReader, Location};
 use crate::rate::{Oracle, Rated, Thresholds};
 use crate::replay::ReplayOptions;
 use crate::report::player::{self as page, PlayerReport, Worst, WORST};
-use crate::rules::RuleSet;
-use crate::solve::match_points::Method;
 use dicelens_parsers::GameRecord;
 use std::path::{Path, PathBuf};
 
@@ -40,8 +38,8 @@ pub struct PlayerArgs {
     pub tables: Option<PathBuf>,
     /// Print JSON instead of text.
     pub json: bool,
-    /// How games are rated (`--oracle`, `--exact-free`).
-    pub oracle: super::analyze::OracleChoice,
+    /// How games are rated (`--oracle`).
+    pub oracle: crate::rate::OracleSpec,
 }
 
 /// A usage error that is about the input, not one flag (exit code 2).
@@ -90,12 +88,7 @@ fn candidates(game: &GameRecord, name: &str, rated: &[Rated], out: &mut Vec<Wors
 fn from_logs(
     args: &PlayerArgs,
 ) -> Result<(Aggregates, Vec<Worst>, String, crate::corpus::Summary), CliError> {
-    let format = super::convert::input_format("--format", &args.format)?;
-    let only: Option<RuleSet> = args
-        .rules
-        .as_deref()
-        .map(|r| r.parse().map_err(|e| CliError::flag("--rules", e)))
-        .transpose()?;
+    let (format, only) = format_and_rules(&args.format, args.rules.as_deref())?;
     let mut tables = Tables::new(args.tables.as_deref(), args.oracle);
     let mut reader = CorpusReader::new(ReplayOptions {
         include_unfinished: args.include_unfinished,
@@ -226,7 +219,10 @@ pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
                     .as_str()
                     .unwrap_or("not named in summary.json")
                     .to_string();
-                let match_points = summary.get("multi_player_method").is_some();
+                // Match-point analyses name their thresholds (and, before oracle specs, their
+                // method).
+                let match_points = summary.get("match_point_thresholds").is_some()
+                    || summary.get("multi_player_method").is_some();
                 (aggregates, None, oracle, source, match_points)
             }
             (None, false) => {
@@ -240,7 +236,7 @@ pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
                     aggregates.games,
                     if files == 1 { "" } else { "s" }
                 );
-                let match_points = args.oracle.method != Method::Solitaire;
+                let match_points = args.oracle.is_match_points();
                 (aggregates, Some(worst), oracle, source, match_points)
             }
         };

@@ -13,7 +13,6 @@ use crate::rate::{
 };
 use crate::replay::{replay, ReplayOptions, Replayed, Skip, Violation};
 use crate::rules::{Choice, Family, RuleSet, Sheet, UPPER_THRESHOLD};
-use crate::solve::match_points::Method;
 use crate::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::{GameRecord, ParseError, Termination};
 use serde::Serialize;
@@ -34,8 +33,8 @@ pub struct ValidateArgs {
     pub json: bool,
     /// Table directory.
     pub tables: Option<PathBuf>,
-    /// How games are rated (`--oracle`, `--exact-free`).
-    pub oracle: super::analyze::OracleChoice,
+    /// How games are rated (`--oracle`).
+    pub oracle: crate::rate::OracleSpec,
 }
 
 /// Game ids listed in usage errors before `...`.
@@ -377,7 +376,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     report.decisions_replayed = replayed.decisions.len();
 
     // Games of several players rated in match points are classified in that unit.
-    let multi = replayed.seats > 1 && args.oracle.method != Method::Solitaire;
+    let multi = replayed.seats > 1 && args.oracle.is_match_points();
     let thresholds = if multi {
         Thresholds::MATCH_POINTS
     } else {
@@ -442,12 +441,7 @@ fn rate(
         let (table, _) = load_expected(&dir, rules, &notice);
         tables.insert(rules, table.values().to_vec());
     }
-    let choice = args.oracle;
-    let mut oracle = MatchOracle::new(
-        SolitaireOracle::new(tables),
-        choice.method,
-        choice.exact_free,
-    );
+    let mut oracle = MatchOracle::new(SolitaireOracle::new(tables), args.oracle);
     if replayed.seats > 1 && oracle.needs_dists() && !replayed.decisions.is_empty() {
         oracle.add_dists(rules, load_dist(&dir, rules, &notice).0);
     }

@@ -7,6 +7,7 @@ use crate::aggregate::{Aggregates, PlayerStats};
 use std::fmt::Write;
 
 pub mod html;
+pub mod oracles;
 pub mod player;
 
 /// What the errors of an analysis are measured in.

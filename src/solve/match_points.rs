@@ -12,7 +12,10 @@
 //!   `1 -` the opponent's next turn searched to depth `d - 1` (two players), depth 0 there being
 //!   the evaluation of the two sheets' distributions. With more than two players only depth 1
 //!   (each post-score position evaluated against every opponent's distribution).
-//! - Positions the exact solver settles (few boxes free, two players) take its exact value.
+//! - Positions the exact solver settles (few boxes free, two players) take its exact value:
+//!   the turn asked for always, the positions its search reaches only with
+//!   [`ExactRange::in_search`] (otherwise the search ends at the static evaluation, as EMP(d)
+//!   is defined; each such position costs a whole exact solve below it).
 
 use super::distribution::{DistSource, TurnDist};
 use super::two_player::ExactTwoPlayer;
@@ -243,13 +246,25 @@ impl Opponents {
 /// A searched turn: the mover, the others, the depth.
 type TurnKey = (Sheet, Vec<Sheet>, u8);
 
+/// Where a search uses exact two-player values.
+#[derive(Clone, Copy)]
+pub struct ExactRange<'a> {
+    /// The solver.
+    pub solver: &'a ExactTwoPlayer,
+    /// Two-player positions with at most this many boxes free (both sheets) are settled by it.
+    pub most_free: u32,
+    /// Whether the positions a search reaches (after the turn asked for) are settled by it too
+    /// when they are in range; if not, the search values them by its static evaluation.
+    pub in_search: bool,
+}
+
 /// Match-point values of the options of positions of games of two or more players (one
 /// thread's search: positions met again during the search are looked up, not searched again).
 pub struct MatchSearch<'a> {
     /// The distribution table of the rule set.
     pub dists: &'a dyn DistSource,
-    /// The exact solver, and the most free boxes (both sheets) it is used for.
-    pub exact: Option<(&'a ExactTwoPlayer, u32)>,
+    /// The exact solver and where it is used.
+    pub exact: Option<ExactRange<'a>>,
     /// How options are valued.
     pub method: Method,
     /// Values of the turns searched so far: (mover, others, depth).
@@ -367,7 +382,7 @@ impl<'a> MatchSearch<'a> {
     /// by `method`.
     pub fn new(
         dists: &'a dyn DistSource,
-        exact: Option<(&'a ExactTwoPlayer, u32)>,
+        exact: Option<ExactRange<'a>>,
         method: Method,
     ) -> MatchSearch<'a> {
         MatchSearch {
@@ -387,24 +402,33 @@ impl<'a> MatchSearch<'a> {
             .sum()
     }
 
-    /// The exact solver, if it settles a two-player position with these sheets.
+    /// The exact solver, if it settles the two-player position asked for with these sheets.
     fn exact_for(&self, a: &Sheet, b: &Sheet) -> Option<&ExactTwoPlayer> {
         self.exact
-            .filter(|&(_, most)| Self::free(&[a, b]) <= most)
-            .map(|(solver, _)| solver)
+            .filter(|e| Self::free(&[a, b]) <= e.most_free)
+            .map(|e| e.solver)
     }
 
-    /// When the exact solver settles the positions after the mover's turn, solves them all
-    /// at once (they share what lies below them) before the turn reads them one by one.
+    /// The exact solver, if it settles a position reached by the search with these sheets.
+    fn exact_in_search(&self, a: &Sheet, b: &Sheet) -> Option<&ExactTwoPlayer> {
+        self.exact
+            .filter(|e| e.in_search)
+            .and_then(|_| self.exact_for(a, b))
+    }
+
+    /// When the exact solver settles the positions the search reaches after the mover's turn,
+    /// solves them all at once (they share what lies below them) before the turn reads them
+    /// one by one.
     fn prepare_exact_after(&self, mover: &Sheet, others: &[Sheet]) {
-        if let ([other], Some((exact, most))) = (others, self.exact) {
-            if Self::free(&[mover, other]) <= most + 1 {
-                exact.prepare(mover, other);
+        if let ([other], Some(e)) = (others, self.exact) {
+            if e.in_search && Self::free(&[mover, other]) <= e.most_free + 1 {
+                e.solver.prepare(mover, other);
             }
         }
     }
 
-    /// The mover's expected match points at the start of its turn, searched to `depth`.
+    /// The mover's expected match points at the start of its turn, reached by the search,
+    /// searched to `depth`.
     fn turn_value(&self, mover: &Sheet, others: &[Sheet], depth: u8, dynamic: bool) -> Option<f64> {
         if let [other] = others {
             if mover.is_complete() && other.is_complete() {
@@ -414,7 +438,7 @@ impl<'a> MatchSearch<'a> {
                     std::cmp::Ordering::Less => 0.0,
                 });
             }
-            if let Some(exact) = self.exact_for(mover, other) {
+            if let Some(exact) = self.exact_in_search(mover, other) {
                 return exact.value(mover, other);
             }
         }
@@ -441,7 +465,7 @@ impl<'a> MatchSearch<'a> {
             [other] if !other.is_complete() => {
                 // One turn deep, EMP: match points are complementary, so the opponent's
                 // evaluation of the two sheets is ours against them, tabulated once.
-                if depth == 1 && !dynamic && self.exact_for(other, after).is_none() {
+                if depth == 1 && !dynamic && self.exact_in_search(other, after).is_none() {
                     return self.emp_against(after, others);
                 }
                 Some(
@@ -475,12 +499,17 @@ impl<'a> MatchSearch<'a> {
         match self.method {
             Method::Solitaire => None,
             Method::Exact => match others {
-                [other] => self.exact?.0.value(mover, other),
+                [other] => self.exact?.solver.value(mover, other),
                 _ => None,
             },
             Method::Emp(d) | Method::DynW(d) => {
                 if others.len() > 1 && d > 1 {
                     return None;
+                }
+                if let ([other], false) = (others, mover.is_complete()) {
+                    if let Some(exact) = self.exact_for(mover, other) {
+                        return exact.value(mover, other);
+                    }
                 }
                 self.turn_value(mover, others, d, matches!(self.method, Method::DynW(_)))
             }
@@ -493,7 +522,7 @@ impl<'a> MatchSearch<'a> {
     pub fn turn(&self, mover: &Sheet, others: &[Sheet]) -> Option<MatchTurn> {
         let exact = match (self.method, others) {
             (Method::Solitaire, _) => return None,
-            (Method::Exact, [other]) => Some((self.exact?.0, other)),
+            (Method::Exact, [other]) => Some((self.exact?.solver, other)),
             (Method::Exact, _) => return None,
             (_, [other]) => self.exact_for(mover, other).map(|s| (s, other)),
             _ => None,
