@@ -545,20 +545,20 @@ impl Oracle for MatchOracle {
         if !spec.is_match_points() {
             return self.solitaire.describe();
         }
-        let search = match (spec.exact_free, spec.exact_leaves) {
-            (0, _) => spec.method.to_string(),
+        let exact = match (spec.exact_free, spec.exact_leaves) {
+            (0, _) => String::new(),
             (n, false) => format!(
-                "exact (two players) where at most {n} boxes are free in all, {} elsewhere",
+                ": exact (two players) where at most {n} boxes are free in all, {} elsewhere",
                 spec.method
             ),
             (n, true) => format!(
-                "exact (two players) where at most {n} boxes are free in all, {} elsewhere \
+                ": exact (two players) where at most {n} boxes are free in all, {} elsewhere \
                  (exact at the positions its search reaches within {n})",
                 spec.method
             ),
         };
         format!(
-            "expected match points in games of several players ({spec}): {search}; {} in \
+            "expected match points in games of several players ({spec}){exact}; {} in \
              one-player games",
             self.solitaire.describe()
         )
