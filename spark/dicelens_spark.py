@@ -265,9 +265,9 @@ def run_dicelens(
     return stdout
 
 
-def partition_ids(settings: TaskSettings, item: tuple[int, Partition]) -> Iterator[tuple[str, int]]:
+def partition_ids(settings: TaskSettings, partition: Partition) -> Iterator[tuple[str, int]]:
     """Task of the ids job: (game id, partition index) for every distinct id of a partition."""
-    index, partition = item
+    index = partition.index
     stdout = run_dicelens(settings, partition, ["ids", *partition.input_args(), *settings.ids_flags])
     rows = csv.reader(io.StringIO(stdout))
     header = next(rows, None)
@@ -280,6 +280,18 @@ def partition_ids(settings: TaskSettings, item: tuple[int, Partition]) -> Iterat
         if row and row[0] not in seen:
             seen.add(row[0])
             yield row[0], index
+
+
+def repeats(item: tuple[str, Iterable[int]]) -> Iterator[tuple[int, str]]:
+    """(partition, id) for every partition that holds the id after the first one that does."""
+    game_id, indices = item
+    for index in sorted(indices)[1:]:
+        yield index, game_id
+
+
+def own_partition(index: int) -> int:
+    """Partitioner: key p goes to Spark partition p (so task p analyses partition p)."""
+    return index
 
 
 _TABLES_READY: set[tuple] = set()
@@ -347,11 +359,26 @@ def test_kill_mode(settings: TaskSettings, index: int, attempt: int) -> Optional
     return None
 
 
-def analyze_partition(settings: TaskSettings, item) -> dict:
-    """Task of the analyze job: analyses one partition, skipping the ids an earlier partition
-    holds, into its shard directory; returns the partition's counts."""
-    index, (partitions, seen_ids) = item
-    (partition,) = list(partitions)
+def seen_ids_args(directory: str, ids: Iterable[str]) -> list[str]:
+    """`--seen-ids FILE` for `ids` (a CSV file as `dicelens ids` prints, written in
+    `directory`), or nothing when there are none."""
+    ids = sorted(ids)
+    if not ids:
+        return []
+    path = os.path.join(directory, "seen-ids.csv")
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(["game_id"])
+        writer.writerows([game_id] for game_id in ids)
+    return ["--seen-ids", path]
+
+
+def analyze_partition(settings: TaskSettings, plan, index: int, repeated: Iterable[tuple[int, str]]) -> Iterator[dict]:
+    """Task of the analyze job for partition `index` of the `plan` (a broadcast list of the
+    partitions): analyses it, skipping the `repeated` ids (an earlier partition holds them),
+    into a temporary shard renamed into place when complete; yields its counts."""
+    partition = plan.value[index]
+    seen_ids = [game_id for _, game_id in repeated]
     from pyspark import TaskContext
 
     context = TaskContext.get()
@@ -360,35 +387,25 @@ def analyze_partition(settings: TaskSettings, item) -> dict:
     ensure_tables(settings)
     started = time.monotonic()
     final = shard_path(settings.shards, index)
-    tmp = f"{os.path.join(settings.shards, '.tmp')}-{index:05d}-{attempt}-{uuid.uuid4().hex}"
+    tmp = os.path.join(settings.shards, f".tmp-{index:05d}-{attempt}-{uuid.uuid4().hex}")
     with tempfile.TemporaryDirectory(prefix="dicelens-spark-") as local:
-        seen: list[str] = []
-        seen_list = sorted(seen_ids)
-        if seen_list:
-            seen_file = os.path.join(local, "seen-ids.csv")
-            with open(seen_file, "w", newline="") as f:
-                writer = csv.writer(f, lineterminator="\n")
-                writer.writerow(["game_id"])
-                writer.writerows([game_id] for game_id in seen_list)
-            seen = ["--seen-ids", seen_file]
+        command = [
+            "analyze", *partition.input_args(), *seen_ids_args(local, seen_ids),
+            *settings.analyze_flags, "--out", tmp,
+        ]
         try:
-            run_dicelens(
-                settings,
-                partition,
-                ["analyze", *partition.input_args(), *seen, *settings.analyze_flags, "--out", tmp],
-                kill_child=kill == "child",
-            )
+            run_dicelens(settings, partition, command, kill_child=kill == "child")
             publish_shard(tmp, final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     if kill == "worker":
         os.kill(os.getpid(), signal.SIGKILL)
     summary = read_summary(final)
-    return {
+    yield {
         "index": index,
         "games_read": summary.get("games_read", 0),
         "games_rated": summary.get("games_rated", 0),
-        "seen_ids": len(seen_list),
+        "seen_ids": len(seen_ids),
         "attempt": attempt,
         "seconds": round(time.monotonic() - started, 3),
     }
@@ -420,6 +437,7 @@ class Progress:
         self.interval = interval
         self.group: Optional[str] = None
         self.name = ""
+        self.first_stage = False
         self.logged: set[int] = set()
         self.games = 0
         self.last_line = ""
@@ -438,10 +456,11 @@ class Progress:
         self.thread.join()
         self.report()
 
-    def phase(self, group: str, name: str) -> None:
-        """Follows the Spark jobs of `group` from now on, logged as `name`."""
+    def phase(self, group: str, name: str, first_stage: bool = False) -> None:
+        """Follows the Spark jobs of `group` from now on, logged as `name`: the tasks of their
+        last stage (of their first if `first_stage`)."""
         self.report()
-        self.group, self.name, self.last_line = group, name, ""
+        self.group, self.name, self.first_stage, self.last_line = group, name, first_stage, ""
 
     def loop(self) -> None:
         """Reports every `interval` seconds until stopped."""
@@ -452,13 +471,14 @@ class Progress:
                 LOG.debug("progress: %s", e)
 
     def task_counts(self) -> Optional[tuple[int, int, int, int]]:
-        """(done, running, failed attempts, tasks) of the last stage of the group's last job."""
+        """(done, running, failed attempts, tasks) of the followed stage of the group's last job."""
         if self.group is None:
             return None
         tracker = self.sc.statusTracker()
         jobs = sorted(tracker.getJobIdsForGroup(self.group))
         info = tracker.getJobInfo(jobs[-1]) if jobs else None
-        stage = tracker.getStageInfo(max(info.stageIds)) if info and info.stageIds else None
+        pick = min if self.first_stage else max
+        stage = tracker.getStageInfo(pick(info.stageIds)) if info and info.stageIds else None
         if stage is None:
             return None
         return (stage.numCompletedTasks, stage.numActiveTasks, stage.numFailedTasks, stage.numTasks)
@@ -621,22 +641,28 @@ def run_job(sc, settings: TaskSettings, partitions: list[Partition], progress: P
     from pyspark import StorageLevel
 
     n = len(partitions)
-    specs = sc.parallelize([(p.index, p) for p in partitions], n).setName("dicelens partitions")
-
-    progress.phase(IDS_GROUP, "ids")
-    sc.setJobGroup(IDS_GROUP, f"dicelens ids: game ids of {n} partitions")
-    ids = specs.flatMap(partial(partition_ids, settings)).setName("game ids (id, partition)")
-    ids.persist(StorageLevel.MEMORY_AND_DISK)
-    LOG.info("ids: %s game ids read (each once per partition)", f"{ids.count():,}")
+    progress.phase(IDS_GROUP, "ids", first_stage=True)
+    sc.setJobGroup(IDS_GROUP, f"dicelens ids: game ids of {n} partitions, and which repeat")
+    # Stage 1 (task p: partition p) runs `dicelens ids`; stage 2 groups the (id, partition)
+    # pairs by id; the ids a later partition repeats are then kept in partition p's Spark
+    # partition for the analyze job.
+    repeated = (
+        sc.parallelize(partitions, n)
+        .setName("dicelens partitions")
+        .flatMap(partial(partition_ids, settings))
+        .groupByKey(sc.defaultParallelism)
+        .flatMap(repeats)
+        .partitionBy(n, own_partition)
+        .setName("ids an earlier partition holds, by partition")
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    LOG.info("ids: %s game ids repeat one of an earlier partition", f"{repeated.count():,}")
 
     progress.phase(ANALYZE_GROUP, "analyze")
     sc.setJobGroup(ANALYZE_GROUP, f"dicelens analyze: {n} partitions into {settings.shards}")
-    first = ids.reduceByKey(min)
-    later = ids.join(first).filter(lambda kv: kv[1][0] > kv[1][1]).map(lambda kv: (kv[1][0], kv[0]))
-    # Key p lands in Spark partition p (an int's hash is itself), so task p is partition p.
-    work = specs.cogroup(later, n).setName("partitions with the ids seen earlier")
-    results = work.map(partial(analyze_partition, settings)).collect()
-    ids.unpersist()
+    plan = sc.broadcast(partitions)
+    results = repeated.mapPartitionsWithIndex(partial(analyze_partition, settings, plan)).collect()
+    repeated.unpersist()
     return sorted(results, key=lambda r: r["index"])
 
 
