@@ -412,7 +412,13 @@ fn after_an_error_the_line_after_an_end_event_starts_a_game() {
     let Err(error) = &outcomes[1] else {
         unreachable!()
     };
-    assert_error(error, 5, column_of(ROLL, "event"), "a `game` event", "`roll`");
+    assert_error(
+        error,
+        5,
+        column_of(ROLL, "event"),
+        "a `game` event",
+        "`roll`",
+    );
 }
 
 #[test]
