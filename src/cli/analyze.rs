@@ -26,6 +26,10 @@ const CHUNK: usize = 128;
 pub struct AnalyzeArgs {
     /// Log files.
     pub files: Vec<PathBuf>,
+    /// `--byte-range START:END`, as given: only the games of the one file that begin in it.
+    pub byte_range: Option<String>,
+    /// `--seen-ids FILE`: ids counted as seen before the first game (CSV that `ids` prints).
+    pub seen_ids: Option<PathBuf>,
     /// Least games for the leaderboard.
     pub min_games: u64,
     /// Only games of this rule set.
@@ -402,6 +406,19 @@ fn decision_rows(out: &mut String, game: &GameRecord, rated: &[Rated]) {
     }
 }
 
+/// The fields of `summary.json` that count what a run read and rated; the others say how it
+/// rated (tool and version, oracle, thresholds, the oracle's parameters).
+pub(crate) const SUMMARY_COUNTS: [&str; 8] = [
+    "games_read",
+    "games_rated",
+    "games_skipped",
+    "skipped",
+    "files_skipped",
+    "rule_sets",
+    "decisions",
+    "players",
+];
+
 /// `summary.json`: what was read, rated and skipped (every skipped game with its reason and
 /// location), the oracle, the tool version and the rule sets.
 fn summary_json(
@@ -441,6 +458,17 @@ fn write(dir: &Path, name: &str, content: &str) -> Result<(), CliError> {
 /// Runs `dicelens analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let format = super::convert::input_format("--format", &args.format)?;
+    let range = args
+        .byte_range
+        .as_deref()
+        .map(|text| super::ids::parse_byte_range(text, args.files.len()))
+        .transpose()?;
+    let mut reader = CorpusReader::new(ReplayOptions {
+        include_unfinished: args.include_unfinished,
+    });
+    if let Some(path) = &args.seen_ids {
+        super::ids::read_seen_ids(path, |id| reader.mark_seen(id))?;
+    }
     let only: Option<RuleSet> = args
         .rules
         .as_deref()
@@ -466,13 +494,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         solo_games: 0,
         multi_games: 0,
     };
-    let mut reader = CorpusReader::new(ReplayOptions {
-        include_unfinished: args.include_unfinished,
-    });
     let bar = indicatif::ProgressBar::new(args.files.len() as u64);
     let mut batch = GameBatch::default();
     for path in &args.files {
-        reader.read_path(path, format, |game, replayed| {
+        let unread = reader.read_path_in(path, format, range.clone(), |game, replayed| {
             if wanted_rule_set(only, game, replayed.rules, &mut analysis.not_rated) {
                 batch.take(game, replayed);
                 if batch.is_full() {
@@ -480,6 +505,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
                 }
             }
         });
+        if let Some(why) = unread {
+            // The range that starts at the file's first byte counts it as skipped.
+            notice(&format!("byte range not read: {why}"));
+        }
         bar.inc(1);
     }
     analysis.flush(&mut batch);
