@@ -166,10 +166,10 @@ pub(crate) fn count_lines(bytes: &[u8]) -> u32 {
 /// `offset` itself when a line starts there, else just after the next line feed.
 pub(crate) fn line_start_from(content: &[u8], offset: usize) -> usize {
     let first = first_line_start(content);
-    if offset <= first {
-        return first.min(content.len());
-    }
     let offset = offset.min(content.len());
+    if offset <= first {
+        return first;
+    }
     if content.get(offset - 1) == Some(&b'\n') {
         return offset;
     }
@@ -219,5 +219,7 @@ mod tests {
         assert_eq!(line_at(content, 7), (&b""[..], 8));
         assert_eq!(line_at(content, 8), (&b"cd"[..], 10));
         assert_eq!(count_lines(content), 2);
+        assert_eq!(line_start_from(b"", 5), 0, "an offset past empty content");
+        assert_eq!(line_start_from(b"\xef\xbb\xbf", 9), 3);
     }
 }
