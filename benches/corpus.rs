@@ -116,6 +116,8 @@ fn analyze_args(
 ) -> dicelens::cli::analyze::AnalyzeArgs {
     dicelens::cli::analyze::AnalyzeArgs {
         files: vec![corpus.to_path_buf()],
+        byte_range: None,
+        seen_ids: None,
         min_games: 500,
         rules: None,
         format: "auto".into(),

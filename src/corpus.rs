@@ -7,6 +7,7 @@ use memmap2::Mmap;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Bytes of a mapped log read before they are given back to the kernel (a multiple of every
@@ -23,23 +24,26 @@ pub struct LogFile {
 
 impl LogFile {
     /// Opens `path`; the format is `format` if given, else recognised from the content.
-    pub fn open(path: &Path, format: Option<Format>) -> Result<LogFile, String> {
+    pub fn open(path: &Path, format: Option<Format>) -> Result<LogFile, OpenError> {
         let name = path.display().to_string();
-        let file = File::open(path).map_err(|e| format!("{name}: cannot open: {e}"))?;
-        let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
+        let unreadable = |what: String| OpenError::Unreadable(format!("{name}: {what}"));
+        let file = File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
+        let len = file.metadata().map_err(|e| unreadable(e.to_string()))?.len();
         let map = if len == 0 {
             None
         } else {
             // SAFETY: the map is read-only; a log changed while it is read can only give
             // garbled games, which the parsers reject like any other bad input.
-            Some(unsafe { Mmap::map(&file) }.map_err(|e| format!("{name}: cannot map: {e}"))?)
+            Some(unsafe { Mmap::map(&file) }.map_err(|e| unreadable(format!("cannot map: {e}")))?)
         };
         let content: &[u8] = map.as_deref().unwrap_or(&[]);
         let format = match format {
             Some(f) => f,
             None if content.is_empty() => Format::Ygn,
             None => Format::detect(content).ok_or_else(|| {
-                format!("{name}: cannot recognise the format (not YGN, JSONL or Verhoeff); use --format")
+                OpenError::Unrecognised(format!(
+                    "{name}: cannot recognise the format (not YGN, JSONL or Verhoeff); use --format"
+                ))
             })?,
         };
         Ok(LogFile {
@@ -68,8 +72,27 @@ impl LogFile {
     /// Calls `each` with every game of the file, or the syntax error that replaced it.
     /// The record is the caller's to change or swap out (the reader refills whatever record it
     /// is left with).
-    pub fn for_each_game(&self, mut each: impl FnMut(Result<&mut GameRecord, ParseError>)) {
-        let mut reader = self.format.reader(self.content(), &self.name);
+    pub fn for_each_game(&self, each: impl FnMut(Result<&mut GameRecord, ParseError>)) {
+        self.for_each_game_in(None, each);
+    }
+
+    /// Like [`LogFile::for_each_game`], for the games that begin in `range` (byte offsets from
+    /// the start of the file, as Hadoop input splits: adjacent ranges read every game once; see
+    /// [`Format::range_reader`]), or every game when `range` is `None`.
+    pub fn for_each_game_in(
+        &self,
+        range: Option<Range<u64>>,
+        mut each: impl FnMut(Result<&mut GameRecord, ParseError>),
+    ) {
+        let content = self.content();
+        let mut reader = match range {
+            None => self.format.reader(content, &self.name),
+            Some(range) => {
+                let offset = |at: u64| usize::try_from(at).unwrap_or(usize::MAX);
+                let range = offset(range.start)..offset(range.end);
+                self.format.range_reader(content, &self.name, range)
+            }
+        };
         let mut game = GameRecord::default();
         let mut released = 0;
         while let Some(result) = reader.read_game(&mut game) {
@@ -96,6 +119,24 @@ impl LogFile {
             map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, end - from)
         };
         end
+    }
+}
+
+/// Why a log file cannot be read; the message names the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// The file cannot be opened or mapped (missing, not permitted, a directory...): perhaps
+    /// only for now.
+    Unreadable(String),
+    /// Its content is of no format the readers know (and no `--format` was given).
+    Unrecognised(String),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Unreadable(why) | OpenError::Unrecognised(why) => f.write_str(why),
+        }
     }
 }
 
@@ -167,7 +208,7 @@ impl Summary {
 
 /// A 128-bit fingerprint of a game id (two SipHash runs, fixed keys): the ids seen take 16
 /// bytes a game, and two different ids share a fingerprint with odds of about 2^-128 a pair.
-fn fingerprint(id: &str) -> u128 {
+pub(crate) fn fingerprint(id: &str) -> u128 {
     use std::hash::{Hash, Hasher};
     let half = |salt: u8| {
         let mut h = std::hash::DefaultHasher::new();
@@ -199,6 +240,13 @@ impl CorpusReader {
         }
     }
 
+    /// Counts `game_id` as seen: a game of that id read later is skipped as a duplicate, exactly
+    /// as if a game of that id had been read before it in this run (`analyze --seen-ids`: the
+    /// ids of the partitions of a corpus before this one).
+    pub fn mark_seen(&mut self, game_id: &str) {
+        self.seen.insert(fingerprint(game_id));
+    }
+
     /// Opens `path` and reads every game of it (see [`CorpusReader::read`]); a file that
     /// cannot be opened or recognised is counted in the summary and the run goes on.
     pub fn read_path(
@@ -207,18 +255,55 @@ impl CorpusReader {
         format: Option<Format>,
         each: impl FnMut(&mut GameRecord, &mut Replayed),
     ) {
+        self.read_path_in(path, format, None, each);
+    }
+
+    /// Like [`CorpusReader::read_path`], for the games that begin in `range` of the file (see
+    /// [`LogFile::for_each_game_in`]). A file that cannot be opened or recognised is counted
+    /// in the summary only by the range that starts at its first byte (so the ranges of a file
+    /// count it once, as a read of the whole file does). A later range returns why it could
+    /// not open the file, unless its format is unrecognised (the first range counts that,
+    /// whenever it runs): the caller should fail, so that a passing fault is retried rather
+    /// than the range's games lost.
+    pub fn read_path_in(
+        &mut self,
+        path: &Path,
+        format: Option<Format>,
+        range: Option<Range<u64>>,
+        each: impl FnMut(&mut GameRecord, &mut Replayed),
+    ) -> Option<String> {
         match LogFile::open(path, format) {
-            Ok(file) => self.read(&file, each),
-            Err(why) => self.summary.files_skipped.push(why),
+            Ok(file) => {
+                self.read_in(&file, range, each);
+                None
+            }
+            Err(why) if range.as_ref().is_some_and(|r| r.start > 0) => match why {
+                OpenError::Unreadable(why) => Some(why),
+                OpenError::Unrecognised(_) => None,
+            },
+            Err(why) => {
+                self.summary.files_skipped.push(why.to_string());
+                None
+            }
         }
     }
 
     /// Reads every game of `file`; `each` gets every game that replays, with its replay (both
     /// the caller's to keep by swapping them out: the reader refills what it is left with).
-    pub fn read(&mut self, file: &LogFile, mut each: impl FnMut(&mut GameRecord, &mut Replayed)) {
+    pub fn read(&mut self, file: &LogFile, each: impl FnMut(&mut GameRecord, &mut Replayed)) {
+        self.read_in(file, None, each);
+    }
+
+    /// Like [`CorpusReader::read`], for the games that begin in `range` (every game if `None`).
+    pub fn read_in(
+        &mut self,
+        file: &LogFile,
+        range: Option<Range<u64>>,
+        mut each: impl FnMut(&mut GameRecord, &mut Replayed),
+    ) {
         let mut replayed = Replayed::default();
         let name = file.path().display().to_string();
-        file.for_each_game(|result| {
+        file.for_each_game_in(range, |result| {
             self.summary.games_read += 1;
             let game = match result {
                 Ok(game) => game,

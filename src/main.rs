@@ -27,6 +27,9 @@ enum Command {
     Analyze(Analyze),
     /// Merge earlier analyses (shards, or yesterday's run plus today's) and regenerate every output.
     Merge(Merge),
+    /// The id of every game that parses, as CSV (`game_id`): how to find the game ids repeated
+    /// across the partitions of a corpus (for `analyze --seen-ids`).
+    Ids(Ids),
     /// A synthetic corpus of simulated players with known skill, and its ground truth.
     Simulate(Simulate),
     /// Convert game logs between formats (YGN, JSONL; Verhoeff to either, or to Verhoeff).
@@ -223,6 +226,14 @@ struct Analyze {
     /// Log files (YGN, Verhoeff, JSONL).
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// Rate only the games of the one FILE that begin in this byte range (END exclusive), as
+    /// Hadoop input splits: adjacent ranges rate every game once.
+    #[arg(long, value_name = "START:END")]
+    byte_range: Option<String>,
+    /// Count the game ids of this CSV (what `dicelens ids` prints) as seen before: games with
+    /// those ids are skipped as duplicates, as in one run over the partitions before this one.
+    #[arg(long, value_name = "FILE")]
+    seen_ids: Option<PathBuf>,
     /// Least games for a player to be on the leaderboard.
     #[arg(long, default_value_t = 500)]
     min_games: u64,
@@ -276,6 +287,26 @@ struct Merge {
     /// (with the oracle the shards were rated with).
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
+    /// The DIRs are analyses of consecutive partitions of one corpus, in corpus order, made
+    /// with the same flags (and --seen-ids): the outputs are those of one `analyze` of the
+    /// corpus, byte for byte; a game id rated in two of them is an error.
+    #[arg(long)]
+    partitions: bool,
+}
+
+/// `dicelens ids` flags.
+#[derive(clap::Args)]
+struct Ids {
+    /// Log files (YGN, Verhoeff, JSONL).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Only the games of the one FILE that begin in this byte range (END exclusive), as
+    /// `analyze --byte-range` reads them.
+    #[arg(long, value_name = "START:END")]
+    byte_range: Option<String>,
+    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
+    #[arg(long, default_value = "auto")]
+    format: String,
 }
 
 /// `dicelens simulate` flags.
@@ -403,6 +434,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }),
         Command::Analyze(a) => cli::analyze::run(&cli::analyze::AnalyzeArgs {
             files: a.files,
+            byte_range: a.byte_range,
+            seen_ids: a.seen_ids,
             min_games: a.min_games,
             rules: a.rules,
             format: a.format,
@@ -421,6 +454,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             top: m.top,
             json: m.json,
             tables: m.tables,
+            partitions: m.partitions,
+        }),
+        Command::Ids(i) => cli::ids::run(&cli::ids::IdsArgs {
+            files: i.files,
+            byte_range: i.byte_range,
+            format: i.format,
         }),
         Command::Simulate(s) => cli::simulate::run(&cli::simulate::SimulateArgs {
             rules: s.rules,

@@ -15,14 +15,23 @@
 //!
 //! The reader checks each line's JSON and fields and the order of the events; the rules of the
 //! game (containment of keeps, points, seat order) are the replay's business.
+//!
+//! Where a game starts is one local rule ([`starts_game`]), which the sequential reader (after
+//! an error) and the reader over a byte range ([`Reader::with_range`]) both follow: a non-blank
+//! line starts a game when it holds a `game` event, when the non-blank line before it holds an
+//! `end` event, and when it is the first non-blank line of the content.
 
 use crate::verhoeff::text::{char_column, lossy, ErrorSite, LineCursor, SourceLine};
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Termination, TurnRecord};
+use crate::{
+    line_at, line_start_from, previous_line_start, BoxCode, GameReader, GameRecord, Keep,
+    ParseError, Termination, TurnRecord,
+};
 use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 use std::io;
+use std::ops::Range;
 
 /// Most players a game can have (seats are numbers 0-255).
 const MAX_PLAYERS: usize = 256;
@@ -185,6 +194,13 @@ impl<'de> Deserialize<'de> for Dice {
 pub struct Reader<'a> {
     lines: LineCursor<'a>,
     file: &'a str,
+    /// The last non-blank line read (`None` before the first): whether it holds an `end`
+    /// event decides whether the next line starts a game.
+    previous: Option<&'a [u8]>,
+    /// Games that begin at or after this offset are not read (the end of the range).
+    end: usize,
+    /// Byte offset of the first line of the last game (or error) returned.
+    game_offset: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -193,13 +209,46 @@ impl<'a> Reader<'a> {
         Reader {
             lines: LineCursor::new(content),
             file,
+            previous: None,
+            end: usize::MAX,
+            game_offset: 0,
         }
+    }
+
+    /// A reader of the games of `content` that begin in `range` (see
+    /// [`crate::Format::range_reader`]), naming `file` in records and errors. It looks back from
+    /// the range's first line to the non-blank line before it (which [`starts_game`] needs) and
+    /// counts the lines before the range.
+    pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
+        let start = line_start_from(content, range.start);
+        let mut at = start;
+        let mut previous = None;
+        while let Some(line) = previous_line_start(content, at) {
+            let (text, _) = line_at(content, line);
+            if !is_blank(text) {
+                previous = Some(text);
+                break;
+            }
+            at = line;
+        }
+        let mut reader = Reader {
+            lines: LineCursor::at(content, start),
+            file,
+            previous,
+            end: range.end,
+            game_offset: 0,
+        };
+        reader.skip_to_next_game();
+        reader
     }
 
     /// The next line that is not blank.
     fn next_event_line(&mut self) -> Option<SourceLine<'a>> {
-        std::iter::from_fn(|| self.lines.next_line())
-            .find(|line| !line.text.trim_ascii().is_empty())
+        let line = std::iter::from_fn(|| self.lines.next_line()).find(|line| !is_blank(line.text));
+        if let Some(line) = &line {
+            self.previous = Some(line.text);
+        }
+        line
     }
 
     /// Reads the game whose `game` event should be on `first` into `out`.
@@ -272,19 +321,46 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// After an error: skips to the next line that holds a `game` event (not consuming it).
+    /// Skips to the next line that starts a game ([`starts_game`]), not consuming it.
     fn skip_to_next_game(&mut self) {
         loop {
             let mark = self.lines.mark();
             let Some(line) = self.lines.next_line() else {
                 return;
             };
-            if let Ok(Event::Game(_)) = serde_json::from_slice::<Event>(line.text) {
+            if is_blank(line.text) {
+                continue;
+            }
+            if starts_game(self.previous, line.text) {
                 self.lines.rewind(mark);
                 return;
             }
+            self.previous = Some(line.text);
         }
     }
+}
+
+/// Whether the non-blank line `text` starts a game, after the non-blank line `previous` (`None`
+/// when it is the first of the content): the rule shared by the sequential reader and the reader
+/// over a range. It starts one when it holds a `game` event, or when `previous` is missing or
+/// holds an `end` event (whatever the line holds then: an event that cannot start a game is
+/// that game's error). A game that ends well ends at its `end` event, so the next line starts
+/// one; after an error, the reader skips to the next line that starts one.
+fn starts_game(previous: Option<&[u8]>, text: &[u8]) -> bool {
+    previous.is_none_or(|previous| event_type(previous) == Some(EventType::End))
+        || event_type(text) == Some(EventType::Game)
+}
+
+/// The type of the event a line holds, if it holds a valid one.
+fn event_type(text: &[u8]) -> Option<EventType> {
+    serde_json::from_slice::<Event>(text)
+        .ok()
+        .map(|event| event.event_type())
+}
+
+/// Whether a line is blank (white space only).
+fn is_blank(text: &[u8]) -> bool {
+    text.trim_ascii().is_empty()
 }
 
 impl GameReader for Reader<'_> {
@@ -292,9 +368,19 @@ impl GameReader for Reader<'_> {
         self.lines.consumed()
     }
 
+    fn game_offset(&self) -> usize {
+        self.game_offset
+    }
+
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         out.clear();
+        let mark = self.lines.mark();
         let first = self.next_event_line()?;
+        if first.start >= self.end {
+            self.lines.rewind(mark);
+            return None;
+        }
+        self.game_offset = first.start;
         let result = self.read_from(first, out);
         if result.is_err() {
             self.skip_to_next_game();

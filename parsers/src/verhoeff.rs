@@ -6,10 +6,20 @@
 //! the turns from one sheet state to the full sheet (or to a blank line, a table header or a
 //! line that shows an empty sheet again); the rules are always `yahtzee-free`, the one player is
 //! named after the file, and the game id is `FILE:LINE` of the game's first line.
+//!
+//! Where a game starts is one rule ([`Delimiter`]), followed by the sequential reader and by the
+//! reader over a byte range ([`Reader::with_range`]) alike. It depends on the lines since the
+//! last table header (whether they are a table, its trailer or input-form turns) and, in the
+//! input form, on the last three lines only, so a reader over a range finds its first game
+//! without reading the content before it.
 
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
+use crate::{
+    first_line_start, line_at, line_start_from, previous_line_start, BoxCode, GameReader,
+    GameRecord, Keep, ParseError, Roll, Termination, TurnRecord,
+};
 use std::fmt::Write as _;
 use std::io;
+use std::ops::Range;
 use std::path::Path;
 use text::{char_column, lossy, ErrorSite, LineCursor, SourceLine};
 
@@ -40,7 +50,7 @@ const EMPTY_SHEET_STATE: &[u8] = b"123456TFHSLYC;";
 /// Line and column bookkeeping shared by the line-based readers of this crate (this module and
 /// [`crate::jsonl`]).
 pub(crate) mod text {
-    use crate::ParseError;
+    use crate::{count_lines, first_line_start, ParseError};
     use std::borrow::Cow;
 
     /// One line of the input, without its line end.
@@ -50,6 +60,8 @@ pub(crate) mod text {
         pub(crate) number: u32,
         /// The line's bytes, without `\n` or `\r\n`.
         pub(crate) text: &'a [u8],
+        /// Byte offset of the line's first byte in the content.
+        pub(crate) start: usize,
     }
 
     /// A position of a [`LineCursor`] to go back to.
@@ -71,21 +83,28 @@ pub(crate) mod text {
     impl<'a> LineCursor<'a> {
         /// A cursor at the start of `content`.
         pub(crate) fn new(content: &'a [u8]) -> LineCursor<'a> {
-            let content = content.strip_prefix(b"\xef\xbb\xbf").unwrap_or(content);
             LineCursor {
                 content,
-                pos: 0,
+                pos: first_line_start(content),
                 number: 0,
             }
         }
 
+        /// A cursor at `start`, the start of a line of `content` (its lines before it counted).
+        pub(crate) fn at(content: &'a [u8], start: usize) -> LineCursor<'a> {
+            let mut cursor = LineCursor::new(content);
+            if start > cursor.pos {
+                cursor.number = count_lines(content.get(..start).unwrap_or_default());
+                cursor.pos = start;
+            }
+            cursor
+        }
+
         /// The next line, `None` at the end of the input.
         pub(crate) fn next_line(&mut self) -> Option<SourceLine<'a>> {
-            let rest = self
-                .content
-                .get(self.pos..)
-                .filter(|rest| !rest.is_empty())?;
-            let (line, consumed) = match rest.iter().position(|&b| b == b'\n') {
+            let start = self.pos;
+            let rest = self.content.get(start..).filter(|rest| !rest.is_empty())?;
+            let (line, consumed) = match memchr::memchr(b'\n', rest) {
                 Some(end) => (rest.split_at(end).0, end + 1),
                 None => (rest, rest.len()),
             };
@@ -95,10 +114,11 @@ pub(crate) mod text {
             Some(SourceLine {
                 number: self.number,
                 text,
+                start,
             })
         }
 
-        /// Bytes consumed so far (not counting a byte-order mark).
+        /// Bytes consumed so far (a byte-order mark included): the offset of the next line.
         pub(crate) fn consumed(&self) -> usize {
             self.pos
         }
@@ -121,16 +141,15 @@ pub(crate) mod text {
         /// the last character, which is the start of the next line when the input ends with a
         /// line end.
         pub(crate) fn end_position(&self) -> (u32, u32) {
-            let last_start = self
+            let text = self
                 .content
+                .get(first_line_start(self.content)..)
+                .unwrap_or_default();
+            let last_start = text
                 .iter()
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |newline| newline + 1);
-            match self
-                .content
-                .get(last_start..)
-                .filter(|last| !last.is_empty())
-            {
+            match text.get(last_start..).filter(|last| !last.is_empty()) {
                 Some(last) => {
                     let last = last.strip_suffix(b"\r").unwrap_or(last);
                     (self.number.max(1), char_column(last, last.len()))
@@ -190,7 +209,12 @@ pub struct Reader<'a> {
     lines: LineCursor<'a>,
     file: &'a str,
     player: String,
-    mode: Mode,
+    /// Where the lines read so far leave the delimiting of games.
+    delimiter: Delimiter,
+    /// Games that begin at or after this offset are not read (the end of the range).
+    end: usize,
+    /// Byte offset of the first line of the last game (or error) returned.
+    game_offset: usize,
 }
 
 /// Where the reader is in the file.
@@ -198,7 +222,9 @@ pub struct Reader<'a> {
 enum Mode {
     /// Outside tables: input-form turn lines and blank lines.
     Input,
-    /// In the body of an analysis table (after its header).
+    /// Right after a table header (and its rulers), before the table's first turn line.
+    TableHead,
+    /// In the body of an analysis table.
     Table,
     /// After a table's body: the summary and score card, skipped up to the next table header
     /// or input-form state column.
@@ -214,6 +240,16 @@ enum Form {
     Input,
 }
 
+impl Mode {
+    /// The syntax of turn lines in this mode.
+    fn form(self) -> Form {
+        match self {
+            Mode::TableHead | Mode::Table => Form::Table,
+            Mode::Input | Mode::Trailer => Form::Input,
+        }
+    }
+}
+
 /// What a line is, judged from its first token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LineKind {
@@ -224,6 +260,188 @@ enum LineKind {
     Other,
 }
 
+/// The rule that says which lines start a game, as a state: where the lines read so far leave
+/// it. The sequential reader steps it line by line; a reader over a range rebuilds it from the
+/// lines before the range ([`Delimiter::before`]).
+///
+/// A game is open from its first line until a line closes it: a score that fills the last open
+/// box of the turn's state, a blank line, a table header, or, in a table, any line that is not
+/// a table turn line (which starts the trailer). A turn line starts a game when none is open, or
+/// when its state is the empty sheet. Outside tables, a line that is neither a turn line, a
+/// header nor blank is an error: it starts one (that is only the error) when no game is open,
+/// and leaves a game open after it, so the turn lines after it up to the next blank line belong
+/// to that error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Delimiter {
+    /// How lines are read here.
+    mode: Mode,
+    /// Whether a game (or a stray line's error) is open.
+    open: bool,
+    /// The turn being read: the open boxes of its first line's state and how many of its lines
+    /// were read (1 to 3).
+    turn: Option<(OpenBoxes, u8)>,
+}
+
+/// One line as the delimiter sees it.
+struct Step {
+    /// What the line is.
+    kind: LineKind,
+    /// The mode the line is read in.
+    mode: Mode,
+    /// Whether the line starts a game.
+    starts: bool,
+    /// The delimiter after the line.
+    after: Delimiter,
+    /// A turn line, parsed (in the form of its mode).
+    parsed: Option<Result<TurnLine, LineError>>,
+}
+
+impl Delimiter {
+    /// The state at the start of the content.
+    const START: Delimiter = Delimiter {
+        mode: Mode::Input,
+        open: false,
+        turn: None,
+    };
+
+    /// The state after a line that closes whatever was open, in `mode`.
+    fn closed(mode: Mode) -> Delimiter {
+        Delimiter {
+            mode,
+            open: false,
+            turn: None,
+        }
+    }
+
+    /// What the line `text` is, whether it starts a game, and the state after it.
+    fn step(self, text: &[u8]) -> Step {
+        let trimmed = text.trim_ascii();
+        let step = |kind, mode, starts, after| Step {
+            kind,
+            mode,
+            starts,
+            after,
+            parsed: None,
+        };
+        if trimmed.is_empty() {
+            let after = match self.mode {
+                Mode::TableHead | Mode::Table => Mode::Trailer,
+                mode => mode,
+            };
+            return step(LineKind::Blank, self.mode, false, Delimiter::closed(after));
+        }
+        if is_table_header(trimmed) {
+            let after = Delimiter::closed(Mode::TableHead);
+            return step(LineKind::Header, self.mode, false, after);
+        }
+        let mode = match self.mode {
+            Mode::Trailer if starts_with_state(trimmed) => Mode::Input,
+            mode => mode,
+        };
+        let kind = classify(text, mode);
+        match (kind, mode) {
+            (LineKind::Turn, Mode::Input | Mode::TableHead | Mode::Table) => {
+                let form = mode.form();
+                let parsed = parse_turn_line(text, form);
+                let starts = !self.open || opens_empty_sheet(text, form);
+                let turn = match &parsed {
+                    Ok(line) if line.is_first_line(form) => {
+                        line.state.map(|(state, _)| (state.open, 1))
+                    }
+                    Ok(_) if !starts => self
+                        .turn
+                        .and_then(|(open, lines)| (lines < 3).then_some((open, lines + 1))),
+                    _ => None,
+                };
+                let scored = match &parsed {
+                    Ok(line) => match line.choice {
+                        Choice::Score { box_index, .. } => Some(box_index),
+                        Choice::Keep(_) => None,
+                    },
+                    Err(_) => None,
+                };
+                let fills = scored
+                    .zip(turn)
+                    .is_some_and(|(scored, (open, _))| open == OpenBoxes::NONE.with(scored));
+                let after = Delimiter {
+                    mode: if mode == Mode::TableHead {
+                        Mode::Table
+                    } else {
+                        mode
+                    },
+                    open: !fills,
+                    turn: turn.filter(|_| scored.is_none()),
+                };
+                Step {
+                    parsed: Some(parsed),
+                    ..step(kind, mode, starts, after)
+                }
+            }
+            (LineKind::Ruler, Mode::TableHead) => step(kind, mode, false, self),
+            (_, Mode::TableHead | Mode::Table | Mode::Trailer) => {
+                step(kind, mode, false, Delimiter::closed(Mode::Trailer))
+            }
+            (_, Mode::Input) => {
+                let after = Delimiter {
+                    mode,
+                    open: true,
+                    turn: None,
+                };
+                step(kind, mode, !self.open, after)
+            }
+        }
+    }
+
+    /// The state after the lines of `content` before `start` (a line start). Found from the
+    /// last table header before it (after which the state is known), else from the start of
+    /// the content; and once in the input form (which lasts up to the next header), from the
+    /// three lines before `start` only: whatever the state before them, it is the same after
+    /// them.
+    fn before(content: &[u8], start: usize) -> Delimiter {
+        let (mut state, mut from) = match last_header_before(content, start) {
+            Some(header) => (
+                Delimiter::closed(Mode::TableHead),
+                line_at(content, header).1,
+            ),
+            None => (Delimiter::START, first_line_start(content)),
+        };
+        while from < start {
+            if state.mode == Mode::Input {
+                let mut back = start;
+                for _ in 0..3 {
+                    back = previous_line_start(content, back).unwrap_or(back);
+                }
+                from = from.max(back);
+                if from >= start {
+                    break;
+                }
+            }
+            let (text, next) = line_at(content, from);
+            state = state.step(text).after;
+            from = next;
+        }
+        state
+    }
+}
+
+/// The start of the last table header line before `start`, if there is one.
+fn last_header_before(content: &[u8], start: usize) -> Option<usize> {
+    let first = first_line_start(content);
+    let mut end = start;
+    loop {
+        let before = content.get(first..end)?;
+        let at = first + memchr::memmem::rfind(before, TABLE_HEADER_TITLE)?;
+        let line = content
+            .get(first..at)
+            .and_then(|head| memchr::memrchr(b'\n', head))
+            .map_or(first, |newline| first + newline + 1);
+        if is_table_header(line_at(content, line).0.trim_ascii()) {
+            return Some(line);
+        }
+        end = at;
+    }
+}
+
 impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors. The player is named after
     /// the file's stem (`fixtures/verhoeff/game1.txt` plays as `game1`).
@@ -232,50 +450,54 @@ impl<'a> Reader<'a> {
             lines: LineCursor::new(content),
             file,
             player: player_name(file),
-            mode: Mode::Input,
+            delimiter: Delimiter::START,
+            end: usize::MAX,
+            game_offset: 0,
         }
     }
 
-    /// Skips headers, rulers, blank lines and table trailers up to the first line of the next
-    /// game. `None` at the end of the input; an error for a line that has no place outside a
-    /// game.
-    fn next_game_start(&mut self) -> Option<Result<SourceLine<'a>, ParseError>> {
+    /// A reader of the games of `content` that begin in `range` (see
+    /// [`crate::Format::range_reader`]), naming `file` in records and errors. It looks back
+    /// from the range's first line to the last table header before it (or to the three lines
+    /// before it once those are input-form lines) and counts the lines before the range.
+    pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
+        let start = line_start_from(content, range.start);
+        Reader {
+            lines: LineCursor::at(content, start),
+            delimiter: Delimiter::before(content, start),
+            end: range.end,
+            ..Reader::new(content, file)
+        }
+    }
+
+    /// Reads the lines up to the next one that starts a game (the rest of the game before:
+    /// headers, rulers, blank lines, a table's trailer; after an error, the rest of the broken
+    /// game) and returns it, consumed, with what the delimiter made of it. `None` at the end of
+    /// the input or of the range.
+    fn next_game_start(&mut self) -> Option<(SourceLine<'a>, Step)> {
         loop {
+            let mark = self.lines.mark();
             let line = self.lines.next_line()?;
-            match (classify(line.text, self.mode), self.mode) {
-                (LineKind::Header, _) => self.mode = Mode::Table,
-                (LineKind::Turn, _) => {
-                    if self.mode == Mode::Trailer {
-                        self.mode = Mode::Input;
-                    }
-                    return Some(Ok(line));
-                }
-                (LineKind::Ruler, Mode::Table) | (_, Mode::Trailer) => {}
-                (LineKind::Blank, Mode::Input) => {}
-                (LineKind::Blank | LineKind::Other, Mode::Table) => self.mode = Mode::Trailer,
-                (LineKind::Ruler | LineKind::Other, Mode::Input) => {
-                    let site = ErrorSite {
-                        file: self.file,
-                        game_id: None,
-                        game_line: line.number,
-                    };
-                    return Some(Err(stray_line_error(&site, &line)));
-                }
+            if line.start >= self.end {
+                self.lines.rewind(mark);
+                return None;
+            }
+            let step = self.delimiter.step(line.text);
+            self.delimiter = step.after;
+            if step.starts {
+                return Some((line, step));
             }
         }
     }
 
-    /// Reads the game that starts at `first` into `out`, up to its end.
+    /// Reads the game that starts at `first` (read as `step`) into `out`, up to its end.
     fn read_turns(
         &mut self,
         first: SourceLine<'a>,
+        step: Step,
         out: &mut GameRecord,
     ) -> Result<(), ParseError> {
-        let form = if self.mode == Mode::Table {
-            Form::Table
-        } else {
-            Form::Input
-        };
+        let form = step.mode.form();
         let game_id = format!("{}:{}", self.file, first.number);
         let site = ErrorSite {
             file: self.file,
@@ -287,13 +509,16 @@ impl<'a> Reader<'a> {
             next_open: None,
             turn: None,
         };
-        let mut line = first;
+        let (mut line, mut parsed) = (first, step.parsed);
         loop {
             let at_line = |e: LineError| e.at(&site, &line);
-            let parsed = parse_turn_line(line.text, form).map_err(at_line)?;
-            game.take(&parsed, line.number, &mut out.turns)
+            let turn_line = parsed
+                .unwrap_or_else(|| parse_turn_line(line.text, form))
                 .map_err(at_line)?;
-            if game.sheet_is_full() {
+            game.take(&turn_line, line.number, &mut out.turns)
+                .map_err(at_line)?;
+            if !self.delimiter.open {
+                // The score filled the sheet.
                 break;
             }
             let mark = self.lines.mark();
@@ -301,29 +526,24 @@ impl<'a> Reader<'a> {
                 game.check_turn_finished(&site, self.lines.end_position(), "end of input")?;
                 break;
             };
-            let kind = classify(next.text, self.mode);
-            match kind {
-                LineKind::Turn if !opens_empty_sheet(next.text, self.mode) => {
-                    line = next;
-                    continue;
-                }
-                LineKind::Ruler | LineKind::Other if self.mode == Mode::Input => {
-                    return Err(stray_line_error(&site, &next));
-                }
-                LineKind::Turn | LineKind::Header => self.lines.rewind(mark),
-                LineKind::Blank | LineKind::Ruler | LineKind::Other => {
-                    if self.mode == Mode::Table {
-                        self.mode = Mode::Trailer;
-                    }
-                }
-            }
-            if let Err(error) =
-                game.check_turn_finished(&site, (next.number, 1), describe_line(&next))
-            {
-                // The line that ended the game is read again, as the start of what follows.
+            let step = self.delimiter.step(next.text);
+            if step.starts {
+                // The line is read again, as the start of the next game.
                 self.lines.rewind(mark);
-                return Err(error);
+            } else {
+                self.delimiter = step.after;
+                match (step.kind, step.mode) {
+                    (LineKind::Turn, _) => {
+                        (line, parsed) = (next, step.parsed);
+                        continue;
+                    }
+                    (LineKind::Ruler | LineKind::Other, Mode::Input) => {
+                        return Err(stray_line_error(&site, &next));
+                    }
+                    _ => {}
+                }
             }
+            game.check_turn_finished(&site, (next.number, 1), describe_line(&next))?;
             break;
         }
         out.players.push(self.player.clone());
@@ -339,29 +559,6 @@ impl<'a> Reader<'a> {
         out.tags = out.standard_tags();
         Ok(())
     }
-
-    /// After an error: skips the rest of the broken game, up to (not including) the line where
-    /// the next game can start: a blank line, a table header, a table's end, or a turn that
-    /// shows an empty sheet.
-    fn skip_to_next_game(&mut self) {
-        loop {
-            let mark = self.lines.mark();
-            let Some(line) = self.lines.next_line() else {
-                return;
-            };
-            let boundary = match classify(line.text, self.mode) {
-                LineKind::Blank | LineKind::Header => true,
-                LineKind::Turn => {
-                    self.mode == Mode::Trailer || opens_empty_sheet(line.text, self.mode)
-                }
-                LineKind::Ruler | LineKind::Other => self.mode != Mode::Input,
-            };
-            if boundary {
-                self.lines.rewind(mark);
-                return;
-            }
-        }
-    }
 }
 
 impl GameReader for Reader<'_> {
@@ -369,16 +566,23 @@ impl GameReader for Reader<'_> {
         self.lines.consumed()
     }
 
+    fn game_offset(&self) -> usize {
+        self.game_offset
+    }
+
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         out.clear();
-        let result = match self.next_game_start()? {
-            Ok(first) => self.read_turns(first, out),
-            Err(error) => Err(error),
-        };
-        if result.is_err() {
-            self.skip_to_next_game();
+        let (first, step) = self.next_game_start()?;
+        self.game_offset = first.start;
+        if step.kind == LineKind::Turn {
+            return Some(self.read_turns(first, step, out));
         }
-        Some(result)
+        let site = ErrorSite {
+            file: self.file,
+            game_id: None,
+            game_line: first.number,
+        };
+        Some(Err(stray_line_error(&site, &first)))
     }
 }
 
@@ -467,7 +671,7 @@ fn classify(text: &[u8], mode: Mode) -> LineKind {
         return LineKind::Header;
     }
     let is_turn = match mode {
-        Mode::Table => first.contains(&b';') || is_digits(first),
+        Mode::TableHead | Mode::Table => first.contains(&b';') || is_digits(first),
         Mode::Input => first.contains(&b';') || starts_like_mask(first),
         Mode::Trailer => starts_with_state(trimmed),
     };
@@ -481,9 +685,9 @@ fn classify(text: &[u8], mode: Mode) -> LineKind {
 }
 
 /// True for a turn's first line whose state shows an empty sheet (it starts a new game).
-fn opens_empty_sheet(text: &[u8], mode: Mode) -> bool {
+fn opens_empty_sheet(text: &[u8], form: Form) -> bool {
     let mut columns = tokens(text);
-    if mode == Mode::Table && !columns.next().is_some_and(is_digits) {
+    if form == Form::Table && !columns.next().is_some_and(is_digits) {
         return false;
     }
     columns
@@ -575,6 +779,17 @@ struct TurnLine {
     rolls_left_offset: usize,
     choice: Choice,
     choice_offset: usize,
+}
+
+impl TurnLine {
+    /// Whether the line is a turn's first line: it has the table's turn number, or the input
+    /// form's state column.
+    fn is_first_line(&self, form: Form) -> bool {
+        match form {
+            Form::Table => self.turn_number.is_some(),
+            Form::Input => self.state.is_some(),
+        }
+    }
 }
 
 /// A syntax error within one line: where (byte offset), what was expected, what is there.
@@ -1004,11 +1219,7 @@ impl GameAssembly {
         line_number: u32,
         turns: &mut Vec<TurnRecord>,
     ) -> Result<(), LineError> {
-        let is_first_line = match self.form {
-            Form::Table => line.turn_number.is_some(),
-            Form::Input => line.state.is_some(),
-        };
-        if is_first_line {
+        if line.is_first_line(self.form) {
             self.start_turn(line, line_number)?;
         } else {
             self.continue_turn(line)?;
@@ -1142,10 +1353,6 @@ impl GameAssembly {
             }
         }
         Ok(())
-    }
-
-    fn sheet_is_full(&self) -> bool {
-        self.turn.is_none() && self.next_open == Some(OpenBoxes::NONE)
     }
 
     /// At the end of the game (at `(line, column)`, where `found` is): an error if a turn is

@@ -13,8 +13,15 @@
 //! of the known tags. Whether a turn follows the rules (keeps contained in the rolls, round and
 //! seat order, free boxes, points) is the replay's business.
 //!
-//! After an error the reader skips to the start of the next game (a tag line after a turn line,
-//! or a second `Game` tag in the same header), so one broken game costs one error.
+//! Where one game ends and the next begins is one local rule ([`Delimiter`]), which both the
+//! sequential reader and the reader over a byte range ([`Reader::with_range`]) follow: a game
+//! starts at a tag line that follows a turn line (blank lines and comments between them do not
+//! count), at a `Game` tag in a header that already has one, and at the first tag line of the
+//! content; before the first tag line, a turn line or a comment that is not UTF-8 starts a
+//! "game" that is only an error. After an error the reader skips to the next line that starts a
+//! game, so one broken game costs one error. Whether a line starts a game depends only on the
+//! lines since the last turn line or `Game` tag before it, so a reader over a range finds its
+//! first game by looking back that far, never at the whole content before it.
 //!
 //! Where YGN.md is silent, the reader is strict:
 //! - lines may start and end with blanks; a lone `\r` (not before `\n`) is not a blank;
@@ -27,16 +34,16 @@
 //!   line are separated by blanks (`LS{x}` is not a category and a comment);
 //! - a `{comment}` runs to the end of its line, whose last non-blank character is `}`.
 
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
+use crate::{
+    count_lines, first_line_start, line_at, line_start_from, previous_line_start, BoxCode,
+    GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord, BOM,
+};
 use nom::bytes::complete::{take_while, take_while1, take_while_m_n};
 use nom::character::complete::char;
 use nom::error::ErrorKind;
 use nom::{FindSubstring, IResult, Parser};
 use std::io;
-use std::ops::RangeInclusive;
-
-/// The UTF-8 byte-order mark, skipped at the start of the content.
-const BOM: &[u8] = b"\xef\xbb\xbf";
+use std::ops::{Range, RangeInclusive};
 
 /// At most this many players per game (a seat is a `u8`).
 const MAX_PLAYERS: usize = 256;
@@ -61,6 +68,12 @@ pub struct Reader<'a> {
     pos: usize,
     /// Number (1-based) of the line at `pos`.
     line_no: u32,
+    /// Where the lines before `pos` leave the delimiting of games.
+    delimiter: Delimiter,
+    /// Games that begin at or after this offset are not read (the end of the range).
+    end: usize,
+    /// Byte offset of the first line of the last game (or error) returned.
+    game_offset: usize,
     /// The category codes, for turn lines.
     categories: Categories,
     /// Strings of the previous game, to hold the names and tags of the next one.
@@ -70,19 +83,34 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors.
     pub fn new(content: &'a [u8], file: &'a str) -> Reader<'a> {
-        let pos = if content.starts_with(BOM) {
-            BOM.len()
-        } else {
-            0
-        };
         Reader {
             content,
             file,
-            pos,
+            pos: first_line_start(content),
             line_no: 1,
+            delimiter: Delimiter::Start,
+            end: usize::MAX,
+            game_offset: 0,
             categories: Categories::new(),
             strings: Strings::default(),
         }
+    }
+
+    /// A reader of the games of `content` that begin in `range` (see
+    /// [`crate::Format::range_reader`]), naming `file` in records and errors. It looks back from
+    /// the range's first line to the last turn line or `Game` tag before it (the lines that
+    /// decide whether a line starts a game) and counts the lines before the range.
+    pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
+        let mut reader = Reader::new(content, file);
+        reader.end = range.end;
+        let start = line_start_from(content, range.start);
+        if start > reader.pos {
+            reader.delimiter = Delimiter::before(content, start);
+            reader.line_no =
+                count_lines(content.get(..start).unwrap_or_default()).saturating_add(1);
+            reader.pos = start;
+        }
+        reader
     }
 
     /// The line at the current position, without consuming it; `None` at the end.
@@ -97,10 +125,15 @@ impl<'a> Reader<'a> {
         };
         let text = rest.get(..len).unwrap_or(rest);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let kind = kind_of(text);
+        let (starts, after) = self.delimiter.step(kind, text);
         Some(Line {
             text,
             number: self.line_no,
             end: self.pos + next,
+            kind,
+            starts,
+            after,
         })
     }
 
@@ -108,6 +141,7 @@ impl<'a> Reader<'a> {
     fn advance(&mut self, line: &Line<'a>) {
         self.pos = line.end;
         self.line_no = line.number.saturating_add(1);
+        self.delimiter = line.after;
     }
 
     /// Where the content ends (called at the end): the line and column just after its last
@@ -130,75 +164,65 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads one game into `out` (already cleared). `Ok(false)` at the end of the content before
-    /// any game; on an error, also says how to get to the next game.
+    /// Reads one game into `out` (already cleared). `Ok(false)` at the end of the content (or of
+    /// the range) before any game.
     fn game(&mut self, out: &mut GameRecord, game: &mut GameState) -> Result<bool, Failure> {
+        // Before the first game, blank lines and comments do not start one.
         let first = loop {
-            let Some(line) = self.peek() else {
+            let Some(line) = self.peek().filter(|_| self.pos < self.end) else {
                 return Ok(false);
             };
-            match line.kind() {
-                Kind::Blank => self.advance(&line),
-                Kind::Comment => {
-                    self.advance(&line);
-                    line.check_utf8()
-                        .map_err(|e| Failure::new(&line, e, Skip::ToTag))?;
-                }
-                Kind::Tag => break line,
-                Kind::Turn => {
-                    self.advance(&line);
-                    let error = Syntax::at(line.rest(), GAME_START);
-                    return Err(Failure::new(&line, error, Skip::ToTag));
-                }
+            if line.starts {
+                break line;
             }
+            self.advance(&line);
         };
+        self.game_offset = self.pos;
+        if first.kind != Kind::Tag {
+            // A stray turn line, or a comment that is not UTF-8, before any game.
+            self.advance(&first);
+            let error = first
+                .check_utf8()
+                .err()
+                .unwrap_or_else(|| Syntax::at(first.rest(), GAME_START));
+            return Err(Failure::new(&first, error));
+        }
         out.provenance.file.push_str(self.file);
         out.provenance.line = first.number;
         game.first_line = Some(first.number);
         while let Some(line) = self.peek() {
-            let skip = if game.in_body {
-                Skip::ToTag
-            } else {
-                Skip::Header
-            };
-            match line.kind() {
+            if line.starts && line.number != first.number {
+                break;
+            }
+            match line.kind {
                 Kind::Blank => self.advance(&line),
                 Kind::Comment => {
                     self.advance(&line);
-                    line.check_utf8()
-                        .map_err(|e| Failure::new(&line, e, skip))?;
+                    line.check_utf8().map_err(|e| Failure::new(&line, e))?;
                 }
-                Kind::Tag if game.in_body => break,
                 Kind::Tag => {
-                    let name = tag_name(line.text);
-                    if matches!(name, Ok((_, name)) if name == KnownTag::Game.name().as_bytes()) {
-                        if game.game_tag {
-                            break;
-                        }
-                        game.game_tag = true;
-                    }
+                    // In the header: a tag line after a turn line starts the next game.
                     self.advance(&line);
-                    let fail = |e| Failure::new(&line, e, Skip::Header);
+                    let fail = |e| Failure::new(&line, e);
                     let text = line.utf8().map_err(fail)?;
-                    let (rest, name) = name.map_err(|e| fail(e.into()))?;
+                    let (rest, name) = tag_name(line.text).map_err(|e| fail(e.into()))?;
                     game.header_tag(text, name, rest, out, &mut self.strings)
                         .map_err(fail)?;
                 }
                 Kind::Turn => {
                     if !game.in_body {
                         game.check_header(line.rest())
-                            .map_err(|e| Failure::new(&line, e, Skip::ToTag))?;
+                            .map_err(|e| Failure::new(&line, e))?;
                         game.in_body = true;
                     }
                     self.advance(&line);
-                    line.check_utf8()
-                        .map_err(|e| Failure::new(&line, e, Skip::ToTag))?;
+                    line.check_utf8().map_err(|e| Failure::new(&line, e))?;
                     let mut turn = TurnRecord {
                         line: line.number,
                         ..TurnRecord::default()
                     };
                     turn_line(line.text, &out.players, &self.categories, &mut turn)
-                        .map_err(|e| Failure::new(&line, e, Skip::ToTag))?;
+                        .map_err(|e| Failure::new(&line, e))?;
                     out.turns.push(turn);
                 }
             }
@@ -207,7 +231,7 @@ impl<'a> Reader<'a> {
             let found = match self.peek() {
                 Some(line) => game
                     .check_header(line.rest())
-                    .map_err(|e| Failure::new(&line, e, Skip::None)),
+                    .map_err(|e| Failure::new(&line, e)),
                 None => game.check_header(&[]).map_err(|e| Failure::at_end(self, e)),
             };
             found?;
@@ -220,29 +244,22 @@ impl<'a> Reader<'a> {
 
     /// After an error: skips to the start of the next game. Returns the id of the broken game's
     /// `Game` tag if one turns up in the skipped part of its header.
-    fn skip_to_next_game(&mut self, mut skip: Skip, game: &mut GameState) -> Option<String> {
+    fn skip_to_next_game(&mut self) -> Option<String> {
         let mut late_id = None;
         while let Some(line) = self.peek() {
-            match (line.kind(), skip) {
-                (_, Skip::None) | (Kind::Tag, Skip::ToTag) => break,
-                (Kind::Blank | Kind::Comment, _) | (Kind::Turn, Skip::ToTag) => {}
-                (Kind::Turn, Skip::Header) => skip = Skip::ToTag,
-                (Kind::Tag, Skip::Header) => {
-                    if let Ok((rest, name)) = tag_name(line.text) {
-                        if name == KnownTag::Game.name().as_bytes() {
-                            if game.game_tag {
-                                break;
-                            }
-                            game.game_tag = true;
-                            late_id = line
-                                .utf8()
-                                .ok()
-                                .zip(tag_value(rest).ok())
-                                .map(|(text, (_, value))| value.text(text, String::new()))
-                                .filter(|id| !id.is_empty());
-                        }
-                    }
-                }
+            if line.starts {
+                break;
+            }
+            let first_game_tag = self.delimiter == Delimiter::Header { game_tag: false }
+                && line.after == Delimiter::Header { game_tag: true };
+            if first_game_tag && line.kind == Kind::Tag {
+                late_id = line
+                    .utf8()
+                    .ok()
+                    .zip(tag_name(line.text).ok())
+                    .and_then(|(text, (rest, _))| Some((text, tag_value(rest).ok()?.1)))
+                    .map(|(text, value)| value.text(text, String::new()))
+                    .filter(|id| !id.is_empty());
             }
             self.advance(&line);
         }
@@ -255,6 +272,10 @@ impl GameReader for Reader<'_> {
         self.pos
     }
 
+    fn game_offset(&self) -> usize {
+        self.game_offset
+    }
+
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         self.strings.recycle(out);
         out.clear();
@@ -263,7 +284,7 @@ impl GameReader for Reader<'_> {
             Ok(true) => Some(Ok(())),
             Ok(false) => None,
             Err(failure) => {
-                let late_id = self.skip_to_next_game(failure.skip, &mut game);
+                let late_id = self.skip_to_next_game();
                 let expected = failure.expected.describe(&out.players);
                 let game_id = game.first_line.map(|first| {
                     if !out.provenance.game_id.is_empty() {
@@ -288,6 +309,82 @@ impl GameReader for Reader<'_> {
             }
         }
     }
+}
+
+/// The rule that says which lines start a game, as a state: where the lines read so far leave
+/// it. The sequential reader steps it line by line; a reader over a range rebuilds it from the
+/// few lines before the range ([`Delimiter::before`]). Blank lines never start a game; a tag
+/// line starts one after a turn line, before any game, and when it is a `Game` tag and the
+/// header already has one; a turn line starts one (that is only an error) before any game, as
+/// does a comment that is not UTF-8.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Delimiter {
+    /// No game yet: only blank lines and valid comments so far.
+    Start,
+    /// In a header (tag lines since the last turn line); `game_tag` once it has a `Game` tag.
+    Header { game_tag: bool },
+    /// After a turn line: a game's body (or what a stray line began).
+    Body,
+}
+
+impl Delimiter {
+    /// Whether the line `text` (of kind `kind`) starts a game, and the state after it.
+    #[inline]
+    fn step(self, kind: Kind, text: &[u8]) -> (bool, Delimiter) {
+        match (kind, self) {
+            (Kind::Blank, _) => (false, self),
+            (Kind::Comment, Delimiter::Start) if std::str::from_utf8(text).is_err() => {
+                (true, Delimiter::Body)
+            }
+            (Kind::Comment, _) => (false, self),
+            (Kind::Turn, _) => (self == Delimiter::Start, Delimiter::Body),
+            (Kind::Tag, Delimiter::Header { game_tag }) => {
+                let game = is_game_tag(text);
+                (
+                    game && game_tag,
+                    Delimiter::Header {
+                        game_tag: game_tag || game,
+                    },
+                )
+            }
+            (Kind::Tag, Delimiter::Start | Delimiter::Body) => (
+                true,
+                Delimiter::Header {
+                    game_tag: is_game_tag(text),
+                },
+            ),
+        }
+    }
+
+    /// The state after the lines of `content` before `start` (a line start): found from the
+    /// last turn line or `Game` tag before it, after which the state is the same whatever came
+    /// earlier (else from the start of the content).
+    fn before(content: &[u8], start: usize) -> Delimiter {
+        let mut state = Delimiter::Start;
+        let mut from = first_line_start(content);
+        let mut at = start;
+        while let Some(previous) = previous_line_start(content, at) {
+            let (text, _) = line_at(content, previous);
+            let kind = kind_of(text);
+            if kind == Kind::Turn || kind == Kind::Tag && is_game_tag(text) {
+                state = Delimiter::Start.step(kind, text).1;
+                from = at;
+                break;
+            }
+            at = previous;
+        }
+        while from < start {
+            let (text, next) = line_at(content, from);
+            state = state.step(kind_of(text), text).1;
+            from = next;
+        }
+        state
+    }
+}
+
+/// Whether a tag line's name is `Game`.
+fn is_game_tag(text: &[u8]) -> bool {
+    matches!(tag_name(text), Ok((_, name)) if name == KnownTag::Game.name().as_bytes())
 }
 
 /// Where the first `\n` of `bytes` is. Most lines are short: the first 64 bytes are scanned a
@@ -330,6 +427,12 @@ struct Line<'a> {
     number: u32,
     /// Byte offset of the next line.
     end: usize,
+    /// What the line is.
+    kind: Kind,
+    /// Whether the line starts a game (where the reader stands).
+    starts: bool,
+    /// Where the delimiting of games stands after the line.
+    after: Delimiter,
 }
 
 /// What a line is, from its first non-blank byte.
@@ -356,16 +459,6 @@ impl<'a> Line<'a> {
         self.text.get(self.indent()..).unwrap_or_default()
     }
 
-    /// What the line is.
-    fn kind(&self) -> Kind {
-        match self.text.get(self.indent()) {
-            None => Kind::Blank,
-            Some(b'%') => Kind::Comment,
-            Some(b'[') => Kind::Tag,
-            Some(_) => Kind::Turn,
-        }
-    }
-
     /// Checks that the line is UTF-8 (quickly when it is ASCII, as most lines are).
     fn check_utf8(&self) -> Result<(), Syntax<'a>> {
         if self.text.is_ascii() {
@@ -386,16 +479,15 @@ impl<'a> Line<'a> {
     }
 }
 
-/// How to get to the next game after an error.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Skip {
-    /// The reader already stands at the next game.
-    None,
-    /// The next game starts at the next tag line.
-    ToTag,
-    /// Still in the broken game's header: the next game starts at a tag line after a turn line,
-    /// or at a second `Game` tag.
-    Header,
+/// What a line (its text without the line end) is, from its first non-blank byte.
+#[inline]
+fn kind_of(text: &[u8]) -> Kind {
+    match text.iter().find(|&&b| !is_blank(b)) {
+        None => Kind::Blank,
+        Some(b'%') => Kind::Comment,
+        Some(b'[') => Kind::Tag,
+        Some(_) => Kind::Turn,
+    }
 }
 
 /// An error located in its line, before the game it belongs to is known to the message.
@@ -404,12 +496,11 @@ struct Failure {
     column: u32,
     expected: Expected,
     found: String,
-    skip: Skip,
 }
 
 impl Failure {
     /// The error `syntax` in `line`.
-    fn new(line: &Line<'_>, syntax: Syntax<'_>, skip: Skip) -> Failure {
+    fn new(line: &Line<'_>, syntax: Syntax<'_>) -> Failure {
         let offset = line.text.len().saturating_sub(syntax.at.len());
         let before = line.text.get(..offset).unwrap_or_default();
         Failure {
@@ -417,7 +508,6 @@ impl Failure {
             column: char_count(before).saturating_add(1),
             expected: syntax.expected,
             found: found(syntax.at),
-            skip,
         }
     }
 
@@ -429,7 +519,6 @@ impl Failure {
             column,
             expected: syntax.expected,
             found: "end of file".to_string(),
-            skip: Skip::None,
         }
     }
 }
@@ -452,11 +541,9 @@ fn found(at: &[u8]) -> String {
 struct GameState {
     /// Line of the game's first tag line, once it is found.
     first_line: Option<u32>,
-    /// Whether a tag named `Game` appeared (a second one starts a new game).
-    game_tag: bool,
     /// The known tags seen (bits of [`KnownTag::bit`]).
     seen: u8,
-    /// Whether a turn line has been read (a tag line then starts a new game).
+    /// Whether a turn line has been read (the header is complete).
     in_body: bool,
 }
 

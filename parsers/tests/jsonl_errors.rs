@@ -397,6 +397,31 @@ fn errors_after_the_first_in_a_broken_game_are_skipped() {
 }
 
 #[test]
+fn after_an_error_the_line_after_an_end_event_starts_a_game() {
+    // The broken game's `end` event is skipped with it, but what follows it is not that game's:
+    // it starts one (here an error of its own), as it would after a game read without error.
+    let outcomes = read(&[GAME, ROLL, "not json", END, ROLL, ROLL, NEXT_GAME]);
+    let lines: Vec<Result<u32, u32>> = outcomes
+        .iter()
+        .map(|outcome| match outcome {
+            Ok(game) => Ok(game.provenance.line),
+            Err(error) => Err(error.line),
+        })
+        .collect();
+    assert_eq!(lines, [Err(3), Err(5), Ok(7)]);
+    let Err(error) = &outcomes[1] else {
+        unreachable!()
+    };
+    assert_error(
+        error,
+        5,
+        column_of(ROLL, "event"),
+        "a `game` event",
+        "`roll`",
+    );
+}
+
+#[test]
 fn columns_count_characters() {
     let game = r#"{"event":"game","game":"é","rules":"yahtzee","players":["ann"]} x"#;
     let error = error_then_next_game(&[game]);

@@ -431,3 +431,28 @@ fn errors_count_columns_in_characters() {
     let error = only_error("      123456TFHSLYC; 63 false    0  33355;2   sH  25 é x\n");
     assert_error(&error, 1, 54, "the end of the line", "é");
 }
+
+#[test]
+fn after_an_error_a_score_that_fills_the_sheet_ends_the_broken_game() {
+    // The last two turns of a game, the first broken, then a game that starts mid-sheet: the
+    // line after the score that fills the sheet starts a game, error or not before it.
+    let text = "      ___________YC;  0 false  250  71111;2   sY  50\n\
+                      ____________C;  0 false  300  11111;2   sC   5\n\
+                      ___________Y_;  0 false  290  66666;2   sY  50\n";
+    let outcomes = read(text);
+    assert_eq!(summary(&outcomes), ["error 1", "game 3"]);
+    // Without the error, the same two games.
+    let fixed = text.replacen("71111", "11111", 1);
+    assert_eq!(summary(&read(&fixed)), ["game 1", "game 3"]);
+}
+
+#[test]
+fn a_ruler_after_a_tables_turns_starts_its_trailer() {
+    let ruler = "-- ----------------- --- -------\n";
+    // Right after the header, a ruler belongs to it; after a turn line (read without error or
+    // not), it ends the table, and the table lines after it are the trailer's.
+    let text = format!("{HEADER}{TABLE_TURN}{ruler}{TABLE_TURN}");
+    assert_eq!(summary(&read(&text)), ["game 3"]);
+    let broken = text.replacen("33355;2", "33375;2", 1);
+    assert_eq!(summary(&read(&broken)), ["error 3"]);
+}

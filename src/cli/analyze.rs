@@ -27,6 +27,10 @@ const CHUNK: usize = 128;
 pub struct AnalyzeArgs {
     /// Log files.
     pub files: Vec<PathBuf>,
+    /// `--byte-range START:END`, as given: only the games of the one file that begin in it.
+    pub byte_range: Option<String>,
+    /// `--seen-ids FILE`: ids counted as seen before the first game (CSV that `ids` prints).
+    pub seen_ids: Option<PathBuf>,
     /// Least games for the leaderboard.
     pub min_games: u64,
     /// Only games of this rule set.
@@ -360,6 +364,19 @@ fn decision_rows(out: &mut String, game: &GameRecord, rated: &[Rated]) {
     }
 }
 
+/// The fields of `summary.json` that count what a run read and rated; the others say how it
+/// rated (tool and version, oracle, thresholds, the oracle's parameters).
+pub(crate) const SUMMARY_COUNTS: [&str; 8] = [
+    "games_read",
+    "games_rated",
+    "games_skipped",
+    "skipped",
+    "files_skipped",
+    "rule_sets",
+    "decisions",
+    "players",
+];
+
 /// `summary.json`: what was read, rated and skipped (every skipped game with its reason and
 /// location), the oracle, the tool version and the rule sets.
 fn summary_json(
@@ -412,6 +429,17 @@ pub(crate) fn format_and_rules(
 /// Runs `dicelens analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let (format, only) = format_and_rules(&args.format, args.rules.as_deref())?;
+    let range = args
+        .byte_range
+        .as_deref()
+        .map(|text| super::ids::parse_byte_range(text, args.files.len()))
+        .transpose()?;
+    let mut reader = CorpusReader::new(ReplayOptions {
+        include_unfinished: args.include_unfinished,
+    });
+    if let Some(path) = &args.seen_ids {
+        super::ids::read_seen_ids(path, |id| reader.mark_seen(id))?;
+    }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let mut analysis = Analysis {
@@ -432,13 +460,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         solo_games: 0,
         multi_games: 0,
     };
-    let mut reader = CorpusReader::new(ReplayOptions {
-        include_unfinished: args.include_unfinished,
-    });
     let bar = indicatif::ProgressBar::new(args.files.len() as u64);
     let mut batch = GameBatch::default();
     for path in &args.files {
-        reader.read_path(path, format, |game, replayed| {
+        let unread = reader.read_path_in(path, format, range.clone(), |game, replayed| {
             if wanted_rule_set(only, game, replayed.rules, &mut analysis.not_rated) {
                 batch.take(game, replayed);
                 if batch.is_full() {
@@ -446,6 +471,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
                 }
             }
         });
+        if let Some(why) = unread {
+            // A whole-file run would count the file as skipped (the range at its first byte
+            // does); a later range fails, so that it is run again rather than its games lost.
+            return Err(CliError::failure(format!(
+                "{why}: the byte range cannot be read (run it again once the file is readable)"
+            )));
+        }
         bar.inc(1);
     }
     analysis.flush(&mut batch);

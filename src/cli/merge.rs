@@ -31,21 +31,25 @@ pub struct MergeArgs {
     pub json: bool,
     /// Table directory (to rate duplicate games again).
     pub tables: Option<PathBuf>,
+    /// The inputs are analyses of consecutive partitions of one corpus (`--partitions`): merged
+    /// as one analysis of the corpus, a game id rated in two of them an error.
+    pub partitions: bool,
 }
 
 /// One row of `games.csv`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct GameRow {
-    game_id: String,
+pub(super) struct GameRow {
+    pub(super) game_id: String,
     file: String,
     line: u32,
 }
 
 /// One input analysis.
-struct Shard {
-    dir: PathBuf,
-    aggregates: Aggregates,
-    summary: Value,
+pub(super) struct Shard {
+    pub(super) dir: PathBuf,
+    pub(super) aggregates: Aggregates,
+    pub(super) summary: Value,
+    /// Its `games.csv` (empty unless read: see [`read_shard`]).
     games: Vec<GameRow>,
 }
 
@@ -59,6 +63,14 @@ struct Duplicate {
 
 /// Reads `games.csv`: its header, then `game_id,file,line` rows.
 fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
+    let mut rows = Vec::new();
+    each_game_row(path, |row| rows.push(row))?;
+    Ok(rows)
+}
+
+/// Calls `each` with every row of `games.csv` at `path` (read as a stream), after checking its
+/// header.
+pub(super) fn each_game_row(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), String> {
     let name = path.display();
     let mut reader =
         csv::Reader::from_path(path).map_err(|e| format!("cannot read {name}: {e}"))?;
@@ -66,27 +78,31 @@ fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
     if header.iter().collect::<Vec<_>>().join(",") != GAME_COLUMNS {
         return Err(format!("{name}: the header is not {GAME_COLUMNS}"));
     }
-    reader
-        .records()
-        .enumerate()
-        .map(|(i, record)| {
-            let record = record.map_err(|e| format!("{name}: {e}"))?;
-            match (record.get(0), record.get(1), record.get(2), record.len()) {
-                (Some(game_id), Some(file), Some(line), 3) => Ok(GameRow {
-                    game_id: game_id.to_string(),
-                    file: file.to_string(),
-                    line: line
-                        .parse()
-                        .map_err(|_| format!("{name}: row {}: bad line {line:?}", i + 2))?,
-                }),
-                _ => Err(format!("{name}: row {}: not 3 fields", i + 2)),
-            }
-        })
-        .collect()
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| format!("{name}: {e}"))?;
+        match (record.get(0), record.get(1), record.get(2), record.len()) {
+            (Some(game_id), Some(file), Some(line), 3) => each(GameRow {
+                game_id: game_id.to_string(),
+                file: file.to_string(),
+                line: line
+                    .parse()
+                    .map_err(|_| format!("{name}: row {}: bad line {line:?}", i + 2))?,
+            }),
+            _ => return Err(format!("{name}: row {}: not 3 fields", i + 2)),
+        }
+    }
+    Ok(())
 }
 
 /// Reads one input directory: `aggregates.json`, `summary.json` and `games.csv`.
 fn read_shard(dir: &Path) -> Result<Shard, CliError> {
+    let mut shard = read_analysis(dir)?;
+    shard.games = read_games(&dir.join("games.csv")).map_err(CliError::failure)?;
+    Ok(shard)
+}
+
+/// Reads `aggregates.json` and `summary.json` of one input directory.
+pub(super) fn read_analysis(dir: &Path) -> Result<Shard, CliError> {
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read_to_string(&path)
@@ -104,12 +120,11 @@ fn read_shard(dir: &Path) -> Result<Shard, CliError> {
             dir.join("summary.json").display()
         ))
     })?;
-    let games = read_games(&dir.join("games.csv")).map_err(CliError::failure)?;
     Ok(Shard {
         dir: dir.to_path_buf(),
         aggregates,
         summary,
-        games,
+        games: Vec::new(),
     })
 }
 
@@ -127,7 +142,7 @@ fn location(value: &Value) -> Option<Location> {
 }
 
 /// Adds one input's counts, skipped games and skipped files to `summary` (in input order).
-fn add_summary(summary: &mut Summary, shard: &Shard) -> Result<(), CliError> {
+pub(super) fn add_summary(summary: &mut Summary, shard: &Shard) -> Result<(), CliError> {
     let bad = |what: &str| {
         CliError::failure(format!(
             "{}: {what}",
@@ -165,7 +180,7 @@ fn add_summary(summary: &mut Summary, shard: &Shard) -> Result<(), CliError> {
 }
 
 /// The thresholds an input was rated with (the defaults if it does not say).
-fn thresholds(summary: &Value) -> Thresholds {
+pub(super) fn thresholds(summary: &Value) -> Thresholds {
     let t = &summary["thresholds"];
     let d = Thresholds::default();
     Thresholds {
@@ -243,7 +258,7 @@ fn subtract_duplicates(
             Ok(log) => log,
             Err(why) => {
                 for &k in &ks {
-                    duplicates[k].problem = Some(why.clone());
+                    duplicates[k].problem = Some(why.to_string());
                 }
                 continue;
             }
@@ -323,6 +338,9 @@ fn shard_oracle(summary: &serde_json::Value) -> Result<OracleSpec, CliError> {
 pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     if args.dirs.is_empty() {
         return Err(CliError::flag("DIR", "at least one analysis directory"));
+    }
+    if args.partitions {
+        return super::partitions::merge(args);
     }
     let shards = args
         .dirs

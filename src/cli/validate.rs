@@ -283,7 +283,7 @@ struct Report {
 /// Runs `dicelens validate`: prints the report; an illegal game gives an error of code 1.
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let format = input_format("--format", &args.format)?;
-    let file = LogFile::open(&args.file, format).map_err(usage)?;
+    let file = LogFile::open(&args.file, format).map_err(|e| usage(e.to_string()))?;
     let (chosen, matches) = pick_game(&file, args.game.as_deref())?;
     if matches > 1 {
         notice(&format!(

@@ -1,0 +1,211 @@
+//! Readers over byte ranges on small, adversarial inputs of every format (random pieces of valid
+//! and broken lines, the fixtures): adjacent ranges cut anywhere read exactly the games and
+//! errors of one read of the whole content, each once, with the same offsets.
+
+mod verhoeff_jsonl_shared;
+
+use dicelens_parsers::{Format, GameRecord, ParseError};
+use proptest::prelude::*;
+use verhoeff_jsonl_shared::fixture;
+
+/// One outcome of a read: where the game begins, and the game or the error.
+type Outcome = (usize, Result<GameRecord, ParseError>);
+
+/// Every outcome of `reader`, checking that offsets grow.
+fn outcomes(mut reader: Box<dyn dicelens_parsers::GameReader + Send + '_>) -> Vec<Outcome> {
+    let mut game = GameRecord::default();
+    let mut out: Vec<Outcome> = Vec::new();
+    while let Some(result) = reader.read_game(&mut game) {
+        let offset = reader.game_offset();
+        if let Some((last, _)) = out.last() {
+            assert!(offset > *last, "offsets grow: {offset} after {last}");
+        }
+        out.push((offset, result.map(|()| game.clone())));
+    }
+    out
+}
+
+/// Checks that the ranges cut at `cuts` (any offsets, sorted here) read what the whole read does.
+fn check_cuts(format: Format, content: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
+    let whole = outcomes(format.reader(content, "t"));
+    let mut bounds: Vec<usize> = cuts.iter().map(|&c| c.min(content.len() + 3)).collect();
+    bounds.sort_unstable();
+    bounds.insert(0, 0);
+    bounds.push(content.len() + 7);
+    let mut pieces = Vec::new();
+    for pair in bounds.windows(2) {
+        let range = pair[0]..pair[1];
+        let read = outcomes(format.range_reader(content, "t", range.clone()));
+        for (offset, _) in &read {
+            prop_assert!(range.contains(offset), "{offset} outside {range:?}");
+        }
+        pieces.extend(read);
+    }
+    prop_assert_eq!(pieces.len(), whole.len(), "{} cut at {:?}", format, bounds);
+    for (got, want) in pieces.iter().zip(&whole) {
+        prop_assert_eq!(got, want, "{} cut at {:?}", format, bounds);
+    }
+    Ok(())
+}
+
+/// Lines and parts of lines of each format, valid and broken, to make adversarial inputs of.
+fn pieces(format: Format) -> Vec<&'static str> {
+    match format {
+        Format::Ygn => vec![
+            "[Game \"a\"]\n",
+            "[Game \"b\"]\n",
+            "[Rules \"yatzy\"]\n",
+            "[Players \"a, b\"]\n",
+            "[Site \"x\"]\n",
+            "[Game\n",
+            "1. a: 12345 C=15\n",
+            "2. b: 12345 k12 21345 LS\n",
+            "1. a: 1234 C\n",
+            "% comment\n",
+            "% \u{ff}\n",
+            "\n",
+            "\r\n",
+            "  \n",
+            "\u{feff}",
+            "[",
+            "1. a: ",
+            "\u{e9}",
+        ],
+        Format::Jsonl => vec![
+            "{\"event\":\"game\",\"game\":\"g\",\"rules\":\"yatzy\",\"players\":[\"a\"]}\n",
+            "{\"event\":\"game\",\"game\":\"\",\"rules\":\"yatzy\",\"players\":[\"a\"]}\n",
+            "{\"event\":\"roll\",\"game\":\"g\",\"seat\":0,\"player\":\"a\",\"round\":1,\"roll\":1,\"dice\":[1,2,3,4,5]}\n",
+            "{\"event\":\"keep\",\"game\":\"g\",\"seat\":0,\"player\":\"a\",\"round\":1,\"roll\":1,\"dice\":[1]}\n",
+            "{\"event\":\"score\",\"game\":\"g\",\"seat\":0,\"player\":\"a\",\"round\":1,\"box\":\"C\"}\n",
+            "{\"event\":\"end\",\"game\":\"g\",\"termination\":\"normal\"}\n",
+            "{\"event\":\"end\",\"game\":\"h\",\"termination\":\"draw\"}\n",
+            "{\"event\":\"nope\"}\n",
+            "{\"event\":",
+            "not json\n",
+            "\n",
+            " \t\n",
+            "\r\n",
+            "\u{feff}",
+        ],
+        Format::Verhoeff => vec![
+            " # Game State        Tot Roll       You  Expect SD\n",
+            "-- ----------------- --- -------  -----  ------ --\n",
+            " 1 123456TFHSLYC;63-   0 33355;2  H  25  257.20 56\n",
+            " 1 123456TFHSLYC;63-   0 13456;2  3456_  254.80 59\n",
+            "   123456TFHSLYC;63-   0 33456;1  S  30  253.90 59\n",
+            "13 ____________C; 0+ 305 12456;2  C  21  327.40  5\n",
+            "      123456TFHSLYC; 63 false    0  33355;2   sH  25\n",
+            "      123456TFHSLYC; 63 false    0  13456;2   k3456_\n",
+            "                   ;                33456;1   sS  30\n",
+            "                   ;                33456;0   k3456_\n",
+            "      ____________C;  0 false  300  11111;2   sC   5\n",
+            "      ___________Y_;  0 false  290  66666;2   sY  50\n",
+            "      123456TF_SLYC; 63 false   25  11111;2   sY  50\n",
+            "      ____________C;  0 false  300  11111;2   k11___\n",
+            "                   ;                11111;1   sC   5\n",
+            "      ____________C;  0 false  300  11111;2   k11___\n                   ;                11112;1   k11___\n                   ;                11111;0   sC   5\n",
+            "13 ____________C; 0+ 305 12456;2  456__  327.40  5\n   ____________C; 0+ 305 34456;1  C  21  326.00  0\n",
+            "                          34456;0  C  21  326.00  0\n",
+            "Score Card\n",
+            " 1 Aces 0\n",
+            "hello\n",
+            "\n",
+            "\r\n",
+            "\u{feff}",
+        ],
+    }
+}
+
+/// Adversarial content: random pieces of `format`, then a few raw bytes.
+fn content(format: Format) -> impl Strategy<Value = Vec<u8>> {
+    (
+        proptest::collection::vec(proptest::sample::select(pieces(format)), 0..40),
+        proptest::collection::vec(any::<u8>(), 0..4),
+    )
+        .prop_map(|(pieces, raw)| {
+            let mut bytes = pieces.concat().into_bytes();
+            bytes.extend(raw);
+            bytes
+        })
+}
+
+/// Random cut points (2 to 6), anywhere in content of up to `len` bytes.
+fn cuts() -> impl Strategy<Value = Vec<prop::sample::Index>> {
+    proptest::collection::vec(any::<prop::sample::Index>(), 2..=6)
+}
+
+fn check(
+    format: Format,
+    content: &[u8],
+    cuts: &[prop::sample::Index],
+) -> Result<(), TestCaseError> {
+    let cuts: Vec<usize> = cuts.iter().map(|i| i.index(content.len() + 2)).collect();
+    check_cuts(format, content, &cuts)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn ygn_ranges_read_what_the_whole_read_does(content in content(Format::Ygn), cuts in cuts()) {
+        check(Format::Ygn, &content, &cuts)?;
+    }
+
+    #[test]
+    fn jsonl_ranges_read_what_the_whole_read_does(content in content(Format::Jsonl), cuts in cuts()) {
+        check(Format::Jsonl, &content, &cuts)?;
+    }
+
+    #[test]
+    fn verhoeff_ranges_read_what_the_whole_read_does(content in content(Format::Verhoeff), cuts in cuts()) {
+        check(Format::Verhoeff, &content, &cuts)?;
+    }
+}
+
+/// Every fixture, cut at every offset: one cut (two ranges) at each byte.
+#[test]
+fn fixtures_cut_anywhere_read_as_a_whole() {
+    let fixtures: &[(&str, Format, &[&str])] = &[
+        (
+            "ygn",
+            Format::Ygn,
+            &[
+                "valid.ygn",
+                "bad_die.ygn",
+                "bom_crlf.ygn",
+                "truncated.ygn",
+                "invalid_utf8.ygn",
+                "unknown_player.ygn",
+            ],
+        ),
+        (
+            "jsonl",
+            Format::Jsonl,
+            &[
+                "two_games.jsonl",
+                "truncated_game.jsonl",
+                "invalid_json.jsonl",
+            ],
+        ),
+        (
+            "verhoeff",
+            Format::Verhoeff,
+            &[
+                "table_game.txt",
+                "six_dice.txt",
+                "die_seven.txt",
+                "bad_mask.txt",
+                "input_game.txt",
+            ],
+        ),
+    ];
+    for (folder, format, names) in fixtures {
+        for name in *names {
+            let (_, content) = fixture(folder, name);
+            for cut in 0..=content.len() {
+                check_cuts(*format, &content, &[cut, cut])
+                    .unwrap_or_else(|e| panic!("{folder}/{name} cut at {cut}: {e}"));
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Partitions of a corpus: `dicelens ids` (the game ids of a partition, as CSV), and what
+//! `analyze` needs to rate one partition as the whole corpus would: `--byte-range START:END`
+//! and `--seen-ids FILE` (the ids `ids` printed for the partitions before it).
+
+use super::{notice, CliError};
+use crate::corpus::LogFile;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The one column of the CSV that `ids` prints and `--seen-ids` reads.
+pub const ID_COLUMN: &str = "game_id";
+
+/// The flags of `dicelens ids`.
+#[derive(Clone, Debug)]
+pub struct IdsArgs {
+    /// Log files.
+    pub files: Vec<PathBuf>,
+    /// `--byte-range START:END`, as given (one file only).
+    pub byte_range: Option<String>,
+    /// Input format (`auto`).
+    pub format: String,
+}
+
+/// Parses `--byte-range START:END`: byte offsets from the start of the file, `START <= END`,
+/// END exclusive (it may lie past the end of the file). `files` is how many files were given:
+/// a range is of one file.
+pub fn parse_byte_range(text: &str, files: usize) -> Result<Range<u64>, CliError> {
+    let flag = "--byte-range";
+    if files != 1 {
+        return Err(CliError::flag(
+            flag,
+            format!("a byte range is of one file, and {files} files are given"),
+        ));
+    }
+    let expected = |what: &str| {
+        CliError::flag(
+            flag,
+            format!("expected START:END (byte offsets, START <= END), found {text:?}: {what}"),
+        )
+    };
+    let (start, end) = text.split_once(':').ok_or_else(|| expected("no `:`"))?;
+    let number = |part: &str, name: &str| {
+        part.parse::<u64>()
+            .map_err(|_| expected(&format!("{name} {part:?} is not a whole number")))
+    };
+    let (start, end) = (number(start, "START")?, number(end, "END")?);
+    if start > end {
+        return Err(expected("START is after END"));
+    }
+    Ok(start..end)
+}
+
+/// Reads `--seen-ids FILE`: CSV with the one column `game_id` (what `ids` prints), one id per
+/// row, each handed to `each` (as it is read: the ids need not all be in memory). An error names
+/// the file, the line and what was expected there.
+pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliError> {
+    let flag = "--seen-ids";
+    let name = path.display();
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::flag(flag, format!("cannot read {name}: {e}")))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(std::io::BufReader::new(file));
+    let mut record = csv::StringRecord::new();
+    let mut header = true;
+    loop {
+        let read = reader.read_record(&mut record).map_err(|e| {
+            let line = e.position().map_or(0, csv::Position::line);
+            CliError::flag(flag, format!("{name}:{line}: expected CSV text: {e}"))
+        })?;
+        if !read {
+            break;
+        }
+        let line = record.position().map_or(0, csv::Position::line);
+        let found = || {
+            let fields: Vec<&str> = record.iter().collect();
+            format!("{} fields {fields:?}", fields.len())
+        };
+        match (header, record.len(), record.get(0)) {
+            (true, 1, Some(ID_COLUMN)) => header = false,
+            (true, ..) => {
+                return Err(CliError::flag(
+                    flag,
+                    format!(
+                        "{name}:{line}: expected the header `{ID_COLUMN}` (the CSV `dicelens ids` \
+                         prints), found {}",
+                        found()
+                    ),
+                ))
+            }
+            (false, 1, Some(id)) => each(id),
+            (false, ..) => {
+                return Err(CliError::flag(
+                    flag,
+                    format!(
+                        "{name}:{line}: expected one field (a game id), found {}",
+                        found()
+                    ),
+                ))
+            }
+        }
+    }
+    if header {
+        return Err(CliError::flag(
+            flag,
+            format!("{name}:1: expected the header `{ID_COLUMN}`, found an empty file"),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `dicelens ids`: prints, as CSV with the header `game_id`, the id of every game of the
+/// files (or of the byte range of the one file) that parses, in read order: the games whose
+/// ids `analyze` checks for duplicates. A file that cannot be read is reported on stderr.
+pub fn run(args: &IdsArgs) -> Result<(), CliError> {
+    let format = super::convert::input_format("--format", &args.format)?;
+    let range = args
+        .byte_range
+        .as_deref()
+        .map(|text| parse_byte_range(text, args.files.len()))
+        .transpose()?;
+    let stdout = std::io::stdout().lock();
+    let mut out = csv::Writer::from_writer(std::io::BufWriter::new(stdout));
+    let mut result = out.write_record([ID_COLUMN]);
+    for path in &args.files {
+        let file = match LogFile::open(path, format) {
+            Ok(file) => file,
+            Err(why) => {
+                notice(&format!("file skipped: {why}"));
+                continue;
+            }
+        };
+        file.for_each_game_in(range.clone(), |game| {
+            if let (Ok(game), Ok(())) = (game, &result) {
+                result = out.write_record([&game.provenance.game_id]);
+            }
+        });
+    }
+    let flushed = result
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.flush());
+    match flushed {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::failure(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_ranges_are_start_colon_end_of_one_file() {
+        assert_eq!(parse_byte_range("0:10", 1), Ok(0..10));
+        assert_eq!(parse_byte_range("7:7", 1), Ok(7..7));
+        for (text, files, words) in [
+            ("0:10", 2, "of one file, and 2 files"),
+            ("10:3", 1, "START is after END"),
+            ("a:3", 1, "START \"a\" is not a whole number"),
+            ("3:-1", 1, "END \"-1\" is not a whole number"),
+            ("310", 1, "no `:`"),
+        ] {
+            let error = parse_byte_range(text, files).unwrap_err();
+            assert_eq!(error.code, 2);
+            assert!(error.message.starts_with("--byte-range: "), "{error}");
+            assert!(error.message.contains(words), "{error}");
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! `dicelens merge --partitions`: the analyses of consecutive partitions of one corpus (whole
+//! files, and byte ranges of files, analysed with the same flags, each with `--seen-ids` the ids
+//! of the partitions before it) merged into exactly the outputs of one `analyze` of the corpus:
+//! every file byte for byte, and the leaderboard on stdout.
+
+use super::analyze::{
+    write_outputs, OutputOptions, Outputs, DECISION_COLUMNS, GAME_COLUMNS, SUMMARY_COUNTS,
+};
+use super::merge::{add_summary, each_game_row, read_analysis, thresholds, MergeArgs, Shard};
+use super::CliError;
+use crate::aggregate::Aggregates;
+use crate::corpus::{fingerprint, Summary};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+/// Runs `dicelens merge --partitions DIRS... --out OUT`.
+pub(crate) fn merge(args: &MergeArgs) -> Result<(), CliError> {
+    let shards = args
+        .dirs
+        .iter()
+        .map(|dir| read_analysis(dir))
+        .collect::<Result<Vec<Shard>, CliError>>()?;
+    let Some(first) = shards.first() else {
+        return Err(CliError::flag("DIR", "at least one analysis directory"));
+    };
+    let settings = settings(first)?;
+    for shard in shards.iter().skip(1) {
+        let theirs = self::settings(shard)?;
+        if let Some(field) = differing_field(&settings, &theirs) {
+            return Err(CliError::failure(format!(
+                "{} and {} were analysed differently ({field}: {} against {}): partitions \
+                 must be analysed with the same flags and the same dicelens",
+                first.dir.display(),
+                shard.dir.display(),
+                settings.get(field).unwrap_or(&Value::Null),
+                theirs.get(field).unwrap_or(&Value::Null),
+            )));
+        }
+    }
+    let decisions = with_decisions(&shards)?;
+    check_partition(&shards)?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
+    let mut summary = Summary::default();
+    let mut aggregates = Aggregates::default();
+    for shard in &shards {
+        aggregates.merge(&shard.aggregates);
+        add_summary(&mut summary, shard)?;
+    }
+    summary.games_used = aggregates.games;
+    concatenate(&shards, &args.out, "games.csv", GAME_COLUMNS)?;
+    if decisions {
+        concatenate(&shards, &args.out, "decisions.csv", DECISION_COLUMNS)?;
+    }
+    let oracle = first.summary["oracle"].as_str().unwrap_or_default();
+    write_outputs(
+        &args.out,
+        &Outputs {
+            aggregates: &aggregates,
+            summary: &summary,
+            oracle,
+            thresholds: &thresholds(&first.summary),
+            games: None,
+            // Everything that says how the shards were rated, as they say it: the summary
+            // then has exactly the fields of `analyze`'s.
+            summary_extra: settings,
+        },
+        &OutputOptions {
+            min_games: args.min_games,
+            top: args.top,
+            json: args.json,
+        },
+    )
+}
+
+/// The fields of a shard's `summary.json` that say how it was rated (all but the counts): the
+/// tool and its version, the oracle and its parameters, the thresholds. An error for a summary
+/// that is not `analyze`'s (a merge of overlapping shards), or of another dicelens version.
+fn settings(shard: &Shard) -> Result<Map<String, Value>, CliError> {
+    let path = shard.dir.join("summary.json");
+    let Some(summary) = shard.summary.as_object() else {
+        return Err(CliError::failure(format!(
+            "{}: expected a JSON object",
+            path.display()
+        )));
+    };
+    if summary.contains_key("merged") {
+        return Err(CliError::failure(format!(
+            "{}: the output of a merge of overlapping analyses, not of `analyze`: --partitions \
+             takes the outputs of `analyze` (or of `merge --partitions`)",
+            shard.dir.display()
+        )));
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    match summary.get("version").and_then(Value::as_str) {
+        Some(v) if v == version => {}
+        other => {
+            return Err(CliError::failure(format!(
+                "{}: written by dicelens {}, this is {version}: partitions must be analysed and \
+                 merged by the same dicelens",
+                path.display(),
+                other.unwrap_or("(no version)")
+            )))
+        }
+    }
+    Ok(summary
+        .iter()
+        .filter(|(key, _)| !SUMMARY_COUNTS.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect())
+}
+
+/// The first field (in name order) that two shards' settings do not share.
+fn differing_field<'a>(
+    ours: &'a Map<String, Value>,
+    theirs: &'a Map<String, Value>,
+) -> Option<&'a str> {
+    ours.keys()
+        .chain(theirs.keys())
+        .filter(|key| ours.get(*key) != theirs.get(*key))
+        .min()
+        .map(String::as_str)
+}
+
+/// Whether every shard has `decisions.csv` (`--decisions`); an error when some have it and some
+/// do not.
+fn with_decisions(shards: &[Shard]) -> Result<bool, CliError> {
+    let has = |shard: &&Shard| shard.dir.join("decisions.csv").is_file();
+    match (
+        shards.iter().find(has),
+        shards.iter().find(|shard| !has(shard)),
+    ) {
+        (Some(with), Some(without)) => Err(CliError::failure(format!(
+            "{} has decisions.csv and {} has not: partitions must be analysed with the same \
+             flags (--decisions)",
+            with.dir.display(),
+            without.dir.display()
+        ))),
+        (with, _) => Ok(with.is_some()),
+    }
+}
+
+/// Checks that no game id is rated in two shards (or twice in one): partitions of one corpus,
+/// each analysed with `--seen-ids`, rate each id once.
+fn check_partition(shards: &[Shard]) -> Result<(), CliError> {
+    let mut rated_in: HashMap<u128, usize> = HashMap::new();
+    for (i, shard) in shards.iter().enumerate() {
+        let mut twice: Option<(String, usize)> = None;
+        each_game_row(&shard.dir.join("games.csv"), |row| {
+            if twice.is_none() {
+                if let Some(&before) = rated_in.get(&fingerprint(&row.game_id)) {
+                    twice = Some((row.game_id, before));
+                } else {
+                    rated_in.insert(fingerprint(&row.game_id), i);
+                }
+            }
+        })
+        .map_err(CliError::failure)?;
+        if let Some((id, before)) = twice {
+            return Err(CliError::failure(format!(
+                "game {id} is rated in {} and in {}: these are not analyses of partitions of one \
+                 corpus (analyse each partition with --seen-ids: the ids that `dicelens ids` \
+                 prints for the partitions before it)",
+                shards[before].dir.display(),
+                shard.dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `out/name`: `header`, then the rows of every shard's `name` in shard order (each
+/// checked to start with `header`, and copied as it is).
+fn concatenate(shards: &[Shard], out: &Path, name: &str, header: &str) -> Result<(), CliError> {
+    let path = out.join(name);
+    let cannot_write =
+        |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", path.display()));
+    let file = std::fs::File::create(&path).map_err(cannot_write)?;
+    let mut writer = std::io::BufWriter::new(file);
+    writeln!(writer, "{header}").map_err(cannot_write)?;
+    for shard in shards {
+        append_rows(&shard.dir.join(name), header, &mut writer)?;
+    }
+    writer.flush().map_err(cannot_write)
+}
+
+/// Copies the rows of the CSV file at `path` (after its first line, which must be `header`) to
+/// `out`; an error if the file does not end with a line end (cut short).
+fn append_rows(path: &Path, header: &str, out: &mut impl Write) -> Result<(), CliError> {
+    let name = path.display();
+    let failure = |what: String| CliError::failure(format!("{name}: {what}"));
+    let file = std::fs::File::open(path).map_err(|e| failure(format!("cannot read: {e}")))?;
+    let mut reader = std::io::BufReader::new(file);
+    let mut first = String::new();
+    reader
+        .read_line(&mut first)
+        .map_err(|e| failure(format!("cannot read: {e}")))?;
+    if first.trim_end_matches(['\n', '\r']) != header {
+        return Err(failure(format!(
+            "line 1: expected the header {header}, found {:?}",
+            first.trim_end()
+        )));
+    }
+    let mut last = b'\n';
+    loop {
+        let chunk = reader
+            .fill_buf()
+            .map_err(|e| failure(format!("cannot read: {e}")))?;
+        let Some(&end) = chunk.last() else { break };
+        out.write_all(chunk)
+            .map_err(|e| failure(format!("cannot copy: {e}")))?;
+        last = end;
+        let len = chunk.len();
+        reader.consume(len);
+    }
+    if last != b'\n' {
+        return Err(failure("the last row is cut short (no line end)".into()));
+    }
+    Ok(())
+}
