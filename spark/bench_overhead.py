@@ -8,7 +8,10 @@ times and their ratio. Tables come from $DICELENS_TABLES (build them first: the 
 not include building them).
 
     python3 spark/bench_overhead.py [--games 20000] [--master 'local[2]'] [--split-size 4M]
-        [-- ANALYZE FLAGS, e.g. --oracle emp:1 --exact-free 4]
+        [--repeat N] [-- ANALYZE FLAGS, e.g. --oracle emp:1 --exact-free 4]
+
+With --repeat N the two commands alternate N times and the medians are compared (the machine
+is shared and noisy).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import filecmp
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -56,6 +60,7 @@ def main() -> int:
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--split-size", default="4M", help="the job's --split-size (default 4M)")
     parser.add_argument("--dicelens", help="the binary (default as the job finds it)")
+    parser.add_argument("--repeat", type=int, default=1, help="alternate the two commands N times")
     parser.add_argument("--workdir", help="keep the corpus and outputs here (default: a temporary directory)")
     parser.add_argument("flags", nargs=argparse.REMAINDER, help="-- then analyze flags for both runs")
     args = parser.parse_args()
@@ -71,16 +76,23 @@ def main() -> int:
         size = os.path.getsize(os.path.join(work, "corpus.ygn"))
         split = dicelens_spark.parse_size(args.split_size)
         partitions = len(dicelens_spark.plan_partitions(["corpus.ygn"], [size], split))
-        single = timed([binary, "analyze", "corpus.ygn", *flags, "--out", "one"], work)
-        spark = timed([sys.executable, job, "--master", args.master, "--split-size", args.split_size,
-                       "--dicelens", binary, *flags, "corpus.ygn", "--out", "spark"], work)
+        singles, sparks = [], []
+        for _ in range(args.repeat):
+            singles.append(timed([binary, "analyze", "corpus.ygn", *flags, "--out", "one"], work))
+            sparks.append(timed([sys.executable, job, "--master", args.master, "--split-size",
+                                 args.split_size, "--dicelens", binary, *flags, "corpus.ygn",
+                                 "--out", "spark"], work))
+            print(f"run {len(sparks)}: analyze {singles[-1]:.2f} s, Spark job {sparks[-1]:.2f} s, "
+                  f"ratio {sparks[-1] / singles[-1]:.2f}", flush=True)
         identical = same_outputs(os.path.join(work, "one"), os.path.join(work, "spark"))
+    single, spark = statistics.median(singles), statistics.median(sparks)
     print(f"corpus: {args.games:,} games of {args.seats} seats ({args.rules}), {size:,} bytes; "
           f"analyze flags: {' '.join(flags) or '(defaults)'}")
-    print(f"one analyze:          {single:8.2f} s  ({args.games / single:,.0f} games/s)")
-    print(f"Spark job ({args.master}, {partitions} partitions of {args.split_size}): "
-          f"{spark:8.2f} s  ({args.games / spark:,.0f} games/s)")
-    print(f"ratio Spark / analyze: {spark / single:.2f}  (overhead {spark - single:+.2f} s)")
+    runs = f"median of {args.repeat} runs" if args.repeat > 1 else "one run"
+    print(f"one analyze: {single:.2f} s ({args.games / single:,.0f} games/s), {runs}")
+    print(f"Spark job ({args.master}, {partitions} partitions of {args.split_size}): {spark:.2f} s "
+          f"({args.games / spark:,.0f} games/s), {runs}")
+    print(f"ratio Spark job / analyze: {spark / single:.2f} (overhead {spark - single:+.2f} s)")
     print(f"outputs byte-identical: {'yes' if identical else 'NO'}")
     return 0 if identical else 1
 

@@ -570,7 +570,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     job.add_argument("--workdir", metavar="DIR", help="directory dicelens runs in on the executors, "
                      "against which relative paths are read (default: the driver's working directory)")
     job.add_argument("--threads-per-task", type=int, metavar="N", help="RAYON_NUM_THREADS of each "
-                     "dicelens task (default: spark.task.cpus)")
+                     "dicelens task (default: spark.task.cpus, more when there are fewer partitions "
+                     "than cores)")
     job.add_argument("--build-tables", metavar="RULES", help="before its first partition, each Python "
                      "worker builds the missing expected-score tables of RULES (dicelens tables build "
                      "--rules RULES) under a lock file in the table directory")
@@ -625,6 +626,16 @@ def start_spark(args: argparse.Namespace):
     return sc
 
 
+def default_threads(sc, partitions: int) -> int:
+    """Threads of each dicelens task: spark.task.cpus, or more when there are fewer partitions
+    than cores (the cores the tasks would leave idle, at most one executor's)."""
+    conf = sc.getConf()
+    task_cpus = int(conf.get("spark.task.cpus", "1"))
+    cores = sc.defaultParallelism
+    executor_cores = int(conf.get("spark.executor.cores", "0")) or cores
+    return max(task_cpus, min(cores // max(partitions, 1), executor_cores))
+
+
 def prepare_shards(directory: str) -> None:
     """Creates the shard directory and removes what an earlier run of the job left in it."""
     os.makedirs(directory, exist_ok=True)
@@ -641,22 +652,26 @@ def run_job(sc, settings: TaskSettings, partitions: list[Partition], progress: P
     from pyspark import StorageLevel
 
     n = len(partitions)
-    progress.phase(IDS_GROUP, "ids", first_stage=True)
-    sc.setJobGroup(IDS_GROUP, f"dicelens ids: game ids of {n} partitions, and which repeat")
-    # Stage 1 (task p: partition p) runs `dicelens ids`; stage 2 groups the (id, partition)
-    # pairs by id; the ids a later partition repeats are then kept in partition p's Spark
-    # partition for the analyze job.
-    repeated = (
-        sc.parallelize(partitions, n)
-        .setName("dicelens partitions")
-        .flatMap(partial(partition_ids, settings))
-        .groupByKey(sc.defaultParallelism)
-        .flatMap(repeats)
-        .partitionBy(n, own_partition)
-        .setName("ids an earlier partition holds, by partition")
-        .persist(StorageLevel.MEMORY_AND_DISK)
-    )
-    LOG.info("ids: %s game ids repeat one of an earlier partition", f"{repeated.count():,}")
+    if n == 1:
+        LOG.info("ids: one partition, so no id repeats one of an earlier partition")
+        repeated = sc.parallelize([], 1)
+    else:
+        progress.phase(IDS_GROUP, "ids", first_stage=True)
+        sc.setJobGroup(IDS_GROUP, f"dicelens ids: game ids of {n} partitions, and which repeat")
+        # Stage 1 (task p: partition p) runs `dicelens ids`; stage 2 groups the (id, partition)
+        # pairs by id; the ids a later partition repeats are then kept in partition p's Spark
+        # partition for the analyze job.
+        repeated = (
+            sc.parallelize(partitions, n)
+            .setName("dicelens partitions")
+            .flatMap(partial(partition_ids, settings))
+            .groupByKey(sc.defaultParallelism)
+            .flatMap(repeats)
+            .partitionBy(n, own_partition)
+            .setName("ids an earlier partition holds, by partition")
+            .persist(StorageLevel.MEMORY_AND_DISK)
+        )
+        LOG.info("ids: %s game ids repeat one of an earlier partition", f"{repeated.count():,}")
 
     progress.phase(ANALYZE_GROUP, "analyze")
     sc.setJobGroup(ANALYZE_GROUP, f"dicelens analyze: {n} partitions into {settings.shards}")
@@ -666,14 +681,29 @@ def run_job(sc, settings: TaskSettings, partitions: list[Partition], progress: P
     return sorted(results, key=lambda r: r["index"])
 
 
-def merge(binary: str, args: argparse.Namespace, shards: Sequence[str]) -> int:
-    """`dicelens merge --partitions` of the shards into --out on the driver; its leaderboard goes
-    to stdout and its counts to stderr, as analyze's would. Returns its exit code."""
+def log_results(results: Sequence[dict], seconds: float) -> None:
+    """The driver's account of the analyze job: partitions, games, repeats, retries, time."""
+
+    def total(key: str) -> str:
+        """The sum of one count over the partitions, with thousands separators."""
+        return f"{sum(r[key] for r in results):,}"
+
+    LOG.info(
+        "analyze: %d partitions, %s games read, %s rated, %s ids already in an earlier "
+        "partition, %d partitions retried, %.1f s",
+        len(results), total("games_read"), total("games_rated"), total("seen_ids"),
+        sum(r["attempt"] > 0 for r in results), seconds,
+    )
+
+
+def start_merge(binary: str, args: argparse.Namespace, shards: Sequence[str]) -> subprocess.Popen:
+    """Starts `dicelens merge --partitions` of the shards into --out on the driver; its
+    leaderboard goes to stdout and its counts to stderr, as analyze's would."""
     command = [binary, "merge", "--partitions", *shards, "--out", args.out,
                *flag_args(args, lambda f: f.to_merge)]
     LOG.info("merge: %d shards into %s", len(shards), args.out)
     sys.stdout.flush()
-    return subprocess.run(command).returncode
+    return subprocess.Popen(command)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -711,10 +741,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         tables=args.tables,
         build_tables=args.build_tables,
         build_dist=args.build_dist,
-        threads=args.threads_per_task or int(sc.getConf().get("spark.task.cpus", "1")),
+        threads=args.threads_per_task or default_threads(sc, len(partitions)),
         test_kills=tuple(args.test_kill),
         test_markers=os.path.abspath(args.test_markers) if args.test_markers else None,
     )
+    LOG.info("master %s, %d threads per dicelens task", sc.master, settings.threads)
     prepare_shards(shards)
     started = time.monotonic()
     try:
@@ -725,18 +756,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         LOG.error("shards so far are in %s", shards)
         sc.stop()
         return 1
-    sc.stop()
-    LOG.info(
-        "analyze: %d partitions, %s games read, %s rated, %s ids already in an earlier partition, "
-        "%d partitions retried, %.1f s",
-        len(results), f"{sum(r['games_read'] for r in results):,}",
-        f"{sum(r['games_rated'] for r in results):,}", f"{sum(r['seen_ids'] for r in results):,}",
-        sum(r["attempt"] > 0 for r in results), time.monotonic() - started,
-    )
+    log_results(results, time.monotonic() - started)
     if [r["index"] for r in results] != [p.index for p in partitions]:
         LOG.error("partition results do not match the partitions: %s", [r["index"] for r in results])
+        sc.stop()
         return 1
-    code = merge(binary, args, [shard_path(shards, p.index) for p in partitions])
+    merging = start_merge(binary, args, [shard_path(shards, p.index) for p in partitions])
+    sc.stop()  # while the merge runs
+    code = merging.wait()
     if code != 0:
         LOG.error("dicelens merge failed (exit code %d); the shards are in %s", code, shards)
         return 1

@@ -69,6 +69,28 @@ class Flags(unittest.TestCase):
         self.assertEqual(args.files, ["x.ygn"])
 
 
+class Threads(unittest.TestCase):
+    """Threads per dicelens task."""
+
+    class Context:
+        """The parts of a SparkContext default_threads reads."""
+
+        def __init__(self, parallelism, **conf):
+            self.defaultParallelism = parallelism
+            self.conf = {key.replace("_", "."): str(value) for key, value in conf.items()}
+
+        def getConf(self):
+            return self.conf
+
+    def test_spare_cores_go_to_the_tasks(self):
+        """spark.task.cpus, or the cores fewer partitions leave idle, within one executor."""
+        self.assertEqual(job.default_threads(self.Context(2), 1), 2)
+        self.assertEqual(job.default_threads(self.Context(2), 6), 1)
+        self.assertEqual(job.default_threads(self.Context(2, spark_task_cpus=2), 6), 2)
+        self.assertEqual(job.default_threads(self.Context(64, spark_executor_cores=8), 3), 8)
+        self.assertEqual(job.default_threads(self.Context(64, spark_executor_cores=8), 16), 4)
+
+
 class Shards(unittest.TestCase):
     """Shards are published by rename, replacing an earlier attempt's."""
 
