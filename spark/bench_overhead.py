@@ -8,7 +8,7 @@ times and their ratio. Tables come from $DICELENS_TABLES (build them first: the 
 not include building them).
 
     python3 spark/bench_overhead.py [--games 20000] [--master 'local[2]'] [--split-size 4M]
-        [--repeat N] [-- ANALYZE FLAGS, e.g. --oracle emp:1 --exact-free 4]
+        [--repeat N] [-- ANALYZE FLAGS, e.g. --oracle reference]
 
 With --repeat N the two commands alternate N times and the medians are compared (the machine
 is shared and noisy).

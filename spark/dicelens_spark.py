@@ -68,8 +68,7 @@ PASS_FLAGS = (
     PassFlag("--format", True, "input format (auto, ygn, verhoeff, jsonl)", to_ids=True),
     PassFlag("--include-unfinished", False, "rate games that ended early too"),
     PassFlag("--tables", True, "table directory (see README: on a cluster)", to_merge=True),
-    PassFlag("--oracle", True, "oracle for games of several players"),
-    PassFlag("--exact-free", True, "exact two-player values from N free boxes on"),
+    PassFlag("--oracle", True, "oracle for games of several players (a spec: docs/oracles.md)"),
 )
 
 
