@@ -28,7 +28,10 @@ impl LogFile {
         let name = path.display().to_string();
         let unreadable = |what: String| OpenError::Unreadable(format!("{name}: {what}"));
         let file = File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
-        let len = file.metadata().map_err(|e| unreadable(e.to_string()))?.len();
+        let len = file
+            .metadata()
+            .map_err(|e| unreadable(e.to_string()))?
+            .len();
         let map = if len == 0 {
             None
         } else {

@@ -35,22 +35,9 @@ fn simulate_is_deterministic_and_its_truth_adds_up() {
     for threads in [1, 2] {
         let out = dir.path().join(format!("t{threads}.ygn"));
         let o = out.to_str().unwrap();
+        let args = common::simulate_two_seat(7, 300, 11, o);
         let run = dicelens(
-            &[
-                "simulate",
-                "--rules",
-                "yahtzee",
-                "--seats",
-                "2",
-                "--players",
-                "7",
-                "--games",
-                "300",
-                "--seed",
-                "11",
-                "--out",
-                o,
-            ],
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
             threads,
         );
         assert!(run.status.success(), "{}", text(&run.stderr));

@@ -425,27 +425,10 @@ fn two_seat_corpus(
     seed: u64,
 ) -> std::path::PathBuf {
     let corpus = dir.join("two.ygn");
-    let (games, seed) = (games.to_string(), seed.to_string());
-    let out = run(
-        &[
-            "simulate",
-            "--rules",
-            "yahtzee",
-            "--seats",
-            "2",
-            "--players",
-            "4",
-            "--games",
-            &games,
-            "--seed",
-            &seed,
-            "--out",
-            corpus.to_str().unwrap(),
-            "--tables",
-            tables,
-        ],
-        2,
-    );
+    let mut args = common::simulate_two_seat(4, games, seed, corpus.to_str().unwrap());
+    args.extend(["--tables".to_string(), tables.to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&args, 2);
     assert!(out.status.success(), "{}", text(&out.stderr));
     corpus
 }

@@ -403,7 +403,10 @@ fn bad_ranges_seen_ids_and_partitions_are_refused() {
         serde_json::from_str(&fs::read_to_string(Path::new(dir).join("summary.json")).unwrap())
             .unwrap()
     };
-    run_ok(&["analyze", arg(&gone), "--byte-range", "0:10", "--out", out], 1);
+    run_ok(
+        &["analyze", arg(&gone), "--byte-range", "0:10", "--out", out],
+        1,
+    );
     let skipped = summary(out)["files_skipped"].to_string();
     assert!(skipped.contains("gone.ygn: cannot open"), "{skipped}");
     assert_fails(
@@ -414,7 +417,10 @@ fn bad_ranges_seen_ids_and_partitions_are_refused() {
     // An unrecognised format is no passing fault: the later range reads no game, quietly.
     let junk = d.join("junk.txt");
     fs::write(&junk, "no games here\n".repeat(10)).unwrap();
-    run_ok(&["analyze", arg(&junk), "--byte-range", "10:20", "--out", out], 1);
+    run_ok(
+        &["analyze", arg(&junk), "--byte-range", "10:20", "--out", out],
+        1,
+    );
     assert_eq!(summary(out)["files_skipped"], serde_json::json!([]));
     assert_eq!(summary(out)["games_read"], 0);
 

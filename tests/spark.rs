@@ -116,29 +116,13 @@ fn games(path: &Path) -> Vec<String> {
 fn corpus(dir: &Path) -> Vec<&'static str> {
     fs::create_dir(dir.join("small")).unwrap();
     for (file, games, seed) in [
-        ("big.ygn", "300", "11"),
-        ("small/s1.ygn", "40", "12"),
-        ("small/s2.ygn", "25", "13"),
-        ("small/s3.ygn", "20", "14"),
+        ("big.ygn", 300, 11),
+        ("small/s1.ygn", 40, 12),
+        ("small/s2.ygn", 25, 13),
+        ("small/s3.ygn", 20, 14),
     ] {
-        dicelens(
-            dir,
-            &[
-                "simulate",
-                "--rules",
-                "yahtzee",
-                "--seats",
-                "2",
-                "--players",
-                "12",
-                "--games",
-                games,
-                "--seed",
-                seed,
-                "--out",
-                file,
-            ],
-        );
+        let args = common::simulate_two_seat(12, games, seed, file);
+        dicelens(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
     }
     let (big, s1) = (
         games(&dir.join("big.ygn")),

@@ -39,6 +39,17 @@ pub fn run_ok(args: &[&str], threads: usize) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The arguments of `dicelens simulate` for `games` two-seat yahtzee games among `players`
+/// players from `seed`, written to `out`.
+pub fn simulate_two_seat(players: usize, games: usize, seed: u64, out: &str) -> Vec<String> {
+    let flags = format!(
+        "simulate --rules yahtzee --seats 2 --players {players} --games {games} --seed {seed}"
+    );
+    let mut args: Vec<String> = flags.split(' ').map(String::from).collect();
+    args.extend(["--out".to_string(), out.to_string()]);
+    args
+}
+
 /// Bytes as text (lossy).
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
