@@ -477,6 +477,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn shards_name_their_oracle_by_spec_or_as_before_specs() {
+        let spec = |summary: serde_json::Value| shard_oracle(&summary).map(|s| s.to_string());
+        assert_eq!(
+            spec(serde_json::json!({"oracle_spec": "emp:1/exact:4"})),
+            Ok("emp:1/exact:4".into())
+        );
+        // Before specs, exact values reached the search's leaves.
+        assert_eq!(
+            spec(serde_json::json!({"multi_player_method": "emp:1", "exact_free": 8})),
+            Ok("emp:1/exact:8/exact-leaves".into())
+        );
+        assert_eq!(
+            spec(serde_json::json!({"multi_player_method": "dynw:2", "exact_free": 0})),
+            Ok("dynw:2".into())
+        );
+        assert_eq!(spec(serde_json::json!({})), Ok("e".into()));
+        let bad = spec(serde_json::json!({"oracle_spec": "emp:9"})).unwrap_err();
+        assert!(bad.message.contains("oracle_spec"), "{bad}");
+    }
+
+    #[test]
     fn csv_round_trips_quoted_fields() {
         let mut text = format!("{GAME_COLUMNS}\n");
         game_row(&mut text, "a,\"b\"", "dir/x y.ygn", 7);
