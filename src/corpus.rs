@@ -135,6 +135,30 @@ pub enum OpenError {
     Unrecognised(String),
 }
 
+/// What a read does with a file it cannot open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unopened {
+    /// Count the file as skipped and go on (a whole read, or the range at its first byte).
+    Skip(String),
+    /// Nothing: a later range of a file whose format is unrecognised (the first range counts it).
+    Nothing,
+    /// Fail: a later range of a file that cannot be read now (its games must not be lost
+    /// quietly; run again, it may be readable then).
+    Fail(String),
+}
+
+impl OpenError {
+    /// What a read of `range` of the file (the whole file for `None`) does with this error,
+    /// so that the ranges of a file count it once, as a read of the whole file does.
+    pub fn in_range(self, range: Option<&Range<u64>>) -> Unopened {
+        match (self, range.is_some_and(|r| r.start > 0)) {
+            (why, false) => Unopened::Skip(why.to_string()),
+            (OpenError::Unreadable(why), true) => Unopened::Fail(why),
+            (OpenError::Unrecognised(_), true) => Unopened::Nothing,
+        }
+    }
+}
+
 impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -262,12 +286,9 @@ impl CorpusReader {
     }
 
     /// Like [`CorpusReader::read_path`], for the games that begin in `range` of the file (see
-    /// [`LogFile::for_each_game_in`]). A file that cannot be opened or recognised is counted
-    /// in the summary only by the range that starts at its first byte (so the ranges of a file
-    /// count it once, as a read of the whole file does). A later range returns why it could
-    /// not open the file, unless its format is unrecognised (the first range counts that,
-    /// whenever it runs): the caller should fail, so that a passing fault is retried rather
-    /// than the range's games lost.
+    /// [`LogFile::for_each_game_in`]). A file that cannot be opened is handled as
+    /// [`OpenError::in_range`] says: counted, ignored, or (returned) a reason for the caller to
+    /// fail.
     pub fn read_path_in(
         &mut self,
         path: &Path,
@@ -280,14 +301,14 @@ impl CorpusReader {
                 self.read_in(&file, range, each);
                 None
             }
-            Err(why) if range.as_ref().is_some_and(|r| r.start > 0) => match why {
-                OpenError::Unreadable(why) => Some(why),
-                OpenError::Unrecognised(_) => None,
+            Err(why) => match why.in_range(range.as_ref()) {
+                Unopened::Skip(why) => {
+                    self.summary.files_skipped.push(why);
+                    None
+                }
+                Unopened::Nothing => None,
+                Unopened::Fail(why) => Some(why),
             },
-            Err(why) => {
-                self.summary.files_skipped.push(why.to_string());
-                None
-            }
         }
     }
 

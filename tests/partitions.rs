@@ -414,6 +414,13 @@ fn bad_ranges_seen_ids_and_partitions_are_refused() {
         1,
         &["gone.ygn: cannot open", "the byte range cannot be read"],
     );
+    // `ids` alike: its ids would be missing from the partitions after the range.
+    run_ok(&["ids", arg(&gone), "--byte-range", "0:10"], 1);
+    assert_fails(
+        &["ids", arg(&gone), "--byte-range", "10:20"],
+        1,
+        &["gone.ygn: cannot open", "the byte range cannot be read"],
+    );
     // An unrecognised format is no passing fault: the later range reads no game, quietly.
     let junk = d.join("junk.txt");
     fs::write(&junk, "no games here\n".repeat(10)).unwrap();

@@ -364,19 +364,6 @@ fn decision_rows(out: &mut String, game: &GameRecord, rated: &[Rated]) {
     }
 }
 
-/// The fields of `summary.json` that count what a run read and rated; the others say how it
-/// rated (tool and version, oracle, thresholds, the oracle's parameters).
-pub(crate) const SUMMARY_COUNTS: [&str; 8] = [
-    "games_read",
-    "games_rated",
-    "games_skipped",
-    "skipped",
-    "files_skipped",
-    "rule_sets",
-    "decisions",
-    "players",
-];
-
 /// `summary.json`: what was read, rated and skipped (every skipped game with its reason and
 /// location), the oracle, the tool version and the rule sets.
 fn summary_json(
@@ -386,25 +373,40 @@ fn summary_json(
     thresholds: &Thresholds,
     extra: &serde_json::Map<String, serde_json::Value>,
 ) -> String {
-    let skipped_count = summary.skipped_count();
-    let mut json = serde_json::json!({
-        "tool": "dicelens",
-        "version": env!("CARGO_PKG_VERSION"),
-        "oracle": oracle,
-        "thresholds": { "doubtful": thresholds.doubtful, "error": thresholds.error, "blunder": thresholds.blunder },
+    let mut json = summary_counts(summary, aggregates);
+    json.extend([
+        ("tool".to_string(), "dicelens".into()),
+        ("version".to_string(), env!("CARGO_PKG_VERSION").into()),
+        ("oracle".to_string(), oracle.into()),
+        (
+            "thresholds".to_string(),
+            serde_json::json!({ "doubtful": thresholds.doubtful, "error": thresholds.error, "blunder": thresholds.blunder }),
+        ),
+    ]);
+    json.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+    serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
+}
+
+/// The fields of `summary.json` that count what a run read and rated; the others say how it
+/// rated (tool and version, oracle, thresholds, the oracle's parameters).
+pub(crate) fn summary_counts(
+    summary: &Summary,
+    aggregates: &Aggregates,
+) -> serde_json::Map<String, serde_json::Value> {
+    let json = serde_json::json!({
         "games_read": summary.games_read,
         "games_rated": aggregates.games,
-        "games_skipped": skipped_count,
+        "games_skipped": summary.skipped_count(),
         "skipped": summary.skipped,
         "files_skipped": summary.files_skipped,
         "rule_sets": aggregates.rule_sets,
         "decisions": aggregates.all.decisions,
         "players": aggregates.players.len(),
     });
-    if let Some(object) = json.as_object_mut() {
-        object.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+    match json {
+        serde_json::Value::Object(fields) => fields,
+        _ => serde_json::Map::new(),
     }
-    serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
 }
 
 fn write(dir: &Path, name: &str, content: &str) -> Result<(), CliError> {

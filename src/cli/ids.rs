@@ -3,7 +3,7 @@
 //! and `--seen-ids FILE` (the ids `ids` printed for the partitions before it).
 
 use super::{notice, CliError};
-use crate::corpus::LogFile;
+use crate::corpus::{LogFile, Unopened};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -126,10 +126,20 @@ pub fn run(args: &IdsArgs) -> Result<(), CliError> {
     for path in &args.files {
         let file = match LogFile::open(path, format) {
             Ok(file) => file,
-            Err(why) => {
-                notice(&format!("file skipped: {why}"));
-                continue;
-            }
+            Err(why) => match why.in_range(range.as_ref()) {
+                Unopened::Skip(why) => {
+                    notice(&format!("file skipped: {why}"));
+                    continue;
+                }
+                Unopened::Nothing => continue,
+                // The ids of a range that could not be read would be missing from the
+                // partitions after it: fail, so that it is run again.
+                Unopened::Fail(why) => {
+                    return Err(CliError::failure(format!(
+                        "{why}: the byte range cannot be read (run it again once the file is                          readable)"
+                    )))
+                }
+            },
         };
         file.for_each_game_in(range.clone(), |game| {
             if let (Ok(game), Ok(())) = (game, &result) {

@@ -4,7 +4,7 @@
 //! every file byte for byte, and the leaderboard on stdout.
 
 use super::analyze::{
-    write_outputs, OutputOptions, Outputs, DECISION_COLUMNS, GAME_COLUMNS, SUMMARY_COUNTS,
+    summary_counts, write_outputs, OutputOptions, Outputs, DECISION_COLUMNS, GAME_COLUMNS,
 };
 use super::merge::{add_summary, each_game_row, read_analysis, thresholds, MergeArgs, Shard};
 use super::CliError;
@@ -105,9 +105,10 @@ fn settings(shard: &Shard) -> Result<Map<String, Value>, CliError> {
             )))
         }
     }
+    let counts = summary_counts(&Summary::default(), &Aggregates::default());
     Ok(summary
         .iter()
-        .filter(|(key, _)| !SUMMARY_COUNTS.contains(&key.as_str()))
+        .filter(|(key, _)| !counts.contains_key(key.as_str()))
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect())
 }
@@ -150,10 +151,13 @@ fn check_partition(shards: &[Shard]) -> Result<(), CliError> {
         let mut twice: Option<(String, usize)> = None;
         each_game_row(&shard.dir.join("games.csv"), |row| {
             if twice.is_none() {
-                if let Some(&before) = rated_in.get(&fingerprint(&row.game_id)) {
-                    twice = Some((row.game_id, before));
-                } else {
-                    rated_in.insert(fingerprint(&row.game_id), i);
+                match rated_in.entry(fingerprint(&row.game_id)) {
+                    std::collections::hash_map::Entry::Occupied(before) => {
+                        twice = Some((row.game_id, *before.get()));
+                    }
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert(i);
+                    }
                 }
             }
         })
