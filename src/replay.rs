@@ -1,4 +1,4 @@
-//! Replay: a game record becomes a stream of decisions, while every rule of YGN.md's
+//! Replay: a game record becomes a stream of decisions, while every rule of docs/formats/ygn.md's
 //! "Validity" section is checked. An invalid game is reported with the first rule it breaks,
 //! where, and what the log says against what the rules give.
 

@@ -1,5 +1,5 @@
 //! The replay: simulated games replay to exactly the simulated decisions, and every validity
-//! rule of YGN.md is caught, with where and what the log says against what the rules give.
+//! rule of docs/formats/ygn.md is caught, with where and what the log says against what the rules give.
 
 mod common;
 

@@ -275,7 +275,7 @@ fn verhoeffs_published_example_is_on_its_line() {
     let out = validate(&fixture("verhoeff/table_game.txt"), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = parse(&text(&out.stdout));
-    // VERHOEFF.md: turn 7, _2__5_TF__LYC;15-, 103 points, 12344;2: keeping 1234 is worth
+    // The published position (docs/rules.md): turn 7, _2__5_TF__LYC;15-, 103 points, 12344;2: keeping 1234 is worth
     // 243.10, OSYP keeps 234 for 243.41, Delta 0.31, marker *.
     let line = report
         .lines

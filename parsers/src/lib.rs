@@ -49,7 +49,7 @@ pub trait GameReader {
 /// The log formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// YGN (`../shared/docs/YGN.md`).
+    /// YGN (`docs/formats/ygn.md`).
     Ygn,
     /// Verhoeff's analysis table or YahtzeeTrainer input form.
     Verhoeff,

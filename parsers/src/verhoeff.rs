@@ -1,4 +1,4 @@
-//! Tom Verhoeff's solitaire Yahtzee records (`../shared/docs/VERHOEFF.md`): the analysis table of
+//! Tom Verhoeff's solitaire Yahtzee records (`docs/formats/verhoeff.md`): the analysis table of
 //! his Yahtzee Proficiency Test and the input form of his YahtzeeTrainer.
 //!
 //! The reader takes both forms, the writer writes the input form. Where a game starts and ends,

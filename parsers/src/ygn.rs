@@ -1,4 +1,4 @@
-//! YGN, the native game-log format (`shared/docs/YGN.md`): a streaming reader and a canonical
+//! YGN, the native game-log format (`docs/formats/ygn.md`): a streaming reader and a canonical
 //! writer.
 //!
 //! The reader walks the (usually memory-mapped) content one line at a time: line ends are found
@@ -23,7 +23,7 @@
 //! lines since the last turn line or `Game` tag before it, so a reader over a range finds its
 //! first game by looking back that far, never at the whole content before it.
 //!
-//! Where YGN.md is silent, the reader is strict:
+//! Where docs/formats/ygn.md is silent, the reader is strict:
 //! - lines may start and end with blanks; a lone `\r` (not before `\n`) is not a blank;
 //! - a tag is `[Name "value"]`, one or more blanks between name and value, nothing else inside the
 //!   brackets; `Game` must not be empty; a known tag given twice in a game is an error;

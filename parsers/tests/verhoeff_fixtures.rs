@@ -85,7 +85,7 @@ fn table_game_is_one_complete_game_with_every_column_mapped() {
     );
     let lines: Vec<u32> = game.turns.iter().map(|turn| turn.line).collect();
     assert_eq!(lines, [3, 6, 9, 10, 13, 16, 19, 21, 24, 27, 30, 33, 36]);
-    // Turn 7 is VERHOEFF.md's example line.
+    // Turn 7 is the published example line.
     let turn = &game.turns[6];
     assert_eq!((turn.round, turn.seat, turn.roll_count), (7, 0, 2));
     assert_eq!(turn.rolls(), [[1, 2, 3, 4, 4], [1, 2, 3, 4, 5]]);

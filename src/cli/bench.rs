@@ -1,4 +1,4 @@
-//! `dicelens bench quality`: the published quality experiment for two players (METHODS.md
+//! `dicelens bench quality`: the published quality experiment for two players (docs/methods.md
 //! section 4), reproducible from a seed. Typical positions with at most `--max-free` boxes free
 //! in all come from self-play by EMP(1) with option `i` drawn with weight
 //! `exp(100 * (v_i - max v))`; every option of every position is valued exactly; then each

@@ -1,5 +1,5 @@
 //! `dicelens dist`: the distribution of a sheet's final score, `P(final >= x)` for every total
-//! `x` (the largest probability over strategies, one strategy per `x`; METHODS.md section 3),
+//! `x` (the largest probability over strategies, one strategy per `x`; docs/methods.md section 3),
 //! as a summary with a table, as CSV, and as an SVG chart.
 //!
 //! Every output is a pure function of the sheet and the distribution table: numbers are written
@@ -170,7 +170,7 @@ fn summary(d: &FinalDist, heading: &str) -> String {
     let _ = writeln!(
         out,
         "mean, sum over x of P: {:.4} (above the optimal expected score: each x has its own \
-         best strategy; METHODS.md section 3)",
+         best strategy; docs/methods.md section 3)",
         d.mean()
     );
     for p in TARGETS {

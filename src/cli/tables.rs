@@ -75,7 +75,7 @@ pub fn build(
 }
 
 /// One line about a distribution table: its empty sheet's "mean" (which exceeds the optimal
-/// expected score, METHODS.md section 3) and its size.
+/// expected score, docs/methods.md section 3) and its size.
 fn dist_line(r: RuleSet, table: &DistTable, status: &str, path: &Path) -> String {
     let empty = crate::rules::Sheet::empty(r);
     let mean = table.sheet_dist(&empty).map_or(0.0, |d| d.mean());

@@ -1,5 +1,5 @@
 //! The rule sets: categories, scoring, jokers and bonuses. Everything the rest of the program
-//! knows about scoring comes from here (see `../shared/docs/RULES.md`).
+//! knows about scoring comes from here (see `docs/rules.md`).
 
 mod sheet;
 
@@ -265,7 +265,7 @@ impl RuleSet {
         }
     }
 
-    /// The published expected final score of an empty sheet under optimal play (RULES.md).
+    /// The published expected final score of an empty sheet under optimal play (docs/rules.md).
     pub fn published_empty_sheet_value(self) -> f64 {
         match self {
             RuleSet::Yahtzee => 254.5877287,

@@ -1,4 +1,4 @@
-//! Maximal-probability score distributions (METHODS.md section 3): for every sheet state, the
+//! Maximal-probability score distributions (docs/methods.md section 3): for every sheet state, the
 //! largest probability, over all strategies, of scoring at least `x` more points, for every `x`.
 //!
 //! A distribution is held as a *window*: `P(x) = 1` below its start, the stored values inside,

@@ -1,4 +1,4 @@
-//! Match points from distributions (METHODS.md section 4): the static evaluations EMP and DynW
+//! Match points from distributions (docs/methods.md section 4): the static evaluations EMP and DynW
 //! of score laws, the search to depth `d` (EMP(d), DynW(d)), and the choice of method.
 //!
 //! Laws are seen on final totals: a player's law at `t` is the (maximal) probability of

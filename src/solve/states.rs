@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn thesis_pair_count() {
-        // METHODS.md: 1,618 upper pairs; 1,618 * 3 * 2^6 = 310,656 Yahtzee states.
+        // docs/methods.md: 1,618 upper pairs; 1,618 * 3 * 2^6 = 310,656 Yahtzee states.
         assert_eq!(upper_pairs().count(), 1618);
         assert_eq!(StateSpace::new(RuleSet::Yahtzee).len(), 310_656);
     }

@@ -1,4 +1,4 @@
-//! Exact two-player values (METHODS.md section 4): the expected match points of the player to
+//! Exact two-player values (docs/methods.md section 4): the expected match points of the player to
 //! move under optimal play by both, as a function of the points difference.
 //!
 //! For the mover's state `A` and the other player's state `B` (the mover has as many boxes

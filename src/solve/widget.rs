@@ -1,4 +1,4 @@
-//! The turn widget (METHODS.md section 2): one turn of one player, computed backwards from the
+//! The turn widget (docs/methods.md section 2): one turn of one player, computed backwards from the
 //! values after the last roll to the value before the first, generic over the value type.
 //!
 //! A [`TurnValues`] store holds one value per keep (462 slots). The 252 keeps of five dice are
