@@ -1,0 +1,109 @@
+//! Golden outputs: every command of `tests/golden/commands.txt` is run in a fresh directory
+//! (with the fixtures beside it), and everything it prints and writes must equal, byte for byte,
+//! what the binary of the last commit before the redesign (issue 11) printed and wrote, kept in
+//! `tests/golden/expected/`. `DICELENS_BLESS=1 cargo test --test golden` rewrites them; do that
+//! only for a change meant to alter an output, and say so in the commit.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The golden directory.
+fn golden() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// Every regular file under `dir` (not following the fixtures link), by relative path.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap()).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let kind = entry.file_type().unwrap();
+            if kind.is_symlink() {
+                continue;
+            }
+            if kind.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let name = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(name, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// stderr without the notices of a table being built, which depend on what earlier tests built.
+fn stable_stderr(stderr: &[u8]) -> String {
+    common::text(stderr)
+        .lines()
+        .filter(|l| !l.starts_with("dicelens: table ") && !l.starts_with("dicelens: cannot save"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn every_output_equals_the_golden_files() {
+    let manifest = std::fs::read_to_string(golden().join("commands.txt")).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    std::os::unix::fs::symlink(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        dir.join("fixtures"),
+    )
+    .unwrap();
+    for sub in ["sim", "out"] {
+        std::fs::create_dir(dir.join(sub)).unwrap();
+    }
+    for line in manifest.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (name, args) = line.split_once(' ').unwrap();
+        // The shell expands the globs, as it does for a user.
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$DICELENS_BIN\" {args}"))
+            .current_dir(dir)
+            .env("DICELENS_BIN", env!("CARGO_BIN_EXE_dicelens"))
+            .env("DICELENS_TABLES", common::tables_dir())
+            .env("RAYON_NUM_THREADS", "2")
+            .output()
+            .unwrap();
+        let status = out.status.code().unwrap_or(-1);
+        std::fs::write(dir.join(format!("{name}.stdout")), &out.stdout).unwrap();
+        std::fs::write(
+            dir.join(format!("{name}.stderr")),
+            format!("exit {status}\n{}", stable_stderr(&out.stderr)),
+        )
+        .unwrap();
+    }
+    let got = files(dir);
+    let expected_dir = golden().join("expected");
+    if std::env::var_os("DICELENS_BLESS").is_some() {
+        let _ = std::fs::remove_dir_all(&expected_dir);
+        for (name, bytes) in &got {
+            let path = expected_dir.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, bytes).unwrap();
+        }
+        return;
+    }
+    let expected = files(&expected_dir);
+    let mut differ = Vec::new();
+    for name in expected.keys().chain(got.keys()) {
+        if expected.get(name) != got.get(name) && !differ.contains(name) {
+            differ.push(name.clone());
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "outputs that differ from tests/golden/expected (missing, extra or changed): {differ:?}"
+    );
+}
