@@ -10,6 +10,46 @@ use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+/// How the format of a log file is found (`--format`): recognised from each file's content,
+/// or one format for every file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Recognised per file ([`Format::detect`]).
+    #[default]
+    Auto,
+    /// Every file is read as this format.
+    Only(Format),
+}
+
+impl InputFormat {
+    /// The format every file is read as; `None` when it is recognised per file.
+    pub fn fixed(self) -> Option<Format> {
+        match self {
+            InputFormat::Auto => None,
+            InputFormat::Only(format) => Some(format),
+        }
+    }
+}
+
+impl std::str::FromStr for InputFormat {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text == "auto" {
+            return Ok(InputFormat::Auto);
+        }
+        text.parse().map(InputFormat::Only)
+    }
+}
+
+impl std::fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputFormat::Auto => f.write_str("auto"),
+            InputFormat::Only(format) => write!(f, "{format}"),
+        }
+    }
+}
+
 /// Bytes of a mapped log read before they are given back to the kernel (a multiple of every
 /// page size).
 const RELEASE_STEP: usize = 16 << 20;
@@ -235,7 +275,7 @@ impl Summary {
 
 /// A 128-bit fingerprint of a game id (two SipHash runs, fixed keys): the ids seen take 16
 /// bytes a game, and two different ids share a fingerprint with odds of about 2^-128 a pair.
-pub(crate) fn fingerprint(id: &str) -> u128 {
+pub fn fingerprint(id: &str) -> u128 {
     use std::hash::{Hash, Hasher};
     let half = |salt: u8| {
         let mut h = std::hash::DefaultHasher::new();

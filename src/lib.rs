@@ -3,10 +3,9 @@
 //!
 //! The crate mirrors the pipeline: [`dice`] and [`rules`] know the game, [`solve`] computes
 //! values, [`tables`] stores them, [`replay`] turns game records into checked decisions, and
-//! [`cli`] presents them.
+//! [`report`] presents them.
 
 pub mod aggregate;
-pub mod cli;
 pub mod compare;
 pub mod corpus;
 pub mod dice;

@@ -1,7 +1,9 @@
 //! The `dicelens` command line: subcommands and their flags only; the work is in `dicelens::cli`.
 
 use clap::{Parser, Subcommand};
-use dicelens::cli::{self, eval::EvalArgs, CliError};
+mod cli;
+
+use cli::{eval::EvalArgs, CliError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -520,11 +522,34 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dicelens: {e}");
             ExitCode::from(e.code as u8)
         }
     }
+}
+
+/// Reports a command line clap rejects. A flag value that its type refuses is reported as
+/// `dicelens: --flag: why` (exit 2), like every other usage error of the commands; the rest
+/// (unknown flags, missing arguments, `--help`, `--version`) as clap prints them.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use std::error::Error;
+    if e.kind() == ErrorKind::ValueValidation {
+        let flag = match e.get(ContextKind::InvalidArg) {
+            Some(ContextValue::String(arg)) => arg.split(' ').next().map(str::to_string),
+            _ => None,
+        };
+        if let (Some(flag), Some(why)) = (flag, e.source()) {
+            eprintln!("dicelens: {}", CliError::flag(&flag, why));
+            return ExitCode::from(2);
+        }
+    }
+    e.exit()
 }

@@ -111,7 +111,7 @@ fn pick_seats(rng: &mut ChaCha8Rng, players: &[SimPlayer], seats: usize) -> Vec<
 }
 
 /// Chooses an option by softmax at `temperature` (the best one at 0).
-pub(crate) fn choose(rng: &mut ChaCha8Rng, options: &[OptionValue], temperature: f64) -> usize {
+pub fn choose(rng: &mut ChaCha8Rng, options: &[OptionValue], temperature: f64) -> usize {
     let draw: f64 = rng.gen();
     if temperature <= 0.0 {
         return 0;

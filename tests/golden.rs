@@ -18,7 +18,10 @@ fn golden() -> PathBuf {
 /// Every regular file under `dir` (not following the fixtures link), by relative path.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap()).collect();
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .collect();
         entries.sort_by_key(|e| e.file_name());
         for entry in entries {
             let path = entry.path();
@@ -29,7 +32,11 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             if kind.is_dir() {
                 walk(root, &path, out);
             } else {
-                let name = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                let name = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 out.insert(name, std::fs::read(&path).unwrap());
             }
         }

@@ -2,15 +2,15 @@
 //! and per-turn statistics, the summary, and the mergeable aggregates.
 
 use super::{notice, print_stdout, CliError};
-use crate::aggregate::Aggregates;
-use crate::corpus::{CorpusReader, Location, Summary};
-use crate::rate::{
+use dicelens::aggregate::Aggregates;
+use dicelens::corpus::{CorpusReader, Location, Summary};
+use dicelens::rate::{
     rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds, TurnCache,
 };
-use crate::replay::{ReplayOptions, Replayed};
-use crate::report;
-use crate::rules::RuleSet;
-use crate::tables::{load_dist, load_expected, table_dir};
+use dicelens::replay::{ReplayOptions, Replayed};
+use dicelens::report;
+use dicelens::rules::RuleSet;
+use dicelens::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::GameRecord;
 use rayon::prelude::*;
 use std::cell::RefCell;

@@ -7,13 +7,13 @@
 //! move, and the shares of moves with an error above 0.001 and 0.01.
 
 use super::{notice, print_stdout, CliError};
-use crate::dice::Dice;
-use crate::rules::{Choice, RuleSet, Sheet};
-use crate::simulate::choose;
-use crate::solve::expected::{OptionValue, TurnOracle};
-use crate::solve::match_points::{MatchSearch, Method};
-use crate::solve::two_player::ExactTwoPlayer;
-use crate::tables::{load_dist, load_expected, table_dir};
+use dicelens::dice::Dice;
+use dicelens::rules::{Choice, RuleSet, Sheet};
+use dicelens::simulate::choose;
+use dicelens::solve::expected::{OptionValue, TurnOracle};
+use dicelens::solve::match_points::{MatchSearch, Method};
+use dicelens::solve::two_player::ExactTwoPlayer;
+use dicelens::tables::{load_dist, load_expected, table_dir};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;

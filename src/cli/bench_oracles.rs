@@ -6,12 +6,12 @@
 
 use super::analyze::{format_and_rules, rate_batch, wanted_rule_set, Tables, BATCH};
 use super::{notice, print_stdout, CliError};
-use crate::compare::{compare, CorpusRating};
-use crate::corpus::{CorpusReader, Location};
-use crate::rate::{OracleSpec, Thresholds};
-use crate::replay::{ReplayOptions, Replayed};
-use crate::report::oracles::{bench_json, bench_text, Measured};
-use crate::report::Unit;
+use dicelens::compare::{compare, CorpusRating};
+use dicelens::corpus::{CorpusReader, Location};
+use dicelens::rate::{OracleSpec, Thresholds};
+use dicelens::replay::{ReplayOptions, Replayed};
+use dicelens::report::oracles::{bench_json, bench_text, Measured};
+use dicelens::report::Unit;
 use dicelens_parsers::GameRecord;
 use std::path::PathBuf;
 

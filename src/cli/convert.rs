@@ -1,8 +1,8 @@
 //! `dicelens convert`: games from any format to YGN, JSONL or Verhoeff's input form.
 
 use super::{notice, CliError};
-use crate::corpus::CorpusReader;
-use crate::replay::ReplayOptions;
+use dicelens::corpus::CorpusReader;
+use dicelens::replay::ReplayOptions;
 use dicelens_parsers::{Format, GameRecord};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;

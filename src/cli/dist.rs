@@ -7,13 +7,13 @@
 
 use super::eval::{parse_position, EvalArgs};
 use super::{notice, print_stdout, CliError};
-use crate::report::html::{
+use dicelens::report::svg::{
     axes, escape, fixed, nice_axis, plot_background, px, svg_open, y_axis, Scale, CHART_STYLE,
     LEFT, RIGHT,
 };
-use crate::rules::Sheet;
-use crate::solve::distribution::Dist;
-use crate::tables::{load_dist, table_dir};
+use dicelens::rules::Sheet;
+use dicelens::solve::distribution::Dist;
+use dicelens::tables::{load_dist, table_dir};
 use std::fmt::Write;
 use std::path::PathBuf;
 

@@ -2,13 +2,13 @@
 //! and its loss against the best.
 
 use super::{notice, print_stdout, CliError};
-use crate::dice::Dice;
-use crate::rules::{RuleSet, Sheet};
-use crate::solve::distribution::{DistTableData, OptionChance, TurnDist};
-use crate::solve::expected::{position_options, sheet_value, OptionValue};
-use crate::solve::match_points::{ExactRange, MatchSearch, Method};
-use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
-use crate::tables::{load_dist, load_expected, table_dir};
+use dicelens::dice::Dice;
+use dicelens::rules::{RuleSet, Sheet};
+use dicelens::solve::distribution::{DistTableData, OptionChance, TurnDist};
+use dicelens::solve::expected::{position_options, sheet_value, OptionValue};
+use dicelens::solve::match_points::{ExactRange, MatchSearch, Method};
+use dicelens::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
+use dicelens::tables::{load_dist, load_expected, table_dir};
 use std::path::PathBuf;
 
 /// The position as given on the command line (raw strings, checked by [`parse_position`]).
@@ -180,7 +180,7 @@ fn sheet_from_flags(
     };
     let upper = upper.map(|u| number(names[1], u)).transpose()?.unwrap_or(0);
     let mut sheet = Sheet::from_codes(rules, &codes, upper, u32::MAX).map_err(|e| {
-        let flag = if matches!(e, crate::rules::SheetError::UpperUnreachable { .. }) {
+        let flag = if matches!(e, dicelens::rules::SheetError::UpperUnreachable { .. }) {
             names[1]
         } else {
             names[0]
@@ -240,7 +240,7 @@ pub fn parse_opponents(args: &EvalArgs, mover: &Sheet) -> Result<Vec<Sheet>, Cli
 /// The least points a sheet can hold: its upper total, the bonus if reached, 50 in the Yahtzee box.
 fn least_points(sheet: &Sheet) -> u32 {
     let mut least = sheet.upper_total;
-    if sheet.upper_total >= crate::rules::UPPER_THRESHOLD {
+    if sheet.upper_total >= dicelens::rules::UPPER_THRESHOLD {
         least += sheet.rules.upper_bonus();
     }
     if sheet.yahtzee_50 {
@@ -471,7 +471,7 @@ fn run_match(args: &EvalArgs, position: &Position, opponents: &[Sheet]) -> Resul
     };
     let empty = DistTableData::default();
     let solver = ExactTwoPlayer::new(mover.rules);
-    let dists: &dyn crate::solve::distribution::DistSource = match &dists {
+    let dists: &dyn dicelens::solve::distribution::DistSource = match &dists {
         Some(d) => d,
         None => &empty,
     };

@@ -3,7 +3,7 @@
 //! and `--seen-ids FILE` (the ids `ids` printed for the partitions before it).
 
 use super::{notice, CliError};
-use crate::corpus::{LogFile, Unopened};
+use dicelens::corpus::{LogFile, Unopened};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 

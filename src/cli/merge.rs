@@ -7,10 +7,10 @@ use super::analyze::{
     game_row, rate_batch, write_outputs, OutputOptions, Outputs, Tables, BATCH, GAME_COLUMNS,
 };
 use super::{notice, CliError};
-use crate::aggregate::Aggregates;
-use crate::corpus::{Location, LogFile, Summary};
-use crate::rate::{OracleSpec, Thresholds};
-use crate::replay::{replay, ReplayOptions, Replayed};
+use dicelens::aggregate::Aggregates;
+use dicelens::corpus::{Location, LogFile, Summary};
+use dicelens::rate::{OracleSpec, Thresholds};
+use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens_parsers::GameRecord;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};

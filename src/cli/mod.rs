@@ -1,5 +1,5 @@
-//! Command implementations behind the `dicelens` binary: argument checking, calling the
-//! engine, and printing. Data goes to stdout; notices and progress go to stderr.
+//! The commands of the `dicelens` binary (not part of the library): each takes its flags, makes
+//! one call into the engine and hands the result to one writer of `dicelens::report`. Data goes to stdout; notices and progress go to stderr.
 
 pub mod analyze;
 pub mod bench;
@@ -7,6 +7,7 @@ pub mod bench_oracles;
 pub mod convert;
 pub mod dist;
 pub mod eval;
+pub mod flags;
 pub mod ids;
 pub mod merge;
 pub mod partitions;

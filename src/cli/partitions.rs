@@ -8,8 +8,8 @@ use super::analyze::{
 };
 use super::merge::{add_summary, each_game_row, read_analysis, thresholds, MergeArgs, Shard};
 use super::CliError;
-use crate::aggregate::Aggregates;
-use crate::corpus::{fingerprint, Summary};
+use dicelens::aggregate::Aggregates;
+use dicelens::corpus::{fingerprint, Summary};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};

@@ -6,11 +6,11 @@
 
 use super::analyze::{format_and_rules, rate_batch, wanted_rule_set, GameBatch, Tables};
 use super::{notice, print_stdout, CliError};
-use crate::aggregate::Aggregates;
-use crate::corpus::{CorpusReader, Location};
-use crate::rate::{Oracle, Rated, Thresholds};
-use crate::replay::ReplayOptions;
-use crate::report::player::{self as page, PlayerReport, Worst, WORST};
+use dicelens::aggregate::Aggregates;
+use dicelens::corpus::{CorpusReader, Location};
+use dicelens::rate::{Oracle, Rated, Thresholds};
+use dicelens::replay::ReplayOptions;
+use dicelens::report::player::{self as page, PlayerReport, Worst, WORST};
 use dicelens_parsers::GameRecord;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +39,7 @@ pub struct PlayerArgs {
     /// Print JSON instead of text.
     pub json: bool,
     /// How games are rated (`--oracle`).
-    pub oracle: crate::rate::OracleSpec,
+    pub oracle: dicelens::rate::OracleSpec,
 }
 
 /// A usage error that is about the input, not one flag (exit code 2).
@@ -87,7 +87,7 @@ fn candidates(game: &GameRecord, name: &str, rated: &[Rated], out: &mut Vec<Wors
 /// Rates the log files: the aggregates of every player, the worst decisions of `name`, and the oracle.
 fn from_logs(
     args: &PlayerArgs,
-) -> Result<(Aggregates, Vec<Worst>, String, crate::corpus::Summary), CliError> {
+) -> Result<(Aggregates, Vec<Worst>, String, dicelens::corpus::Summary), CliError> {
     let (format, only) = format_and_rules(&args.format, args.rules.as_deref())?;
     let mut tables = Tables::new(args.tables.as_deref(), args.oracle);
     let mut reader = CorpusReader::new(ReplayOptions {
@@ -243,7 +243,7 @@ pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
     let Some(stats) = aggregates.players.get(&args.name) else {
         return Err(unknown(&args.name, &aggregates));
     };
-    let unit = crate::report::Unit::of(match_points, &aggregates);
+    let unit = dicelens::report::Unit::of(match_points, &aggregates);
     let report = PlayerReport::new(&aggregates, &args.name, stats, oracle, source, worst, unit);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;

@@ -1,9 +1,9 @@
 //! `dicelens simulate`: a synthetic corpus of players with known skill, and its ground truth.
 
 use super::{notice, CliError};
-use crate::rules::RuleSet;
-use crate::simulate::{add_truth, players, simulate_batch, Plan, PlayerTruth};
-use crate::tables::{load_expected, table_dir};
+use dicelens::rules::RuleSet;
+use dicelens::simulate::{add_truth, players, simulate_batch, Plan, PlayerTruth};
+use dicelens::tables::{load_expected, table_dir};
 use dicelens_parsers::Format;
 use std::fs::File;
 use std::io::{BufWriter, Write};

@@ -1,8 +1,8 @@
 //! `dicelens tables build` and `dicelens tables check`.
 
 use super::{notice, print_stdout, CliError};
-use crate::rules::RuleSet;
-use crate::tables::{
+use dicelens::rules::RuleSet;
+use dicelens::tables::{
     build_dist_file, build_expected, dist_partial_path, dist_path, expected_path, load_dist,
     load_expected, open_dist, open_expected, table_dir, write_expected, DistTable, Found,
     TableProblem,
@@ -77,7 +77,7 @@ pub fn build(
 /// One line about a distribution table: its empty sheet's "mean" (which exceeds the optimal
 /// expected score, docs/methods.md section 3) and its size.
 fn dist_line(r: RuleSet, table: &DistTable, status: &str, path: &Path) -> String {
-    let empty = crate::rules::Sheet::empty(r);
+    let empty = dicelens::rules::Sheet::empty(r);
     let mean = table.sheet_dist(&empty).map_or(0.0, |d| d.mean());
     let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
     format!(
@@ -166,7 +166,7 @@ pub fn check(dir: Option<&Path>) -> Result<(), CliError> {
         };
         // The "mean" of the maximal probabilities is at least the optimal expected score.
         let (expected, _) = load_expected(&dir, r, &notice);
-        let empty = crate::rules::Sheet::empty(r);
+        let empty = dicelens::rules::Sheet::empty(r);
         let mean = table.sheet_dist(&empty).map_or(0.0, |d| d.mean());
         if mean < expected.empty_sheet_value() - 1e-3 {
             wrong.push(r.name());

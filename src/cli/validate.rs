@@ -6,14 +6,14 @@
 
 use super::convert::input_format;
 use super::{notice, print_stdout, CliError};
-use crate::corpus::LogFile;
-use crate::dice::Dice;
-use crate::rate::{
+use dicelens::corpus::LogFile;
+use dicelens::dice::Dice;
+use dicelens::rate::{
     rate_game, Class, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache,
 };
-use crate::replay::{replay, ReplayOptions, Replayed, Skip, Violation};
-use crate::rules::{Choice, Family, RuleSet, Sheet, UPPER_THRESHOLD};
-use crate::tables::{load_dist, load_expected, table_dir};
+use dicelens::replay::{replay, ReplayOptions, Replayed, Skip, Violation};
+use dicelens::rules::{Choice, Family, RuleSet, Sheet, UPPER_THRESHOLD};
+use dicelens::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::{GameRecord, ParseError, Termination};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -34,7 +34,7 @@ pub struct ValidateArgs {
     /// Table directory.
     pub tables: Option<PathBuf>,
     /// How games are rated (`--oracle`).
-    pub oracle: crate::rate::OracleSpec,
+    pub oracle: dicelens::rate::OracleSpec,
 }
 
 /// Game ids listed in usage errors before `...`.

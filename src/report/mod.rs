@@ -6,6 +6,8 @@
 use crate::aggregate::{Aggregates, PlayerStats};
 use std::fmt::Write;
 
+#[macro_use]
+pub mod svg;
 pub mod html;
 pub mod oracles;
 pub mod player;

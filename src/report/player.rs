@@ -3,9 +3,10 @@
 //! as text, as JSON, and as a self-contained HTML page with hand-written SVG charts
 //! (`player-rounds`, `player-trend`). Every output is a pure function of its inputs.
 
-use super::html::{
+use super::html::STYLE;
+use super::svg::{
     axes, escape, finite, fixed, nice_axis, no_data, plot_background, px, svg_open, y_axis, Scale,
-    LEFT, RIGHT, STYLE,
+    LEFT, RIGHT,
 };
 use super::Unit;
 use crate::aggregate::{Aggregates, PlayerStats, Tally, KINDS};

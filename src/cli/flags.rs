@@ -1,0 +1,65 @@
+//! Flag groups shared by several commands (flattened into each command's flags), so that one
+//! concept has one name, one value type and one help text everywhere. Values are parsed by
+//! clap with the library's `FromStr` types; a bad value is reported by `main` as
+//! `dicelens: --flag: why` with exit code 2.
+
+use dicelens::corpus::InputFormat;
+use dicelens::rate::OracleSpec;
+use dicelens::rules::RuleSet;
+use std::path::PathBuf;
+
+/// `--tables DIR`: where the precomputed tables are read from (and written when built).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct TablesFlag {
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+}
+
+/// `--format`: how each log file's format is found.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct FormatFlag {
+    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
+    #[arg(long, default_value = "auto", value_name = "FORMAT")]
+    pub format: InputFormat,
+}
+
+/// Which of the games read are rated: `--rules`, `--include-unfinished`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct GameFilter {
+    /// Rate only games of this rule set (the others are counted as skipped).
+    #[arg(long)]
+    pub rules: Option<RuleSet>,
+    /// Rate games that ended early (abandoned, timeout, resigned) too.
+    #[arg(long)]
+    pub include_unfinished: bool,
+}
+
+/// `--oracle SPEC`: how games of several players are rated.
+#[derive(clap::Args, Clone, Debug)]
+pub struct OracleFlag {
+    /// Oracle for games of several players: `default` (= emp:1), `reference` (=
+    /// emp:1/exact:8), `e`, or a spec: emp:D or dynw:D, then /exact:N and /exact-leaves
+    /// (--help says more; docs/oracles.md).
+    #[arg(long, default_value = "default", value_name = "SPEC", long_help = ORACLE_HELP)]
+    pub oracle: OracleSpec,
+}
+
+/// The long help of `--oracle`: the specs, and the default's measured speed and distance from
+/// the reference (PERFORMANCE.md, "Choosing the default oracle").
+const ORACLE_HELP: &str = "\
+How games of several players are rated; one-player games always get the solitaire oracle
+(expected points). SPEC is one of:
+  e               every player's solitaire expected score, ignoring the others (points)
+  emp:D, dynw:D   expected match points by the 2008 thesis's search, D turns deep (0..=5)
+  .../exact:N     two-player turns with at most N boxes free in all (N in 0..=12) valued
+                  exactly; the search from earlier turns ends at its static evaluation
+  .../exact-leaves  the positions that search reaches valued exactly too (within N): slower
+  reference       emp:1/exact:8, the 2008 study's setting
+  default         emp:1: the fastest setting measured to keep every player's error per game
+                  within 0.002 match points of the reference's
+Measured on this project's 2-core machine (PERFORMANCE.md), 2,000 simulated two-player games
+each of yahtzee and yahtzee-kurnik: the default rates about 2,500 games/s end to end,
+every player's error per game within 0.0013 match points of the reference's; the
+reference about 140 games/s. `dicelens bench oracles` measures any setting on your
+own games (docs/oracles.md).";

@@ -1,0 +1,223 @@
+//! The SVG toolkit every chart of every report is drawn with: the plot geometry, axes with
+//! nice ticks, linear scales, the chart's opening tag with its title and description, and the
+//! chart style sheet. Numbers are written with fixed decimals and never NaN, so a chart is a
+//! pure function of its data.
+
+use std::fmt::Write;
+
+/// Width of every chart's view box (the charts scale to the page width).
+pub const WIDTH: f64 = 960.0;
+/// Left edge of the plot area (room for the y ticks and the y-axis title).
+pub const LEFT: f64 = 76.0;
+/// Right edge of the plot area.
+pub const RIGHT: f64 = WIDTH - 20.0;
+
+/// Style rules of the SVG charts: part of [`STYLE`], and embedded in a standalone chart file.
+macro_rules! chart_style {
+    () => {
+        "\
+svg.chart { display: block; width: 100%; height: auto; margin: 6px 0; }
+svg.chart text { font-family: system-ui, \"DejaVu Sans\", \"Liberation Sans\", sans-serif; font-size: 13px;
+  fill: #333a48; }
+svg.chart .axis { stroke: #5b6475; stroke-width: 1; fill: none; }
+svg.chart .grid { stroke: #e3e6eb; stroke-width: 1; fill: none; }
+svg.chart .plot-bg { fill: #fbfbfc; }
+svg.chart text.axis-title { font-size: 13.5px; font-weight: 600; }
+svg.chart text.value { font-size: 12px; }
+svg.chart text.no-data { font-size: 16px; fill: #7a8293; }
+"
+    };
+}
+
+/// Style rules of the SVG charts (for a chart written as its own file).
+pub const CHART_STYLE: &str = chart_style!();
+
+/// Text escaped for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A finite number (0 for NaN and infinities), so no chart coordinate is ever NaN.
+pub fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// `x` with `decimals` fixed decimals, `0` for a non-finite value.
+pub fn fixed(x: f64, decimals: usize) -> String {
+    format!("{:.*}", decimals, finite(x))
+}
+
+/// A chart coordinate (one decimal).
+pub fn px(x: f64) -> String {
+    fixed(x, 1)
+}
+
+/// A nice axis for values in `0..=max`: the axis top and the tick step (steps of 1, 2, 2.5 or 5
+/// times a power of ten, about five ticks; whole numbers only if `integer`).
+pub fn nice_axis(max: f64, integer: bool) -> (f64, f64) {
+    if !(max.is_finite() && max > 0.0) {
+        return if integer { (5.0, 1.0) } else { (1.0, 0.2) };
+    }
+    let raw = max / 5.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let multiples: &[f64] = if integer && magnitude < 10.0 {
+        &[1.0, 2.0, 5.0, 10.0]
+    } else {
+        &[1.0, 2.0, 2.5, 5.0, 10.0]
+    };
+    let mut step = multiples
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * magnitude);
+    if integer {
+        step = step.max(1.0).round();
+    }
+    ((max / step).ceil() * step, step)
+}
+
+/// Decimals needed to write multiples of `step` exactly (at most 6).
+pub fn step_decimals(step: f64) -> usize {
+    (0..6)
+        .find(|&d| {
+            let scaled = step * 10f64.powi(d as i32);
+            (scaled - scaled.round()).abs() < 1e-6
+        })
+        .unwrap_or(6)
+}
+
+/// A linear map from the data interval `d0..d1` to the pixel interval `p0..p1`.
+#[derive(Clone, Copy)]
+pub struct Scale {
+    pub d0: f64,
+    pub d1: f64,
+    pub p0: f64,
+    pub p1: f64,
+}
+
+impl Scale {
+    /// `n` slots (1..=n, each centred on its number) across pixels `p0..p1`.
+    pub fn slots(n: f64, p0: f64, p1: f64) -> Scale {
+        Scale {
+            d0: 0.5,
+            d1: n + 0.5,
+            p0,
+            p1,
+        }
+    }
+
+    /// Values from 0 to `top` across pixels `p0..p1`.
+    pub fn from_zero(top: f64, p0: f64, p1: f64) -> Scale {
+        Scale {
+            d0: 0.0,
+            d1: top,
+            p0,
+            p1,
+        }
+    }
+
+    /// The pixel of a data value (always finite).
+    pub fn at(&self, v: f64) -> f64 {
+        let span = self.d1 - self.d0;
+        let t = if span.is_finite() && span > 0.0 {
+            (finite(v) - self.d0) / span
+        } else {
+            0.0
+        };
+        finite(self.p0 + t * (self.p1 - self.p0))
+    }
+}
+
+/// Opens a chart: `<svg>` with id, class, size, `<title>`, `<desc>` and the ARIA labels.
+pub fn svg_open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
+    let _ = writeln!(
+        out,
+        "<svg id=\"{id}\" class=\"chart {id}\" xmlns=\"http://www.w3.org/2000/svg\" \
+         viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" role=\"img\" \
+         aria-labelledby=\"{id}-title {id}-desc\">",
+        px(WIDTH),
+        px(height),
+        px(WIDTH),
+        px(height)
+    );
+    let _ = writeln!(out, "<title id=\"{id}-title\">{}</title>", escape(title));
+    let _ = writeln!(out, "<desc id=\"{id}-desc\">{}</desc>", escape(desc));
+}
+
+/// Horizontal grid lines, y ticks and their labels for a value axis `0..=top` by `step`.
+pub fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
+    let decimals = step_decimals(step);
+    let ticks = (top / step).round() as usize;
+    out.push_str("<g class=\"y-axis\">\n");
+    for i in 0..=ticks {
+        let v = step * i as f64;
+        let py = px(y.at(v));
+        let _ = writeln!(
+            out,
+            "<path class=\"grid\" d=\"M{} {py}H{}\"/><text x=\"{}\" y=\"{py}\" dy=\"4\" \
+             text-anchor=\"end\">{}</text>",
+            px(LEFT),
+            px(RIGHT),
+            px(LEFT - 8.0),
+            fixed(v, decimals)
+        );
+    }
+    let mid = px((y.p0 + y.p1) / 2.0);
+    let _ = writeln!(
+        out,
+        "<text class=\"axis-title\" x=\"18\" y=\"{mid}\" text-anchor=\"middle\" \
+         transform=\"rotate(-90 18 {mid})\">{}</text>",
+        escape(title)
+    );
+    out.push_str("</g>\n");
+}
+
+/// The axis lines of a plot area.
+pub fn axes(out: &mut String, top: f64, bottom: f64) {
+    let _ = writeln!(
+        out,
+        "<path class=\"axis\" d=\"M{l} {t}V{b}H{r}\"/>",
+        l = px(LEFT),
+        t = px(top),
+        b = px(bottom),
+        r = px(RIGHT)
+    );
+}
+
+/// The plot area's background.
+pub fn plot_background(out: &mut String, top: f64, bottom: f64) {
+    let _ = writeln!(
+        out,
+        "<rect class=\"plot-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+        px(LEFT),
+        px(top),
+        px(RIGHT - LEFT),
+        px(bottom - top)
+    );
+}
+
+/// "No data" written across an empty plot area.
+pub fn no_data(out: &mut String, top: f64, bottom: f64, text: &str) {
+    let _ = writeln!(
+        out,
+        "<text class=\"no-data\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+        px((LEFT + RIGHT) / 2.0),
+        px((top + bottom) / 2.0),
+        escape(text)
+    );
+}
