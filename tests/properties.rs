@@ -42,7 +42,8 @@ proptest! {
             }
             Err(e) => {
                 prop_assert!(e.flag.starts_with("--"), "{}", e);
-                prop_assert!(e.to_string().starts_with(&format!("{}: ", e.flag)));
+                let prefix = format!("{}: ", e.flag);
+                prop_assert!(e.to_string().starts_with(&prefix), "{}", e);
                 prop_assert!(!e.to_string().contains('\n'));
             }
         }
