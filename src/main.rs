@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 mod cli;
 
-use cli::{eval::EvalArgs, CliError};
+use cli::CliError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -21,10 +21,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Every legal option of a solitaire position with its expected final score and loss.
-    Eval(Eval),
+    Eval(cli::eval::Args),
     /// The distribution of a sheet's final score: P(final >= x) for every total x, as a
     /// summary, CSV (--csv) or an SVG chart (--svg).
-    Dist(Dist),
+    Dist(cli::dist::Args),
     /// Rate every decision of a corpus: leaderboard on stdout, statistics in --out.
     Analyze(Analyze),
     /// Merge earlier analyses (shards, or yesterday's run plus today's) and regenerate every output.
@@ -35,100 +35,16 @@ enum Command {
     /// A synthetic corpus of simulated players with known skill, and its ground truth.
     Simulate(Simulate),
     /// Convert game logs between formats (YGN, JSONL; Verhoeff to either, or to Verhoeff).
-    Convert(Convert),
+    Convert(cli::convert::Args),
     /// One game's legality verdict, every decision rated, and per-player totals.
-    Validate(Validate),
+    Validate(cli::validate::Args),
     /// One player's report: overview, percentile, errors by round and kind, worst decisions, trend.
     Player(Player),
     /// Build or check the precomputed tables.
-    Tables {
-        #[command(subcommand)]
-        action: TablesAction,
-    },
+    Tables(cli::tables::Args),
     /// Measurements that are experiments rather than benchmarks (`bench quality`, `bench
     /// oracles`).
-    Bench {
-        #[command(subcommand)]
-        action: BenchAction,
-    },
-}
-
-#[derive(Subcommand)]
-enum BenchAction {
-    /// The published quality experiment: positions from self-play by softened EMP(1) with at
-    /// most --max-free boxes free, every option valued exactly, and the exact loss of the picks
-    /// of EMP(0..=D), DynW(1..=D) and the solitaire strategy, by number of free boxes.
-    Quality(cli::bench::QualityArgs),
-    /// Rates one corpus with a reference oracle and with each candidate, timed in the same
-    /// run: per candidate its games/s, its distance from the reference per decision and per
-    /// player (error per game, against the player's 95% CI), the rank correlation of the
-    /// leaderboard and the positions that change (docs/oracles.md).
-    Oracles(cli::bench_oracles::OraclesArgs),
-}
-
-#[derive(clap::Args)]
-struct TablesDir {
-    /// Table directory (default: $DICELENS_TABLES, else ./tables).
-    #[arg(long, value_name = "DIR", global = true)]
-    tables: Option<PathBuf>,
-}
-
-#[derive(Subcommand)]
-enum TablesAction {
-    /// Build the tables that are missing or invalid (all with --force).
-    Build {
-        /// Rule set, comma-separated list, or `all` (the four main rule sets).
-        #[arg(long, default_value = "all")]
-        rules: String,
-        /// Rebuild even valid tables (a distribution build then starts over).
-        #[arg(long)]
-        force: bool,
-        /// Build the score-distribution tables instead of the expected-score ones (minutes;
-        /// an interrupted build resumes).
-        #[arg(long)]
-        dist: bool,
-        #[command(flatten)]
-        dir: TablesDir,
-    },
-    /// Verify every table and print each rule set's empty-sheet value.
-    Check {
-        #[command(flatten)]
-        dir: TablesDir,
-    },
-}
-
-/// The sheet flags of `eval` and `dist` (values are checked by `dicelens::cli::eval`).
-#[derive(clap::Args)]
-struct SheetFlags {
-    /// Rule set: yahtzee (default), yahtzee-free, yahtzee-kurnik, yatzy.
-    #[arg(long)]
-    rules: Option<String>,
-    /// Filled boxes, comma-separated YGN codes (Y0/Y50 for the Yahtzee box), `-` for none.
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
-    filled: Option<String>,
-    /// Upper-section total so far.
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    upper: Option<String>,
-    /// Points so far, bonuses included (default: the least the sheet can hold).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    points: Option<String>,
-    /// The sheet in the thesis's notation (2456TMDY0S,51,170) or Verhoeff's (_2__5_TF__LYC;15-).
-    #[arg(long, allow_hyphen_values = true)]
-    state: Option<String>,
-}
-
-impl SheetFlags {
-    /// The sheet as `dicelens::cli::eval` takes it (no roll, no target).
-    fn eval_args(self) -> EvalArgs {
-        EvalArgs {
-            rules: self.rules,
-            filled: self.filled,
-            upper: self.upper,
-            points: self.points,
-            state: self.state,
-            ..EvalArgs::default()
-        }
-    }
+    Bench(cli::bench::Args),
 }
 
 /// How games of several players are rated (`analyze`, `validate`, `player`).
@@ -167,59 +83,6 @@ impl OracleFlags {
             .parse()
             .map_err(|e: String| CliError::flag("--oracle", e))
     }
-}
-
-/// `dicelens eval` flags (values are checked by `dicelens::cli::eval`).
-#[derive(clap::Args)]
-struct Eval {
-    #[command(flatten)]
-    sheet: SheetFlags,
-    /// The five dice on the table, any order (12344, or 12344;2 with the rolls left).
-    #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
-    roll: Option<String>,
-    /// Rolls left after this one: 2 (default), 1 or 0.
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    rolls_left: Option<String>,
-    /// An opponent's filled boxes (repeat per opponent, in seat order after the mover): the
-    /// position is then valued in expected match points.
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
-    opponent_filled: Vec<String>,
-    /// An opponent's upper-section total (repeat, same order; default 0).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    opponent_upper: Vec<String>,
-    /// An opponent's points (repeat, same order; default: the least the sheet can hold).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    opponent_points: Vec<String>,
-    /// With opponents: exact, emp:D, dynw:D (D in 0..=5) or e (solitaire). Default: exact for
-    /// two players with at most 10 boxes free in all, else emp:1.
-    #[arg(long, value_name = "M")]
-    method: Option<String>,
-    /// Rank the options by the largest probability of finishing with at least this many
-    /// points (from the distribution tables, built on first use).
-    #[arg(long, value_name = "W", allow_hyphen_values = true)]
-    target: Option<String>,
-    /// Print a JSON array of {option, value, loss} (and p_target with --target).
-    #[arg(long)]
-    json: bool,
-    /// Table directory (default: $DICELENS_TABLES, else ./tables).
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
-}
-
-/// `dicelens dist` flags (the sheet is checked like `eval`'s).
-#[derive(clap::Args)]
-struct Dist {
-    #[command(flatten)]
-    sheet: SheetFlags,
-    /// Also write the distribution as a self-contained SVG chart to this file.
-    #[arg(long, value_name = "FILE")]
-    svg: Option<PathBuf>,
-    /// Print `total,p_at_least`, one row per total, instead of the summary.
-    #[arg(long)]
-    csv: bool,
-    /// Table directory (default: $DICELENS_TABLES, else ./tables).
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
 }
 
 /// `dicelens analyze` flags.
@@ -340,47 +203,6 @@ struct Simulate {
     tables: Option<PathBuf>,
 }
 
-/// `dicelens convert` flags.
-#[derive(clap::Args)]
-struct Convert {
-    /// Log files to convert.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
-    #[arg(long, default_value = "auto")]
-    format: String,
-    /// Output format: ygn, jsonl or verhoeff.
-    #[arg(long)]
-    to: String,
-    /// Output file (default: stdout).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Convert games that ended early (abandoned, timeout, resigned) too.
-    #[arg(long)]
-    include_unfinished: bool,
-}
-
-/// `dicelens validate` flags.
-#[derive(clap::Args)]
-struct Validate {
-    /// The log file.
-    file: PathBuf,
-    /// Id of the game to validate (needed when the file holds several games).
-    #[arg(long, value_name = "ID")]
-    game: Option<String>,
-    /// Input format: auto (recognised from the content), ygn, verhoeff or jsonl.
-    #[arg(long, default_value = "auto")]
-    format: String,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
-    /// Table directory (default: $DICELENS_TABLES, else ./tables).
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
-    #[command(flatten)]
-    oracle: OracleFlags,
-}
-
 /// `dicelens player` flags.
 #[derive(clap::Args)]
 struct Player {
@@ -416,24 +238,8 @@ struct Player {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        Command::Eval(e) => cli::eval::run(&EvalArgs {
-            roll: e.roll,
-            rolls_left: e.rolls_left,
-            target: e.target,
-            opponent_filled: e.opponent_filled,
-            opponent_upper: e.opponent_upper,
-            opponent_points: e.opponent_points,
-            method: e.method,
-            json: e.json,
-            tables: e.tables,
-            ..e.sheet.eval_args()
-        }),
-        Command::Dist(d) => cli::dist::run(&cli::dist::DistArgs {
-            sheet: d.sheet.eval_args(),
-            svg: d.svg,
-            csv: d.csv,
-            tables: d.tables,
-        }),
+        Command::Eval(a) => cli::eval::run(a),
+        Command::Dist(a) => cli::dist::run(a),
         Command::Analyze(a) => cli::analyze::run(&cli::analyze::AnalyzeArgs {
             files: a.files,
             byte_range: a.byte_range,
@@ -473,21 +279,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             out: s.out,
             tables: s.tables,
         }),
-        Command::Convert(c) => cli::convert::run(&cli::convert::ConvertArgs {
-            files: c.files,
-            from: c.format,
-            to: c.to,
-            out: c.out,
-            include_unfinished: c.include_unfinished,
-        }),
-        Command::Validate(v) => cli::validate::run(&cli::validate::ValidateArgs {
-            file: v.file,
-            game: v.game,
-            format: v.format,
-            json: v.json,
-            tables: v.tables,
-            oracle: v.oracle.spec()?,
-        }),
+        Command::Convert(a) => cli::convert::run(a),
+        Command::Validate(a) => cli::validate::run(a),
         Command::Player(p) => cli::player::run(&cli::player::PlayerArgs {
             name: p.name,
             files: p.files,
@@ -500,24 +293,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json: p.json,
             oracle: p.oracle.spec()?,
         }),
-        Command::Bench {
-            action: BenchAction::Quality(q),
-        } => cli::bench::quality(&q),
-        Command::Bench {
-            action: BenchAction::Oracles(o),
-        } => cli::bench_oracles::oracles(&o),
-        Command::Tables { action } => match action {
-            TablesAction::Build {
-                rules,
-                force,
-                dist,
-                dir,
-            } => {
-                let rules = cli::tables::rule_sets(&rules)?;
-                cli::tables::build(dir.tables.as_deref(), &rules, force, dist)
-            }
-            TablesAction::Check { dir } => cli::tables::check(dir.tables.as_deref()),
-        },
+        Command::Bench(a) => cli::bench::run(a),
+        Command::Tables(a) => cli::tables::run(a),
     }
 }
 

@@ -61,6 +61,25 @@ impl Replayed {
     pub fn finals(&self) -> &[Sheet] {
         &self.sheets[self.sheets.len() - self.seats..]
     }
+
+    /// Fills each turn of `game` (the record this replay was made from) with what the replay
+    /// knows: the mover's points before the turn (`total_before`) and the points written in
+    /// the box (`points`), as Verhoeff's form needs them. Turns the replay did not reach are
+    /// left as they are.
+    pub fn annotate(&self, game: &mut GameRecord) {
+        let seats = self.seats;
+        for (turn, record) in game.turns.iter_mut().enumerate() {
+            let before = self
+                .sheets
+                .get(turn * seats + usize::from(record.seat))
+                .filter(|_| usize::from(record.seat) < seats);
+            let (Some(sheet), Some(&points)) = (before, self.box_points.get(turn)) else {
+                break;
+            };
+            record.total_before = Some(sheet.points);
+            record.points = Some(points as u16);
+        }
+    }
 }
 
 /// The validity rules a game can break.

@@ -43,6 +43,39 @@ pub fn table_dir(flag: Option<&Path>) -> PathBuf {
     }
 }
 
+/// Where the tables layer reports what it does: one-line notices (a table is being built, a
+/// built table cannot be saved) and the progress of a build. The library prints nothing; the
+/// caller decides where these go (a terminal's stderr and progress bar, a log, nowhere).
+/// Any `Fn(&str)` is a `Progress` that receives the notices and ignores the progress.
+pub trait Progress: Sync {
+    /// A one-line notice.
+    fn notice(&self, message: &str);
+
+    /// A build starts: what it builds (`building yahtzee table`), counted in `unit` (`runs`,
+    /// `states`).
+    fn build_started(&self, _what: &str, _unit: &str) {}
+
+    /// `done` of `total` units of the build are done.
+    fn build_progress(&self, _done: u64, _total: u64) {}
+
+    /// The build ended (finished or stopped).
+    fn build_finished(&self) {}
+}
+
+impl<F: Fn(&str) + Sync> Progress for F {
+    fn notice(&self, message: &str) {
+        self(message)
+    }
+}
+
+/// A [`Progress`] that drops everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl Progress for Silent {
+    fn notice(&self, _: &str) {}
+}
+
 /// Path of a rule set's expected-score table in `dir`.
 pub fn expected_path(dir: &Path, rules: RuleSet) -> PathBuf {
     dir.join(format!("{}.expected.tbl", rules.name()))
@@ -274,22 +307,14 @@ pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableP
     })
 }
 
-/// Builds the table of `rules` in memory, with a progress bar on stderr when it is a terminal.
+/// Builds the table of `rules` in memory, reporting its progress (in runs) to `progress`.
 /// Returns the table and the seconds the build took.
-pub fn build_expected(rules: RuleSet) -> (ExpectedTable, f64) {
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} runs {elapsed}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.set_message(format!("building {rules} table"));
+pub fn build_expected(rules: RuleSet, progress: &dyn Progress) -> (ExpectedTable, f64) {
+    progress.build_started(&format!("building {rules} table"), "runs");
     let start = std::time::Instant::now();
-    let values = build_table(rules, &|done, total| {
-        bar.set_length(total);
-        bar.set_position(done);
-    });
+    let values = build_table(rules, &|done, total| progress.build_progress(done, total));
     let seconds = start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    progress.build_finished();
     (
         ExpectedTable {
             rules,
@@ -319,20 +344,24 @@ pub enum Found {
 }
 
 /// Opens the table of `rules`, building it first when it is missing, damaged or mismatched,
-/// and saving what it built. `notice` receives a one-line message before any build starts, and
-/// one if the built table cannot be saved (it is then used from memory).
-pub fn load_expected(dir: &Path, rules: RuleSet, notice: &dyn Fn(&str)) -> (ExpectedTable, Found) {
+/// and saving what it built. `progress` receives a notice before any build starts, and one if
+/// the built table cannot be saved (it is then used from memory), and the build's progress.
+pub fn load_expected(
+    dir: &Path,
+    rules: RuleSet,
+    progress: &dyn Progress,
+) -> (ExpectedTable, Found) {
     match open_expected(dir, rules) {
         Ok(t) => (t, Found::Valid),
         Err(problem) => {
             let path = expected_path(dir, rules);
-            notice(&format!(
+            progress.notice(&format!(
                 "table {} is {problem}; building it",
                 path.display()
             ));
-            let (table, _) = build_expected(rules);
+            let (table, _) = build_expected(rules, progress);
             if let Err(e) = write_expected(dir, rules, table.values()) {
-                notice(&format!(
+                progress.notice(&format!(
                     "cannot save {}: {e}; using the table from memory",
                     path.display()
                 ));
@@ -561,17 +590,17 @@ fn open_checkpoint(
     Ok((file, resumed))
 }
 
-/// Appends each chunk's states to the checkpoint and moves the progress bar; stops after a
+/// Appends each chunk's states to the checkpoint and reports the progress; stops after a
 /// given number of chunks when asked (to test resuming).
-struct Checkpointer {
+struct Checkpointer<'a> {
     out: io::BufWriter<File>,
     error: Option<io::Error>,
-    bar: indicatif::ProgressBar,
+    progress: &'a dyn Progress,
     chunks_left: Option<u64>,
     computed: u64,
 }
 
-impl BuildObserver for Checkpointer {
+impl BuildObserver for Checkpointer<'_> {
     fn chunk_done(
         &mut self,
         table: &DistTableData,
@@ -602,8 +631,7 @@ impl BuildObserver for Checkpointer {
         if let Err(e) = self.out.flush() {
             self.error.get_or_insert(e);
         }
-        self.bar.set_length(total);
-        self.bar.set_position(done);
+        self.progress.build_progress(done, total);
         match &mut self.chunks_left {
             Some(0) => false,
             Some(n) => {
@@ -619,12 +647,23 @@ impl BuildObserver for Checkpointer {
 /// filled; 0 for the whole table), checkpointing every chunk of states into
 /// [`dist_partial_path`] so that an interrupted build resumes where it stopped. With
 /// `stop_after` chunks, the build stops there. A whole table is written to [`dist_path`] and
-/// its checkpoint removed.
+/// its checkpoint removed. Nothing is reported ([`build_dist_file_reporting`] reports).
 pub fn build_dist_file(
     dir: &Path,
     rules: RuleSet,
     min_filled: usize,
     stop_after: Option<u64>,
+) -> io::Result<DistBuild> {
+    build_dist_file_reporting(dir, rules, min_filled, stop_after, &Silent)
+}
+
+/// [`build_dist_file`], reporting the build's progress (in states) to `progress`.
+pub fn build_dist_file_reporting(
+    dir: &Path,
+    rules: RuleSet,
+    min_filled: usize,
+    stop_after: Option<u64>,
+    progress: &dyn Progress,
 ) -> io::Result<DistBuild> {
     let start = std::time::Instant::now();
     fs::create_dir_all(dir)?;
@@ -643,21 +682,16 @@ pub fn build_dist_file(
     head[56..64].copy_from_slice(&sum.to_le_bytes());
     let partial = dist_partial_path(dir, rules);
     let (file, resumed) = open_checkpoint(&partial, &head, &mut data)?;
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} states {elapsed}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.set_message(format!("building {rules} distributions"));
+    progress.build_started(&format!("building {rules} distributions"), "states");
     let mut observer = Checkpointer {
         out: io::BufWriter::new(file),
         error: None,
-        bar,
+        progress,
         chunks_left: stop_after,
         computed: 0,
     };
     let finished = build_dist(rules, &mut data, min_filled, &mut observer);
-    observer.bar.finish_and_clear();
+    progress.build_finished();
     if let Some(e) = observer.error {
         return Err(e);
     }
@@ -681,22 +715,23 @@ pub fn build_dist_file(
 }
 
 /// Opens the distribution table of `rules`, building it first (resuming an interrupted build)
-/// when it is missing, damaged or mismatched. `notice` receives a one-line message before a
-/// build starts, and one if the table cannot be saved (it is then used from memory).
-pub fn load_dist(dir: &Path, rules: RuleSet, notice: &dyn Fn(&str)) -> (DistTable, Found) {
+/// when it is missing, damaged or mismatched. `progress` receives a notice before a build
+/// starts, and one if the table cannot be saved (it is then used from memory), and the build's
+/// progress.
+pub fn load_dist(dir: &Path, rules: RuleSet, progress: &dyn Progress) -> (DistTable, Found) {
     match open_dist(dir, rules) {
         Ok(t) => (t, Found::Valid),
         Err(problem) => {
-            notice(&format!(
+            progress.notice(&format!(
                 "table {} is {problem}; building it (a few minutes; an interrupted build resumes)",
                 dist_path(dir, rules).display()
             ));
-            let built = match build_dist_file(dir, rules, 0, None) {
+            let built = match build_dist_file_reporting(dir, rules, 0, None, progress) {
                 Ok(DistBuild {
                     table: Some(data), ..
                 }) => data,
                 Ok(_) | Err(_) => {
-                    notice(&format!(
+                    progress.notice(&format!(
                         "cannot save {}; building the table in memory",
                         dist_path(dir, rules).display()
                     ));

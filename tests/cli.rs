@@ -341,3 +341,47 @@ fn tables_build_skips_valid_tables_unless_forced() {
     assert!(text(&flag.stdout).contains("built in"));
     assert!(other.path().join("yahtzee.expected.tbl").exists());
 }
+
+/// `eval --oracle` chooses the method for opponents; `--method`, its former name, still works
+/// and errors name the flag the user wrote.
+#[test]
+fn eval_oracle_and_its_former_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let position = [
+        "eval",
+        "--filled",
+        "1,2,3",
+        "--upper",
+        "9",
+        "--roll",
+        "11234",
+        "--opponent-filled",
+        "1,2,4",
+        "--opponent-upper",
+        "7",
+    ];
+    let mut outputs = Vec::new();
+    for flag in ["--oracle", "--method"] {
+        let mut args = position.to_vec();
+        args.extend([flag, "e"]);
+        let out = dicelens(&args, dir.path());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        outputs.push(out.stdout);
+        let out = dicelens(&["eval", "--roll", "12345", flag, "e"], dir.path());
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            text(&out.stderr),
+            format!("dicelens: {flag}: needs opponents (--opponent-filled)\n")
+        );
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let solo = dicelens(
+        &[
+            "eval", "--roll", "11234", "--filled", "1,2,3", "--upper", "9",
+        ],
+        dir.path(),
+    );
+    assert_eq!(outputs[0], solo.stdout, "e is the solitaire valuation");
+    let both = dicelens(&["eval", "--oracle", "e", "--method", "e"], dir.path());
+    assert_eq!(both.status.code(), Some(2));
+}

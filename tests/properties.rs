@@ -1,8 +1,8 @@
 //! Property tests: arbitrary command-line positions and arbitrary table files never panic, and
 //! random legal positions satisfy the oracle's invariants.
 
-use dicelens::cli::eval::{parse_position, EvalArgs};
 use dicelens::dice::Dice;
+use dicelens::position::{Position, PositionText};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::{build_table, position_options, sheet_value};
 use dicelens::tables::{expected_path, open_expected, TableProblem};
@@ -31,8 +31,8 @@ proptest! {
         filled in flag_text(), upper in flag_text(), points in flag_text(),
         state in flag_text(), roll in flag_text(), rolls_left in flag_text(),
     ) {
-        let args = EvalArgs { rules, filled, upper, points, state, roll, rolls_left, ..EvalArgs::default() };
-        match parse_position(&args) {
+        let text = PositionText { rules, filled, upper, points, state, roll, rolls_left };
+        match Position::parse(&text) {
             Ok(position) => {
                 prop_assert!(position.sheet.check().is_ok());
                 if let Some((dice, left)) = position.roll {
@@ -41,9 +41,10 @@ proptest! {
                 }
             }
             Err(e) => {
-                prop_assert_eq!(e.code, 2);
-                prop_assert!(e.message.starts_with("--"), "{}", e.message);
-                prop_assert!(!e.message.contains('\n'));
+                prop_assert!(e.flag.starts_with("--"), "{}", e);
+                let prefix = format!("{}: ", e.flag);
+                prop_assert!(e.to_string().starts_with(&prefix), "{}", e);
+                prop_assert!(!e.to_string().contains('\n'));
             }
         }
     }

@@ -29,7 +29,7 @@ pub struct OraclesArgs {
     pub files: Vec<PathBuf>,
     /// The oracle the candidates are measured against.
     #[arg(long, default_value = "reference", value_name = "SPEC")]
-    pub reference: String,
+    pub reference: OracleSpec,
     /// The oracles measured, comma-separated specs (as `analyze --oracle` takes them).
     #[arg(long, default_value = DEFAULT_CANDIDATES, value_name = "SPEC,...")]
     pub candidates: String,
@@ -59,10 +59,7 @@ pub struct OraclesArgs {
 
 /// The specs of `--reference` and `--candidates`, checked.
 fn specs(args: &OraclesArgs) -> Result<(OracleSpec, Vec<OracleSpec>), CliError> {
-    let reference = args
-        .reference
-        .parse()
-        .map_err(|e: String| CliError::flag("--reference", e))?;
+    let reference = args.reference;
     let candidates = args
         .candidates
         .split(',')

@@ -1,40 +1,44 @@
 //! `dicelens convert`: games from any format to YGN, JSONL or Verhoeff's input form.
 
+use super::flags::FormatFlag;
 use super::{notice, CliError};
-use dicelens::corpus::CorpusReader;
+use dicelens::corpus::{CorpusReader, InputFormat};
 use dicelens::replay::ReplayOptions;
 use dicelens_parsers::{Format, GameRecord};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 /// The flags of `dicelens convert`.
-#[derive(Clone, Debug)]
-pub struct ConvertArgs {
-    /// Input files.
-    pub files: Vec<PathBuf>,
-    /// Input format (`auto` recognises it per file).
-    pub from: String,
-    /// Output format.
-    pub to: String,
+#[derive(clap::Args, Clone, Debug)]
+pub struct Args {
+    /// Log files to convert.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    format: FormatFlag,
+    /// Output format: ygn, jsonl or verhoeff.
+    #[arg(long)]
+    to: Format,
     /// Output file (default: stdout).
-    pub out: Option<PathBuf>,
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Convert games that ended early (abandoned, timeout, resigned) too.
-    pub include_unfinished: bool,
+    #[arg(long)]
+    include_unfinished: bool,
 }
 
-/// Parses `--format`: `auto` or a format name.
+/// Parses `--format` for the commands that take it as text (`auto` or a format name); the
+/// others use [`FormatFlag`].
 pub fn input_format(flag: &str, text: &str) -> Result<Option<Format>, CliError> {
-    if text == "auto" {
-        return Ok(None);
-    }
-    text.parse().map(Some).map_err(|e| CliError::flag(flag, e))
+    text.parse::<InputFormat>()
+        .map(InputFormat::fixed)
+        .map_err(|e| CliError::flag(flag, e))
 }
 
 /// Runs `dicelens convert`. Every game that replays is converted (unfinished ones only with
 /// `--include-unfinished`); the others are counted on stderr with their reasons and locations.
-pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
-    let from = input_format("--format", &args.from)?;
-    let to: Format = args.to.parse().map_err(|e| CliError::flag("--to", e))?;
+pub fn run(args: Args) -> Result<(), CliError> {
+    let to = args.to;
     let mut sink: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(BufWriter::new(std::fs::File::create(path).map_err(
             |e| CliError::failure(format!("cannot write {}: {e}", path.display())),
@@ -46,24 +50,20 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     });
     let mut write_error = None;
     for path in &args.files {
-        reader.read_path(path, from, |game, replayed| {
+        reader.read_path(path, args.format.format.fixed(), |game, replayed| {
             if write_error.is_some() {
                 return;
             }
-            let mut annotated: GameRecord = game.clone();
             // Verhoeff's form needs each turn's points and running total; other formats get
             // the record as it was read.
-            let turns = if to == Format::Verhoeff {
-                annotated.turns.as_mut_slice()
+            let written = if to == Format::Verhoeff {
+                let mut annotated: GameRecord = game.clone();
+                replayed.annotate(&mut annotated);
+                to.write_game(&annotated, &mut sink)
             } else {
-                &mut []
+                to.write_game(game, &mut sink)
             };
-            for (turn, record) in turns.iter_mut().enumerate() {
-                record.total_before =
-                    Some(replayed.sheets_at(turn)[usize::from(record.seat)].points);
-                record.points = Some(replayed.box_points[turn] as u16);
-            }
-            if let Err(e) = to.write_game(&annotated, &mut sink) {
+            if let Err(e) = written {
                 write_error = Some(e);
             }
         });

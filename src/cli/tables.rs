@@ -1,19 +1,128 @@
-//! `dicelens tables build` and `dicelens tables check`.
+//! `dicelens tables build` and `dicelens tables check`, and how the commands show the tables
+//! layer's notices and build progress ([`TerminalProgress`]).
 
 use super::{notice, print_stdout, CliError};
 use dicelens::rules::RuleSet;
 use dicelens::tables::{
-    build_dist_file, build_expected, dist_partial_path, dist_path, expected_path, load_dist,
-    load_expected, open_dist, open_expected, table_dir, write_expected, DistTable, Found,
-    TableProblem,
+    build_dist_file_reporting, build_expected, dist_partial_path, dist_path, expected_path,
+    load_dist, load_expected, open_dist, open_expected, table_dir, write_expected, DistTable,
+    Found, Progress, TableProblem,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The flags of `dicelens tables`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+/// `--tables DIR` of the `tables` subcommands (given before or after the subcommand).
+#[derive(clap::Args)]
+struct TablesDir {
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR", global = true)]
+    tables: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Build the tables that are missing or invalid (all with --force).
+    Build {
+        /// Rule set, comma-separated list, or `all` (the four main rule sets).
+        #[arg(long, default_value = "all")]
+        rules: String,
+        /// Rebuild even valid tables (a distribution build then starts over).
+        #[arg(long)]
+        force: bool,
+        /// Build the score-distribution tables instead of the expected-score ones (minutes;
+        /// an interrupted build resumes).
+        #[arg(long)]
+        dist: bool,
+        #[command(flatten)]
+        dir: TablesDir,
+    },
+    /// Verify every table and print each rule set's empty-sheet value.
+    Check {
+        #[command(flatten)]
+        dir: TablesDir,
+    },
+}
+
+/// Runs `dicelens tables build` or `dicelens tables check`.
+pub fn run(args: Args) -> Result<(), CliError> {
+    match args.action {
+        Action::Build {
+            rules,
+            force,
+            dist,
+            dir,
+        } => build(dir.tables.as_deref(), &rule_sets(&rules)?, force, dist),
+        Action::Check { dir } => check(dir.tables.as_deref()),
+    }
+}
+
+/// The tables layer's notices on stderr (`dicelens: ...`) and its builds as a progress bar on
+/// stderr when it is a terminal.
+pub struct TerminalProgress {
+    bar: Mutex<Option<indicatif::ProgressBar>>,
+}
+
+/// The commands' [`TerminalProgress`].
+pub static TERMINAL: TerminalProgress = TerminalProgress {
+    bar: Mutex::new(None),
+};
+
+impl TerminalProgress {
+    /// The bar of the build under way, if any.
+    fn with_bar(&self, f: impl FnOnce(&mut Option<indicatif::ProgressBar>)) {
+        if let Ok(mut bar) = self.bar.lock() {
+            f(&mut bar);
+        }
+    }
+}
+
+impl Progress for TerminalProgress {
+    fn notice(&self, message: &str) {
+        notice(message);
+    }
+
+    fn build_started(&self, what: &str, unit: &str) {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{elapsed}}"
+            ))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message(what.to_string());
+        self.with_bar(|slot| *slot = Some(bar));
+    }
+
+    fn build_progress(&self, done: u64, total: u64) {
+        self.with_bar(|slot| {
+            if let Some(bar) = slot {
+                bar.set_length(total);
+                bar.set_position(done);
+            }
+        });
+    }
+
+    fn build_finished(&self) {
+        self.with_bar(|slot| {
+            if let Some(bar) = slot.take() {
+                bar.finish_and_clear();
+            }
+        });
+    }
+}
 
 /// Difference from a published value above which `check` reports a failure.
 const PUBLISHED_TOLERANCE: f64 = 1e-6;
 
 /// The rule sets named by `--rules` (`all`: the four main rule sets).
-pub fn rule_sets(flag: &str) -> Result<Vec<RuleSet>, CliError> {
+fn rule_sets(flag: &str) -> Result<Vec<RuleSet>, CliError> {
     if flag == "all" {
         return Ok(RuleSet::MAIN.to_vec());
     }
@@ -28,12 +137,7 @@ pub fn rule_sets(flag: &str) -> Result<Vec<RuleSet>, CliError> {
 
 /// Runs `tables build`: builds (or with `force`, rebuilds) the expected-score tables of
 /// `rules`, or with `dist` their distribution tables.
-pub fn build(
-    dir: Option<&Path>,
-    rules: &[RuleSet],
-    force: bool,
-    dist: bool,
-) -> Result<(), CliError> {
+fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool, dist: bool) -> Result<(), CliError> {
     let dir = table_dir(dir);
     if dist {
         return build_dists(&dir, rules, force);
@@ -57,7 +161,7 @@ pub fn build(
                 )),
             }
         }
-        let (table, seconds) = build_expected(r);
+        let (table, seconds) = build_expected(r, &TERMINAL);
         write_expected(&dir, r, table.values()).map_err(|e| {
             CliError::failure(format!(
                 "cannot write {}: {e}",
@@ -110,7 +214,7 @@ fn build_dists(dir: &Path, rules: &[RuleSet], force: bool) -> Result<(), CliErro
         }
         let cannot =
             |e: std::io::Error| CliError::failure(format!("cannot build {}: {e}", path.display()));
-        let built = build_dist_file(dir, r, 0, None).map_err(cannot)?;
+        let built = build_dist_file_reporting(dir, r, 0, None, &TERMINAL).map_err(cannot)?;
         let table = open_dist(dir, r).map_err(|p| {
             CliError::failure(format!("{} is {p} after building it", path.display()))
         })?;
@@ -127,7 +231,7 @@ fn build_dists(dir: &Path, rules: &[RuleSet], force: bool) -> Result<(), CliErro
 
 /// Runs `tables check`: verifies every table (rebuilding any that is not valid), prints each
 /// rule set's empty-sheet value, and fails if a value differs from the published one.
-pub fn check(dir: Option<&Path>) -> Result<(), CliError> {
+fn check(dir: Option<&Path>) -> Result<(), CliError> {
     let dir = table_dir(dir);
     let mut wrong = Vec::new();
     for r in RuleSet::ALL {
@@ -135,7 +239,7 @@ pub fn check(dir: Option<&Path>) -> Result<(), CliError> {
         if is_variant && !expected_path(&dir, r).exists() {
             continue;
         }
-        let (table, found) = load_expected(&dir, r, &notice);
+        let (table, found) = load_expected(&dir, r, &TERMINAL);
         let value = table.empty_sheet_value();
         let published = r.published_empty_sheet_value();
         let agrees = (value - published).abs() <= PUBLISHED_TOLERANCE;
@@ -159,13 +263,13 @@ pub fn check(dir: Option<&Path>) -> Result<(), CliError> {
         if !path.exists() {
             continue;
         }
-        let (table, found) = load_dist(&dir, r, &notice);
+        let (table, found) = load_dist(&dir, r, &TERMINAL);
         let status = match found {
             Found::Valid => "valid".to_string(),
             Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
         };
         // The "mean" of the maximal probabilities is at least the optimal expected score.
-        let (expected, _) = load_expected(&dir, r, &notice);
+        let (expected, _) = load_expected(&dir, r, &TERMINAL);
         let empty = dicelens::rules::Sheet::empty(r);
         let mean = table.sheet_dist(&empty).map_or(0.0, |d| d.mean());
         if mean < expected.empty_sheet_value() - 1e-3 {

@@ -8,9 +8,14 @@ use std::fmt::Write;
 
 #[macro_use]
 pub mod svg;
+pub mod dist;
+pub mod eval;
 pub mod html;
 pub mod oracles;
 pub mod player;
+pub mod quality;
+pub mod text;
+pub mod validate;
 
 /// What the errors of an analysis are measured in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

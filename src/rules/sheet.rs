@@ -188,6 +188,19 @@ impl Sheet {
         Ok(sheet)
     }
 
+    /// The least points the sheet can hold: its upper total, the upper bonus once the total
+    /// reaches the threshold, and 50 when the Yahtzee box holds 50.
+    pub fn least_points(&self) -> u32 {
+        let mut least = self.upper_total;
+        if self.upper_total >= UPPER_THRESHOLD {
+            least += self.rules.upper_bonus();
+        }
+        if self.yahtzee_50 {
+            least += 50;
+        }
+        least
+    }
+
     /// Checks that the upper total and points are possible for the filled boxes.
     pub fn check(&self) -> Result<(), SheetError> {
         let reach = upper_totals(self.upper_mask());
@@ -213,13 +226,7 @@ impl Sheet {
                 filled,
             });
         }
-        let mut least = self.upper_total;
-        if self.upper_total >= UPPER_THRESHOLD {
-            least += self.rules.upper_bonus();
-        }
-        if self.yahtzee_50 {
-            least += 50;
-        }
+        let least = self.least_points();
         if self.points < least {
             return Err(SheetError::PointsTooLow {
                 points: self.points,
@@ -283,7 +290,6 @@ impl Sheet {
     /// A sheet in Verhoeff's notation, e.g. `_2__5_TF__LYC;15-`: a mask over `123456TFHSLYC`
     /// with `_` for a used box, the upper points still needed, and `+` when the Yahtzee box holds 50.
     pub fn from_verhoeff(rules: RuleSet, text: &str, points: u32) -> Result<Sheet, SheetError> {
-        const LETTERS: &[u8; 13] = b"123456TFHSLYC";
         if rules.family() != Family::American {
             return Err(SheetError::Syntax(format!(
                 "Verhoeff's notation is for American rules, not {rules}"
@@ -297,7 +303,7 @@ impl Sheet {
         };
         let (mask, rest) = text.split_once(';').ok_or_else(syntax)?;
         let mask = mask.trim().as_bytes();
-        if mask.len() != LETTERS.len() {
+        if mask.len() != VERHOEFF_LETTERS.len() {
             return Err(syntax());
         }
         let rest = rest.trim();
@@ -313,7 +319,7 @@ impl Sheet {
             )));
         }
         let mut codes = Vec::new();
-        for (i, (&m, &letter)) in mask.iter().zip(LETTERS).enumerate() {
+        for (i, (&m, &letter)) in mask.iter().zip(VERHOEFF_LETTERS).enumerate() {
             if m == b'_' {
                 let code = rules.boxes()[i].code();
                 codes.push(match (code, y50) {
@@ -338,6 +344,34 @@ impl Sheet {
         Sheet::from_codes(rules, &codes, UPPER_THRESHOLD - needed, points)
     }
 
+    /// The sheet in Verhoeff's notation, as [`Sheet::from_verhoeff`] reads it: the mask over
+    /// `123456TFHSLYC` with `_` for a used box, the upper points still needed (right-aligned
+    /// in two places) and `+` when the Yahtzee box holds 50, else `-`, e.g.
+    /// `_2__5_TF__LYC;15-`. `None` for Scandinavian rule sets, which the notation does not
+    /// cover. The notation keeps the upper total only up to the bonus threshold, and not the
+    /// points.
+    pub fn verhoeff_state(&self) -> Option<String> {
+        if self.rules.family() != Family::American {
+            return None;
+        }
+        let mask: String = VERHOEFF_LETTERS
+            .iter()
+            .enumerate()
+            .map(|(b, &letter)| {
+                if self.filled & (1 << b) != 0 {
+                    '_'
+                } else {
+                    char::from(letter)
+                }
+            })
+            .collect();
+        Some(format!(
+            "{mask};{:>2}{}",
+            UPPER_THRESHOLD - self.capped_upper(),
+            if self.yahtzee_50 { '+' } else { '-' }
+        ))
+    }
+
     /// The filled boxes as codes (`Y0`/`Y50` where tracked), comma-separated, `-` for none.
     pub fn filled_codes(&self) -> String {
         let codes: Vec<String> = (0..self.rules.box_count())
@@ -359,6 +393,10 @@ impl Sheet {
     }
 }
 
+/// The letters of Verhoeff's sheet mask, one per box in [`RuleSet::boxes`] order of the
+/// American rule sets.
+const VERHOEFF_LETTERS: &[u8; 13] = b"123456TFHSLYC";
+
 fn parse_number(text: &str, what: &str) -> Result<u32, SheetError> {
     text.parse()
         .map_err(|_| SheetError::Syntax(format!("{what} must be a whole number, found '{text}'")))
@@ -377,6 +415,42 @@ mod tests {
         let t = Sheet::from_thesis(RuleSet::YahtzeeKurnik, "2456TMDY0S,51,170").unwrap();
         assert_eq!(t.filled_codes(), "2,4,5,6,3K,SS,LS,Y0,C");
         assert_eq!(t.upper_total, 51);
+    }
+
+    #[test]
+    fn verhoeff_notation_round_trip() {
+        let r = RuleSet::Yahtzee;
+        let sheets = [
+            Sheet::empty(r),
+            Sheet::from_codes(r, &["1", "3", "4", "6", "FH", "SS"], 48, 103).unwrap(),
+            Sheet::from_codes(r, &["2", "Y50", "C"], 4, 80).unwrap(),
+            Sheet::from_codes(r, &["1", "2", "3", "4", "5", "6", "3K", "4K"], 63, 150).unwrap(),
+        ];
+        for sheet in sheets {
+            let text = sheet.verhoeff_state().unwrap();
+            let back = Sheet::from_verhoeff(r, &text, sheet.points).unwrap();
+            assert_eq!(back, sheet, "{text}");
+        }
+        assert_eq!(
+            sheets[1].verhoeff_state().as_deref(),
+            Some("_2__5_TF__LYC;15-")
+        );
+        assert_eq!(
+            sheets[0].verhoeff_state().as_deref(),
+            Some("123456TFHSLYC;63-")
+        );
+        assert_eq!(Sheet::empty(RuleSet::Yatzy).verhoeff_state(), None);
+    }
+
+    #[test]
+    fn least_points_of_a_sheet() {
+        let r = RuleSet::Yahtzee;
+        assert_eq!(Sheet::empty(r).least_points(), 0);
+        let s = Sheet::from_codes(r, &["1", "2", "3", "4", "5", "6", "Y50"], 70, 500).unwrap();
+        assert_eq!(s.least_points(), 70 + 35 + 50);
+        let s = Sheet::from_codes(r, &["5", "Y0"], 20, 20).unwrap();
+        assert_eq!(s.least_points(), 20);
+        assert!(Sheet { points: 19, ..s }.check().is_err());
     }
 
     #[test]

@@ -71,6 +71,62 @@ impl Dist<'_> {
     }
 }
 
+/// A sheet's final-score distribution: the points already on the sheet and the distribution of
+/// the points still to come. `P(final >= x)` is the largest probability, over strategies, of
+/// finishing with at least `x` points (one strategy per `x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FinalDist<'a> {
+    /// Points on the sheet so far.
+    pub points: i64,
+    /// The distribution of the points still to come.
+    pub dist: Dist<'a>,
+}
+
+impl<'a> FinalDist<'a> {
+    /// The final-score distribution of a sheet holding `points`, with `dist` to come.
+    pub fn new(points: u32, dist: Dist<'a>) -> FinalDist<'a> {
+        FinalDist {
+            points: i64::from(points),
+            dist,
+        }
+    }
+
+    /// `P(final >= total)`.
+    pub fn at_least(&self, total: i64) -> f64 {
+        self.dist.at_least(total - self.points)
+    }
+
+    /// The greatest total with `P = 1` exactly.
+    pub fn first(&self) -> i64 {
+        self.points + i64::from(self.dist.start) - 1
+    }
+
+    /// The greatest total with `P > 0` (the points of a complete sheet).
+    pub fn last(&self) -> i64 {
+        (self.points + self.dist.end()).max(self.first())
+    }
+
+    /// `(total, P(final >= total))` from [`Self::first`] through [`Self::last`].
+    pub fn rows(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        (self.first()..=self.last()).map(|t| (t, self.at_least(t)))
+    }
+
+    /// `sum over x >= 1 of P(final >= x)`: the mean of the maximal probabilities, which exceeds
+    /// the optimal expected score (no one strategy reaches every target's best probability).
+    pub fn mean(&self) -> f64 {
+        self.first() as f64 + self.rows().skip(1).map(|(_, p)| p).sum::<f64>()
+    }
+
+    /// The largest total reached with probability at least `p`.
+    pub fn target(&self, p: f64) -> i64 {
+        self.rows()
+            .filter(|&(_, q)| q >= p)
+            .map(|(t, _)| t)
+            .max()
+            .unwrap_or(self.first())
+    }
+}
+
 /// Anything holding a distribution per state index: a table being built or a mapped file.
 pub trait DistSource: Sync {
     /// The distribution of the state with this table index.
@@ -800,4 +856,40 @@ pub fn build_dist(
         }
     }
     true
+}
+
+#[cfg(test)]
+mod final_dist_tests {
+    use super::*;
+
+    #[test]
+    fn final_dist_reads_the_points_to_come() {
+        let half = SCALE / 2 + 1;
+        let values = [SCALE, half, 0];
+        let d = FinalDist::new(
+            100,
+            Dist {
+                start: 2,
+                values: &values,
+            },
+        );
+        assert_eq!(d.first(), 101);
+        assert_eq!(d.last(), 104);
+        assert_eq!(d.at_least(101), 1.0);
+        assert_eq!(d.at_least(102), 1.0);
+        assert!((d.at_least(103) - 0.5).abs() < 1e-4);
+        assert_eq!(d.at_least(105), 0.0);
+        assert_eq!(d.target(0.9), 102);
+        assert_eq!(d.target(0.5), 103);
+        assert!((d.mean() - 102.5).abs() < 1e-4);
+        let complete = FinalDist::new(
+            250,
+            Dist {
+                start: 1,
+                values: &[],
+            },
+        );
+        assert_eq!((complete.first(), complete.last()), (250, 250));
+        assert_eq!(complete.mean(), 250.0);
+    }
 }

@@ -1,0 +1,404 @@
+//! A position written as flags (`--rules`, `--filled`, `--upper`, `--points`, `--state`,
+//! `--roll`, `--rolls-left`, and the `--opponent-*` sheets), checked into a [`Position`]. Every
+//! error names the flag whose value is wrong, so a command line or a form can point at it.
+
+use crate::dice::Dice;
+use crate::rules::{RuleSet, Sheet, SheetError};
+use std::fmt;
+
+/// A value of one flag that is not a possible position: the flag and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlagError {
+    /// The flag, as written on a command line (`--filled`).
+    pub flag: &'static str,
+    /// What is wrong with its value (one line).
+    pub message: String,
+}
+
+impl FlagError {
+    /// An error about `flag`.
+    pub fn new(flag: &'static str, message: impl fmt::Display) -> FlagError {
+        FlagError {
+            flag,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for FlagError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.flag, self.message)
+    }
+}
+
+impl std::error::Error for FlagError {}
+
+/// A position as written: each field the text of one flag, `None` when the flag is not given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionText {
+    /// `--rules`: a rule set name (default `yahtzee`).
+    pub rules: Option<String>,
+    /// `--filled`: comma-separated box codes (`Y0`/`Y50` for the Yahtzee box), `-` for none.
+    pub filled: Option<String>,
+    /// `--upper`: the upper-section total so far (default 0).
+    pub upper: Option<String>,
+    /// `--points`: points so far, bonuses included (default: the least the sheet can hold).
+    pub points: Option<String>,
+    /// `--state`: the sheet in the thesis's notation (`2456TMDY0S,51,170`) or Verhoeff's
+    /// (`_2__5_TF__LYC;15-`, with `--points`), instead of `--filled`/`--upper`.
+    pub state: Option<String>,
+    /// `--roll`: five dice in any order, optionally `;N` with the rolls left (`12344;2`).
+    pub roll: Option<String>,
+    /// `--rolls-left`: rolls left after the roll, 0 to 2 (default 2).
+    pub rolls_left: Option<String>,
+}
+
+/// A checked position: a sheet, and optionally the roll on the table and the rolls left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Position {
+    /// The player's sheet.
+    pub sheet: Sheet,
+    /// The dice on the table and how many rolls are left (0..=2), if a roll is given.
+    pub roll: Option<(Dice, u8)>,
+}
+
+/// A whole number given to `flag`.
+pub fn parse_number(flag: &'static str, text: &str) -> Result<u32, FlagError> {
+    text.trim()
+        .parse()
+        .map_err(|_| FlagError::new(flag, format!("expected a whole number, found '{text}'")))
+}
+
+/// Five dice written as digits in any order, given to `flag`.
+pub fn parse_roll(flag: &'static str, text: &str) -> Result<Dice, FlagError> {
+    let text = text.trim();
+    let mut faces = Vec::with_capacity(5);
+    for c in text.chars() {
+        match c.to_digit(10) {
+            Some(d @ 1..=6) => faces.push(d as u8),
+            _ => {
+                return Err(FlagError::new(
+                    flag,
+                    format!("'{text}' has '{c}', but dice show 1 to 6"),
+                ))
+            }
+        }
+    }
+    if faces.len() != 5 {
+        return Err(FlagError::new(
+            flag,
+            format!("'{text}' has {} dice, expected 5", faces.len()),
+        ));
+    }
+    Dice::from_faces(&faces).ok_or_else(|| FlagError::new(flag, format!("'{text}' is not a roll")))
+}
+
+impl Position {
+    /// Checks a written position: the rule set, then the sheet (from `--state`, or from
+    /// `--filled`/`--upper`/`--points`), then the roll.
+    pub fn parse(text: &PositionText) -> Result<Position, FlagError> {
+        let rules: RuleSet = match &text.rules {
+            Some(r) => r.parse().map_err(|e| FlagError::new("--rules", e))?,
+            None => RuleSet::Yahtzee,
+        };
+        let points = text
+            .points
+            .as_deref()
+            .map(|p| parse_number("--points", p))
+            .transpose()?;
+        let sheet = match &text.state {
+            Some(state) => sheet_from_state(rules, state, points, text)?,
+            None => sheet_from_flags(
+                rules,
+                text.filled.as_deref(),
+                text.upper.as_deref(),
+                points,
+                MOVER_FLAGS,
+            )?,
+        };
+        let roll = match &text.roll {
+            None => {
+                if text.rolls_left.is_some() {
+                    return Err(FlagError::new("--rolls-left", "needs --roll"));
+                }
+                None
+            }
+            Some(roll) => Some(parse_roll_and_left(
+                &sheet,
+                roll,
+                text.rolls_left.as_deref(),
+            )?),
+        };
+        Ok(Position { sheet, roll })
+    }
+}
+
+/// The sheet of `--state`, in the thesis's notation or (with a `;`) Verhoeff's.
+fn sheet_from_state(
+    rules: RuleSet,
+    state: &str,
+    points: Option<u32>,
+    text: &PositionText,
+) -> Result<Sheet, FlagError> {
+    if text.filled.is_some() || text.upper.is_some() {
+        return Err(FlagError::new(
+            "--state",
+            "give either --state or --filled/--upper, not both",
+        ));
+    }
+    if state.contains(';') {
+        let points = points.ok_or_else(|| {
+            FlagError::new("--points", "Verhoeff's notation needs the points so far")
+        })?;
+        Sheet::from_verhoeff(rules, state, points).map_err(|e| FlagError::new("--state", e))
+    } else {
+        if points.is_some() {
+            return Err(FlagError::new(
+                "--points",
+                "the thesis notation already gives the points",
+            ));
+        }
+        Sheet::from_thesis(rules, state).map_err(|e| FlagError::new("--state", e))
+    }
+}
+
+/// The roll of `--roll` (`12344` or `12344;2`) and the rolls left (`--rolls-left`, else the
+/// roll's `;N`, else 2), on `sheet`.
+fn parse_roll_and_left(
+    sheet: &Sheet,
+    roll: &str,
+    rolls_left: Option<&str>,
+) -> Result<(Dice, u8), FlagError> {
+    let (dice, left_in_roll) = match roll.split_once(';') {
+        Some((d, l)) => (d, Some(l)),
+        None => (roll, None),
+    };
+    let dice = parse_roll("--roll", dice)?;
+    let left = match (rolls_left, left_in_roll) {
+        (Some(l), _) => parse_number("--rolls-left", l)?,
+        (None, Some(l)) => parse_number("--roll", l)?,
+        (None, None) => 2,
+    };
+    if left > 2 {
+        return Err(FlagError::new(
+            "--rolls-left",
+            format!("{left} rolls left; a turn has at most 2 after its first roll"),
+        ));
+    }
+    if sheet.is_complete() {
+        return Err(FlagError::new(
+            "--filled",
+            "every box is filled: there is nothing to roll for",
+        ));
+    }
+    Ok((dice, left as u8))
+}
+
+/// The flags naming the filled boxes, the upper total and the points of one sheet.
+struct SheetFlagNames {
+    filled: &'static str,
+    upper: &'static str,
+    points: &'static str,
+}
+
+/// The mover's sheet flags.
+const MOVER_FLAGS: SheetFlagNames = SheetFlagNames {
+    filled: "--filled",
+    upper: "--upper",
+    points: "--points",
+};
+
+/// An opponent's sheet flags.
+const OPPONENT_FLAGS: SheetFlagNames = SheetFlagNames {
+    filled: "--opponent-filled",
+    upper: "--opponent-upper",
+    points: "--opponent-points",
+};
+
+/// A sheet from its filled boxes (codes, `-` for none), upper total and points (default: the
+/// least the sheet can hold); errors name the flags of `names`.
+fn sheet_from_flags(
+    rules: RuleSet,
+    filled: Option<&str>,
+    upper: Option<&str>,
+    points: Option<u32>,
+    names: SheetFlagNames,
+) -> Result<Sheet, FlagError> {
+    let filled = filled.unwrap_or("-").trim();
+    let codes: Vec<&str> = if filled == "-" || filled.is_empty() {
+        Vec::new()
+    } else {
+        filled.split(',').collect()
+    };
+    let upper = upper
+        .map(|u| parse_number(names.upper, u))
+        .transpose()?
+        .unwrap_or(0);
+    let mut sheet = Sheet::from_codes(rules, &codes, upper, u32::MAX).map_err(|e| {
+        let flag = if matches!(e, SheetError::UpperUnreachable { .. }) {
+            names.upper
+        } else {
+            names.filled
+        };
+        FlagError::new(flag, e)
+    })?;
+    sheet.points = points.unwrap_or_else(|| sheet.least_points());
+    sheet.check().map_err(|e| FlagError::new(names.points, e))?;
+    Ok(sheet)
+}
+
+/// The opponents' sheets as written: the repeated `--opponent-*` flags, one per opponent in
+/// seat order after the mover.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpponentsText {
+    /// `--opponent-filled`, one per opponent.
+    pub filled: Vec<String>,
+    /// `--opponent-upper`, one per opponent in the same order (default 0).
+    pub upper: Vec<String>,
+    /// `--opponent-points`, one per opponent in the same order (default: the least the sheet
+    /// can hold).
+    pub points: Vec<String>,
+}
+
+impl OpponentsText {
+    /// The opponents' sheets, checked against the mover's: each has as many boxes filled as the
+    /// mover (they play later in this round) or one more (they played earlier), those first.
+    pub fn parse(&self, mover: &Sheet) -> Result<Vec<Sheet>, FlagError> {
+        let n = self.filled.len();
+        if self.upper.len() > n || self.points.len() > n {
+            return Err(FlagError::new(
+                "--opponent-filled",
+                "give one --opponent-filled per opponent before their --opponent-upper/--opponent-points",
+            ));
+        }
+        let mut sheets: Vec<Sheet> = Vec::with_capacity(n);
+        for (i, filled) in self.filled.iter().enumerate() {
+            let points = self
+                .points
+                .get(i)
+                .map(|p| parse_number("--opponent-points", p))
+                .transpose()?;
+            let sheet = sheet_from_flags(
+                mover.rules,
+                Some(filled),
+                self.upper.get(i).map(String::as_str),
+                points,
+                OPPONENT_FLAGS,
+            )?;
+            let (mine, theirs) = (mover.filled_count(), sheet.filled_count());
+            let earlier = sheets.last().map_or(mine, Sheet::filled_count);
+            if theirs != mine && theirs != mine + 1 || theirs < earlier {
+                return Err(FlagError::new(
+                    "--opponent-filled",
+                    format!(
+                        "opponent {} has {theirs} boxes filled; with the mover to move ({mine} filled), \
+                         opponents in seat order have {mine} (to play this round) then {} (played)",
+                        i + 1,
+                        mine + 1
+                    ),
+                ));
+            }
+            sheets.push(sheet);
+        }
+        Ok(sheets)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(fields: &[(&str, &str)]) -> PositionText {
+        let mut t = PositionText::default();
+        for &(name, value) in fields {
+            let v = Some(value.to_string());
+            match name {
+                "rules" => t.rules = v,
+                "filled" => t.filled = v,
+                "upper" => t.upper = v,
+                "points" => t.points = v,
+                "state" => t.state = v,
+                "roll" => t.roll = v,
+                "rolls_left" => t.rolls_left = v,
+                _ => unreachable!(),
+            }
+        }
+        t
+    }
+
+    fn error(fields: &[(&str, &str)]) -> String {
+        Position::parse(&text(fields)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_position_from_flags() {
+        let p = Position::parse(&text(&[
+            ("filled", "1,2,3,Y50"),
+            ("upper", "9"),
+            ("roll", "12344;1"),
+        ]))
+        .unwrap();
+        assert_eq!(p.sheet.filled_codes(), "1,2,3,Y50");
+        assert_eq!(p.sheet.points, 59, "the least points by default");
+        let (dice, left) = p.roll.unwrap();
+        assert_eq!((dice.to_string().as_str(), left), ("12344", 1));
+        let empty = Position::parse(&PositionText::default()).unwrap();
+        assert_eq!(empty.sheet, Sheet::empty(RuleSet::Yahtzee));
+        assert_eq!(empty.roll, None);
+        let v = Position::parse(&text(&[
+            ("rules", "yahtzee-free"),
+            ("state", "_2__5_TF__LYC;15-"),
+            ("points", "103"),
+            ("roll", "12344"),
+            ("rolls_left", "0"),
+        ]))
+        .unwrap();
+        assert_eq!(v.sheet.upper_total, 48);
+        assert_eq!(v.roll.map(|r| r.1), Some(0));
+    }
+
+    #[test]
+    fn errors_name_the_flag() {
+        assert_eq!(
+            error(&[("roll", "12347")]),
+            "--roll: '12347' has '7', but dice show 1 to 6"
+        );
+        assert_eq!(
+            error(&[("filled", "1,1")]),
+            "--filled: box 1 is filled twice"
+        );
+        assert!(error(&[("rules", "chess")]).starts_with("--rules: "));
+        assert!(error(&[("filled", "1"), ("upper", "7")]).starts_with("--upper: "));
+        assert!(error(&[("filled", "Y50"), ("points", "10")]).starts_with("--points: "));
+        assert!(error(&[("rolls_left", "1")]).starts_with("--rolls-left: needs --roll"));
+        assert!(error(&[("roll", "11111"), ("rolls_left", "3")]).starts_with("--rolls-left: "));
+        assert!(error(&[("roll", "11111;x")]).starts_with("--roll: "));
+        assert!(error(&[("state", "_2__5_TF__LYC;15-")]).starts_with("--points: "));
+        assert!(error(&[("state", "2456TMDY0S,51,170"), ("filled", "1")]).starts_with("--state: "));
+    }
+
+    #[test]
+    fn opponents_are_checked_against_the_mover() {
+        let mover = Position::parse(&text(&[("filled", "1,2,3"), ("upper", "9")]))
+            .unwrap()
+            .sheet;
+        let opponents = |filled: &[&str]| OpponentsText {
+            filled: filled.iter().map(|f| f.to_string()).collect(),
+            ..OpponentsText::default()
+        };
+        assert_eq!(
+            opponents(&["1,2,4", "1,2"]).parse(&mover).unwrap_err().flag,
+            "--opponent-filled"
+        );
+        let e = opponents(&["1,2"]).parse(&mover).unwrap_err();
+        assert!(
+            e.message.starts_with("opponent 1 has 2 boxes filled"),
+            "{e}"
+        );
+        let two = opponents(&["1,2,4", "1,2,3,4"]).parse(&mover).unwrap();
+        assert_eq!(two.len(), 2);
+        assert!(opponents(&["1,2,3,4", "1,2,4"]).parse(&mover).is_err());
+        let bad_order = opponents(&["1,2,3,4", "1,2,4,5", "1,2,5"]);
+        assert!(bad_order.parse(&mover).is_err());
+    }
+}
