@@ -1,40 +1,8 @@
-//! The Verhoeff fixtures: each file yields exactly the games and errors that
-//! `fixtures/verhoeff/EXPECTED.md` lists, in that order.
+//! The Verhoeff fixtures (`fixtures/verhoeff/`) beyond what `EXPECTED.csv` lists: every column
+//! of the complete games is mapped, and both forms are detected.
 
-mod verhoeff_jsonl_shared;
-
-use dicelens_parsers::{verhoeff, BoxCode, Format, GameRecord, ParseError, Termination};
-use verhoeff_jsonl_shared::{assert_outcomes, fixture, read_all, Expected};
-
-fn fixture_path(name: &str) -> String {
-    fixture("verhoeff", name).0
-}
-
-fn read_fixture(name: &str) -> Vec<Result<GameRecord, ParseError>> {
-    let (path, content) = fixture("verhoeff", name);
-    read_all(&mut verhoeff::Reader::new(&content, &path))
-}
-
-/// A game of fixture `name` whose first line is `line`, with these rounds, abandoned.
-fn abandoned_game(name: &str, line: u32, rounds: &[u16]) -> Expected {
-    let id = format!("{}:{line}", fixture_path(name));
-    Expected::game(id, line, rounds, Termination::Abandoned)
-}
-
-/// An error of fixture `name` at `line`:`column`, in the game that starts at `game_line`.
-fn error(
-    name: &str,
-    (line, column, game_line): (u32, u32, u32),
-    expected: &'static str,
-    found: &'static str,
-) -> Expected {
-    let game_id = Some(format!("{}:{game_line}", fixture_path(name)));
-    Expected::error((line, column), (game_id, game_line), expected, found)
-}
-
-fn assert_fixture(name: &str, expected: &[Expected]) {
-    assert_outcomes(name, &read_fixture(name), expected);
-}
+use crate::common::{fixture, read_fixture};
+use dicelens_parsers::{BoxCode, Format, GameRecord, Termination};
 
 fn codes(game: &GameRecord) -> Vec<&str> {
     game.turns
@@ -45,7 +13,7 @@ fn codes(game: &GameRecord) -> Vec<&str> {
 
 #[test]
 fn table_game_is_one_complete_game_with_every_column_mapped() {
-    let outcomes = read_fixture("table_game.txt");
+    let outcomes = read_fixture("verhoeff", "table_game.txt");
     let [Ok(game)] = outcomes.as_slice() else {
         panic!("{outcomes:#?}")
     };
@@ -101,7 +69,7 @@ fn table_game_is_one_complete_game_with_every_column_mapped() {
 
 #[test]
 fn input_game_is_one_complete_game() {
-    let outcomes = read_fixture("input_game.txt");
+    let outcomes = read_fixture("verhoeff", "input_game.txt");
     let [Ok(game)] = outcomes.as_slice() else {
         panic!("{outcomes:#?}")
     };
@@ -136,53 +104,4 @@ fn both_forms_are_detected() {
         let (_, content) = fixture("verhoeff", name);
         assert_eq!(Format::detect(&content), Some(Format::Verhoeff), "{name}");
     }
-}
-
-#[test]
-fn bad_mask_character_is_reported_and_the_next_block_is_read() {
-    let name = "bad_mask.txt";
-    assert_fixture(
-        name,
-        &[
-            error(name, (1, 16, 1), "`S` or `_` (box 10", "X"),
-            abandoned_game(name, 5, &[6, 7]),
-        ],
-    );
-}
-
-#[test]
-fn six_dice_are_reported_and_the_next_table_is_read() {
-    let name = "six_dice.txt";
-    assert_fixture(
-        name,
-        &[
-            error(name, (4, 26, 3), "five dice 1-6", "334456;1"),
-            abandoned_game(name, 10, &[1]),
-        ],
-    );
-}
-
-#[test]
-fn die_seven_is_reported_and_the_next_empty_sheet_starts_a_game() {
-    let name = "die_seven.txt";
-    assert_fixture(
-        name,
-        &[
-            error(name, (2, 38, 1), "a die 1-6", "7"),
-            abandoned_game(name, 7, &[1, 2]),
-        ],
-    );
-}
-
-#[test]
-fn rolls_left_out_of_order_are_reported() {
-    let name = "rolls_left_order.txt";
-    assert_fixture(
-        name,
-        &[
-            error(name, (2, 43, 1), "rolls left 1 (roll 2", "0"),
-            error(name, (4, 43, 4), "rolls left 2 (roll 1", "1"),
-            abandoned_game(name, 6, &[1]),
-        ],
-    );
 }
