@@ -262,7 +262,7 @@ impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors. The player is named after
     /// the file's stem (`fixtures/verhoeff/game1.txt` plays as `game1`).
     pub fn new(content: &'a [u8], file: &'a str) -> Reader<'a> {
-        Reader::starting_at(Cursor::new(content), file)
+        Reader::with_range(content, file, 0..usize::MAX)
     }
 
     /// A reader of the games of `content` that begin in `range` (see
@@ -270,11 +270,7 @@ impl<'a> Reader<'a> {
     /// from the range's first line to the last table header before it (or to the three lines
     /// before it once those are input-form lines) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        Reader::starting_at(Cursor::for_range(content, range), file)
-    }
-
-    /// A reader whose first line is the one at `lines`.
-    fn starting_at(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
+        let lines = Cursor::for_range(content, range);
         Reader {
             lines,
             file,

@@ -73,7 +73,7 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors.
     pub fn new(content: &'a [u8], file: &'a str) -> Reader<'a> {
-        Reader::starting_at(Cursor::new(content), file)
+        Reader::with_range(content, file, 0..usize::MAX)
     }
 
     /// A reader of the games of `content` that begin in `range` (see
@@ -81,11 +81,7 @@ impl<'a> Reader<'a> {
     /// the range's first line to the last turn line or `Game` tag before it (the lines that
     /// decide whether a line starts a game) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        Reader::starting_at(Cursor::for_range(content, range), file)
-    }
-
-    /// A reader whose first line is the one at `lines`.
-    fn starting_at(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
+        let lines = Cursor::for_range(content, range);
         Reader {
             lines,
             file,

@@ -2,7 +2,7 @@
 //! returns, for every fixture of every format, whole and over byte ranges, and `read_games`
 //! recognises the format on its own.
 
-use crate::common::{fixture, fixture_files, folder_format, read_all, FIXTURE_FOLDERS};
+use crate::common::{all_fixtures, fixture, read_all};
 use dicelens_parsers::{read_games, Format, GameReader, GameRecord, ParseError};
 
 /// Every outcome of `games` with the offset its reader gives for it.
@@ -28,34 +28,26 @@ fn read_with_offsets(mut reader: impl GameReader) -> Vec<(usize, Result<GameReco
 
 #[test]
 fn games_are_the_outcomes_of_read_game_for_every_fixture() {
-    for folder in FIXTURE_FOLDERS {
-        let format = folder_format(folder);
-        for name in fixture_files(folder) {
-            let (_, content) = fixture(folder, &name);
-            let want = read_with_offsets(format.reader(&content, &name));
-            assert_eq!(with_offsets(format.games(&content, &name)), want, "{name}");
-            let half = content.len() / 2;
-            let pieces = [0..half, half..content.len()]
-                .map(|range| with_offsets(format.range_reader(&content, &name, range).games()));
-            assert_eq!(pieces.concat(), want, "{name} in two ranges");
-        }
+    for (format, name, content) in all_fixtures() {
+        let want = read_with_offsets(format.reader(&content, &name));
+        assert_eq!(with_offsets(format.games(&content, &name)), want, "{name}");
+        let half = content.len() / 2;
+        let pieces = [0..half, half..content.len()]
+            .map(|range| with_offsets(format.range_reader(&content, &name, range).games()));
+        assert_eq!(pieces.concat(), want, "{name} in two ranges");
     }
 }
 
 #[test]
 fn read_games_recognises_the_format() {
-    for folder in FIXTURE_FOLDERS {
-        let format = folder_format(folder);
-        for name in fixture_files(folder) {
-            let (_, content) = fixture(folder, &name);
-            let Some(games) = read_games(&content, &name) else {
-                assert_eq!(Format::detect(&content), None, "{name}");
-                continue;
-            };
-            assert_eq!(Format::detect(&content), Some(format), "{name}");
-            let mut reader = format.reader(&content, &name);
-            assert_eq!(games.collect::<Vec<_>>(), read_all(&mut reader), "{name}");
-        }
+    for (format, name, content) in all_fixtures() {
+        let Some(games) = read_games(&content, &name) else {
+            assert_eq!(Format::detect(&content), None, "{name}");
+            continue;
+        };
+        assert_eq!(Format::detect(&content), Some(format), "{name}");
+        let mut reader = format.reader(&content, &name);
+        assert_eq!(games.collect::<Vec<_>>(), read_all(&mut reader), "{name}");
     }
     assert!(read_games(b"", "empty.ygn").is_none());
     assert!(read_games(b"% only a comment\n", "c.ygn").is_none());

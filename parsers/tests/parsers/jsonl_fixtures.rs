@@ -1,7 +1,7 @@
 //! The JSONL fixtures (`fixtures/jsonl/`) beyond what `EXPECTED.csv` lists: every field of the
 //! two complete games, the trainer game equal to its Verhoeff source, and detection.
 
-use crate::common::{fixture, read_fixture};
+use crate::common::{fixture, read_fixture, totals_before};
 use dicelens_parsers::{Format, Termination};
 
 #[test]
@@ -41,13 +41,8 @@ fn two_games_are_read_with_every_field() {
     );
     assert_eq!(trainer.termination, Termination::Normal);
     assert_eq!(trainer.result, Some(vec![255]));
-    let totals: Vec<u32> = trainer
-        .turns
-        .iter()
-        .filter_map(|t| t.total_before)
-        .collect();
     assert_eq!(
-        totals,
+        totals_before(trainer),
         [0, 30, 48, 54, 56, 77, 102, 118, 138, 182, 222, 247, 255]
     );
 }

@@ -1,7 +1,7 @@
 //! The Verhoeff fixtures (`fixtures/verhoeff/`) beyond what `EXPECTED.csv` lists: every column
 //! of the complete games is mapped, and both forms are detected.
 
-use crate::common::{fixture, read_fixture};
+use crate::common::{fixture, read_fixture, totals_before};
 use dicelens_parsers::{BoxCode, Format, GameRecord, Termination};
 
 fn codes(game: &GameRecord) -> Vec<&str> {
@@ -42,13 +42,8 @@ fn table_game_is_one_complete_game_with_every_column_mapped() {
     );
     let points: Vec<u16> = game.turns.iter().filter_map(|turn| turn.points).collect();
     assert_eq!(points, [30, 24, 25, 12, 9, 3, 40, 26, 6, 50, 20, 25, 21]);
-    let totals: Vec<u32> = game
-        .turns
-        .iter()
-        .filter_map(|turn| turn.total_before)
-        .collect();
     assert_eq!(
-        totals,
+        totals_before(game),
         [0, 30, 54, 79, 91, 100, 103, 143, 169, 175, 225, 280, 305]
     );
     let lines: Vec<u32> = game.turns.iter().map(|turn| turn.line).collect();
@@ -79,13 +74,8 @@ fn input_game_is_one_complete_game() {
         codes(game),
         ["SS", "6", "2", "1", "C", "3K", "4", "5", "3", "LS", "FH", "4K", "Y"]
     );
-    let totals: Vec<u32> = game
-        .turns
-        .iter()
-        .filter_map(|turn| turn.total_before)
-        .collect();
     assert_eq!(
-        totals,
+        totals_before(game),
         [0, 30, 48, 54, 56, 77, 102, 118, 138, 182, 222, 247, 255]
     );
     let sixth = &game.turns[5];

@@ -48,6 +48,27 @@ pub fn fixture_files(folder: &str) -> Vec<String> {
     files
 }
 
+/// Every fixture of every folder of [`FIXTURE_FOLDERS`]: its folder's format, its name and its
+/// content.
+pub fn all_fixtures() -> Vec<(Format, String, Vec<u8>)> {
+    let mut fixtures = Vec::new();
+    for folder in FIXTURE_FOLDERS {
+        for name in fixture_files(folder) {
+            let (_, content) = fixture(folder, &name);
+            fixtures.push((folder_format(folder), name, content));
+        }
+    }
+    fixtures
+}
+
+/// The `total_before` of each turn of `game` that has one, in order.
+pub fn totals_before(game: &GameRecord) -> Vec<u32> {
+    game.turns
+        .iter()
+        .filter_map(|turn| turn.total_before)
+        .collect()
+}
+
 /// Every outcome of reading the fixture `folder/name` with its folder's format, the file named
 /// by its name only (so a game id `FILE:LINE` reads `valid.ygn:63`).
 pub fn read_fixture(folder: &str, name: &str) -> Vec<Result<GameRecord, ParseError>> {
