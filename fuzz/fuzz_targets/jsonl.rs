@@ -7,7 +7,7 @@
 use dicelens_parsers::{jsonl, GameRecord};
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../parsers/tests/verhoeff_jsonl_shared/mod.rs"]
+#[path = "../../parsers/tests/parsers/common/records.rs"]
 mod shared;
 
 fuzz_target!(|data: &[u8]| {

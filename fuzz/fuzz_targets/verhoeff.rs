@@ -9,7 +9,7 @@ use dicelens_parsers::{verhoeff, GameRecord};
 use libfuzzer_sys::fuzz_target;
 use std::io;
 
-#[path = "../../parsers/tests/verhoeff_jsonl_shared/mod.rs"]
+#[path = "../../parsers/tests/parsers/common/records.rs"]
 mod shared;
 
 fuzz_target!(|data: &[u8]| {

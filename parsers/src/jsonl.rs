@@ -21,11 +21,8 @@
 //! line starts a game when it holds a `game` event, when the non-blank line before it holds an
 //! `end` event, and when it is the first non-blank line of the content.
 
-use crate::verhoeff::text::{char_column, lossy, ErrorSite, LineCursor, SourceLine};
-use crate::{
-    line_at, line_start_from, previous_line_start, BoxCode, GameReader, GameRecord, Keep,
-    ParseError, Termination, TurnRecord,
-};
+use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
+use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Termination, TurnRecord};
 use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
@@ -192,27 +189,18 @@ impl<'de> Deserialize<'de> for Dice {
 
 /// Reader of JSONL events over a byte slice.
 pub struct Reader<'a> {
-    lines: LineCursor<'a>,
+    /// The next line to read, where the last game returned begins, where the range ends.
+    lines: Cursor<'a>,
     file: &'a str,
     /// The last non-blank line read (`None` before the first): whether it holds an `end`
     /// event decides whether the next line starts a game.
     previous: Option<&'a [u8]>,
-    /// Games that begin at or after this offset are not read (the end of the range).
-    end: usize,
-    /// Byte offset of the first line of the last game (or error) returned.
-    game_offset: usize,
 }
 
 impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors.
     pub fn new(content: &'a [u8], file: &'a str) -> Reader<'a> {
-        Reader {
-            lines: LineCursor::new(content),
-            file,
-            previous: None,
-            end: usize::MAX,
-            game_offset: 0,
-        }
+        Reader::starting_at(Cursor::new(content), file)
     }
 
     /// A reader of the games of `content` that begin in `range` (see
@@ -220,26 +208,21 @@ impl<'a> Reader<'a> {
     /// the range's first line to the non-blank line before it (which [`starts_game`] needs) and
     /// counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let start = line_start_from(content, range.start);
-        let mut at = start;
-        let mut previous = None;
-        while let Some(line) = previous_line_start(content, at) {
-            let (text, _) = line_at(content, line);
-            if !is_blank(text) {
-                previous = Some(text);
-                break;
-            }
-            at = line;
-        }
-        let mut reader = Reader {
-            lines: LineCursor::at(content, start),
-            file,
-            previous,
-            end: range.end,
-            game_offset: 0,
-        };
+        let mut reader = Reader::starting_at(Cursor::for_range(content, range), file);
         reader.skip_to_next_game();
         reader
+    }
+
+    /// A reader whose first line is the one at `lines` (it does not skip to a game's start).
+    fn starting_at(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
+        Reader {
+            lines,
+            file,
+            previous: lines
+                .lines_before()
+                .map(|line| line.text)
+                .find(|text| !is_blank(text)),
+        }
     }
 
     /// The next line that is not blank.
@@ -365,22 +348,22 @@ fn is_blank(text: &[u8]) -> bool {
 
 impl GameReader for Reader<'_> {
     fn consumed(&self) -> usize {
-        self.lines.consumed()
+        self.lines.offset()
     }
 
     fn game_offset(&self) -> usize {
-        self.game_offset
+        self.lines.game_start()
     }
 
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         out.clear();
         let mark = self.lines.mark();
         let first = self.next_event_line()?;
-        if first.start >= self.end {
+        if !self.lines.begins_in_range(&first) {
             self.lines.rewind(mark);
             return None;
         }
-        self.game_offset = first.start;
+        self.lines.start_game(&first);
         let result = self.read_from(first, out);
         if result.is_err() {
             self.skip_to_next_game();
@@ -721,12 +704,7 @@ fn json_error(
             _ => error.column().saturating_sub(1).min(line.text.len()),
         };
         let found = lossy(line.text.get(offset..).unwrap_or_default());
-        return site.error(
-            line.number,
-            char_column(line.text, offset),
-            format!("valid JSON ({message})"),
-            &found,
-        );
+        return site.in_line(line, offset, format!("valid JSON ({message})"), &found);
     }
     let members = members(line.text);
     let event_type = members
@@ -739,12 +717,7 @@ fn json_error(
     });
     if let Some((member, expected)) = misfit {
         let expected = format!("`{}`: {expected}", lossy(member.key));
-        return site.error(
-            line.number,
-            char_column(line.text, member.offset),
-            expected,
-            &lossy(member.value),
-        );
+        return site.in_line(line, member.offset, expected, &lossy(member.value));
     }
     match message.strip_prefix("missing ") {
         Some(field) => site.error(line.number, 1, field, "an event without it"),
@@ -822,7 +795,7 @@ fn field_error(
     let column = members(line.text)
         .iter()
         .find(|member| member.key == key.as_bytes())
-        .map_or(1, |member| char_column(line.text, member.offset));
+        .map_or(1, |member| line.column(member.offset));
     site.error(line.number, column, expected, found)
 }
 

@@ -12,7 +12,68 @@
 //! sequential reader uses to tell where one game ends and the next begins, so adjacent ranges
 //! read every game of the content exactly once, each exactly as a read of the whole content
 //! gives it (same records, same errors, same line numbers).
+//!
+//! # Reading games
+//!
+//! [`Format::games`] (or [`GameReader::games`] on any reader) gives the games of a content as
+//! an iterator: each item is a game, or the syntax error that stood in for one, after which
+//! reading goes on at the next game. [`read_games`] recognises the format first.
+//!
+//! ```
+//! use dicelens_parsers::{Format, GameReader, GameRecord, ParseError};
+//!
+//! let log = "\
+//! % two games; the second has a 7 on a die
+//! [Game \"demo-1\"]
+//! [Rules \"yahtzee\"]
+//! [Players \"ann, bob\"]
+//!
+//! 1. ann: 13456 k3456 23456 LS=40
+//! 1. bob: 52216 k22 22234 k222 26222 3K=14
+//!
+//! [Game \"demo-2\"]
+//! [Rules \"yahtzee\"]
+//! [Players \"ann\"]
+//!
+//! 1. ann: 12745 C
+//! ";
+//! let mut games = Format::Ygn.games(log.as_bytes(), "demo.ygn");
+//!
+//! let game = games.next().expect("a first game")?;
+//! assert_eq!(game.provenance.game_id, "demo-1");
+//! assert_eq!(game.players, ["ann", "bob"]);
+//! let turn = &game.turns[1];
+//! assert_eq!((turn.round, turn.seat, turn.roll_count), (1, 1, 3));
+//! assert_eq!((turn.category.as_str(), turn.points), ("3K", Some(14)));
+//!
+//! let error = games.next().expect("a second game").unwrap_err();
+//! assert_eq!(
+//!     error.to_string(),
+//!     "demo.ygn:13:11: game demo-2: expected a die 1-6, found 745 C"
+//! );
+//! assert!(games.next().is_none());
+//!
+//! // The same games, the format recognised from the content.
+//! let ids: Vec<String> = dicelens_parsers::read_games(log.as_bytes(), "demo.ygn")
+//!     .expect("a known format")
+//!     .map(|game| game.map_or_else(|e| e.to_string(), |g| g.provenance.game_id))
+//!     .collect();
+//! assert_eq!(ids.len(), 2);
+//!
+//! // Without the iterator, one record is refilled game after game (fewer allocations).
+//! let mut reader = Format::Ygn.reader(log.as_bytes(), "demo.ygn");
+//! let mut record = GameRecord::default();
+//! let mut turns = 0;
+//! while let Some(outcome) = reader.read_game(&mut record) {
+//!     if outcome.is_ok() {
+//!         turns += record.turns.len();
+//!     }
+//! }
+//! assert_eq!(turns, 2);
+//! # Ok::<(), ParseError>(())
+//! ```
 
+mod cursor;
 pub mod error;
 pub mod jsonl;
 pub mod record;
@@ -22,6 +83,7 @@ pub mod ygn;
 pub use error::ParseError;
 pub use record::{BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord};
 
+use cursor::Cursor;
 use std::fmt;
 use std::io;
 use std::ops::Range;
@@ -44,6 +106,69 @@ pub trait GameReader {
     /// of it). Offsets grow from game to game; a reader over a range returns exactly the games
     /// whose offset lies in the range. 0 before the first game.
     fn game_offset(&self) -> usize;
+
+    /// The games of this reader as an iterator: [`GameReader::read_game`] into a new record
+    /// per item.
+    fn games(self) -> Games<Self>
+    where
+        Self: Sized,
+    {
+        Games { reader: self }
+    }
+}
+
+/// A boxed reader (such as [`Format::reader`] gives) reads as the reader in it.
+impl<R: GameReader + ?Sized> GameReader for Box<R> {
+    fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
+        (**self).read_game(out)
+    }
+
+    fn consumed(&self) -> usize {
+        (**self).consumed()
+    }
+
+    fn game_offset(&self) -> usize {
+        (**self).game_offset()
+    }
+}
+
+/// The games of a reader as an iterator ([`GameReader::games`], [`Format::games`],
+/// [`read_games`]): each item is a game, or a syntax error after which the reader goes on at
+/// the next game, exactly as [`GameReader::read_game`] returns them.
+#[derive(Debug)]
+pub struct Games<R> {
+    reader: R,
+}
+
+impl<R: GameReader> Games<R> {
+    /// The reader: its [`GameReader::game_offset`] is where the last item begins.
+    pub fn reader(&self) -> &R {
+        &self.reader
+    }
+
+    /// The reader back, to go on reading with it.
+    pub fn into_reader(self) -> R {
+        self.reader
+    }
+}
+
+impl<R: GameReader> Iterator for Games<R> {
+    type Item = Result<GameRecord, ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut game = GameRecord::default();
+        let outcome = self.reader.read_game(&mut game)?;
+        Some(outcome.map(|()| game))
+    }
+}
+
+/// The games of `content` in the format [`Format::detect`] recognises, naming `file` in records
+/// and errors; `None` when no format fits (as for content without any game line).
+pub fn read_games<'a>(
+    content: &'a [u8],
+    file: &'a str,
+) -> Option<Games<Box<dyn GameReader + Send + 'a>>> {
+    Some(Format::detect(content)?.games(content, file))
 }
 
 /// The log formats.
@@ -73,11 +198,10 @@ impl Format {
     /// Recognises the format from the start of the content: JSON objects are JSONL, tag
     /// lines are YGN, Verhoeff masks or table headers are Verhoeff. `None` if nothing fits.
     pub fn detect(content: &[u8]) -> Option<Format> {
-        let text = content.strip_prefix(b"\xef\xbb\xbf").unwrap_or(content);
-        let first = text
-            .split(|&b| b == b'\n')
-            .map(|l| l.trim_ascii())
-            .find(|l| !l.is_empty() && !l.starts_with(b"%"))?;
+        let mut lines = Cursor::new(content);
+        let first = std::iter::from_fn(|| lines.next_line())
+            .map(|line| line.text.trim_ascii())
+            .find(|text| !text.is_empty() && !text.starts_with(b"%"))?;
         match first.first()? {
             b'{' => Some(Format::Jsonl),
             b'[' => Some(Format::Ygn),
@@ -93,6 +217,16 @@ impl Format {
             Format::Verhoeff => Box::new(verhoeff::Reader::new(content, file)),
             Format::Jsonl => Box::new(jsonl::Reader::new(content, file)),
         }
+    }
+
+    /// The games of `content` in this format, naming `file` in records and errors: the
+    /// [`Format::reader`] as an iterator.
+    pub fn games<'a>(
+        self,
+        content: &'a [u8],
+        file: &'a str,
+    ) -> Games<Box<dyn GameReader + Send + 'a>> {
+        self.reader(content, file).games()
     }
 
     /// A reader of the games of `content` that begin in `range` (byte offsets from the start
@@ -142,84 +276,5 @@ impl FromStr for Format {
             .into_iter()
             .find(|f| f.name() == s)
             .ok_or_else(|| format!("unknown format '{s}' (expected auto, ygn, verhoeff or jsonl)"))
-    }
-}
-
-/// The UTF-8 byte-order mark, skipped at the start of the content by every reader.
-pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
-
-/// Where the first line of `content` starts: after its byte-order mark, if any.
-pub(crate) fn first_line_start(content: &[u8]) -> usize {
-    if content.starts_with(BOM) {
-        BOM.len()
-    } else {
-        0
-    }
-}
-
-/// The number of line feeds in `bytes` (memchr's count: tens of GB/s).
-pub(crate) fn count_lines(bytes: &[u8]) -> u32 {
-    u32::try_from(memchr::memchr_iter(b'\n', bytes).count()).unwrap_or(u32::MAX)
-}
-
-/// Where the first line that starts at or after `offset` starts (`content.len()` if none does):
-/// `offset` itself when a line starts there, else just after the next line feed.
-pub(crate) fn line_start_from(content: &[u8], offset: usize) -> usize {
-    let first = first_line_start(content);
-    let offset = offset.min(content.len());
-    if offset <= first {
-        return first;
-    }
-    if content.get(offset - 1) == Some(&b'\n') {
-        return offset;
-    }
-    let rest = content.get(offset..).unwrap_or_default();
-    memchr::memchr(b'\n', rest).map_or(content.len(), |at| offset + at + 1)
-}
-
-/// Where the line before the one starting at `start` starts, `None` if `start` is the first
-/// line (or before it).
-pub(crate) fn previous_line_start(content: &[u8], start: usize) -> Option<usize> {
-    let first = first_line_start(content);
-    if start <= first {
-        return None;
-    }
-    // `start - 1` is the line feed ending the previous line.
-    let before = content.get(first..start - 1).unwrap_or_default();
-    Some(memchr::memrchr(b'\n', before).map_or(first, |at| first + at + 1))
-}
-
-/// The text of the line starting at `start`: up to its line feed, a `\r` before it removed;
-/// and where the next line starts.
-pub(crate) fn line_at(content: &[u8], start: usize) -> (&[u8], usize) {
-    let rest = content.get(start..).unwrap_or_default();
-    let (text, next) = match memchr::memchr(b'\n', rest) {
-        Some(at) => (rest.get(..at).unwrap_or_default(), start + at + 1),
-        None => (rest, content.len()),
-    };
-    (text.strip_suffix(b"\r").unwrap_or(text), next)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_are_found_from_any_offset() {
-        // Lines start at 3 (after the byte-order mark), 7 and 8; the content has 10 bytes.
-        let content = b"\xef\xbb\xbfab\r\n\ncd";
-        let starts: Vec<usize> = [0, 2, 3, 4, 7, 8, 9, 10, 99]
-            .map(|offset| line_start_from(content, offset))
-            .to_vec();
-        assert_eq!(starts, [3, 3, 3, 7, 7, 8, 10, 10, 10]);
-        assert_eq!(previous_line_start(content, 3), None);
-        assert_eq!(previous_line_start(content, 7), Some(3));
-        assert_eq!(previous_line_start(content, 8), Some(7));
-        assert_eq!(line_at(content, 3), (&b"ab"[..], 7));
-        assert_eq!(line_at(content, 7), (&b""[..], 8));
-        assert_eq!(line_at(content, 8), (&b"cd"[..], 10));
-        assert_eq!(count_lines(content), 2);
-        assert_eq!(line_start_from(b"", 5), 0, "an offset past empty content");
-        assert_eq!(line_start_from(b"\xef\xbb\xbf", 9), 3);
     }
 }

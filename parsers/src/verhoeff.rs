@@ -13,15 +13,12 @@
 //! input form, on the last three lines only, so a reader over a range finds its first game
 //! without reading the content before it.
 
-use crate::{
-    first_line_start, line_at, line_start_from, previous_line_start, BoxCode, GameReader,
-    GameRecord, Keep, ParseError, Roll, Termination, TurnRecord,
-};
+use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
+use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
 use std::fmt::Write as _;
 use std::io;
 use std::ops::Range;
 use std::path::Path;
-use text::{char_column, lossy, ErrorSite, LineCursor, SourceLine};
 
 /// The rule set of every Verhoeff record (Verhoeff plays with the free-choice joker).
 pub const RULES: &str = "yahtzee-free";
@@ -47,174 +44,14 @@ const TABLE_HEADER_TITLE: &[u8] = b"Game State";
 /// The start of the state column of a turn on an empty sheet.
 const EMPTY_SHEET_STATE: &[u8] = b"123456TFHSLYC;";
 
-/// Line and column bookkeeping shared by the line-based readers of this crate (this module and
-/// [`crate::jsonl`]).
-pub(crate) mod text {
-    use crate::{count_lines, first_line_start, ParseError};
-    use std::borrow::Cow;
-
-    /// One line of the input, without its line end.
-    #[derive(Clone, Copy, Debug)]
-    pub(crate) struct SourceLine<'a> {
-        /// Line number, 1-based.
-        pub(crate) number: u32,
-        /// The line's bytes, without `\n` or `\r\n`.
-        pub(crate) text: &'a [u8],
-        /// Byte offset of the line's first byte in the content.
-        pub(crate) start: usize,
-    }
-
-    /// A position of a [`LineCursor`] to go back to.
-    #[derive(Clone, Copy, Debug)]
-    pub(crate) struct Mark {
-        pos: usize,
-        number: u32,
-    }
-
-    /// Walks the lines of a byte slice without copying it. A byte-order mark at the start is
-    /// skipped; lines end at `\n`, and a `\r` before it is dropped.
-    #[derive(Clone, Debug)]
-    pub(crate) struct LineCursor<'a> {
-        content: &'a [u8],
-        pos: usize,
-        number: u32,
-    }
-
-    impl<'a> LineCursor<'a> {
-        /// A cursor at the start of `content`.
-        pub(crate) fn new(content: &'a [u8]) -> LineCursor<'a> {
-            LineCursor {
-                content,
-                pos: first_line_start(content),
-                number: 0,
-            }
-        }
-
-        /// A cursor at `start`, the start of a line of `content` (its lines before it counted).
-        pub(crate) fn at(content: &'a [u8], start: usize) -> LineCursor<'a> {
-            let mut cursor = LineCursor::new(content);
-            if start > cursor.pos {
-                cursor.number = count_lines(content.get(..start).unwrap_or_default());
-                cursor.pos = start;
-            }
-            cursor
-        }
-
-        /// The next line, `None` at the end of the input.
-        pub(crate) fn next_line(&mut self) -> Option<SourceLine<'a>> {
-            let start = self.pos;
-            let rest = self.content.get(start..).filter(|rest| !rest.is_empty())?;
-            let (line, consumed) = match memchr::memchr(b'\n', rest) {
-                Some(end) => (rest.split_at(end).0, end + 1),
-                None => (rest, rest.len()),
-            };
-            self.pos += consumed;
-            self.number = self.number.saturating_add(1);
-            let text = line.strip_suffix(b"\r").unwrap_or(line);
-            Some(SourceLine {
-                number: self.number,
-                text,
-                start,
-            })
-        }
-
-        /// Bytes consumed so far (a byte-order mark included): the offset of the next line.
-        pub(crate) fn consumed(&self) -> usize {
-            self.pos
-        }
-
-        /// The current position, to [`LineCursor::rewind`] to.
-        pub(crate) fn mark(&self) -> Mark {
-            Mark {
-                pos: self.pos,
-                number: self.number,
-            }
-        }
-
-        /// Goes back to `mark`, so the lines after it are read again.
-        pub(crate) fn rewind(&mut self, mark: Mark) {
-            self.pos = mark.pos;
-            self.number = mark.number;
-        }
-
-        /// Where errors place the end of the input (call it there): line and column just after
-        /// the last character, which is the start of the next line when the input ends with a
-        /// line end.
-        pub(crate) fn end_position(&self) -> (u32, u32) {
-            let text = self
-                .content
-                .get(first_line_start(self.content)..)
-                .unwrap_or_default();
-            let last_start = text
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |newline| newline + 1);
-            match text.get(last_start..).filter(|last| !last.is_empty()) {
-                Some(last) => {
-                    let last = last.strip_suffix(b"\r").unwrap_or(last);
-                    (self.number.max(1), char_column(last, last.len()))
-                }
-                None => (self.number.saturating_add(1), 1),
-            }
-        }
-    }
-
-    /// The 1-based column, in characters, of `byte_offset` in `text`.
-    pub(crate) fn char_column(text: &[u8], byte_offset: usize) -> u32 {
-        let prefix = text.get(..byte_offset).unwrap_or(text);
-        let chars = prefix.iter().filter(|&&b| b & 0xC0 != 0x80).count();
-        u32::try_from(chars).unwrap_or(u32::MAX).saturating_add(1)
-    }
-
-    /// `bytes` as text, invalid UTF-8 replaced.
-    pub(crate) fn lossy(bytes: &[u8]) -> Cow<'_, str> {
-        String::from_utf8_lossy(bytes)
-    }
-
-    /// What every error of one game shares: the file and the game.
-    #[derive(Clone, Copy, Debug)]
-    pub(crate) struct ErrorSite<'a> {
-        /// The file as given to the reader.
-        pub(crate) file: &'a str,
-        /// The game's id, when known.
-        pub(crate) game_id: Option<&'a str>,
-        /// The game's first line (the line of the error when no game is known).
-        pub(crate) game_line: u32,
-    }
-
-    impl ErrorSite<'_> {
-        /// An error at `line`, `column`: expected `expected`, found `found` (shortened here).
-        pub(crate) fn error(
-            &self,
-            line: u32,
-            column: u32,
-            expected: impl Into<String>,
-            found: &str,
-        ) -> ParseError {
-            ParseError {
-                file: self.file.to_string(),
-                line,
-                column,
-                game_id: self.game_id.map(str::to_string),
-                game_line: self.game_line,
-                expected: expected.into(),
-                found: ParseError::excerpt(found),
-            }
-        }
-    }
-}
-
 /// Reader of Verhoeff records (both forms) over a byte slice.
 pub struct Reader<'a> {
-    lines: LineCursor<'a>,
+    /// The next line to read, where the last game returned begins, where the range ends.
+    lines: Cursor<'a>,
     file: &'a str,
     player: String,
     /// Where the lines read so far leave the delimiting of games.
     delimiter: Delimiter,
-    /// Games that begin at or after this offset are not read (the end of the range).
-    end: usize,
-    /// Byte offset of the first line of the last game (or error) returned.
-    game_offset: usize,
 }
 
 /// Where the reader is in the file.
@@ -392,53 +229,32 @@ impl Delimiter {
         }
     }
 
-    /// The state after the lines of `content` before `start` (a line start). Found from the
-    /// last table header before it (after which the state is known), else from the start of
-    /// the content; and once in the input form (which lasts up to the next header), from the
-    /// three lines before `start` only: whatever the state before them, it is the same after
-    /// them.
-    fn before(content: &[u8], start: usize) -> Delimiter {
-        let (mut state, mut from) = match last_header_before(content, start) {
-            Some(header) => (
-                Delimiter::closed(Mode::TableHead),
-                line_at(content, header).1,
-            ),
-            None => (Delimiter::START, first_line_start(content)),
+    /// The state after the lines before `lines`. Found from the last table header before it
+    /// (after which the state is known), else from the start of the content; and once in the
+    /// input form (which lasts up to the next header), from the three lines before `lines`
+    /// only: whatever the state before them, it is the same after them.
+    fn before(lines: &Cursor<'_>) -> Delimiter {
+        let header = lines.last_line_before(TABLE_HEADER_TITLE, |text| {
+            is_table_header(text.trim_ascii())
+        });
+        let (mut state, mut from) = match header {
+            Some(header) => (Delimiter::closed(Mode::TableHead), lines.after(&header)),
+            None => (Delimiter::START, Cursor::new(lines.content())),
         };
-        while from < start {
+        while from.offset() < lines.offset() {
             if state.mode == Mode::Input {
-                let mut back = start;
-                for _ in 0..3 {
-                    back = previous_line_start(content, back).unwrap_or(back);
-                }
-                from = from.max(back);
-                if from >= start {
-                    break;
+                if let Some(back) = lines.lines_before().take(3).last() {
+                    if back.start > from.offset() {
+                        from = lines.at(&back);
+                    }
                 }
             }
-            let (text, next) = line_at(content, from);
-            state = state.step(text).after;
-            from = next;
+            let Some(line) = from.next_line() else {
+                break;
+            };
+            state = state.step(line.text).after;
         }
         state
-    }
-}
-
-/// The start of the last table header line before `start`, if there is one.
-fn last_header_before(content: &[u8], start: usize) -> Option<usize> {
-    let first = first_line_start(content);
-    let mut end = start;
-    loop {
-        let before = content.get(first..end)?;
-        let at = first + memchr::memmem::rfind(before, TABLE_HEADER_TITLE)?;
-        let line = content
-            .get(first..at)
-            .and_then(|head| memchr::memrchr(b'\n', head))
-            .map_or(first, |newline| first + newline + 1);
-        if is_table_header(line_at(content, line).0.trim_ascii()) {
-            return Some(line);
-        }
-        end = at;
     }
 }
 
@@ -446,14 +262,7 @@ impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors. The player is named after
     /// the file's stem (`fixtures/verhoeff/game1.txt` plays as `game1`).
     pub fn new(content: &'a [u8], file: &'a str) -> Reader<'a> {
-        Reader {
-            lines: LineCursor::new(content),
-            file,
-            player: player_name(file),
-            delimiter: Delimiter::START,
-            end: usize::MAX,
-            game_offset: 0,
-        }
+        Reader::with_range(content, file, 0..usize::MAX)
     }
 
     /// A reader of the games of `content` that begin in `range` (see
@@ -461,12 +270,12 @@ impl<'a> Reader<'a> {
     /// from the range's first line to the last table header before it (or to the three lines
     /// before it once those are input-form lines) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let start = line_start_from(content, range.start);
+        let lines = Cursor::for_range(content, range);
         Reader {
-            lines: LineCursor::at(content, start),
-            delimiter: Delimiter::before(content, start),
-            end: range.end,
-            ..Reader::new(content, file)
+            lines,
+            file,
+            player: player_name(file),
+            delimiter: Delimiter::before(&lines),
         }
     }
 
@@ -476,12 +285,11 @@ impl<'a> Reader<'a> {
     /// the input or of the range.
     fn next_game_start(&mut self) -> Option<(SourceLine<'a>, Step)> {
         loop {
-            let mark = self.lines.mark();
-            let line = self.lines.next_line()?;
-            if line.start >= self.end {
-                self.lines.rewind(mark);
-                return None;
-            }
+            let line = self
+                .lines
+                .peek()
+                .filter(|line| self.lines.begins_in_range(line))?;
+            self.lines.advance(&line);
             let step = self.delimiter.step(line.text);
             self.delimiter = step.after;
             if step.starts {
@@ -563,17 +371,17 @@ impl<'a> Reader<'a> {
 
 impl GameReader for Reader<'_> {
     fn consumed(&self) -> usize {
-        self.lines.consumed()
+        self.lines.offset()
     }
 
     fn game_offset(&self) -> usize {
-        self.game_offset
+        self.lines.game_start()
     }
 
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         out.clear();
         let (first, step) = self.next_game_start()?;
-        self.game_offset = first.start;
+        self.lines.start_game(&first);
         if step.kind == LineKind::Turn {
             return Some(self.read_turns(first, step, out));
         }
@@ -598,9 +406,9 @@ fn player_name(file: &str) -> String {
 /// The error for a line that is neither a turn line, a table header nor blank, outside tables.
 fn stray_line_error(site: &ErrorSite<'_>, line: &SourceLine<'_>) -> ParseError {
     let offset = line.text.iter().position(|&b| !is_blank(b)).unwrap_or(0);
-    site.error(
-        line.number,
-        char_column(line.text, offset),
+    site.in_line(
+        line,
+        offset,
         "a turn line (a state column such as `123456TFHSLYC; 63 false 0`, or `;` on a turn's \
          later lines), a table header or a blank line",
         &lossy(line.text.trim_ascii()),
@@ -827,12 +635,7 @@ impl LineError {
 
     /// The error as a [`ParseError`] of `line`.
     fn at(self, site: &ErrorSite<'_>, line: &SourceLine<'_>) -> ParseError {
-        site.error(
-            line.number,
-            char_column(line.text, self.offset),
-            self.expected,
-            &self.found,
-        )
+        site.in_line(line, self.offset, self.expected, &self.found)
     }
 }
 

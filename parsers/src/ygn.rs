@@ -1,10 +1,10 @@
 //! YGN, the native game-log format (`docs/formats/ygn.md`): a streaming reader and a canonical
 //! writer.
 //!
-//! The reader walks the (usually memory-mapped) content one line at a time: line ends are found
-//! a word at a time, then with memchr (through nom's `FindSubstring`) past 64 bytes; each line
-//! that is read (not skipped) is checked to be UTF-8 once (ASCII quickly), and small nom parsers
-//! over bytes take it apart. A turn fills a fixed-size [`TurnRecord`] without allocating; names
+//! The reader walks the (usually memory-mapped) content one line at a time with the crate's line
+//! cursor (line ends are found a word at a time, then with memchr past 64 bytes); each line that
+//! is read (not skipped) is checked to be UTF-8 once (ASCII quickly), and small nom parsers over
+//! bytes take it apart. A turn fills a fixed-size [`TurnRecord`] without allocating; names
 //! and tag values reuse the strings of the game read before, so a reused record allocates only
 //! when a game has more or longer text than the one before.
 //!
@@ -34,14 +34,12 @@
 //!   line are separated by blanks (`LS{x}` is not a category and a comment);
 //! - a `{comment}` runs to the end of its line, whose last non-blank character is `}`.
 
-use crate::{
-    count_lines, first_line_start, line_at, line_start_from, previous_line_start, BoxCode,
-    GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord, BOM,
-};
+use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
+use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
 use nom::bytes::complete::{take_while, take_while1, take_while_m_n};
 use nom::character::complete::char;
 use nom::error::ErrorKind;
-use nom::{FindSubstring, IResult, Parser};
+use nom::{IResult, Parser};
 use std::io;
 use std::ops::{Range, RangeInclusive};
 
@@ -60,20 +58,12 @@ const NAME_FORBIDDEN: &[char] = &[',', ':', '"', '[', ']', '{', '}', '%'];
 /// one line per call that returns a game or an error. After an error the record is left empty
 /// and the next call reads the next game.
 pub struct Reader<'a> {
-    /// The whole content (the byte-order mark, if any, included).
-    content: &'a [u8],
+    /// The next line to read, where the last game returned begins, where the range ends.
+    lines: Cursor<'a>,
     /// The file named in records and errors.
     file: &'a str,
-    /// Byte offset of the next line to read.
-    pos: usize,
-    /// Number (1-based) of the line at `pos`.
-    line_no: u32,
-    /// Where the lines before `pos` leave the delimiting of games.
+    /// Where the lines before `lines` leave the delimiting of games.
     delimiter: Delimiter,
-    /// Games that begin at or after this offset are not read (the end of the range).
-    end: usize,
-    /// Byte offset of the first line of the last game (or error) returned.
-    game_offset: usize,
     /// The category codes, for turn lines.
     categories: Categories,
     /// Strings of the previous game, to hold the names and tags of the next one.
@@ -83,17 +73,7 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors.
     pub fn new(content: &'a [u8], file: &'a str) -> Reader<'a> {
-        Reader {
-            content,
-            file,
-            pos: first_line_start(content),
-            line_no: 1,
-            delimiter: Delimiter::Start,
-            end: usize::MAX,
-            game_offset: 0,
-            categories: Categories::new(),
-            strings: Strings::default(),
-        }
+        Reader::with_range(content, file, 0..usize::MAX)
     }
 
     /// A reader of the games of `content` that begin in `range` (see
@@ -101,36 +81,23 @@ impl<'a> Reader<'a> {
     /// the range's first line to the last turn line or `Game` tag before it (the lines that
     /// decide whether a line starts a game) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let mut reader = Reader::new(content, file);
-        reader.end = range.end;
-        let start = line_start_from(content, range.start);
-        if start > reader.pos {
-            reader.delimiter = Delimiter::before(content, start);
-            reader.line_no =
-                count_lines(content.get(..start).unwrap_or_default()).saturating_add(1);
-            reader.pos = start;
+        let lines = Cursor::for_range(content, range);
+        Reader {
+            lines,
+            file,
+            delimiter: Delimiter::before(&lines),
+            categories: Categories::new(),
+            strings: Strings::default(),
         }
-        reader
     }
 
     /// The line at the current position, without consuming it; `None` at the end.
     fn peek(&self) -> Option<Line<'a>> {
-        let rest = self
-            .content
-            .get(self.pos..)
-            .filter(|rest| !rest.is_empty())?;
-        let (len, next) = match find_newline(rest) {
-            Some(newline) => (newline, newline + 1),
-            None => (rest.len(), rest.len()),
-        };
-        let text = rest.get(..len).unwrap_or(rest);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        let kind = kind_of(text);
-        let (starts, after) = self.delimiter.step(kind, text);
+        let source = self.lines.peek()?;
+        let kind = kind_of(source.text);
+        let (starts, after) = self.delimiter.step(kind, source.text);
         Some(Line {
-            text,
-            number: self.line_no,
-            end: self.pos + next,
+            source,
             kind,
             starts,
             after,
@@ -139,29 +106,8 @@ impl<'a> Reader<'a> {
 
     /// Consumes `line` (the one [`Reader::peek`] returned).
     fn advance(&mut self, line: &Line<'a>) {
-        self.pos = line.end;
-        self.line_no = line.number.saturating_add(1);
+        self.lines.advance(&line.source);
         self.delimiter = line.after;
-    }
-
-    /// Where the content ends (called at the end): the line and column just after its last
-    /// character.
-    fn end_position(&self) -> (u32, u32) {
-        let text = self.content.strip_prefix(BOM).unwrap_or(self.content);
-        let last_start = text
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |newline| newline + 1);
-        let last = text.get(last_start..).unwrap_or_default();
-        if last.is_empty() {
-            (self.line_no, 1)
-        } else {
-            let last = last.strip_suffix(b"\r").unwrap_or(last);
-            (
-                self.line_no.saturating_sub(1),
-                char_count(last).saturating_add(1),
-            )
-        }
     }
 
     /// Reads one game into `out` (already cleared). `Ok(false)` at the end of the content (or of
@@ -169,7 +115,7 @@ impl<'a> Reader<'a> {
     fn game(&mut self, out: &mut GameRecord, game: &mut GameState) -> Result<bool, Failure> {
         // Before the first game, blank lines and comments do not start one.
         let first = loop {
-            let Some(line) = self.peek().filter(|_| self.pos < self.end) else {
+            let Some(line) = self.peek().filter(|line| self.lines.begins_in_range(line)) else {
                 return Ok(false);
             };
             if line.starts {
@@ -177,7 +123,7 @@ impl<'a> Reader<'a> {
             }
             self.advance(&line);
         };
-        self.game_offset = self.pos;
+        self.lines.start_game(&first);
         if first.kind != Kind::Tag {
             // A stray turn line, or a comment that is not UTF-8, before any game.
             self.advance(&first);
@@ -232,7 +178,9 @@ impl<'a> Reader<'a> {
                 Some(line) => game
                     .check_header(line.rest())
                     .map_err(|e| Failure::new(&line, e)),
-                None => game.check_header(&[]).map_err(|e| Failure::at_end(self, e)),
+                None => game
+                    .check_header(&[])
+                    .map_err(|e| Failure::at_end(&self.lines, e)),
             };
             found?;
         }
@@ -269,11 +217,11 @@ impl<'a> Reader<'a> {
 
 impl GameReader for Reader<'_> {
     fn consumed(&self) -> usize {
-        self.pos
+        self.lines.offset()
     }
 
     fn game_offset(&self) -> usize {
-        self.game_offset
+        self.lines.game_start()
     }
 
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
@@ -293,15 +241,12 @@ impl GameReader for Reader<'_> {
                         late_id.unwrap_or_else(|| default_game_id(self.file, first))
                     }
                 });
-                let error = Err(ParseError {
-                    file: self.file.to_string(),
-                    line: failure.line,
-                    column: failure.column,
-                    game_id,
+                let site = ErrorSite {
+                    file: self.file,
+                    game_id: game_id.as_deref(),
                     game_line: game.first_line.unwrap_or(failure.line),
-                    expected,
-                    found: failure.found,
-                });
+                };
+                let error = Err(site.error(failure.line, failure.column, expected, &failure.found));
                 // What was read of the broken game is of no use: the record is left empty.
                 self.strings.recycle(out);
                 out.clear();
@@ -356,27 +301,22 @@ impl Delimiter {
         }
     }
 
-    /// The state after the lines of `content` before `start` (a line start): found from the
-    /// last turn line or `Game` tag before it, after which the state is the same whatever came
-    /// earlier (else from the start of the content).
-    fn before(content: &[u8], start: usize) -> Delimiter {
+    /// The state after the lines before `lines`: found from the last turn line or `Game` tag
+    /// before it, after which the state is the same whatever came earlier (else from the start
+    /// of the content).
+    fn before(lines: &Cursor<'_>) -> Delimiter {
         let mut state = Delimiter::Start;
-        let mut from = first_line_start(content);
-        let mut at = start;
-        while let Some(previous) = previous_line_start(content, at) {
-            let (text, _) = line_at(content, previous);
-            let kind = kind_of(text);
-            if kind == Kind::Turn || kind == Kind::Tag && is_game_tag(text) {
-                state = Delimiter::Start.step(kind, text).1;
-                from = at;
+        let mut from = Cursor::new(lines.content());
+        for line in lines.lines_before() {
+            let kind = kind_of(line.text);
+            if kind == Kind::Turn || kind == Kind::Tag && is_game_tag(line.text) {
+                state = Delimiter::Start.step(kind, line.text).1;
+                from = lines.after(&line);
                 break;
             }
-            at = previous;
         }
-        while from < start {
-            let (text, next) = line_at(content, from);
-            state = state.step(kind_of(text), text).1;
-            from = next;
+        while let Some(line) = from.next_line().filter(|line| line.start < lines.offset()) {
+            state = state.step(kind_of(line.text), line.text).1;
         }
         state
     }
@@ -387,46 +327,15 @@ fn is_game_tag(text: &[u8]) -> bool {
     matches!(tag_name(text), Ok((_, name)) if name == KnownTag::Game.name().as_bytes())
 }
 
-/// Where the first `\n` of `bytes` is. Most lines are short: the first 64 bytes are scanned a
-/// word at a time (a call to memchr costs more than it saves there), the rest with memchr.
-fn find_newline(bytes: &[u8]) -> Option<usize> {
-    const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let head = bytes.get(..64).unwrap_or(bytes);
-    let mut words = head.chunks_exact(8);
-    let mut base = 0;
-    for word in &mut words {
-        let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        // A zero byte of `x` is a newline; the lowest flagged byte is exactly the first one.
-        let x = word ^ NEWLINES;
-        let found = x.wrapping_sub(ONES) & !x & HIGH;
-        if found != 0 {
-            return Some(base + found.trailing_zeros() as usize / 8);
-        }
-        base += 8;
-    }
-    if bytes.len() <= head.len() {
-        let tail = words.remainder().iter().position(|&b| b == b'\n');
-        return tail.map(|at| base + at);
-    }
-    let rest = bytes.get(head.len()..).unwrap_or_default();
-    rest.find_substring(&b"\n"[..]).map(|at| head.len() + at)
-}
-
 /// The id of a game without a `Game` tag: `FILE:LINE` of its first tag line.
 fn default_game_id(file: &str, line: u32) -> String {
     format!("{file}:{line}")
 }
 
-/// One line of the content, its line end removed.
+/// One line of the content, as the reader sees it.
 struct Line<'a> {
-    /// The text, without `\n` or `\r\n`.
-    text: &'a [u8],
-    /// Its number, 1-based.
-    number: u32,
-    /// Byte offset of the next line.
-    end: usize,
+    /// The line (its text, number and place).
+    source: SourceLine<'a>,
     /// What the line is.
     kind: Kind,
     /// Whether the line starts a game (where the reader stands).
@@ -446,6 +355,14 @@ enum Kind {
     Tag,
     /// Anything else: a turn line (or garbage, which the turn parser reports).
     Turn,
+}
+
+impl<'a> std::ops::Deref for Line<'a> {
+    type Target = SourceLine<'a>;
+
+    fn deref(&self) -> &SourceLine<'a> {
+        &self.source
+    }
 }
 
 impl<'a> Line<'a> {
@@ -502,18 +419,17 @@ impl Failure {
     /// The error `syntax` in `line`.
     fn new(line: &Line<'_>, syntax: Syntax<'_>) -> Failure {
         let offset = line.text.len().saturating_sub(syntax.at.len());
-        let before = line.text.get(..offset).unwrap_or_default();
         Failure {
             line: line.number,
-            column: char_count(before).saturating_add(1),
+            column: line.column(offset),
             expected: syntax.expected,
             found: found(syntax.at),
         }
     }
 
-    /// The error `syntax` at the end of the content.
-    fn at_end(reader: &Reader<'_>, syntax: Syntax<'_>) -> Failure {
-        let (line, column) = reader.end_position();
+    /// The error `syntax` at the end of the content (where `lines` stands).
+    fn at_end(lines: &Cursor<'_>, syntax: Syntax<'_>) -> Failure {
+        let (line, column) = lines.end_position();
         Failure {
             line,
             column,
@@ -523,17 +439,11 @@ impl Failure {
     }
 }
 
-/// Number of characters in `text` (UTF-8 up to there, so: bytes that start a character).
-fn char_count(text: &[u8]) -> u32 {
-    let count = text.iter().filter(|&&b| (b & 0xc0) != 0x80).count();
-    u32::try_from(count).unwrap_or(u32::MAX)
-}
-
-/// What an error message shows of the text at the error: a short excerpt.
+/// The text at an error, as much as its excerpt ([`ParseError::excerpt`]) shows.
 fn found(at: &[u8]) -> String {
     // 41 characters take at most 164 bytes: enough for the excerpt to decide on its ellipsis.
     let head = at.get(..164).unwrap_or(at);
-    ParseError::excerpt(&String::from_utf8_lossy(head))
+    lossy(head).into_owned()
 }
 
 /// What the header of the game being read has given so far.
@@ -1989,15 +1899,6 @@ mod tests {
         assert_eq!((error.column, error.found.as_str()), (15, "C\\r"));
         let bom_error = errors(b"\xef\xbb\xbf1. ann: 12345 C\n");
         assert_eq!((bom_error[0].line, bom_error[0].column), (1, 1));
-    }
-
-    proptest! {
-        #[test]
-        fn find_newline_finds_the_first_line_feed(
-            bytes in proptest::collection::vec(proptest::sample::select(vec![b'\n', b'\r', b'a', 0x8a, 0x0b, 0]), 0..200),
-        ) {
-            prop_assert_eq!(find_newline(&bytes), bytes.iter().position(|&b| b == b'\n'));
-        }
     }
 
     #[test]

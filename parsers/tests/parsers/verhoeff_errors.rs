@@ -1,10 +1,8 @@
 //! The Verhoeff reader on small inline inputs: game boundaries, skipped table trailers, and the
 //! errors (line, column, expected, found) of each kind of malformed line, with resynchronisation.
 
-mod verhoeff_jsonl_shared;
-
+use crate::common::read_all;
 use dicelens_parsers::{verhoeff, GameRecord, ParseError, Termination};
-use verhoeff_jsonl_shared::read_all;
 
 const FILE: &str = "logs/t.txt";
 const HEADER: &str = " # Game State        Tot Roll       You  Expect SD   OSYP  Expect SD  Delta\n\

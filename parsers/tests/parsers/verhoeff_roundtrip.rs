@@ -2,12 +2,10 @@
 //! numbers, player name, game id and the order of dice), the input fixture is written byte for
 //! byte, random games survive the trip, and records the input form cannot hold are refused.
 
-mod verhoeff_jsonl_shared;
-
+use crate::common::{fixture, read_all, verhoeff_comparable, with_dice};
 use dicelens_parsers::{verhoeff, BoxCode, GameReader, GameRecord, TurnRecord};
 use proptest::prelude::*;
 use std::io;
-use verhoeff_jsonl_shared::{fixture, read_all, verhoeff_comparable, with_dice};
 
 fn verhoeff_fixture(name: &str) -> Vec<u8> {
     fixture("verhoeff", name).1

@@ -2,11 +2,9 @@
 //! and broken lines, the fixtures): adjacent ranges cut anywhere read exactly the games and
 //! errors of one read of the whole content, each once, with the same offsets.
 
-mod verhoeff_jsonl_shared;
-
+use crate::common::fixture;
 use dicelens_parsers::{Format, GameRecord, ParseError};
 use proptest::prelude::*;
-use verhoeff_jsonl_shared::fixture;
 
 /// One outcome of a read: where the game begins, and the game or the error.
 type Outcome = (usize, Result<GameRecord, ParseError>);

@@ -2,12 +2,10 @@
 //! turns' lines), for the fixture and for random valid records, events come in the documented
 //! order, and records the format cannot hold are refused.
 
-mod verhoeff_jsonl_shared;
-
+use crate::common::{fixture, jsonl_comparable, read_all, with_dice};
 use dicelens_parsers::{jsonl, BoxCode, GameRecord, Keep, Provenance, Termination, TurnRecord};
 use proptest::prelude::*;
 use std::io;
-use verhoeff_jsonl_shared::{fixture, jsonl_comparable, read_all, with_dice};
 
 fn write(game: &GameRecord) -> io::Result<String> {
     let mut text = Vec::new();

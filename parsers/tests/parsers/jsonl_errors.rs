@@ -2,10 +2,8 @@
 //! and each kind of error with its line, column (the offending field's) and game, followed by
 //! resynchronisation at the next `game` event.
 
-mod verhoeff_jsonl_shared;
-
+use crate::common::read_all;
 use dicelens_parsers::{jsonl, GameRecord, ParseError};
-use verhoeff_jsonl_shared::read_all;
 
 const GAME: &str = r#"{"event":"game","game":"g1","rules":"yahtzee","players":["ann","bob"]}"#;
 const ROLL: &str =

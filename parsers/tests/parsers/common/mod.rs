@@ -1,0 +1,78 @@
+//! Helpers shared by the modules of this test binary: the fixtures (where they are, which files
+//! a folder has, reading one with its folder's format), their expected outcomes
+//! ([`expected`]) and the helpers the fuzz targets share ([`records`]).
+
+pub mod expected;
+pub mod records;
+
+pub use records::*;
+
+use dicelens_parsers::{Format, GameRecord, ParseError};
+
+/// The fixture folders of the readers; each is read with the format of its name.
+pub const FIXTURE_FOLDERS: [&str; 3] = ["ygn", "verhoeff", "jsonl"];
+
+/// The format of fixture folder `folder` (named after it).
+pub fn folder_format(folder: &str) -> Format {
+    folder
+        .parse()
+        .unwrap_or_else(|e| panic!("fixtures/{folder}: {e}"))
+}
+
+/// The path of `fixtures/{folder}`.
+pub fn fixture_dir(folder: &str) -> String {
+    format!("{}/../fixtures/{folder}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The path and content of `fixtures/{folder}/{name}`.
+pub fn fixture(folder: &str, name: &str) -> (String, Vec<u8>) {
+    let path = format!("{}/{name}", fixture_dir(folder));
+    let content = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (path, content)
+}
+
+/// The names of the fixtures of `folder`, sorted: every file but `EXPECTED.*`.
+pub fn fixture_files(folder: &str) -> Vec<String> {
+    let dir = fixture_dir(folder);
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|entry| {
+            let entry = entry.unwrap_or_else(|e| panic!("{dir}: {e}"));
+            let name = entry.file_name();
+            name.into_string()
+                .unwrap_or_else(|name| panic!("{dir}: {name:?} is not UTF-8"))
+        })
+        .filter(|name| !name.starts_with("EXPECTED."))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every fixture of every folder of [`FIXTURE_FOLDERS`]: its folder's format, its name and its
+/// content.
+pub fn all_fixtures() -> Vec<(Format, String, Vec<u8>)> {
+    let mut fixtures = Vec::new();
+    for folder in FIXTURE_FOLDERS {
+        for name in fixture_files(folder) {
+            let (_, content) = fixture(folder, &name);
+            fixtures.push((folder_format(folder), name, content));
+        }
+    }
+    fixtures
+}
+
+/// The `total_before` of each turn of `game` that has one, in order.
+pub fn totals_before(game: &GameRecord) -> Vec<u32> {
+    game.turns
+        .iter()
+        .filter_map(|turn| turn.total_before)
+        .collect()
+}
+
+/// Every outcome of reading the fixture `folder/name` with its folder's format, the file named
+/// by its name only (so a game id `FILE:LINE` reads `valid.ygn:63`).
+pub fn read_fixture(folder: &str, name: &str) -> Vec<Result<GameRecord, ParseError>> {
+    let (_, content) = fixture(folder, name);
+    let mut reader = folder_format(folder).reader(&content, name);
+    read_all(&mut reader)
+}

@@ -1,0 +1,92 @@
+//! Helpers shared by the tests and the fuzz targets (`fuzz/fuzz_targets/*.rs` include this file
+//! by its path, so it uses nothing but `dicelens_parsers`): reading every outcome of an input,
+//! and comparing records across a write and a re-read, leaving out what a format does not carry
+//! back.
+
+#![allow(dead_code)]
+
+use dicelens_parsers::{GameReader, GameRecord, Keep, ParseError, Roll, TurnRecord};
+
+/// Every outcome of a reader, in order: a game or an error.
+pub fn read_all(reader: &mut dyn GameReader) -> Vec<Result<GameRecord, ParseError>> {
+    let mut outcomes = Vec::new();
+    let mut game = GameRecord::default();
+    while let Some(result) = reader.read_game(&mut game) {
+        outcomes.push(result.map(|()| game.clone()));
+    }
+    outcomes
+}
+
+/// Reads to the end as a fuzz target does: calls `check` on every game, and panics if the reader
+/// takes more reads than an input of `input_len` bytes has lines (it must move on every time).
+pub fn read_to_end_checking(
+    reader: &mut dyn GameReader,
+    input_len: usize,
+    mut check: impl FnMut(&GameRecord),
+) {
+    let mut game = GameRecord::default();
+    let mut reads = 0usize;
+    while let Some(result) = reader.read_game(&mut game) {
+        reads += 1;
+        assert!(reads <= input_len + 1, "the reader does not move on");
+        if result.is_ok() {
+            check(&game);
+        }
+    }
+}
+
+/// `game` as JSONL carries it back: provenance file and line and the turns' lines cleared
+/// (a re-read names the JSONL file and its lines).
+pub fn jsonl_comparable(game: &GameRecord) -> GameRecord {
+    let mut comparable = game.clone();
+    comparable.provenance.file.clear();
+    comparable.provenance.line = 0;
+    for turn in &mut comparable.turns {
+        turn.line = 0;
+    }
+    comparable
+}
+
+/// `game` as Verhoeff's input form carries it back: no player name, game id or provenance
+/// (a re-read takes them from the file), turn lines cleared, dice sorted, and the values of the
+/// tags that hold the game id and the player left out.
+pub fn verhoeff_comparable(game: &GameRecord) -> GameRecord {
+    let mut comparable = jsonl_comparable(game);
+    comparable.provenance.game_id.clear();
+    comparable.players.iter_mut().for_each(String::clear);
+    for (name, value) in &mut comparable.tags {
+        if name == "Game" || name == "Players" {
+            value.clear();
+        }
+    }
+    for turn in &mut comparable.turns {
+        let roll_count = usize::from(turn.roll_count.min(3));
+        for roll in turn.rolls.iter_mut().take(roll_count) {
+            roll.sort_unstable();
+        }
+        for keep in turn.keeps.iter_mut() {
+            let mut faces = keep.faces().to_vec();
+            faces.sort_unstable();
+            *keep = Keep::new(&faces).unwrap_or_default();
+        }
+    }
+    comparable
+}
+
+/// `turn` with its first `roll_count` rolls taken from `rolls` and the keeps between them from
+/// `keeps` (at most five faces each); the other slots stay empty.
+pub fn with_dice(mut turn: TurnRecord, rolls: &[Roll], keeps: &[Vec<u8>]) -> TurnRecord {
+    let count = usize::from(turn.roll_count);
+    for (slot, roll) in turn.rolls.iter_mut().zip(rolls).take(count) {
+        *slot = *roll;
+    }
+    for (slot, kept) in turn
+        .keeps
+        .iter_mut()
+        .zip(keeps)
+        .take(count.saturating_sub(1))
+    {
+        *slot = Keep::new(kept).unwrap_or_default();
+    }
+    turn
+}
