@@ -9,6 +9,7 @@ pub mod aggregate;
 pub mod compare;
 pub mod corpus;
 pub mod dice;
+pub mod pipeline;
 pub mod rate;
 pub mod replay;
 pub mod report;

@@ -447,7 +447,7 @@ fn rate(
     }
     report.oracle = Some(oracle.describe());
     let mut cache = TurnCache::default();
-    if rate_game(&oracle, replayed, thresholds, &mut cache, &mut rated).is_none() {
+    if rate_game(&oracle, replayed, thresholds, &mut cache, &mut rated).is_err() {
         let n = rated.len();
         report.not_rated = Some(match replayed.decisions.get(n) {
             Some(d) => format!(
