@@ -545,3 +545,54 @@ impl CorpusReader {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u32) -> Location {
+        Location {
+            file: "f.ygn".into(),
+            line,
+            game_id: None,
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn skip_reasons_are_counted_by_kind_and_named_as_before() {
+        let mut summary = Summary::default();
+        summary.skip(SkipReason::DuplicateGameId, at(1));
+        summary.skip(SkipReason::Broken(Broken::WrongPoints), at(2));
+        summary.skip(SkipReason::DuplicateGameId, at(3));
+        summary.skip(SkipReason::Unfinished(Termination::Timeout), at(4));
+        assert_eq!(summary.count(&SkipReason::DuplicateGameId), 2);
+        assert_eq!(summary.count(&SkipReason::Broken(Broken::WrongPoints)), 1);
+        assert_eq!(summary.count(&SkipReason::SyntaxError), 0);
+        assert_eq!(summary.skipped_count(), 4);
+        // Listed by name, as summary.json and the report list them.
+        let names: Vec<String> = summary.skipped.keys().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            ["duplicate game id", "unfinished (timeout)", "wrong points"]
+        );
+        // Every name reads back as its reason; an unknown one is kept as written.
+        for reason in BROKEN
+            .into_iter()
+            .map(SkipReason::Broken)
+            .chain(ENDINGS.into_iter().map(SkipReason::Unfinished))
+            .chain([
+                SkipReason::SyntaxError,
+                SkipReason::DuplicateGameId,
+                SkipReason::OtherRuleSet,
+                SkipReason::NotRatedByOracle,
+            ])
+        {
+            assert_eq!(SkipReason::from_name(&reason.to_string()), reason);
+        }
+        assert_eq!(
+            SkipReason::from_name("cosmic rays"),
+            SkipReason::Other("cosmic rays".into())
+        );
+    }
+}

@@ -438,3 +438,83 @@ pub fn other_rule_set(
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::{players, simulate_batch, Plan};
+    use dicelens_parsers::Format;
+
+    /// Gathers every game id in the order the sink gets them.
+    #[derive(Default)]
+    struct Ids(Vec<(usize, String)>);
+
+    impl DecisionSink for Ids {
+        type Part = Vec<(usize, String)>;
+        fn game(&self, index: usize, game: &GameRecord, _: &[Rated], part: &mut Self::Part) {
+            part.push((index, game.provenance.game_id.clone()));
+        }
+        fn part(&mut self, part: Self::Part) {
+            self.0.extend(part);
+        }
+    }
+
+    #[test]
+    fn analysis_is_the_same_whatever_the_thread_count() {
+        let rules = RuleSet::Yahtzee;
+        let table = crate::solve::expected::build_table(rules, &|_, _| {});
+        let dir = tempfile::tempdir().unwrap();
+        crate::tables::write_expected(dir.path(), rules, &table).unwrap();
+        let plan = Plan {
+            rules,
+            seats: 1,
+            players: 5,
+            games: 300,
+            seed: 21,
+        };
+        let mut bytes = Vec::new();
+        for g in simulate_batch(&table, &plan, &players(&plan), 0..plan.games) {
+            Format::Ygn.write_game(&g.record, &mut bytes).unwrap();
+        }
+        let corpus = dir.path().join("corpus.ygn");
+        std::fs::write(&corpus, bytes).unwrap();
+        let options = Options {
+            oracle: OracleSpec::SOLITAIRE,
+            tables: Some(dir.path().to_path_buf()),
+            ..Options::default()
+        };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut ids = Ids::default();
+                let analysis = analyze(&[corpus.clone()], &options, &mut ids, &Quiet).unwrap();
+                (analysis.aggregates, analysis.summary.games_used, ids.0)
+            })
+        };
+        let (one, used, ids) = run(1);
+        assert_eq!(one.games, 300);
+        assert_eq!(used, 300);
+        assert_eq!(ids.len(), 300);
+        assert!(ids.iter().enumerate().all(|(i, (index, _))| *index == i));
+        for threads in [2, 3] {
+            let (aggregates, _, other_ids) = run(threads);
+            assert_eq!(aggregates, one, "{threads} threads");
+            assert_eq!(other_ids, ids, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn other_rule_sets_and_unreadable_ranges_are_reported() {
+        let options = Options {
+            only: Some(RuleSet::Yatzy),
+            range: Some(10..20),
+            ..Options::default()
+        };
+        let missing = std::path::PathBuf::from("/nonexistent/x.ygn");
+        let error = analyze(&[missing], &options, &mut (), &Quiet).err();
+        assert!(matches!(error, Some(AnalyzeError::UnreadableRange(_))));
+    }
+}

@@ -784,6 +784,81 @@ impl Oracle for MatchOracle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::{replay, ReplayOptions};
+    use crate::simulate::{players, simulate_batch, Plan};
+
+    /// A replayed simulated one-player game and the expected-score table of its rule set.
+    fn one_game() -> (Replayed, Vec<f64>) {
+        let rules = RuleSet::Yahtzee;
+        let table = crate::solve::expected::build_table(rules, &|_, _| {});
+        let plan = Plan {
+            rules,
+            seats: 1,
+            players: 2,
+            games: 1,
+            seed: 3,
+        };
+        let game = simulate_batch(&table, &plan, &players(&plan), 0..1)
+            .into_iter()
+            .next()
+            .expect("one game");
+        let mut replayed = Replayed::default();
+        replay(&game.record, ReplayOptions::default(), &mut replayed).expect("it replays");
+        (replayed, table)
+    }
+
+    #[test]
+    fn rate_game_says_which_decision_it_cannot_value_and_honours_thresholds() {
+        let (replayed, table) = one_game();
+        // No table: the first decision cannot be valued.
+        let empty = SolitaireOracle::new(HashMap::new());
+        let mut out = Vec::new();
+        let error = rate_game(
+            &empty,
+            &replayed,
+            &Thresholds::POINTS,
+            &mut TurnCache::default(),
+            &mut out,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (error.index, error.of, error.kind),
+            (0, replayed.decisions.len(), RateErrorKind::NotValued)
+        );
+        assert_eq!((error.round, error.seat, error.roll), (1, 0, 1));
+        assert!(error.to_string().starts_with("decision 1 of "), "{error}");
+        assert!(out.is_empty());
+
+        // The thresholds given are the thresholds used, whatever the oracle.
+        let oracle = SolitaireOracle::new(HashMap::from([(RuleSet::Yahtzee, table)]));
+        let everything = Thresholds {
+            doubtful: 0.0,
+            error: 0.0,
+            blunder: 0.0,
+        };
+        let nothing = Thresholds {
+            doubtful: f64::INFINITY,
+            error: f64::INFINITY,
+            blunder: f64::INFINITY,
+        };
+        let mut cache = TurnCache::default();
+        rate_game(&oracle, &replayed, &everything, &mut cache, &mut out).unwrap();
+        assert_eq!(out.len(), replayed.decisions.len());
+        assert!(out.iter().all(|r| r.class == Class::Blunder && r.unit == Unit::Points));
+        rate_game(&oracle, &replayed, &nothing, &mut cache, &mut out).unwrap();
+        assert!(out.iter().all(|r| r.class == Class::Fine));
+    }
+
+    #[test]
+    fn units_and_their_thresholds() {
+        assert_eq!(OracleSpec::DEFAULT.unit(2), Unit::MatchPoints);
+        assert_eq!(OracleSpec::DEFAULT.unit(1), Unit::Points);
+        assert_eq!(OracleSpec::SOLITAIRE.unit(2), Unit::Points);
+        assert_eq!(Thresholds::for_unit(Unit::MatchPoints), Thresholds::MATCH_POINTS);
+        assert_eq!(Thresholds::for_unit(Unit::Points), Thresholds::POINTS);
+        assert_eq!(Unit::Points.and(Unit::MatchPoints), Unit::Mixed);
+        assert_eq!(Unit::Points.and(Unit::Points), Unit::Points);
+    }
 
     #[test]
     fn specs_parse_and_print_canonically() {

@@ -350,32 +350,6 @@ impl SummaryFile {
 mod tests {
     use super::*;
 
-    fn parse(json: &str) -> SummaryFile {
-        SummaryFile::parse(json).unwrap()
-    }
-
-    #[test]
-    fn shards_name_their_oracle_by_spec_or_as_before_specs() {
-        let spec = |json: &str| parse(json).oracle_spec().map(|s| s.to_string());
-        assert_eq!(
-            spec(r#"{"games_read": 1, "oracle_spec": "emp:1/exact:4"}"#),
-            Ok("emp:1/exact:4".into())
-        );
-        // Before specs, exact values reached the search's leaves.
-        assert_eq!(
-            spec(r#"{"games_read": 1, "multi_player_method": "emp:1", "exact_free": 8}"#),
-            Ok("emp:1/exact:8/exact-leaves".into())
-        );
-        assert_eq!(
-            spec(r#"{"games_read": 1, "multi_player_method": "dynw:2", "exact_free": 0}"#),
-            Ok("dynw:2".into())
-        );
-        assert_eq!(spec(r#"{"games_read": 1}"#), Ok("e".into()));
-        assert!(spec(r#"{"games_read": 1, "oracle_spec": "emp:9"}"#).is_err());
-        assert!(parse(r#"{"games_read": 1, "multi_player_method": "emp:1"}"#).match_points());
-        assert!(SummaryFile::parse("{}").is_err());
-    }
-
     #[test]
     fn writes_fields_in_name_order_and_reads_them_back() {
         let mut summary = Summary {
