@@ -126,21 +126,8 @@ fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleS
     let analysis =
         analyze(&[corpus.to_path_buf()], &options, &mut rows, &Quiet).expect("an analysis");
     rows.finish().expect("games.csv");
-    let summary_file = SummaryFile::new(
-        &analysis.summary,
-        &analysis.aggregates,
-        &analysis.oracle,
-        analysis.spec,
-        analysis.thresholds,
-    );
-    let files = AnalysisFiles {
-        aggregates: &analysis.aggregates,
-        summary: &analysis.summary,
-        summary_file: &summary_file,
-        games: None,
-        min_games: 500,
-        top: 0,
-    };
+    let summary_file = SummaryFile::of_analysis(&analysis);
+    let files = AnalysisFiles::of_analysis(&analysis, &summary_file, 500, 0);
     report::write_analysis(&out, &files).expect("the outputs");
     analysis.aggregates.games
 }

@@ -116,7 +116,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     create_dir(&args.out)?;
     let mut rows = RowFiles::create(&args.out, args.decisions).map_err(cannot_write)?;
-    let analysis = analyzer
+    let mut analysis = analyzer
         .run(&args.files, &mut rows, &Bar::new())
         .map_err(CliError::failure)?;
     if analysis.mixes_units() {
@@ -130,23 +130,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     rows.finish().map_err(cannot_write)?;
     // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
     // short run; let another thread do it (or the process's exit).
-    let tables = analysis.tables;
-    std::thread::spawn(move || drop(tables));
-    let summary_file = SummaryFile::new(
-        &analysis.summary,
-        &analysis.aggregates,
-        &analysis.oracle,
-        analysis.spec,
-        analysis.thresholds,
+    let tables = std::mem::replace(
+        &mut analysis.tables,
+        dicelens::pipeline::Tables::new(args.tables.tables.as_deref(), analysis.spec),
     );
-    let files = AnalysisFiles {
-        aggregates: &analysis.aggregates,
-        summary: &analysis.summary,
-        summary_file: &summary_file,
-        games: None,
-        min_games: args.min_games,
-        top: args.leaderboard.top,
-    };
+    std::thread::spawn(move || drop(tables));
+    let summary_file = SummaryFile::of_analysis(&analysis);
+    let files = AnalysisFiles::of_analysis(
+        &analysis,
+        &summary_file,
+        args.min_games,
+        args.leaderboard.top,
+    );
     write_outputs(&args.out, &files, args.leaderboard.json)
 }
 

@@ -57,7 +57,7 @@ fn usage(message: impl Into<String>) -> CliError {
 }
 
 /// Keeps the `WORST` worst of `list` (in [`DecisionRow::worst_first`] order).
-fn keep_worst(list: &mut Vec<DecisionRow>) {
+fn keep_worst(list: &mut Vec<DecisionRow<'static>>) {
     list.sort_by(DecisionRow::worst_first);
     list.truncate(WORST);
 }
@@ -65,19 +65,19 @@ fn keep_worst(list: &mut Vec<DecisionRow>) {
 /// Gathers the worst decisions of one player while a corpus is rated.
 struct WorstOf<'a> {
     name: &'a str,
-    worst: Vec<DecisionRow>,
+    worst: Vec<DecisionRow<'static>>,
 }
 
 impl DecisionSink for WorstOf<'_> {
-    type Part = Vec<DecisionRow>;
+    type Part = Vec<DecisionRow<'static>>;
 
-    fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], found: &mut Vec<DecisionRow>) {
+    fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], found: &mut Vec<DecisionRow<'static>>) {
         for (order, r) in rated.iter().enumerate() {
             let seat = usize::from(r.decision.seat);
             if game.players.get(seat).map(String::as_str) != Some(self.name) {
                 continue;
             }
-            found.push(DecisionRow::new(game, order, r));
+            found.push(DecisionRow::new(game, order, r).into_owned());
             if found.len() >= 4 * WORST {
                 keep_worst(found);
             }
@@ -85,7 +85,7 @@ impl DecisionSink for WorstOf<'_> {
         keep_worst(found);
     }
 
-    fn part(&mut self, found: Vec<DecisionRow>) {
+    fn part(&mut self, found: Vec<DecisionRow<'static>>) {
         self.worst.extend(found);
         keep_worst(&mut self.worst);
     }
@@ -93,7 +93,7 @@ impl DecisionSink for WorstOf<'_> {
 
 /// Rates the log files: the aggregates of every player, the worst decisions of `name`, the
 /// oracle and the summary.
-fn from_logs(args: &Args) -> Result<(Aggregates, Vec<DecisionRow>, String, Summary), CliError> {
+fn from_logs(args: &Args) -> Result<(Aggregates, Vec<DecisionRow<'static>>, String, Summary), CliError> {
     let options = Options {
         format: args.format.format,
         range: None,

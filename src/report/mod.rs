@@ -73,6 +73,26 @@ pub struct AnalysisFiles<'a> {
     pub top: usize,
 }
 
+impl<'a> AnalysisFiles<'a> {
+    /// The outputs of an analysis made by [`crate::pipeline::analyze`] (`games.csv` written
+    /// already), with its `summary.json`.
+    pub fn of_analysis(
+        analysis: &'a crate::pipeline::Analysis,
+        summary_file: &'a SummaryFile,
+        min_games: u64,
+        top: usize,
+    ) -> AnalysisFiles<'a> {
+        AnalysisFiles {
+            aggregates: &analysis.aggregates,
+            summary: &analysis.summary,
+            summary_file,
+            games: None,
+            min_games,
+            top,
+        }
+    }
+}
+
 /// Writes every output file of an analysis into `dir`: `players.csv`, `leaderboard.csv`,
 /// `rounds.csv`, `summary.json`, `aggregates.json`, `games.csv` when its rows are given, and
 /// `report.html`.

@@ -33,7 +33,7 @@ pub struct PlayerReport<'a> {
     /// Where the numbers come from (log files, or an `aggregates.json`).
     pub source: String,
     /// The worst decisions, worst first; `None` when made from aggregates.
-    pub worst: Option<Vec<DecisionRow>>,
+    pub worst: Option<Vec<DecisionRow<'static>>>,
     /// What the errors are in.
     pub unit: Unit,
 }
@@ -50,7 +50,7 @@ impl<'a> PlayerReport<'a> {
         stats: &'a PlayerStats,
         oracle: String,
         source: String,
-        worst: Option<Vec<DecisionRow>>,
+        worst: Option<Vec<DecisionRow<'static>>>,
         unit: Unit,
     ) -> PlayerReport<'a> {
         let mine = stats.error_per_game();
@@ -222,13 +222,13 @@ pub fn text(r: &PlayerReport) -> String {
                     w.game,
                     w.round,
                     w.roll,
-                    w.filled,
-                    w.upper_total,
-                    w.points,
-                    w.dice,
-                    w.choice,
+                    w.filled(),
+                    w.upper_total(),
+                    w.points(),
+                    w.dice.to_string(),
+                    w.choice.to_string(),
                     w.value,
-                    w.best,
+                    w.best.to_string(),
                     w.best_value,
                     w.loss
                 );
@@ -288,9 +288,10 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
             .map(|w| {
                 serde_json::json!({
                     "game": w.game, "round": w.round, "roll": w.roll,
-                    "filled": w.filled, "upper_total": w.upper_total, "points": w.points,
-                    "dice": w.dice, "choice": w.choice, "value": w.value,
-                    "best": w.best, "best_value": w.best_value, "loss": w.loss,
+                    "filled": w.filled(), "upper_total": w.upper_total(), "points": w.points(),
+                    "dice": w.dice.to_string(), "choice": w.choice.to_string(),
+                    "value": w.value, "best": w.best.to_string(), "best_value": w.best_value,
+                    "loss": w.loss,
                 })
             })
             .collect::<Vec<_>>()
@@ -448,13 +449,13 @@ pub fn html(r: &PlayerReport) -> String {
                     escape(&w.game),
                     w.round,
                     w.roll,
-                    escape(&w.filled),
-                    w.upper_total,
-                    w.points,
-                    escape(&w.dice),
-                    escape(&w.choice),
+                    escape(&w.filled()),
+                    w.upper_total(),
+                    w.points(),
+                    escape(&w.dice.to_string()),
+                    escape(&w.choice.to_string()),
                     fixed(w.value, 4),
-                    escape(&w.best),
+                    escape(&w.best.to_string()),
                     fixed(w.best_value, 4),
                     fixed(w.loss, 4)
                 );

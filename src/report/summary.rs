@@ -212,6 +212,17 @@ impl SummaryFile {
         file
     }
 
+    /// The summary of an analysis made by [`crate::pipeline::analyze`].
+    pub fn of_analysis(analysis: &crate::pipeline::Analysis) -> SummaryFile {
+        SummaryFile::new(
+            &analysis.summary,
+            &analysis.aggregates,
+            &analysis.oracle,
+            analysis.spec,
+            analysis.thresholds,
+        )
+    }
+
     /// A summary holding only the counts of `summary` and `aggregates` (the fields that say
     /// how games were rated are left empty).
     pub fn counts(summary: &Summary, aggregates: &Aggregates) -> SummaryFile {
