@@ -6,6 +6,7 @@
 //! `cargo bench --bench corpus`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dicelens::rate::OracleSpec;
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::RuleSet;
 use dicelens::simulate::{players, simulate_batch, Plan};
@@ -108,27 +109,28 @@ fn simulated_corpus(plan: &Plan, dir: &std::path::Path) -> std::path::PathBuf {
     corpus
 }
 
-/// `analyze` of `corpus` into `dir/analysis`, tables from `dir`, rated by `oracle`.
-fn analyze_args(
-    corpus: &std::path::Path,
-    dir: &std::path::Path,
-    oracle: dicelens::rate::OracleSpec,
-) -> dicelens::cli::analyze::AnalyzeArgs {
-    dicelens::cli::analyze::AnalyzeArgs {
-        files: vec![corpus.to_path_buf()],
-        byte_range: None,
-        seen_ids: None,
-        min_games: 500,
-        rules: None,
-        format: "auto".into(),
-        out: dir.join("analysis"),
-        top: 0,
-        decisions: false,
-        json: false,
-        include_unfinished: false,
-        tables: Some(dir.to_path_buf()),
+/// What `dicelens analyze` does with `corpus`, through the library: rated by `oracle` with
+/// tables from `dir` (the pipeline, `games.csv` written as the games are rated), then every
+/// output written into `dir/analysis`.
+fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleSpec) -> u64 {
+    use dicelens::pipeline::{analyze, Options};
+    use dicelens::tables::Silent;
+    use dicelens::report::{self, csv::RowFiles, summary::SummaryFile, AnalysisFiles};
+    let out = dir.join("analysis");
+    std::fs::create_dir_all(&out).expect("the output directory");
+    let options = Options {
         oracle,
-    }
+        tables: Some(dir.to_path_buf()),
+        ..Options::default()
+    };
+    let mut rows = RowFiles::create(&out, false).expect("games.csv");
+    let analysis =
+        analyze(&[corpus.to_path_buf()], &options, &mut rows, &Silent).expect("an analysis");
+    rows.finish().expect("games.csv");
+    let summary_file = SummaryFile::of_analysis(&analysis);
+    let files = AnalysisFiles::of_analysis(&analysis, &summary_file, 500, 0);
+    report::write_analysis(&out, &files).expect("the outputs");
+    analysis.aggregates.games
 }
 
 /// `analyze` end to end (parse, replay, rate, aggregate, write outputs) on one-seat games,
@@ -143,20 +145,19 @@ fn analyze_end_to_end(c: &mut Criterion) {
     };
     let dir = tempfile::tempdir().expect("a temporary directory");
     let corpus = simulated_corpus(&plan, dir.path());
-    let args = analyze_args(&corpus, dir.path(), dicelens::rate::OracleSpec::SOLITAIRE);
     let mut group = c.benchmark_group("analyze");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
     group.throughput(Throughput::Elements(plan.games as u64));
     group.bench_function("one_seat_games", |b| {
-        b.iter(|| dicelens::cli::analyze::run(&args))
+        b.iter(|| analyze_into(&corpus, dir.path(), OracleSpec::SOLITAIRE))
     });
     // Baseline in the same run: reading and replaying the same log, nothing rated.
     group.bench_function("read_and_replay_baseline", |b| {
         b.iter(|| {
             let mut reader = dicelens::corpus::CorpusReader::new(ReplayOptions::default());
-            reader.read_path(&args.files[0], None, |_, _| {});
+            reader.read_path(&corpus, None, |_, _| {});
             reader.summary.games_used
         })
     });
@@ -228,8 +229,7 @@ fn analyze_with_oracles(
     group.throughput(Throughput::Elements(games as u64));
     for &(name, oracle) in cases {
         let spec = oracle.parse().expect("a valid oracle");
-        let args = analyze_args(corpus, dir, spec);
-        group.bench_function(name, |b| b.iter(|| dicelens::cli::analyze::run(&args)));
+        group.bench_function(name, |b| b.iter(|| analyze_into(corpus, dir, spec)));
     }
     group.finish();
 }

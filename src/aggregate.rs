@@ -4,9 +4,9 @@
 //! and associative: threads, shards and resumed runs give byte-identical outputs. Rates are
 //! ratios of sums, computed only when reported.
 
-use crate::rate::Rated;
+use crate::rate::{Class, Rated};
 use crate::rules::Choice;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// Nano-points per point (the unit of error and luck sums).
@@ -30,8 +30,86 @@ pub struct Tally {
     pub error_nano: i128,
     /// Sum of luck, nano-points.
     pub luck_nano: i128,
-    /// Decisions per class: fine, doubtful, error, blunder.
-    pub classes: [u64; 4],
+    /// Decisions per class.
+    pub classes: ClassCounts,
+}
+
+/// Decisions per [`Class`], indexed by class (`counts[Class::Error]`); serialised as the array
+/// `[fine, doubtful, error, blunder]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ClassCounts(pub [u64; 4]);
+
+impl ClassCounts {
+    /// Every class, in the order of the counts.
+    pub const CLASSES: [Class; 4] = [Class::Fine, Class::Doubtful, Class::Error, Class::Blunder];
+
+    /// Counts one decision of `class`.
+    pub fn add(&mut self, class: Class) {
+        self[class] += 1;
+    }
+
+    /// Each class with its count, fine first.
+    pub fn iter(&self) -> impl Iterator<Item = (Class, u64)> + '_ {
+        Self::CLASSES.into_iter().zip(self.0)
+    }
+}
+
+impl std::ops::Index<Class> for ClassCounts {
+    type Output = u64;
+    fn index(&self, class: Class) -> &u64 {
+        &self.0[class as usize]
+    }
+}
+
+impl std::ops::IndexMut<Class> for ClassCounts {
+    fn index_mut(&mut self, class: Class) -> &mut u64 {
+        &mut self.0[class as usize]
+    }
+}
+
+/// The key of a turn of the game in [`Aggregates::turns`]: games of `seats` players, `turn`
+/// 1-based in play order (a two-seat game has turns 1..=26). Ordered by seats, then turn;
+/// serialised as the number `seats * 1000 + turn` (the form of aggregates.json).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SeatsTurn {
+    /// Players in the game.
+    pub seats: u16,
+    /// Turn of the game, 1-based.
+    pub turn: u16,
+}
+
+impl SeatsTurn {
+    /// The round of the turn (1-based).
+    pub fn round(self) -> u16 {
+        (self.turn.max(1) - 1) / self.seats.max(1) + 1
+    }
+
+    /// The seat of the turn's mover (1-based).
+    pub fn seat(self) -> u16 {
+        (self.turn.max(1) - 1) % self.seats.max(1) + 1
+    }
+
+    /// The serialised form, `seats * 1000 + turn`.
+    fn packed(self) -> u32 {
+        u32::from(self.seats) * 1000 + u32::from(self.turn)
+    }
+}
+
+impl Serialize for SeatsTurn {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(self.packed())
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatsTurn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SeatsTurn, D::Error> {
+        let key = u32::deserialize(d)?;
+        let seats = u16::try_from(key / 1000)
+            .map_err(|_| serde::de::Error::custom(format!("turn key {key}: too many seats")))?;
+        let turn = (key % 1000) as u16;
+        Ok(SeatsTurn { seats, turn })
+    }
 }
 
 impl Tally {
@@ -41,7 +119,7 @@ impl Tally {
         self.unforced += u64::from(!r.forced);
         self.error_nano += nano(r.error);
         self.luck_nano += nano(r.luck);
-        self.classes[r.class as usize] += 1;
+        self.classes.add(r.class);
     }
 
     /// Adds another tally.
@@ -50,7 +128,7 @@ impl Tally {
         self.unforced += o.unforced;
         self.error_nano += o.error_nano;
         self.luck_nano += o.luck_nano;
-        for (a, b) in self.classes.iter_mut().zip(o.classes) {
+        for (a, b) in self.classes.0.iter_mut().zip(o.classes.0) {
             *a += b;
         }
     }
@@ -61,7 +139,7 @@ impl Tally {
         self.unforced = self.unforced.saturating_sub(o.unforced);
         self.error_nano -= o.error_nano;
         self.luck_nano -= o.luck_nano;
-        for (a, b) in self.classes.iter_mut().zip(o.classes) {
+        for (a, b) in self.classes.0.iter_mut().zip(o.classes.0) {
             *a = a.saturating_sub(b);
         }
     }
@@ -281,9 +359,8 @@ pub struct Aggregates {
     pub all: Tally,
     /// By decision kind.
     pub kinds: [Tally; 3],
-    /// By turn of the game, keyed `seats * 1000 + turn` with `turn` 1-based in play order
-    /// (a two-seat game has turns 1..=26).
-    pub turns: BTreeMap<u32, Tally>,
+    /// By turn of the game and number of seats.
+    pub turns: BTreeMap<SeatsTurn, Tally>,
     /// By player name.
     pub players: BTreeMap<String, PlayerStats>,
     /// Errors of all decisions.
@@ -307,11 +384,12 @@ impl Aggregates {
         for r in rated {
             self.all.add(r);
             self.kinds[kind(r)].add(r);
-            let turn = (r.decision.round - 1) * u16::from(seats) + u16::from(r.decision.seat) + 1;
-            self.turns
-                .entry(u32::from(seats) * 1000 + u32::from(turn))
-                .or_default()
-                .add(r);
+            let turn = r.decision.round.saturating_sub(1) * u16::from(seats) + u16::from(r.decision.seat) + 1;
+            let key = SeatsTurn {
+                seats: u16::from(seats),
+                turn,
+            };
+            self.turns.entry(key).or_default().add(r);
             self.histogram.add((r.error * MICRO).round() as u64);
         }
         for (seat, name) in players.iter().enumerate() {
@@ -414,7 +492,6 @@ mod tests {
     /// A rated decision of `seat` in `round` with the given error, luck and class.
     fn rated(seat: u8, round: u16, roll: u8, error: f64, luck: f64, class: usize) -> Rated {
         use crate::dice::Dice;
-        use crate::rate::Class;
         use crate::rules::{RuleSet, Sheet};
         let dice = Dice::from_faces(&[1, 2, 3, 4, 6]).unwrap();
         Rated {
@@ -434,6 +511,7 @@ mod tests {
             luck,
             forced: error == 0.0,
             class: [Class::Fine, Class::Doubtful, Class::Error, Class::Blunder][class],
+            unit: crate::rate::Unit::Points,
         }
     }
 

@@ -1,10 +1,10 @@
 //! Reading a corpus: log files memory-mapped, their format recognised, games streamed one by
 //! one and replayed, and every game that cannot be used counted by reason with its location.
 
-use crate::replay::{replay, ReplayOptions, Replayed, Skip};
-use dicelens_parsers::{Format, GameRecord, ParseError};
+use crate::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
+use dicelens_parsers::{Format, GameRecord, ParseError, Termination};
 use memmap2::Mmap;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
 use std::ops::Range;
@@ -220,6 +220,134 @@ pub struct Location {
     pub detail: String,
 }
 
+/// Why a game is not rated. `Display` gives the short name summaries use (`summary.json`'s
+/// keys, the report's lines); reasons are ordered by that name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The game does not parse.
+    SyntaxError,
+    /// A game of the same id was read before (or counted as seen: `--seen-ids`).
+    DuplicateGameId,
+    /// The game breaks a rule of the replay.
+    Broken(Broken),
+    /// The game ended early and unfinished games are not wanted.
+    Unfinished(Termination),
+    /// The game is of another rule set than the one wanted.
+    OtherRuleSet,
+    /// The oracle cannot value one of its decisions.
+    NotRatedByOracle,
+    /// A reason this version does not know, read back from an analysis (kept as written).
+    Other(String),
+}
+
+/// Every rule a replay checks, for reading reasons back by name.
+const BROKEN: [Broken; 15] = [
+    Broken::UnknownRules,
+    Broken::BadPlayers,
+    Broken::UnknownBox,
+    Broken::BadDice,
+    Broken::KeepNotInRoll,
+    Broken::RollWithoutKeep,
+    Broken::BoxAlreadyFilled,
+    Broken::BoxNotAllowed,
+    Broken::WrongPoints,
+    Broken::WrongTotal,
+    Broken::OutOfTurn,
+    Broken::RoundOutOfOrder,
+    Broken::TooManyTurns,
+    Broken::MissingTurns,
+    Broken::WrongResult,
+];
+
+/// Every way a game can end early.
+const ENDINGS: [Termination; 4] = [
+    Termination::Normal,
+    Termination::Abandoned,
+    Termination::Timeout,
+    Termination::Resigned,
+];
+
+impl SkipReason {
+    /// The reason a replay gives.
+    pub fn of_replay(skip: &Skip) -> SkipReason {
+        match skip {
+            Skip::Invalid(v) => SkipReason::Broken(v.rule),
+            Skip::Unfinished(t) => SkipReason::Unfinished(*t),
+        }
+    }
+
+    /// The reason named `text` (as [`Display`](std::fmt::Display) writes it); an unknown name
+    /// is kept as [`SkipReason::Other`].
+    pub fn from_name(text: &str) -> SkipReason {
+        let fixed = [
+            SkipReason::SyntaxError,
+            SkipReason::DuplicateGameId,
+            SkipReason::OtherRuleSet,
+            SkipReason::NotRatedByOracle,
+        ];
+        fixed
+            .into_iter()
+            .chain(BROKEN.into_iter().map(SkipReason::Broken))
+            .chain(ENDINGS.into_iter().map(SkipReason::Unfinished))
+            .find(|reason| reason.to_string() == text)
+            .unwrap_or_else(|| SkipReason::Other(text.to_string()))
+    }
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SkipReason::SyntaxError => f.write_str("syntax error"),
+            SkipReason::DuplicateGameId => f.write_str("duplicate game id"),
+            SkipReason::Broken(rule) => f.write_str(rule.name()),
+            SkipReason::Unfinished(t) => write!(f, "unfinished ({})", t.as_str()),
+            SkipReason::OtherRuleSet => f.write_str("other rule set"),
+            SkipReason::NotRatedByOracle => f.write_str("not rated by the oracle"),
+            SkipReason::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl From<&str> for SkipReason {
+    /// The reason of this name ([`SkipReason::from_name`]).
+    fn from(name: &str) -> SkipReason {
+        SkipReason::from_name(name)
+    }
+}
+
+impl From<&String> for SkipReason {
+    /// The reason of this name ([`SkipReason::from_name`]).
+    fn from(name: &String) -> SkipReason {
+        SkipReason::from_name(name)
+    }
+}
+
+impl PartialOrd for SkipReason {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SkipReason {
+    /// By name, as summaries list them.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.to_string().cmp(&other.to_string())
+    }
+}
+
+impl Serialize for SkipReason {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for SkipReason {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SkipReason, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(SkipReason::from_name(&text))
+    }
+}
+
 /// Counts of games read, used and skipped (by reason, with locations).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
@@ -228,18 +356,20 @@ pub struct Summary {
     /// Games that replayed and are used.
     pub games_used: u64,
     /// Games skipped, by reason.
-    pub skipped: BTreeMap<String, Vec<Location>>,
+    pub skipped: BTreeMap<SkipReason, Vec<Location>>,
     /// Files that could not be read at all (unreadable, or of no recognisable format), with why.
     pub files_skipped: Vec<String>,
 }
 
 impl Summary {
     /// Records a skipped game.
-    pub fn skip(&mut self, reason: &str, location: Location) {
-        self.skipped
-            .entry(reason.to_string())
-            .or_default()
-            .push(location);
+    pub fn skip(&mut self, reason: impl Into<SkipReason>, location: Location) {
+        self.skipped.entry(reason.into()).or_default().push(location);
+    }
+
+    /// Number of games skipped for `reason`.
+    pub fn count(&self, reason: &SkipReason) -> usize {
+        self.skipped.get(reason).map_or(0, Vec::len)
     }
 
     /// Number of skipped games.
@@ -378,7 +508,7 @@ impl CorpusReader {
                         game_id: e.game_id.clone(),
                         detail: e.to_string(),
                     };
-                    self.summary.skip("syntax error", location);
+                    self.summary.skip(SkipReason::SyntaxError, location);
                     return;
                 }
             };
@@ -390,8 +520,10 @@ impl CorpusReader {
             };
             if !self.seen.insert(fingerprint(&game.provenance.game_id)) {
                 let detail = format!("game id {} seen before", game.provenance.game_id);
-                self.summary
-                    .skip("duplicate game id", location(detail, game.provenance.line));
+                self.summary.skip(
+                    SkipReason::DuplicateGameId,
+                    location(detail, game.provenance.line),
+                );
                 return;
             }
             match replay(game, self.options, &mut replayed) {
@@ -404,10 +536,63 @@ impl CorpusReader {
                         Skip::Invalid(v) => v.line,
                         Skip::Unfinished(_) => game.provenance.line,
                     };
-                    self.summary
-                        .skip(&skip.reason(), location(skip.to_string(), line));
+                    self.summary.skip(
+                        SkipReason::of_replay(&skip),
+                        location(skip.to_string(), line),
+                    );
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u32) -> Location {
+        Location {
+            file: "f.ygn".into(),
+            line,
+            game_id: None,
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn skip_reasons_are_counted_by_kind_and_named_as_before() {
+        let mut summary = Summary::default();
+        summary.skip(SkipReason::DuplicateGameId, at(1));
+        summary.skip(SkipReason::Broken(Broken::WrongPoints), at(2));
+        summary.skip(SkipReason::DuplicateGameId, at(3));
+        summary.skip(SkipReason::Unfinished(Termination::Timeout), at(4));
+        assert_eq!(summary.count(&SkipReason::DuplicateGameId), 2);
+        assert_eq!(summary.count(&SkipReason::Broken(Broken::WrongPoints)), 1);
+        assert_eq!(summary.count(&SkipReason::SyntaxError), 0);
+        assert_eq!(summary.skipped_count(), 4);
+        // Listed by name, as summary.json and the report list them.
+        let names: Vec<String> = summary.skipped.keys().map(ToString::to_string).collect();
+        assert_eq!(
+            names,
+            ["duplicate game id", "unfinished (timeout)", "wrong points"]
+        );
+        // Every name reads back as its reason; an unknown one is kept as written.
+        for reason in BROKEN
+            .into_iter()
+            .map(SkipReason::Broken)
+            .chain(ENDINGS.into_iter().map(SkipReason::Unfinished))
+            .chain([
+                SkipReason::SyntaxError,
+                SkipReason::DuplicateGameId,
+                SkipReason::OtherRuleSet,
+                SkipReason::NotRatedByOracle,
+            ])
+        {
+            assert_eq!(SkipReason::from_name(&reason.to_string()), reason);
+        }
+        assert_eq!(
+            SkipReason::from_name("cosmic rays"),
+            SkipReason::Other("cosmic rays".into())
+        );
     }
 }

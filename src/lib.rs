@@ -10,6 +10,7 @@ pub mod compare;
 pub mod corpus;
 pub mod dice;
 pub mod position;
+pub mod pipeline;
 pub mod rate;
 pub mod replay;
 pub mod report;

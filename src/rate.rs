@@ -33,10 +33,71 @@ pub trait Oracle: Sync {
         cache: &mut TurnCache,
     ) -> Option<Valued>;
 
-    /// Class thresholds in this oracle's unit for games of `seats` players, when they differ
-    /// from the caller's (points).
-    fn thresholds(&self, _seats: usize) -> Option<Thresholds> {
-        None
+    /// The unit this oracle values the decisions of a game of `seats` players in
+    /// ([`Unit::Points`] or [`Unit::MatchPoints`]).
+    fn unit(&self, _seats: usize) -> Unit {
+        Unit::Points
+    }
+}
+
+/// What errors are measured in: the unit of one rated game ([`Unit::Points`] or
+/// [`Unit::MatchPoints`], as its oracle says), or of an analysis of many ([`Unit::Mixed`] when
+/// it holds both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Expected final points (the solitaire oracle).
+    Points,
+    /// Expected match points (games of several players under a match-point oracle).
+    MatchPoints,
+    /// Both, game by game.
+    Mixed,
+}
+
+impl Unit {
+    /// The unit of an analysis whose games of several players were rated in match points when
+    /// `match_point_oracle`, read from its aggregates (which seat counts have decisions): match
+    /// points for games of several players under a match-point oracle, points for the others.
+    pub fn of(match_point_oracle: bool, aggregates: &crate::aggregate::Aggregates) -> Unit {
+        let spec = if match_point_oracle {
+            OracleSpec::DEFAULT
+        } else {
+            OracleSpec::SOLITAIRE
+        };
+        aggregates
+            .turns
+            .keys()
+            .map(|key| spec.unit(usize::from(key.seats)))
+            .fold(None, |acc: Option<Unit>, u| Some(acc.map_or(u, |a| a.and(u))))
+            .unwrap_or(Unit::Points)
+    }
+
+    /// The unit of an analysis holding games in `self` and in `other`.
+    pub fn and(self, other: Unit) -> Unit {
+        if self == other {
+            self
+        } else {
+            Unit::Mixed
+        }
+    }
+
+    /// The unit in full ("expected points").
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Points => "expected points",
+            Unit::MatchPoints => "expected match points",
+            Unit::Mixed => {
+                "expected points (one-player games) or match points (games of several players)"
+            }
+        }
+    }
+
+    /// The unit in short, for axis titles ("points").
+    pub fn short(self) -> &'static str {
+        match self {
+            Unit::Points => "points",
+            Unit::MatchPoints => "match points",
+            Unit::Mixed => "points or match points",
+        }
     }
 }
 
@@ -215,6 +276,17 @@ impl Thresholds {
     };
 }
 
+impl Thresholds {
+    /// The default thresholds of errors in `unit` (those of points for [`Unit::Mixed`], whose
+    /// games are each classified in their own unit).
+    pub fn for_unit(unit: Unit) -> Thresholds {
+        match unit {
+            Unit::MatchPoints => Thresholds::MATCH_POINTS,
+            Unit::Points | Unit::Mixed => Thresholds::POINTS,
+        }
+    }
+}
+
 impl Default for Thresholds {
     fn default() -> Self {
         Thresholds::POINTS
@@ -294,33 +366,98 @@ pub struct Rated {
     pub forced: bool,
     /// Severity.
     pub class: Class,
+    /// The unit of `best`, `chosen`, `error` and `luck` ([`Unit::Points`] or
+    /// [`Unit::MatchPoints`]).
+    pub unit: Unit,
 }
 
-/// Rates every decision of a replayed game; `None` if the oracle cannot value one of them.
+/// Why [`rate_game`] stopped: which decision (the decisions before it are rated) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RateError {
+    /// Index of the decision in the game's decisions (0-based).
+    pub index: usize,
+    /// Decisions in the game.
+    pub of: usize,
+    /// Seat of the mover (0-based).
+    pub seat: u8,
+    /// Round (1-based).
+    pub round: u16,
+    /// Roll the decision follows (1 to 3).
+    pub roll: u8,
+    /// Why the decision could not be rated.
+    pub kind: RateErrorKind,
+}
+
+/// Why a decision could not be rated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateErrorKind {
+    /// The replay holds no sheets of the other players for the decision's turn.
+    NoSheets,
+    /// The oracle cannot value the decision (no table for the rule set, or an option or
+    /// position it does not know).
+    NotValued,
+}
+
+impl fmt::Display for RateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = match self.kind {
+            RateErrorKind::NoSheets => "has no sheets of the other players",
+            RateErrorKind::NotValued => "cannot be valued by the oracle",
+        };
+        write!(
+            f,
+            "decision {} of {} (round {}, seat {}, roll {}) {why}",
+            self.index + 1,
+            self.of,
+            self.round,
+            self.seat + 1,
+            self.roll
+        )
+    }
+}
+
+impl std::error::Error for RateError {}
+
+/// Rates every decision of a replayed game, classified by `thresholds` (which the caller
+/// chooses for the game's unit, e.g. [`Thresholds::for_unit`] of [`Oracle::unit`]). On an
+/// error, `out` holds the decisions rated before the one that failed.
 pub fn rate_game(
     oracle: &dyn Oracle,
     replayed: &Replayed,
     thresholds: &Thresholds,
     cache: &mut TurnCache,
     out: &mut Vec<Rated>,
-) -> Option<()> {
+) -> Result<(), RateError> {
     out.clear();
-    let thresholds = oracle.thresholds(replayed.seats).unwrap_or(*thresholds);
+    let unit = oracle.unit(replayed.seats);
     let seats = replayed.seats.max(1);
     let mut others: Vec<Sheet> = Vec::with_capacity(seats);
     let mut before = Before::TurnStart;
-    for decision in &replayed.decisions {
+    for (index, decision) in replayed.decisions.iter().enumerate() {
+        let fail = |kind| RateError {
+            index,
+            of: replayed.decisions.len(),
+            seat: decision.seat,
+            round: decision.round,
+            roll: decision.roll_number,
+            kind,
+        };
         if decision.roll_number == 1 {
             before = Before::TurnStart;
         }
         others.clear();
         if seats > 1 {
             let t = usize::from(decision.turn);
-            let sheets = replayed.sheets.get(t * seats..(t + 1) * seats)?;
+            let sheets = replayed
+                .sheets
+                .get(t * seats..(t + 1) * seats)
+                .ok_or_else(|| fail(RateErrorKind::NoSheets))?;
             let s = usize::from(decision.seat);
             others.extend((1..seats).map(|k| sheets[(s + k) % seats]));
         }
-        let valued = oracle.value(decision, &others, before, cache)?;
+        let valued = oracle
+            .value(decision, &others, before, cache)
+            .ok_or_else(|| fail(RateErrorKind::NotValued))?;
         let error = (valued.best - valued.chosen).max(0.0);
         out.push(Rated {
             decision: *decision,
@@ -330,13 +467,14 @@ pub fn rate_game(
             error,
             luck: valued.best - valued.before_roll,
             forced: valued.best - valued.worst <= 1e-9,
-            class: Class::of(error, &thresholds),
+            class: Class::of(error, thresholds),
+            unit,
         });
         if let Choice::Keep(k) = decision.choice {
             before = Before::Keep(k);
         }
     }
-    Some(())
+    Ok(())
 }
 
 /// How games are rated, as one spec that reads the same everywhere (`analyze --oracle`,
@@ -387,6 +525,16 @@ impl OracleSpec {
     /// Whether games of several players are rated in expected match points.
     pub fn is_match_points(&self) -> bool {
         self.method != Method::Solitaire
+    }
+
+    /// The unit of the errors of a game of `seats` players rated this way: match points for
+    /// games of several players under a match-point method, points otherwise.
+    pub fn unit(&self, seats: usize) -> Unit {
+        if seats > 1 && self.is_match_points() {
+            Unit::MatchPoints
+        } else {
+            Unit::Points
+        }
     }
 
     /// The name of a named setting this spec equals (`reference`, `default`), if any.
@@ -564,8 +712,8 @@ impl Oracle for MatchOracle {
         )
     }
 
-    fn thresholds(&self, seats: usize) -> Option<Thresholds> {
-        (seats > 1 && self.spec.is_match_points()).then_some(Thresholds::MATCH_POINTS)
+    fn unit(&self, seats: usize) -> Unit {
+        self.spec.unit(seats)
     }
 
     fn value(
@@ -636,6 +784,81 @@ impl Oracle for MatchOracle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::{replay, ReplayOptions};
+    use crate::simulate::{players, simulate_batch, Plan};
+
+    /// A replayed simulated one-player game and the expected-score table of its rule set.
+    fn one_game() -> (Replayed, Vec<f64>) {
+        let rules = RuleSet::Yahtzee;
+        let table = crate::solve::expected::build_table(rules, &|_, _| {});
+        let plan = Plan {
+            rules,
+            seats: 1,
+            players: 2,
+            games: 1,
+            seed: 3,
+        };
+        let game = simulate_batch(&table, &plan, &players(&plan), 0..1)
+            .into_iter()
+            .next()
+            .expect("one game");
+        let mut replayed = Replayed::default();
+        replay(&game.record, ReplayOptions::default(), &mut replayed).expect("it replays");
+        (replayed, table)
+    }
+
+    #[test]
+    fn rate_game_says_which_decision_it_cannot_value_and_honours_thresholds() {
+        let (replayed, table) = one_game();
+        // No table: the first decision cannot be valued.
+        let empty = SolitaireOracle::new(HashMap::new());
+        let mut out = Vec::new();
+        let error = rate_game(
+            &empty,
+            &replayed,
+            &Thresholds::POINTS,
+            &mut TurnCache::default(),
+            &mut out,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (error.index, error.of, error.kind),
+            (0, replayed.decisions.len(), RateErrorKind::NotValued)
+        );
+        assert_eq!((error.round, error.seat, error.roll), (1, 0, 1));
+        assert!(error.to_string().starts_with("decision 1 of "), "{error}");
+        assert!(out.is_empty());
+
+        // The thresholds given are the thresholds used, whatever the oracle.
+        let oracle = SolitaireOracle::new(HashMap::from([(RuleSet::Yahtzee, table)]));
+        let everything = Thresholds {
+            doubtful: 0.0,
+            error: 0.0,
+            blunder: 0.0,
+        };
+        let nothing = Thresholds {
+            doubtful: f64::INFINITY,
+            error: f64::INFINITY,
+            blunder: f64::INFINITY,
+        };
+        let mut cache = TurnCache::default();
+        rate_game(&oracle, &replayed, &everything, &mut cache, &mut out).unwrap();
+        assert_eq!(out.len(), replayed.decisions.len());
+        assert!(out.iter().all(|r| r.class == Class::Blunder && r.unit == Unit::Points));
+        rate_game(&oracle, &replayed, &nothing, &mut cache, &mut out).unwrap();
+        assert!(out.iter().all(|r| r.class == Class::Fine));
+    }
+
+    #[test]
+    fn units_and_their_thresholds() {
+        assert_eq!(OracleSpec::DEFAULT.unit(2), Unit::MatchPoints);
+        assert_eq!(OracleSpec::DEFAULT.unit(1), Unit::Points);
+        assert_eq!(OracleSpec::SOLITAIRE.unit(2), Unit::Points);
+        assert_eq!(Thresholds::for_unit(Unit::MatchPoints), Thresholds::MATCH_POINTS);
+        assert_eq!(Thresholds::for_unit(Unit::Points), Thresholds::POINTS);
+        assert_eq!(Unit::Points.and(Unit::MatchPoints), Unit::Mixed);
+        assert_eq!(Unit::Points.and(Unit::Points), Unit::Points);
+    }
 
     #[test]
     fn specs_parse_and_print_canonically() {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{run as dicelens, table, text};
-use dicelens::corpus::{CorpusReader, LogFile};
+use dicelens::corpus::{CorpusReader, LogFile, SkipReason};
 use dicelens::replay::{replay, Decision, ReplayOptions, Replayed};
 use dicelens::rules::RuleSet;
 use dicelens::simulate::{players, simulate_batch, Plan};
@@ -297,7 +297,7 @@ fn a_ten_megabyte_line_between_good_games() {
     assert_eq!(reader.summary.games_used, 6);
     assert_eq!(reader.summary.skipped_count(), 1);
     let (reason, places) = reader.summary.skipped.iter().next().unwrap();
-    assert_eq!(reason, "syntax error");
+    assert_eq!(*reason, SkipReason::SyntaxError);
     assert_eq!(places[0].game_id.as_deref(), Some("huge"));
 }
 
@@ -333,7 +333,7 @@ fn replay_fixtures_give_their_expected_outcomes() {
         for (reason, places) in &reader.summary.skipped {
             for p in places {
                 let id = p.game_id.clone().unwrap_or_default();
-                got.push((id, "skipped".into(), reason.clone(), p.line.to_string()));
+                got.push((id, "skipped".into(), reason.to_string(), p.line.to_string()));
             }
         }
         let mut want = rows.clone();
@@ -411,7 +411,7 @@ fn long_logs_read_the_same_after_their_pages_are_released() {
         assert_eq!(*line, i as u32 * game_lines + 1, "game {i}");
     }
     assert_eq!(reader.summary.games_read, copies as u64 + 1);
-    let places = &reader.summary.skipped["syntax error"];
+    let places = &reader.summary.skipped[&SkipReason::SyntaxError];
     assert_eq!(places.len(), 1);
     assert_eq!(places[0].game_id.as_deref(), Some("bad"));
     assert_eq!(places[0].line, bad_line + 5, "{}", places[0].detail);

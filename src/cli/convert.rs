@@ -27,14 +27,6 @@ pub struct Args {
     include_unfinished: bool,
 }
 
-/// Parses `--format` for the commands that take it as text (`auto` or a format name); the
-/// others use [`FormatFlag`].
-pub fn input_format(flag: &str, text: &str) -> Result<Option<Format>, CliError> {
-    text.parse::<InputFormat>()
-        .map(InputFormat::fixed)
-        .map_err(|e| CliError::flag(flag, e))
-}
-
 /// Runs `dicelens convert`. Every game that replays is converted (unfinished ones only with
 /// `--include-unfinished`); the others are counted on stderr with their reasons and locations.
 pub fn run(args: Args) -> Result<(), CliError> {

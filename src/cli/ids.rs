@@ -10,15 +10,18 @@ use std::path::{Path, PathBuf};
 /// The one column of the CSV that `ids` prints and `--seen-ids` reads.
 pub const ID_COLUMN: &str = "game_id";
 
-/// The flags of `dicelens ids`.
-#[derive(Clone, Debug)]
-pub struct IdsArgs {
-    /// Log files.
+/// `dicelens ids` flags.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Args {
+    /// Log files (YGN, Verhoeff, JSONL).
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// `--byte-range START:END`, as given (one file only).
+    /// Only the games of the one FILE that begin in this byte range (END exclusive), as
+    /// `analyze --byte-range` reads them.
+    #[arg(long, value_name = "START:END")]
     pub byte_range: Option<String>,
-    /// Input format (`auto`).
-    pub format: String,
+    #[command(flatten)]
+    pub format: super::flags::FormatFlag,
 }
 
 /// Parses `--byte-range START:END`: byte offsets from the start of the file, `START <= END`,
@@ -113,8 +116,8 @@ pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliE
 /// Runs `dicelens ids`: prints, as CSV with the header `game_id`, the id of every game of the
 /// files (or of the byte range of the one file) that parses, in read order: the games whose
 /// ids `analyze` checks for duplicates. A file that cannot be read is reported on stderr.
-pub fn run(args: &IdsArgs) -> Result<(), CliError> {
-    let format = super::convert::input_format("--format", &args.format)?;
+pub fn run(args: Args) -> Result<(), CliError> {
+    let format = args.format.format.fixed();
     let range = args
         .byte_range
         .as_deref()

@@ -3,20 +3,19 @@
 //! of the partitions before it) merged into exactly the outputs of one `analyze` of the corpus:
 //! every file byte for byte, and the leaderboard on stdout.
 
-use super::analyze::{
-    summary_counts, write_outputs, OutputOptions, Outputs, DECISION_COLUMNS, GAME_COLUMNS,
-};
-use super::merge::{add_summary, each_game_row, read_analysis, thresholds, MergeArgs, Shard};
+use super::analyze::{create_dir, write_outputs};
+use super::merge::{read_analysis, Args, Shard};
 use super::CliError;
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::{fingerprint, Summary};
-use serde_json::{Map, Value};
+use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
+use dicelens::report::AnalysisFiles;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::Path;
 
 /// Runs `dicelens merge --partitions DIRS... --out OUT`.
-pub(crate) fn merge(args: &MergeArgs) -> Result<(), CliError> {
+pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     let shards = args
         .dirs
         .iter()
@@ -28,65 +27,50 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<(), CliError> {
     let settings = settings(first)?;
     for shard in shards.iter().skip(1) {
         let theirs = self::settings(shard)?;
-        if let Some(field) = differing_field(&settings, &theirs) {
+        if let Some((field, ours, theirs)) = differing_field(&settings, &theirs) {
             return Err(CliError::failure(format!(
-                "{} and {} were analysed differently ({field}: {} against {}): partitions \
-                 must be analysed with the same flags and the same dicelens",
+                "{} and {} were analysed differently ({field}: {ours} against {theirs}): \
+                 partitions must be analysed with the same flags and the same dicelens",
                 first.dir.display(),
                 shard.dir.display(),
-                settings.get(field).unwrap_or(&Value::Null),
-                theirs.get(field).unwrap_or(&Value::Null),
             )));
         }
     }
     let decisions = with_decisions(&shards)?;
     check_partition(&shards)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
+    create_dir(&args.out)?;
     let mut summary = Summary::default();
     let mut aggregates = Aggregates::default();
     for shard in &shards {
         aggregates.merge(&shard.aggregates);
-        add_summary(&mut summary, shard)?;
+        shard.summary.add_to(&mut summary);
     }
     summary.games_used = aggregates.games;
     concatenate(&shards, &args.out, "games.csv", GAME_COLUMNS)?;
     if decisions {
         concatenate(&shards, &args.out, "decisions.csv", DECISION_COLUMNS)?;
     }
-    let oracle = first.summary["oracle"].as_str().unwrap_or_default();
-    write_outputs(
-        &args.out,
-        &Outputs {
-            aggregates: &aggregates,
-            summary: &summary,
-            oracle,
-            thresholds: &thresholds(&first.summary),
-            games: None,
-            // Everything that says how the shards were rated, as they say it: the summary
-            // then has exactly the fields of `analyze`'s.
-            summary_extra: settings,
-        },
-        &OutputOptions {
-            min_games: args.min_games,
-            top: args.top,
-            json: args.json,
-        },
-    )
+    // Everything that says how the shards were rated, as they say it: the summary then has
+    // exactly the fields of `analyze`'s.
+    let summary_file = first.summary.with_counts(&summary, &aggregates);
+    let files = AnalysisFiles {
+        aggregates: &aggregates,
+        summary: &summary,
+        summary_file: &summary_file,
+        games: None,
+        min_games: args.min_games,
+        top: args.leaderboard.top,
+    };
+    write_outputs(&args.out, &files, args.leaderboard.json)
 }
 
-/// The fields of a shard's `summary.json` that say how it was rated (all but the counts): the
-/// tool and its version, the oracle and its parameters, the thresholds. An error for a summary
-/// that is not `analyze`'s (a merge of overlapping shards), or of another dicelens version.
-fn settings(shard: &Shard) -> Result<Map<String, Value>, CliError> {
+/// The fields of a shard's `summary.json` that say how it was rated (all but the counts; see
+/// [`dicelens::report::summary::SummaryFile::settings`]). An error for a summary that is not
+/// `analyze`'s (a merge of overlapping shards), or of another dicelens version.
+fn settings(shard: &Shard) -> Result<Vec<(&'static str, String)>, CliError> {
     let path = shard.dir.join("summary.json");
-    let Some(summary) = shard.summary.as_object() else {
-        return Err(CliError::failure(format!(
-            "{}: expected a JSON object",
-            path.display()
-        )));
-    };
-    if summary.contains_key("merged") {
+    let summary = &shard.summary;
+    if summary.merged.is_some() {
         return Err(CliError::failure(format!(
             "{}: the output of a merge of overlapping analyses, not of `analyze`: --partitions \
              takes the outputs of `analyze` (or of `merge --partitions`)",
@@ -94,35 +78,30 @@ fn settings(shard: &Shard) -> Result<Map<String, Value>, CliError> {
         )));
     }
     let version = env!("CARGO_PKG_VERSION");
-    match summary.get("version").and_then(Value::as_str) {
-        Some(v) if v == version => {}
-        other => {
-            return Err(CliError::failure(format!(
-                "{}: written by dicelens {}, this is {version}: partitions must be analysed and \
-                 merged by the same dicelens",
-                path.display(),
-                other.unwrap_or("(no version)")
-            )))
-        }
+    if summary.version != version {
+        let theirs = if summary.version.is_empty() {
+            "(no version)"
+        } else {
+            summary.version.as_str()
+        };
+        return Err(CliError::failure(format!(
+            "{}: written by dicelens {theirs}, this is {version}: partitions must be analysed and \
+             merged by the same dicelens",
+            path.display(),
+        )));
     }
-    let counts = summary_counts(&Summary::default(), &Aggregates::default());
-    Ok(summary
-        .iter()
-        .filter(|(key, _)| !counts.contains_key(key.as_str()))
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect())
+    Ok(summary.settings())
 }
 
-/// The first field (in name order) that two shards' settings do not share.
+/// The first field (in name order) that two shards' settings do not share, with both values.
 fn differing_field<'a>(
-    ours: &'a Map<String, Value>,
-    theirs: &'a Map<String, Value>,
-) -> Option<&'a str> {
-    ours.keys()
-        .chain(theirs.keys())
-        .filter(|key| ours.get(*key) != theirs.get(*key))
-        .min()
-        .map(String::as_str)
+    ours: &'a [(&'static str, String)],
+    theirs: &'a [(&'static str, String)],
+) -> Option<(&'static str, &'a str, &'a str)> {
+    ours.iter()
+        .zip(theirs)
+        .find(|(a, b)| a.1 != b.1)
+        .map(|(a, b)| (a.0, a.1.as_str(), b.1.as_str()))
 }
 
 /// Whether every shard has `decisions.csv` (`--decisions`); an error when some have it and some
@@ -149,7 +128,7 @@ fn check_partition(shards: &[Shard]) -> Result<(), CliError> {
     let mut rated_in: HashMap<u128, usize> = HashMap::new();
     for (i, shard) in shards.iter().enumerate() {
         let mut twice: Option<(String, usize)> = None;
-        each_game_row(&shard.dir.join("games.csv"), |row| {
+        read_game_rows(&shard.dir.join("games.csv"), |row| {
             if twice.is_none() {
                 match rated_in.entry(fingerprint(&row.game_id)) {
                     std::collections::hash_map::Entry::Occupied(before) => {

@@ -4,42 +4,48 @@
 //!
 //! Exit codes: 0 done, 1 failure, 2 usage error (an unknown player included).
 
-use super::analyze::{format_and_rules, rate_batch, wanted_rule_set, GameBatch, Tables};
+use super::analyze::Bar;
+use super::flags::{FormatFlag, GameFilter, OracleFlag, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::aggregate::Aggregates;
-use dicelens::corpus::{CorpusReader, Location};
-use dicelens::rate::{Oracle, Rated, Thresholds};
+use dicelens::corpus::Summary;
+use dicelens::pipeline::{analyze, DecisionSink, Options};
+use dicelens::rate::{Rated, Unit};
 use dicelens::replay::ReplayOptions;
-use dicelens::report::player::{self as page, PlayerReport, Worst, WORST};
+use dicelens::report::player::{self as page, PlayerReport, WORST};
+use dicelens::report::rows::DecisionRow;
+use dicelens::report::summary::SummaryFile;
 use dicelens_parsers::GameRecord;
 use std::path::{Path, PathBuf};
 
 /// Closest names listed when the player is unknown.
 const CLOSEST: usize = 3;
 
-/// The flags of `dicelens player`.
-#[derive(Clone, Debug)]
-pub struct PlayerArgs {
-    /// The player's name.
+/// `dicelens player` flags.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Args {
+    /// The player's name, as in the logs.
     pub name: String,
-    /// Log files.
+    /// Log files (YGN, Verhoeff, JSONL).
+    #[arg(conflicts_with = "from")]
     pub files: Vec<PathBuf>,
-    /// An analysis directory holding `aggregates.json` (instead of files).
+    /// Read DIR/aggregates.json of an earlier `analyze` instead of log files.
+    #[arg(long, value_name = "DIR")]
     pub from: Option<PathBuf>,
-    /// Output directory of the HTML page.
+    /// Output directory of the HTML page (NAME.html).
+    #[arg(long, default_value = "player")]
     pub out: PathBuf,
-    /// Input format (`auto`).
-    pub format: String,
-    /// Only games of this rule set.
-    pub rules: Option<String>,
-    /// Rate unfinished games too.
-    pub include_unfinished: bool,
-    /// Table directory.
-    pub tables: Option<PathBuf>,
-    /// Print JSON instead of text.
+    #[command(flatten)]
+    pub format: FormatFlag,
+    #[command(flatten)]
+    pub filter: GameFilter,
+    #[command(flatten)]
+    pub tables: TablesFlag,
+    /// Print the report as JSON.
+    #[arg(long)]
     pub json: bool,
-    /// How games are rated (`--oracle`).
-    pub oracle: dicelens::rate::OracleSpec,
+    #[command(flatten)]
+    pub oracle: OracleFlag,
 }
 
 /// A usage error that is about the input, not one flag (exit code 2).
@@ -50,98 +56,66 @@ fn usage(message: impl Into<String>) -> CliError {
     }
 }
 
-/// Keeps the `WORST` worst of `list` (in [`Worst::order`]).
-fn keep_worst(list: &mut Vec<Worst>) {
-    list.sort_by(Worst::order);
+/// Keeps the `WORST` worst of `list` (in [`DecisionRow::worst_first`] order).
+fn keep_worst(list: &mut Vec<DecisionRow<'static>>) {
+    list.sort_by(DecisionRow::worst_first);
     list.truncate(WORST);
 }
 
-/// The player's decisions of one game as worst-decision candidates.
-fn candidates(game: &GameRecord, name: &str, rated: &[Rated], out: &mut Vec<Worst>) {
-    for (order, r) in rated.iter().enumerate() {
-        let d = &r.decision;
-        if game.players.get(usize::from(d.seat)).map(String::as_str) != Some(name) {
-            continue;
+/// Gathers the worst decisions of one player while a corpus is rated.
+struct WorstOf<'a> {
+    name: &'a str,
+    worst: Vec<DecisionRow<'static>>,
+}
+
+impl DecisionSink for WorstOf<'_> {
+    type Part = Vec<DecisionRow<'static>>;
+
+    fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], found: &mut Vec<DecisionRow<'static>>) {
+        for (order, r) in rated.iter().enumerate() {
+            let seat = usize::from(r.decision.seat);
+            if game.players.get(seat).map(String::as_str) != Some(self.name) {
+                continue;
+            }
+            found.push(DecisionRow::new(game, order, r).into_owned());
+            if found.len() >= 4 * WORST {
+                keep_worst(found);
+            }
         }
-        out.push(Worst {
-            game: game.provenance.game_id.clone(),
-            order,
-            round: d.round,
-            roll: d.roll_number,
-            filled: d.sheet.filled_codes(),
-            upper_total: d.sheet.upper_total,
-            points: d.sheet.points,
-            dice: d.dice.to_string(),
-            choice: d.choice.to_string(),
-            value: r.chosen,
-            best: r.best_choice.to_string(),
-            best_value: r.best,
-            loss: r.error,
-        });
-        if out.len() >= 4 * WORST {
-            keep_worst(out);
-        }
+        keep_worst(found);
+    }
+
+    fn part(&mut self, found: Vec<DecisionRow<'static>>) {
+        self.worst.extend(found);
+        keep_worst(&mut self.worst);
     }
 }
 
-/// Rates the log files: the aggregates of every player, the worst decisions of `name`, and the oracle.
-fn from_logs(
-    args: &PlayerArgs,
-) -> Result<(Aggregates, Vec<Worst>, String, dicelens::corpus::Summary), CliError> {
-    let (format, only) = format_and_rules(&args.format, args.rules.as_deref())?;
-    let mut tables = Tables::new(args.tables.as_deref(), args.oracle);
-    let mut reader = CorpusReader::new(ReplayOptions {
-        include_unfinished: args.include_unfinished,
-    });
-    let mut aggregates = Aggregates::default();
-    let mut worst = Vec::new();
-    let mut not_rated: Vec<(String, Location)> = Vec::new();
-    let thresholds = Thresholds::default();
-    let name = args.name.as_str();
-    let mut flush = |batch: &mut GameBatch,
-                     aggregates: &mut Aggregates,
-                     worst: &mut Vec<Worst>,
-                     not_rated: &mut Vec<(String, Location)>| {
-        tables.load_for(batch.games());
-        rate_batch(
-            &tables.oracle,
-            batch.games(),
-            thresholds,
-            |_, game, rated, found: &mut Vec<Worst>| {
-                candidates(game, name, rated, found);
-                keep_worst(found);
-            },
-            aggregates,
-            not_rated,
-            |found| {
-                worst.extend(found);
-                keep_worst(worst);
-            },
-        );
-        batch.clear();
+/// Rates the log files: the aggregates of every player, the worst decisions of `name`, the
+/// oracle and the summary.
+fn from_logs(args: &Args) -> Result<(Aggregates, Vec<DecisionRow<'static>>, String, Summary), CliError> {
+    let options = Options {
+        format: args.format.format,
+        range: None,
+        replay: ReplayOptions {
+            include_unfinished: args.filter.include_unfinished,
+        },
+        only: args.filter.rules,
+        oracle: args.oracle.oracle,
+        tables: args.tables.tables.clone(),
     };
-    let bar = indicatif::ProgressBar::new(args.files.len() as u64);
-    let mut batch = GameBatch::default();
-    for path in &args.files {
-        reader.read_path(path, format, |game, replayed| {
-            if wanted_rule_set(only, game, replayed.rules, &mut not_rated) {
-                batch.take(game, replayed);
-                if batch.is_full() {
-                    flush(&mut batch, &mut aggregates, &mut worst, &mut not_rated);
-                }
-            }
-        });
-        bar.inc(1);
-    }
-    flush(&mut batch, &mut aggregates, &mut worst, &mut not_rated);
-    bar.finish_and_clear();
-    let oracle = tables.oracle.describe();
-    let mut summary = reader.summary;
-    summary.games_used = summary.games_used.saturating_sub(not_rated.len() as u64);
-    for (reason, location) in not_rated {
-        summary.skip(&reason, location);
-    }
-    Ok((aggregates, worst, oracle, summary))
+    let mut sink = WorstOf {
+        name: &args.name,
+        worst: Vec::new(),
+    };
+    let analysis =
+        analyze(&args.files, &options, &mut sink, &Bar::new()).map_err(CliError::failure)?;
+    Ok((
+        analysis.aggregates,
+        sink.worst,
+        analysis.oracle,
+        analysis.summary,
+    ))
 }
 
 /// Reads `DIR/aggregates.json`.
@@ -196,8 +170,8 @@ fn unknown(name: &str, aggregates: &Aggregates) -> CliError {
 }
 
 /// Runs `dicelens player`.
-pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
-    let (aggregates, worst, oracle, source, match_points) =
+pub fn run(args: Args) -> Result<(), CliError> {
+    let (aggregates, worst, oracle, source, unit) =
         match (&args.from, args.files.is_empty()) {
             (Some(_), false) => {
                 return Err(usage("give either log files or --from DIR, not both"));
@@ -210,23 +184,23 @@ pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
                     aggregates.games,
                     dir.join("aggregates.json").display()
                 );
-                // The oracle the analysis names in its summary.
-                let summary = std::fs::read(dir.join("summary.json"))
+                // The oracle the analysis names in its summary, and whether it rated games of
+                // several players in match points.
+                let summary = std::fs::read_to_string(dir.join("summary.json"))
                     .ok()
-                    .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-                    .unwrap_or_default();
-                let oracle = summary["oracle"]
-                    .as_str()
-                    .unwrap_or("not named in summary.json")
-                    .to_string();
-                // Match-point analyses name their thresholds (and, before oracle specs, their
-                // method).
-                let match_points = summary.get("match_point_thresholds").is_some()
-                    || summary.get("multi_player_method").is_some();
-                (aggregates, None, oracle, source, match_points)
+                    .and_then(|text| SummaryFile::parse(&text).ok());
+                let (oracle, unit) = match summary {
+                    Some(s) if !s.oracle.is_empty() => (s.oracle.clone(), s.unit(&aggregates)),
+                    Some(s) => ("not named in summary.json".into(), s.unit(&aggregates)),
+                    None => (
+                        "not named in summary.json".into(),
+                        Unit::of(false, &aggregates),
+                    ),
+                };
+                (aggregates, None, oracle, source, unit)
             }
             (None, false) => {
-                let (aggregates, worst, oracle, summary) = from_logs(args)?;
+                let (aggregates, worst, oracle, summary) = from_logs(&args)?;
                 if summary.skipped_count() > 0 || !summary.files_skipped.is_empty() {
                     notice(summary.report().trim_end());
                 }
@@ -236,14 +210,13 @@ pub fn run(args: &PlayerArgs) -> Result<(), CliError> {
                     aggregates.games,
                     if files == 1 { "" } else { "s" }
                 );
-                let match_points = args.oracle.is_match_points();
-                (aggregates, Some(worst), oracle, source, match_points)
+                let unit = Unit::of(args.oracle.oracle.is_match_points(), &aggregates);
+                (aggregates, Some(worst), oracle, source, unit)
             }
         };
     let Some(stats) = aggregates.players.get(&args.name) else {
         return Err(unknown(&args.name, &aggregates));
     };
-    let unit = dicelens::report::Unit::of(match_points, &aggregates);
     let report = PlayerReport::new(&aggregates, &args.name, stats, oracle, source, worst, unit);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;

@@ -12,25 +12,32 @@ use std::path::{Path, PathBuf};
 /// Games simulated per parallel batch before they are written in order.
 const BATCH: usize = 2048;
 
-/// The flags of `dicelens simulate`.
-#[derive(Clone, Debug)]
-pub struct SimulateArgs {
-    /// Rule set.
-    pub rules: String,
+/// `dicelens simulate` flags.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Args {
+    /// Rule set of the games.
+    #[arg(long, default_value = "yahtzee")]
+    pub rules: RuleSet,
     /// Players per game.
+    #[arg(long, default_value_t = 1)]
     pub seats: usize,
-    /// Distinct players.
+    /// Number of distinct simulated players (from perfect to weak).
+    #[arg(long, default_value_t = 10)]
     pub players: usize,
-    /// Games.
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// Random seed.
+    /// Random seed: the same seed gives the same bytes.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output format.
-    pub format: String,
-    /// Output file; the ground truth goes beside it.
+    /// Output format: ygn, jsonl or verhoeff.
+    #[arg(long, default_value = "ygn")]
+    pub format: Format,
+    /// Output file; the ground truth is written beside it as NAME.truth.csv.
+    #[arg(long)]
     pub out: PathBuf,
-    /// Table directory.
-    pub tables: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: super::flags::TablesFlag,
 }
 
 /// The ground-truth file beside a corpus: `corpus.ygn` -> `corpus.truth.csv`.
@@ -39,15 +46,8 @@ pub fn truth_path(out: &Path) -> PathBuf {
 }
 
 /// Runs `dicelens simulate`.
-pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
-    let rules: RuleSet = args
-        .rules
-        .parse()
-        .map_err(|e| CliError::flag("--rules", e))?;
-    let format: Format = args
-        .format
-        .parse()
-        .map_err(|e| CliError::flag("--format", e))?;
+pub fn run(args: Args) -> Result<(), CliError> {
+    let (rules, format) = (args.rules, args.format);
     if args.seats == 0 {
         return Err(CliError::flag("--seats", "a game needs at least one seat"));
     }
@@ -79,7 +79,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
             p.name = stem.to_string_lossy().into_owned();
         }
     }
-    let dir = table_dir(args.tables.as_deref());
+    let dir = table_dir(args.tables.tables.as_deref());
     let (table, _) = load_expected(&dir, rules, &notice);
     let failure =
         |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));

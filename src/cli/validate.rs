@@ -197,33 +197,15 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
     }
     rating.oracle = Some(oracle.describe());
     let mut cache = TurnCache::default();
-    if rate_game(
+    if let Err(e) = rate_game(
         &oracle,
         replayed,
         &rating.thresholds,
         &mut cache,
         &mut rated,
-    )
-    .is_none()
-    {
-        rating.not_rated = Some(unrated(replayed, rated.len()));
+    ) {
+        rating.not_rated = Some(format!("{e}; only the {} before it are rated", e.index));
     }
     (rating, rated)
 }
 
-/// Why the decisions from the `n`-th on are not rated: the oracle could not value decision
-/// `n + 1`.
-fn unrated(replayed: &Replayed, n: usize) -> String {
-    match replayed.decisions.get(n) {
-        Some(d) => format!(
-            "decision {} of {} (round {}, seat {}, roll {}) cannot be valued by the oracle; \
-             only the {n} before it are rated",
-            n + 1,
-            replayed.decisions.len(),
-            d.round,
-            d.seat + 1,
-            d.roll_number
-        ),
-        None => format!("the oracle stopped after {n} decisions"),
-    }
-}

@@ -13,6 +13,7 @@ use super::svg::{
 };
 use super::{Ranked, Unit};
 use crate::aggregate::{Aggregates, Tally, KINDS};
+use crate::rate::Class;
 use crate::corpus::Summary;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -262,7 +263,7 @@ fn corpus_section(out: &mut String, aggregates: &Aggregates, summary: &Summary) 
                 out,
                 "<tr><td>{}</td><td class=\"num\">{}</td><td>{at}</td><td>{game}</td>\
                  <td>{detail}</td></tr>",
-                escape(reason),
+                escape(&reason.to_string()),
                 places.len()
             );
         }
@@ -302,9 +303,9 @@ fn round_series(aggregates: &Aggregates, best: &[&Ranked]) -> (Vec<Series>, u32)
     for (key, tally) in &aggregates.turns {
         if tally.decisions > 0 {
             by_seats
-                .entry((key / 1000).max(1))
+                .entry(u32::from(key.seats).max(1))
                 .or_default()
-                .push(((key % 1000).max(1), tally));
+                .push((u32::from(key.turn).max(1), tally));
         }
     }
     let mut last_round = 0;
@@ -718,9 +719,9 @@ fn kind_table(out: &mut String, aggregates: &Aggregates) {
             t.unforced,
             fixed(t.total_error(), 4),
             fixed(t.error_per_decision(), 6),
-            t.classes[1],
-            t.classes[2],
-            t.classes[3]
+            t.classes[Class::Doubtful],
+            t.classes[Class::Error],
+            t.classes[Class::Blunder]
         );
     }
     out.push_str("</tbody>\n</table>\n");
@@ -779,9 +780,9 @@ fn leaderboard_section(
             fixed(lo, 4),
             fixed(hi, 4),
             fixed(p.all.error_per_decision(), 6),
-            p.all.classes[1],
-            p.all.classes[2],
-            p.all.classes[3]
+            p.all.classes[Class::Doubtful],
+            p.all.classes[Class::Error],
+            p.all.classes[Class::Blunder]
         );
     }
     out.push_str("</tbody>\n</table>\n</section>\n");
@@ -790,7 +791,7 @@ fn leaderboard_section(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aggregate::PlayerStats;
+    use crate::aggregate::{PlayerStats, SeatsTurn};
     use crate::report::leaderboard;
 
     /// A tally of `decisions` decisions with `error` points of error in all.
@@ -800,7 +801,7 @@ mod tests {
             unforced: decisions,
             error_nano: (error * 1e9) as i128,
             luck_nano: 0,
-            classes: [decisions, 0, 0, 0],
+            classes: crate::aggregate::ClassCounts([decisions, 0, 0, 0]),
         }
     }
 
@@ -813,11 +814,11 @@ mod tests {
             ..Default::default()
         };
         for turn in 1..=13 {
-            a.turns.insert(1000 + turn, tally(3, f64::from(turn) * 0.1));
+            a.turns.insert(SeatsTurn { seats: 1, turn }, tally(3, f64::from(turn) * 0.1));
         }
         for turn in 1..=26 {
             a.turns
-                .insert(2000 + turn, tally(2, f64::from(turn) * 0.05));
+                .insert(SeatsTurn { seats: 2, turn }, tally(2, f64::from(turn) * 0.05));
         }
         a.rule_sets.insert("yahtzee".into(), 3);
         for (name, games, error) in [("<b>&\"x\"", 2, 20.0), ("sim01", 3, 1.0)] {
@@ -927,7 +928,7 @@ mod tests {
         assert_finite_coordinates(&html);
 
         let mut two = sample();
-        two.turns.retain(|k, _| k / 1000 == 2);
+        two.turns.retain(|k, _| k.seats == 2);
         let html = page(&two, &board, "solitaire", 1, 10);
         assert_eq!(html.matches("<polyline class=\"series seats ").count(), 1);
     }

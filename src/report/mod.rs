@@ -1,73 +1,183 @@
-//! Presentation of analyses: the leaderboard as text, CSV files and JSON (this module) and the
-//! HTML report with SVG charts ([`html`]). Numbers are formatted
-//! here and only here; every output is a pure function of the aggregates, so it is the same
-//! bytes whatever the thread count or sharding.
+//! Presentation of analyses, every output format: the leaderboard as text and JSON and the
+//! whole output directory of an analysis ([`write_analysis`]) in this module, the CSV files
+//! ([`csv`]), one row type for a rated decision ([`rows`]), `summary.json` ([`summary`]), the
+//! HTML report with SVG charts ([`html`]) and a player's report ([`player`]). Numbers are
+//! formatted here and only here; every output is a pure function of engine types, so it is the
+//! same bytes whatever the thread count or sharding.
 
 use crate::aggregate::{Aggregates, PlayerStats};
+use crate::corpus::Summary;
+use crate::rate::Class;
 use std::fmt::Write;
+use std::path::{Path, PathBuf};
 
 #[macro_use]
 pub mod svg;
+pub mod csv;
 pub mod dist;
 pub mod eval;
 pub mod html;
 pub mod oracles;
 pub mod player;
 pub mod quality;
+pub mod rows;
+pub mod summary;
 pub mod text;
 pub mod validate;
 
-/// What the errors of an analysis are measured in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// Expected final points (the solitaire oracle).
-    Points,
-    /// Expected match points (games of several players under a match-point oracle).
-    MatchPoints,
-    /// Both, game by game.
-    Mixed,
+pub use crate::rate::Unit;
+pub use csv::{csv_field, leaderboard_csv, players_csv, rounds_csv};
+use summary::SummaryFile;
+
+/// A file that could not be written: its path and why.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    pub error: std::io::Error,
 }
 
-impl Unit {
-    /// The unit of an analysis of `aggregates`: match points for games of several players
-    /// when `match_point_oracle`, points for the others.
-    pub fn of(match_point_oracle: bool, aggregates: &Aggregates) -> Unit {
-        let (mut solo, mut several) = (false, false);
-        for key in aggregates.turns.keys() {
-            if key / 1000 > 1 {
-                several = true;
-            } else {
-                solo = true;
-            }
-        }
-        let in_match_points = match_point_oracle && several;
-        let in_points = solo || (several && !match_point_oracle);
-        match (in_points, in_match_points) {
-            (_, false) => Unit::Points,
-            (false, true) => Unit::MatchPoints,
-            (true, true) => Unit::Mixed,
+impl WriteError {
+    /// The error of writing `path`.
+    pub fn new(path: &Path, error: std::io::Error) -> WriteError {
+        WriteError {
+            path: path.to_path_buf(),
+            error,
         }
     }
+}
 
-    /// The unit in full ("expected points").
-    pub fn name(self) -> &'static str {
-        match self {
-            Unit::Points => "expected points",
-            Unit::MatchPoints => "expected match points",
-            Unit::Mixed => {
-                "expected points (one-player games) or match points (games of several players)"
-            }
-        }
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write {}: {}", self.path.display(), self.error)
     }
+}
 
-    /// The unit in short, for axis titles ("points").
-    pub fn short(self) -> &'static str {
-        match self {
-            Unit::Points => "points",
-            Unit::MatchPoints => "match points",
-            Unit::Mixed => "points or match points",
+impl std::error::Error for WriteError {}
+
+/// Writes `dir/name`.
+fn write_file(dir: &Path, name: &str, content: &str) -> Result<(), WriteError> {
+    let path = dir.join(name);
+    std::fs::write(&path, content).map_err(|e| WriteError::new(&path, e))
+}
+
+/// Everything the output directory of an analysis is made from.
+pub struct AnalysisFiles<'a> {
+    /// The merged statistics.
+    pub aggregates: &'a Aggregates,
+    /// Games read and skipped (the report's corpus section).
+    pub summary: &'a Summary,
+    /// `summary.json` (its counts, the oracle, the thresholds, the unit of the errors).
+    pub summary_file: &'a SummaryFile,
+    /// `games.csv` rows (without the header); `None` if the file is written already.
+    pub games: Option<&'a str>,
+    /// Least games for the leaderboard.
+    pub min_games: u64,
+    /// Leaderboard lines in the HTML report.
+    pub top: usize,
+}
+
+impl<'a> AnalysisFiles<'a> {
+    /// The outputs of an analysis made by [`crate::pipeline::analyze`] (`games.csv` written
+    /// already), with its `summary.json`.
+    pub fn of_analysis(
+        analysis: &'a crate::pipeline::Analysis,
+        summary_file: &'a SummaryFile,
+        min_games: u64,
+        top: usize,
+    ) -> AnalysisFiles<'a> {
+        AnalysisFiles {
+            aggregates: &analysis.aggregates,
+            summary: &analysis.summary,
+            summary_file,
+            games: None,
+            min_games,
+            top,
         }
     }
+}
+
+/// Writes every output file of an analysis into `dir`: `players.csv`, `leaderboard.csv`,
+/// `rounds.csv`, `summary.json`, `aggregates.json`, `games.csv` when its rows are given, and
+/// `report.html`.
+pub fn write_analysis(dir: &Path, files: &AnalysisFiles) -> Result<(), WriteError> {
+    let aggregates = files.aggregates;
+    let board = leaderboard(aggregates, files.min_games);
+    write_file(dir, "players.csv", &players_csv(aggregates))?;
+    write_file(dir, "leaderboard.csv", &leaderboard_csv(&board))?;
+    write_file(dir, "rounds.csv", &rounds_csv(aggregates))?;
+    write_file(dir, "summary.json", &files.summary_file.to_json())?;
+    write_file(dir, "aggregates.json", &aggregates_json(aggregates))?;
+    if let Some(rows) = files.games {
+        write_file(dir, "games.csv", &format!("{}\n{rows}", csv::GAME_COLUMNS))?;
+    }
+    let html = html::report_html(
+        aggregates,
+        &board,
+        files.summary,
+        &files.summary_file.oracle,
+        files.summary_file.unit(aggregates),
+        files.min_games,
+        files.top,
+    );
+    write_file(dir, "report.html", &html)
+}
+
+/// `aggregates.json`: the aggregates as compact JSON and a line end.
+pub fn aggregates_json(aggregates: &Aggregates) -> String {
+    serde_json::to_string(aggregates).unwrap_or_default() + "\n"
+}
+
+/// One player of the leaderboard as JSON.
+#[derive(serde::Serialize)]
+struct RankedJson<'a> {
+    blunders: u64,
+    ci95: [f64; 2],
+    doubtful: u64,
+    error_per_decision: f64,
+    error_per_game: f64,
+    errors: u64,
+    games: u64,
+    player: &'a str,
+    rank: usize,
+}
+
+/// The leaderboard as JSON.
+#[derive(serde::Serialize)]
+struct LeaderboardJson<'a> {
+    leaderboard: Vec<RankedJson<'a>>,
+    min_games: u64,
+    oracle: &'a str,
+}
+
+/// The leaderboard as pretty JSON (the first `top` players) and a line end.
+pub fn leaderboard_json(board: &[Ranked], top: usize, oracle: &str, min_games: u64) -> String {
+    let leaderboard = board
+        .iter()
+        .take(top)
+        .map(|r| {
+            let (lo, hi) = r.stats.error_per_game_ci();
+            let classes = &r.stats.all.classes;
+            RankedJson {
+                blunders: classes[Class::Blunder],
+                ci95: [lo, hi],
+                doubtful: classes[Class::Doubtful],
+                error_per_decision: r.stats.all.error_per_decision(),
+                error_per_game: r.stats.error_per_game(),
+                errors: classes[Class::Error],
+                games: r.stats.games,
+                player: r.name,
+                rank: r.rank,
+            }
+        })
+        .collect();
+    let json = LeaderboardJson {
+        leaderboard,
+        min_games,
+        oracle,
+    };
+    serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
 }
 
 /// A player on the leaderboard.
@@ -136,82 +246,9 @@ pub fn leaderboard_text(board: &[Ranked], top: usize, oracle: &str, min_games: u
             p.error_per_game(),
             format!("[{lo:.4}, {hi:.4}]"),
             p.all.error_per_decision(),
-            p.all.classes[1],
-            p.all.classes[2],
-            p.all.classes[3]
-        );
-    }
-    out
-}
-
-/// Quotes a CSV field when needed.
-pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\"")).into()
-    } else {
-        text.into()
-    }
-}
-
-/// One CSV row of a player's statistics (after `rank,` for the leaderboard).
-fn player_row(name: &str, p: &PlayerStats) -> String {
-    let (lo, hi) = p.error_per_game_ci();
-    format!(
-        "{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9}",
-        csv_field(name),
-        p.games,
-        p.all.decisions,
-        p.all.unforced,
-        p.all.total_error(),
-        p.all.error_per_decision(),
-        p.error_per_game(),
-        lo,
-        hi,
-        p.all.classes[1],
-        p.all.classes[2],
-        p.all.classes[3],
-        p.all.total_luck()
-    )
-}
-
-const PLAYER_COLUMNS: &str =
-    "player,games,decisions,unforced,total_error,error_per_decision,error_per_game,\
-ci95_low,ci95_high,doubtful,errors,blunders,luck";
-
-/// `players.csv`: every player, by name.
-pub fn players_csv(aggregates: &Aggregates) -> String {
-    let mut out = format!("{PLAYER_COLUMNS}\n");
-    for (name, p) in &aggregates.players {
-        out.push_str(&player_row(name, p));
-        out.push('\n');
-    }
-    out
-}
-
-/// `leaderboard.csv`: the ranked players.
-pub fn leaderboard_csv(board: &[Ranked]) -> String {
-    let mut out = format!("rank,{PLAYER_COLUMNS}\n");
-    for r in board {
-        let _ = writeln!(out, "{},{}", r.rank, player_row(r.name, r.stats));
-    }
-    out
-}
-
-/// `rounds.csv`: per turn of the game (by number of seats), then per decision kind.
-pub fn rounds_csv(aggregates: &Aggregates) -> String {
-    let mut out =
-        String::from("seats,turn,round,seat,decisions,unforced,total_error,error_per_decision\n");
-    for (key, t) in &aggregates.turns {
-        let (seats, turn) = (key / 1000, key % 1000);
-        let round = (turn - 1) / seats.max(1) + 1;
-        let seat = (turn - 1) % seats.max(1) + 1;
-        let _ = writeln!(
-            out,
-            "{seats},{turn},{round},{seat},{},{},{:.9},{:.9}",
-            t.decisions,
-            t.unforced,
-            t.total_error(),
-            t.error_per_decision()
+            p.all.classes[Class::Doubtful],
+            p.all.classes[Class::Error],
+            p.all.classes[Class::Blunder]
         );
     }
     out
@@ -222,10 +259,13 @@ mod tests {
     use super::*;
 
     /// Aggregates holding decisions of games with these seat counts.
-    fn with_seats(seats: &[u32]) -> Aggregates {
+    fn with_seats(seats: &[u16]) -> Aggregates {
         let mut a = Aggregates::default();
         for s in seats {
-            a.turns.insert(s * 1000 + 1, Default::default());
+            a.turns.insert(
+                crate::aggregate::SeatsTurn { seats: *s, turn: 1 },
+                Default::default(),
+            );
         }
         a
     }

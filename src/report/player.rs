@@ -8,54 +8,15 @@ use super::svg::{
     axes, escape, finite, fixed, nice_axis, no_data, plot_background, px, svg_open, y_axis, Scale,
     LEFT, RIGHT,
 };
+use super::rows::DecisionRow;
 use super::Unit;
 use crate::aggregate::{Aggregates, PlayerStats, Tally, KINDS};
+use crate::rate::Class;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Decisions listed among the worst.
 pub const WORST: usize = 10;
-
-/// One of the player's worst decisions.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Worst {
-    /// Game id.
-    pub game: String,
-    /// Index of the decision in the game's decisions (orders ties within a game).
-    pub order: usize,
-    /// Round, 1-based.
-    pub round: u16,
-    /// Which roll of the turn the decision follows (1-3).
-    pub roll: u8,
-    /// Filled boxes before the turn ([`crate::rules::Sheet::filled_codes`]).
-    pub filled: String,
-    /// Upper-section total before the turn.
-    pub upper_total: u32,
-    /// Points before the turn.
-    pub points: u32,
-    /// The dice.
-    pub dice: String,
-    /// What the player did.
-    pub choice: String,
-    /// Its value.
-    pub value: f64,
-    /// The best option.
-    pub best: String,
-    /// Its value.
-    pub best_value: f64,
-    /// `best_value - value`.
-    pub loss: f64,
-}
-
-impl Worst {
-    /// Worst first: loss descending, then game id, then order in the game.
-    pub fn order(a: &Worst, b: &Worst) -> std::cmp::Ordering {
-        b.loss
-            .total_cmp(&a.loss)
-            .then_with(|| a.game.cmp(&b.game))
-            .then(a.order.cmp(&b.order))
-    }
-}
 
 /// Everything the player report shows.
 pub struct PlayerReport<'a> {
@@ -72,7 +33,7 @@ pub struct PlayerReport<'a> {
     /// Where the numbers come from (log files, or an `aggregates.json`).
     pub source: String,
     /// The worst decisions, worst first; `None` when made from aggregates.
-    pub worst: Option<Vec<Worst>>,
+    pub worst: Option<Vec<DecisionRow<'static>>>,
     /// What the errors are in.
     pub unit: Unit,
 }
@@ -89,7 +50,7 @@ impl<'a> PlayerReport<'a> {
         stats: &'a PlayerStats,
         oracle: String,
         source: String,
-        worst: Option<Vec<Worst>>,
+        worst: Option<Vec<DecisionRow<'static>>>,
         unit: Unit,
     ) -> PlayerReport<'a> {
         let mine = stats.error_per_game();
@@ -177,7 +138,7 @@ pub fn text(r: &PlayerReport) -> String {
             "decisions by class",
             format!(
                 "fine {}, doubtful {}, errors {}, blunders {}",
-                p.all.classes[0], p.all.classes[1], p.all.classes[2], p.all.classes[3]
+                p.all.classes[Class::Fine], p.all.classes[Class::Doubtful], p.all.classes[Class::Error], p.all.classes[Class::Blunder]
             ),
         ),
         (
@@ -261,13 +222,13 @@ pub fn text(r: &PlayerReport) -> String {
                     w.game,
                     w.round,
                     w.roll,
-                    w.filled,
-                    w.upper_total,
-                    w.points,
-                    w.dice,
-                    w.choice,
+                    w.filled(),
+                    w.upper_total(),
+                    w.points(),
+                    w.dice.to_string(),
+                    w.choice.to_string(),
                     w.value,
-                    w.best,
+                    w.best.to_string(),
                     w.best_value,
                     w.loss
                 );
@@ -327,9 +288,10 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
             .map(|w| {
                 serde_json::json!({
                     "game": w.game, "round": w.round, "roll": w.roll,
-                    "filled": w.filled, "upper_total": w.upper_total, "points": w.points,
-                    "dice": w.dice, "choice": w.choice, "value": w.value,
-                    "best": w.best, "best_value": w.best_value, "loss": w.loss,
+                    "filled": w.filled(), "upper_total": w.upper_total(), "points": w.points(),
+                    "dice": w.dice.to_string(), "choice": w.choice.to_string(),
+                    "value": w.value, "best": w.best.to_string(), "best_value": w.best_value,
+                    "loss": w.loss,
                 })
             })
             .collect::<Vec<_>>()
@@ -357,10 +319,10 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
             "error_per_game": p.error_per_game(),
             "ci95": [lo, hi],
             "error_per_decision": p.all.error_per_decision(),
-            "fine": p.all.classes[0],
-            "doubtful": p.all.classes[1],
-            "errors": p.all.classes[2],
-            "blunders": p.all.classes[3],
+            "fine": p.all.classes[Class::Fine],
+            "doubtful": p.all.classes[Class::Doubtful],
+            "errors": p.all.classes[Class::Error],
+            "blunders": p.all.classes[Class::Blunder],
             "luck": p.all.total_luck(),
             "luck_per_game": luck_per_game(p),
             "percentile": r.percentile(),
@@ -424,9 +386,9 @@ pub fn html(r: &PlayerReport) -> String {
             format!("{} \u{2013} {}", fixed(lo, 4), fixed(hi, 4)),
         ),
         ("error per decision", fixed(p.all.error_per_decision(), 6)),
-        ("doubtful", p.all.classes[1].to_string()),
-        ("errors", p.all.classes[2].to_string()),
-        ("blunders", p.all.classes[3].to_string()),
+        ("doubtful", p.all.classes[Class::Doubtful].to_string()),
+        ("errors", p.all.classes[Class::Error].to_string()),
+        ("blunders", p.all.classes[Class::Blunder].to_string()),
         ("luck per game", fixed(luck_per_game(p), 4)),
         ("percentile", fixed(r.percentile(), 1)),
     ];
@@ -487,13 +449,13 @@ pub fn html(r: &PlayerReport) -> String {
                     escape(&w.game),
                     w.round,
                     w.roll,
-                    escape(&w.filled),
-                    w.upper_total,
-                    w.points,
-                    escape(&w.dice),
-                    escape(&w.choice),
+                    escape(&w.filled()),
+                    w.upper_total(),
+                    w.points(),
+                    escape(&w.dice.to_string()),
+                    escape(&w.choice.to_string()),
                     fixed(w.value, 4),
-                    escape(&w.best),
+                    escape(&w.best.to_string()),
                     fixed(w.best_value, 4),
                     fixed(w.loss, 4)
                 );

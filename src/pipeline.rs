@@ -1,0 +1,515 @@
+//! The analysis pipeline as a library: log files are read and replayed ([`crate::corpus`]),
+//! batches of games are rated in parallel ([`rate_batch`]) and added to mergeable
+//! [`Aggregates`]; [`analyze`] does it all and returns an in-memory [`Analysis`], streaming every
+//! rated game to a caller's [`DecisionSink`] in corpus order. Nothing here prints: notices
+//! (tables being built) and progress go to a caller's [`Progress`].
+//!
+//! ```no_run
+//! use dicelens::pipeline::{analyze, Options};
+//! use dicelens::tables::Silent;
+//! let options = Options::default();
+//! let analysis = analyze(&["games.ygn".into()], &options, &mut (), &Silent).unwrap();
+//! println!("{} games rated", analysis.aggregates.games);
+//! ```
+
+use crate::aggregate::Aggregates;
+use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
+use crate::rate::{
+    rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds, TurnCache,
+};
+use crate::replay::{ReplayOptions, Replayed};
+use crate::rules::RuleSet;
+use crate::tables::{load_dist, load_expected, table_dir};
+use dicelens_parsers::GameRecord;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
+pub const BATCH: usize = 4096;
+/// Games one worker rates into one partial aggregate.
+const CHUNK: usize = 128;
+
+thread_local! {
+    /// Each worker thread's turn evaluations, kept across batches.
+    static CACHE: RefCell<TurnCache> = RefCell::new(TurnCache::default());
+}
+
+/// What a run reports as it goes: the table layer's notices and build progress
+/// ([`tables::Progress`](crate::tables::Progress)), and the files read.
+pub trait Progress: crate::tables::Progress {
+    /// The run reads `files` files.
+    fn start(&self, _files: usize) {}
+    /// One more file was read.
+    fn file_done(&self) {}
+    /// The run is over.
+    fn finish(&self) {}
+}
+
+impl Progress for crate::tables::Silent {}
+
+/// Where rated games go. Each batch of games is rated in parallel in chunks of consecutive
+/// games: [`DecisionSink::game`] is called on the workers for each rated game of a chunk (with
+/// the game's index among the games handed to the oracle, counted from 0), in corpus order
+/// within the chunk, gathering into the chunk's [`DecisionSink::Part`]; the parts
+/// are then handed to [`DecisionSink::part`] in corpus order. (So rows are made in parallel and
+/// written in game order.)
+pub trait DecisionSink: Sync {
+    /// What one chunk gathers.
+    type Part: Default + Send;
+    /// One rated game of a chunk: `index` is its place among the games handed to the oracle,
+    /// `rated` holds its decisions in order.
+    fn game(&self, index: usize, game: &GameRecord, rated: &[Rated], part: &mut Self::Part);
+    /// The next chunk's part, in corpus order.
+    fn part(&mut self, part: Self::Part);
+}
+
+/// No sink: the games are only aggregated.
+impl DecisionSink for () {
+    type Part = ();
+    fn game(&self, _: usize, _: &GameRecord, _: &[Rated], _: &mut ()) {}
+    fn part(&mut self, _: ()) {}
+}
+
+/// The oracle with its tables loaded on demand, per rule set: expected scores for every game,
+/// distributions for the games of several players when the method needs them.
+pub struct Tables {
+    /// The oracle over the tables loaded so far.
+    pub oracle: MatchOracle,
+    dir: PathBuf,
+    loaded: Vec<RuleSet>,
+    dists_loaded: Vec<RuleSet>,
+}
+
+impl Tables {
+    /// No table loaded yet; tables come from `dir` (default: $DICELENS_TABLES, else ./tables).
+    pub fn new(dir: Option<&Path>, spec: OracleSpec) -> Tables {
+        let solitaire = SolitaireOracle::new(HashMap::new());
+        Tables {
+            oracle: MatchOracle::new(solitaire, spec),
+            dir: table_dir(dir),
+            loaded: Vec::new(),
+            dists_loaded: Vec::new(),
+        }
+    }
+
+    /// The oracle over the tables loaded so far.
+    pub fn oracle(&self) -> &MatchOracle {
+        &self.oracle
+    }
+
+    /// Loads the tables every game of `batch` needs and that are not loaded yet (building them
+    /// if missing, with a notice to `progress`).
+    pub fn load_for(&mut self, batch: &[(GameRecord, Replayed)], progress: &dyn Progress) {
+        for (_, replayed) in batch {
+            let Some(rules) = replayed.rules else {
+                continue;
+            };
+            if !self.loaded.contains(&rules) {
+                let (table, _) = load_expected(&self.dir, rules, progress);
+                self.oracle
+                    .solitaire
+                    .add_table(rules, table.values().to_vec());
+                self.loaded.push(rules);
+            }
+            let several = replayed.seats > 1;
+            if several && self.oracle.needs_dists() && !self.dists_loaded.contains(&rules) {
+                let (table, _) = load_dist(&self.dir, rules, progress);
+                self.oracle.add_dists(rules, table);
+                self.dists_loaded.push(rules);
+            }
+        }
+    }
+}
+
+/// Games waiting to be rated. A game is swapped into a slot, and the slot's previous record
+/// goes back to the reader to be refilled: no game is copied and no allocation is repeated.
+#[derive(Default)]
+pub struct GameBatch {
+    slots: Vec<(GameRecord, Replayed)>,
+    len: usize,
+}
+
+impl GameBatch {
+    /// Takes `game` and its replay (leaving the contents of a used slot in their place).
+    pub fn take(&mut self, game: &mut GameRecord, replayed: &mut Replayed) {
+        if self.len == self.slots.len() {
+            self.slots.push(Default::default());
+        }
+        let slot = &mut self.slots[self.len];
+        std::mem::swap(&mut slot.0, game);
+        std::mem::swap(&mut slot.1, replayed);
+        self.len += 1;
+    }
+
+    /// Whether the batch holds [`BATCH`] games.
+    pub fn is_full(&self) -> bool {
+        self.len >= BATCH
+    }
+
+    /// The games taken since the last [`GameBatch::clear`].
+    pub fn games(&self) -> &[(GameRecord, Replayed)] {
+        &self.slots[..self.len]
+    }
+
+    /// Empties the batch (its slots stay allocated).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// A game the oracle could not rate, with where it is.
+fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
+    let location = Location {
+        file: game.provenance.file.clone(),
+        line: game.provenance.line,
+        game_id: Some(game.provenance.game_id.clone()),
+        detail: "a decision the oracle cannot value".into(),
+    };
+    (SkipReason::NotRatedByOracle, location)
+}
+
+/// Rates a batch of replayed games in parallel, in chunks, each decision classified by the
+/// default thresholds of its game's unit ([`Oracle::unit`]): each chunk gives a partial
+/// aggregate, what `sink` gathered, and the games the oracle could not rate. Chunks are then
+/// taken in order: aggregates merged into `aggregates`, parts handed to the sink, unrated games
+/// added to `not_rated`. `first` is the index the sink gets for the batch's first game.
+pub fn rate_batch<S: DecisionSink + ?Sized>(
+    oracle: &MatchOracle,
+    batch: &[(GameRecord, Replayed)],
+    first: usize,
+    sink: &mut S,
+    aggregates: &mut Aggregates,
+    not_rated: &mut Vec<(SkipReason, Location)>,
+) {
+    let shared: &S = sink;
+    type ChunkResult<P> = (Aggregates, P, Vec<(SkipReason, Location)>);
+    let parts: Vec<ChunkResult<S::Part>> = batch
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            CACHE.with(|cache| {
+                let mut cache = cache.borrow_mut();
+                cache.serve(oracle.id());
+                let mut agg = Aggregates::default();
+                let mut gathered = S::Part::default();
+                let mut failed = Vec::new();
+                let mut rated = Vec::new();
+                for (i, (game, replayed)) in chunk.iter().enumerate() {
+                    let thresholds = Thresholds::for_unit(oracle.unit(replayed.seats));
+                    if rate_game(oracle, replayed, &thresholds, &mut cache, &mut rated).is_err() {
+                        failed.push(not_rated_by_oracle(game));
+                        continue;
+                    }
+                    agg.add_game(
+                        &game.rules,
+                        &game.players,
+                        game.provenance.date.as_deref(),
+                        &rated,
+                    );
+                    shared.game(first + c * CHUNK + i, game, &rated, &mut gathered);
+                }
+                (agg, gathered, failed)
+            })
+        })
+        .collect();
+    for (agg, gathered, failed) in parts {
+        aggregates.merge(&agg);
+        sink.part(gathered);
+        not_rated.extend(failed);
+    }
+}
+
+/// How a corpus is read and rated.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// How each file's format is found.
+    pub format: InputFormat,
+    /// Only the games of the one file that begin in this byte range (see
+    /// [`crate::corpus::LogFile::for_each_game_in`]).
+    pub range: Option<Range<u64>>,
+    /// Replay options (unfinished games).
+    pub replay: ReplayOptions,
+    /// Only games of this rule set are rated (the others are skipped as another rule set).
+    pub only: Option<RuleSet>,
+    /// How games are rated.
+    pub oracle: OracleSpec,
+    /// Table directory (default: $DICELENS_TABLES, else ./tables).
+    pub tables: Option<PathBuf>,
+}
+
+/// Why an analysis stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnalyzeError {
+    /// A byte range after the first of a file that cannot be read now: its games must not be
+    /// lost quietly (run it again once the file is readable).
+    UnreadableRange(String),
+}
+
+impl std::fmt::Display for AnalyzeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnalyzeError::UnreadableRange(why) => write!(
+                f,
+                "{why}: the byte range cannot be read (run it again once the file is readable)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AnalyzeError {}
+
+/// The result of an analysis.
+pub struct Analysis {
+    /// The statistics of every rated game.
+    pub aggregates: Aggregates,
+    /// Games read, used and skipped (the games the oracle could not rate included).
+    pub summary: Summary,
+    /// The oracle's description.
+    pub oracle: String,
+    /// The oracle's spec.
+    pub spec: OracleSpec,
+    /// The thresholds of decisions rated in points (those in match points are classified by
+    /// [`Thresholds::MATCH_POINTS`]).
+    pub thresholds: Thresholds,
+    /// Games of one player handed to the oracle.
+    pub solo_games: u64,
+    /// Games of several players handed to the oracle.
+    pub multi_games: u64,
+    /// The oracle and its tables, to rate more games with.
+    pub tables: Tables,
+}
+
+impl Analysis {
+    /// Games rated.
+    pub fn games_rated(&self) -> u64 {
+        self.aggregates.games
+    }
+
+    /// Whether some players' totals mix units: one-player games in points and games of several
+    /// players in match points.
+    pub fn mixes_units(&self) -> bool {
+        self.spec.is_match_points() && self.solo_games > 0 && self.multi_games > 0
+    }
+}
+
+/// A running analysis: the reader (and the ids it has seen), the oracle, the aggregates.
+pub struct Analyzer {
+    reader: CorpusReader,
+    options: Options,
+}
+
+impl Analyzer {
+    /// An analysis with these options, no game seen yet.
+    pub fn new(options: Options) -> Analyzer {
+        Analyzer {
+            reader: CorpusReader::new(options.replay),
+            options,
+        }
+    }
+
+    /// Counts `game_id` as seen: a game of that id is skipped as a duplicate (the ids of the
+    /// partitions of a corpus before this one).
+    pub fn mark_seen(&mut self, game_id: &str) {
+        self.reader.mark_seen(game_id);
+    }
+
+    /// Reads, replays and rates every game of `files` (of the byte range, if one is given),
+    /// handing each rated game to `sink` in corpus order.
+    pub fn run<S: DecisionSink + ?Sized>(
+        self,
+        files: &[PathBuf],
+        sink: &mut S,
+        progress: &dyn Progress,
+    ) -> Result<Analysis, AnalyzeError> {
+        let Analyzer {
+            mut reader,
+            options,
+        } = self;
+        let mut tables = Tables::new(options.tables.as_deref(), options.oracle);
+        let mut aggregates = Aggregates::default();
+        let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
+        let (mut solo_games, mut multi_games) = (0, 0);
+        let mut handed = 0;
+        let mut flush = |batch: &mut GameBatch,
+                         aggregates: &mut Aggregates,
+                         not_rated: &mut Vec<(SkipReason, Location)>| {
+            tables.load_for(batch.games(), progress);
+            for (_, replayed) in batch.games() {
+                match replayed.seats {
+                    1 => solo_games += 1,
+                    _ => multi_games += 1,
+                }
+            }
+            rate_batch(&tables.oracle, batch.games(), handed, sink, aggregates, not_rated);
+            handed += batch.games().len();
+            batch.clear();
+        };
+        progress.start(files.len());
+        let mut batch = GameBatch::default();
+        let format = options.format.fixed();
+        for path in files {
+            let unread = reader.read_path_in(path, format, options.range.clone(), |game, replayed| {
+                if wanted_rule_set(options.only, game, replayed.rules, &mut not_rated) {
+                    batch.take(game, replayed);
+                    if batch.is_full() {
+                        flush(&mut batch, &mut aggregates, &mut not_rated);
+                    }
+                }
+            });
+            if let Some(why) = unread {
+                progress.finish();
+                return Err(AnalyzeError::UnreadableRange(why));
+            }
+            progress.file_done();
+        }
+        flush(&mut batch, &mut aggregates, &mut not_rated);
+        progress.finish();
+        let mut summary = reader.summary;
+        summary.games_used = summary.games_used.saturating_sub(not_rated.len() as u64);
+        for (reason, location) in not_rated {
+            summary.skip(reason, location);
+        }
+        Ok(Analysis {
+            aggregates,
+            summary,
+            oracle: tables.oracle.describe(),
+            spec: options.oracle,
+            thresholds: Thresholds::POINTS,
+            solo_games,
+            multi_games,
+            tables,
+        })
+    }
+}
+
+/// Reads, replays and rates every game of `files` as `options` say, handing each rated game
+/// to `sink` in corpus order; see [`Analyzer`] to count ids as seen first.
+pub fn analyze<S: DecisionSink + ?Sized>(
+    files: &[PathBuf],
+    options: &Options,
+    sink: &mut S,
+    progress: &dyn Progress,
+) -> Result<Analysis, AnalyzeError> {
+    Analyzer::new(options.clone()).run(files, sink, progress)
+}
+
+/// Whether a game of rule set `rules` is rated when only rule set `only` (if any) is wanted;
+/// if not, the game is recorded in `not_rated`.
+fn wanted_rule_set(
+    only: Option<RuleSet>,
+    game: &GameRecord,
+    rules: Option<RuleSet>,
+    not_rated: &mut Vec<(SkipReason, Location)>,
+) -> bool {
+    match other_rule_set(only, game, rules) {
+        Some(skipped) => {
+            not_rated.push(skipped);
+            false
+        }
+        None => true,
+    }
+}
+
+/// Why and where a game of rule set `rules` is skipped when only rule set `only` (if any) is
+/// wanted; `None` if it is rated.
+pub fn other_rule_set(
+    only: Option<RuleSet>,
+    game: &GameRecord,
+    rules: Option<RuleSet>,
+) -> Option<(SkipReason, Location)> {
+    match (only, rules) {
+        (Some(only), Some(r)) if only != r => {
+            let location = Location {
+                file: game.provenance.file.clone(),
+                line: game.provenance.line,
+                game_id: Some(game.provenance.game_id.clone()),
+                detail: format!("rule set {r}, not {only}"),
+            };
+            Some((SkipReason::OtherRuleSet, location))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::{players, simulate_batch, Plan};
+    use dicelens_parsers::Format;
+
+    /// Gathers every game id in the order the sink gets them.
+    #[derive(Default)]
+    struct Ids(Vec<(usize, String)>);
+
+    impl DecisionSink for Ids {
+        type Part = Vec<(usize, String)>;
+        fn game(&self, index: usize, game: &GameRecord, _: &[Rated], part: &mut Self::Part) {
+            part.push((index, game.provenance.game_id.clone()));
+        }
+        fn part(&mut self, part: Self::Part) {
+            self.0.extend(part);
+        }
+    }
+
+    #[test]
+    fn analysis_is_the_same_whatever_the_thread_count() {
+        let rules = RuleSet::Yahtzee;
+        let table = crate::solve::expected::build_table(rules, &|_, _| {});
+        let dir = tempfile::tempdir().unwrap();
+        crate::tables::write_expected(dir.path(), rules, &table).unwrap();
+        let plan = Plan {
+            rules,
+            seats: 1,
+            players: 5,
+            games: 300,
+            seed: 21,
+        };
+        let mut bytes = Vec::new();
+        for g in simulate_batch(&table, &plan, &players(&plan), 0..plan.games) {
+            Format::Ygn.write_game(&g.record, &mut bytes).unwrap();
+        }
+        let corpus = dir.path().join("corpus.ygn");
+        std::fs::write(&corpus, bytes).unwrap();
+        let options = Options {
+            oracle: OracleSpec::SOLITAIRE,
+            tables: Some(dir.path().to_path_buf()),
+            ..Options::default()
+        };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut ids = Ids::default();
+                let analysis = analyze(&[corpus.clone()], &options, &mut ids, &Silent).unwrap();
+                (analysis.aggregates, analysis.summary.games_used, ids.0)
+            })
+        };
+        let (one, used, ids) = run(1);
+        assert_eq!(one.games, 300);
+        assert_eq!(used, 300);
+        assert_eq!(ids.len(), 300);
+        assert!(ids.iter().enumerate().all(|(i, (index, _))| *index == i));
+        for threads in [2, 3] {
+            let (aggregates, _, other_ids) = run(threads);
+            assert_eq!(aggregates, one, "{threads} threads");
+            assert_eq!(other_ids, ids, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn other_rule_sets_and_unreadable_ranges_are_reported() {
+        let options = Options {
+            only: Some(RuleSet::Yatzy),
+            range: Some(10..20),
+            ..Options::default()
+        };
+        let missing = std::path::PathBuf::from("/nonexistent/x.ygn");
+        let error = analyze(&[missing], &options, &mut (), &Silent).err();
+        assert!(matches!(error, Some(AnalyzeError::UnreadableRange(_))));
+    }
+}

@@ -1,0 +1,188 @@
+//! One row type for a rated decision, [`DecisionRow`]: what `decisions.csv` writes, what a
+//! player's worst-decisions list shows, and what a single game's report lists (everything about
+//! the decision a reader needs without the game record at hand).
+
+use crate::dice::Dice;
+use crate::rate::{Class, Rated, Unit};
+use crate::rules::{Choice, Family, Sheet, UPPER_THRESHOLD};
+use dicelens_parsers::GameRecord;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use std::borrow::Cow;
+
+/// A rated decision, made from its game and its rating ([`DecisionRow::new`]) without copying
+/// anything (the game id and player name are borrowed from the game; [`DecisionRow::into_owned`]
+/// keeps a row beyond it). Serialised as an object with the fields below, `sheet` given as
+/// `state`, `filled`, `upper_total` and `points`, and dice and choices as text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionRow<'a> {
+    /// Game id.
+    pub game: Cow<'a, str>,
+    /// Index of the decision in the game's decisions (orders ties within a game).
+    pub order: usize,
+    /// The mover's name, if the game names the seat.
+    pub player: Option<Cow<'a, str>>,
+    /// The mover's seat, 0-based.
+    pub seat: u8,
+    /// Round, 1-based.
+    pub round: u16,
+    /// Which roll of the turn the decision follows (1-3).
+    pub roll: u8,
+    /// Rolls left after that roll (0-2).
+    pub rolls_left: u8,
+    /// The mover's sheet before the turn.
+    pub sheet: Sheet,
+    /// The dice.
+    pub dice: Dice,
+    /// What the player did.
+    pub choice: Choice,
+    /// Its value.
+    pub value: f64,
+    /// The best option.
+    pub best: Choice,
+    /// Its value.
+    pub best_value: f64,
+    /// `best_value - value` (never negative).
+    pub loss: f64,
+    /// Value after the roll minus value expected before it.
+    pub luck: f64,
+    /// Only one option, or all within 1e-9.
+    pub forced: bool,
+    /// Severity.
+    pub class: Class,
+    /// The unit of the values.
+    pub unit: Unit,
+}
+
+impl<'a> DecisionRow<'a> {
+    /// The row of `rated`, the decision at index `order` of `game`'s rated decisions.
+    pub fn new(game: &'a GameRecord, order: usize, rated: &Rated) -> DecisionRow<'a> {
+        let d = &rated.decision;
+        DecisionRow {
+            game: Cow::Borrowed(&game.provenance.game_id),
+            order,
+            player: game
+                .players
+                .get(usize::from(d.seat))
+                .map(|p| Cow::Borrowed(p.as_str())),
+            seat: d.seat,
+            round: d.round,
+            roll: d.roll_number,
+            rolls_left: d.rolls_left(),
+            sheet: d.sheet,
+            dice: d.dice,
+            choice: d.choice,
+            value: rated.chosen,
+            best: rated.best_choice,
+            best_value: rated.best,
+            loss: rated.error,
+            luck: rated.luck,
+            forced: rated.forced,
+            class: rated.class,
+            unit: rated.unit,
+        }
+    }
+
+    /// Every rated decision of a game, in order.
+    pub fn of_game(
+        game: &'a GameRecord,
+        rated: &'a [Rated],
+    ) -> impl Iterator<Item = DecisionRow<'a>> + 'a {
+        rated
+            .iter()
+            .enumerate()
+            .map(move |(order, r)| DecisionRow::new(game, order, r))
+    }
+
+    /// The same row, owning its text.
+    pub fn into_owned(self) -> DecisionRow<'static> {
+        DecisionRow {
+            game: Cow::Owned(self.game.into_owned()),
+            player: self.player.map(|p| Cow::Owned(p.into_owned())),
+            ..self
+        }
+    }
+
+    /// The sheet before the turn in Verhoeff's notation ([`sheet_state`]).
+    pub fn state(&self) -> String {
+        sheet_state(&self.sheet)
+    }
+
+    /// Filled boxes before the turn ([`Sheet::filled_codes`]).
+    pub fn filled(&self) -> String {
+        self.sheet.filled_codes()
+    }
+
+    /// Upper-section total before the turn.
+    pub fn upper_total(&self) -> u32 {
+        self.sheet.upper_total
+    }
+
+    /// Points before the turn.
+    pub fn points(&self) -> u32 {
+        self.sheet.points
+    }
+
+    /// Worst first: loss descending, then game id, then order in the game.
+    pub fn worst_first(a: &DecisionRow, b: &DecisionRow) -> std::cmp::Ordering {
+        b.loss
+            .total_cmp(&a.loss)
+            .then_with(|| a.game.cmp(&b.game))
+            .then(a.order.cmp(&b.order))
+    }
+}
+
+impl Serialize for DecisionRow<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut row = s.serialize_struct("DecisionRow", 21)?;
+        row.serialize_field("game", &self.game)?;
+        row.serialize_field("order", &self.order)?;
+        row.serialize_field("player", &self.player)?;
+        row.serialize_field("seat", &self.seat)?;
+        row.serialize_field("round", &self.round)?;
+        row.serialize_field("roll", &self.roll)?;
+        row.serialize_field("rolls_left", &self.rolls_left)?;
+        row.serialize_field("state", &self.state())?;
+        row.serialize_field("filled", &self.filled())?;
+        row.serialize_field("upper_total", &self.upper_total())?;
+        row.serialize_field("points", &self.points())?;
+        row.serialize_field("dice", &self.dice.to_string())?;
+        row.serialize_field("choice", &self.choice.to_string())?;
+        row.serialize_field("value", &self.value)?;
+        row.serialize_field("best", &self.best.to_string())?;
+        row.serialize_field("best_value", &self.best_value)?;
+        row.serialize_field("loss", &self.loss)?;
+        row.serialize_field("luck", &self.luck)?;
+        row.serialize_field("forced", &self.forced)?;
+        row.serialize_field("class", self.class.name())?;
+        row.serialize_field("unit", self.unit.short())?;
+        row.end()
+    }
+}
+
+/// The sheet as Verhoeff writes it (`_2__5_TF__LYC;15-`: a mask over `123456TFHSLYC` with `_`
+/// for a used box, the upper points still needed, `+` when the Yahtzee box holds 50); Yatzy
+/// sheets, which his notation does not cover, as their filled box codes.
+pub fn sheet_state(sheet: &Sheet) -> String {
+    const LETTERS: &[u8; 13] = b"123456TFHSLYC";
+    match sheet.rules.family() {
+        Family::American => {
+            let mask: String = LETTERS
+                .iter()
+                .enumerate()
+                .map(|(b, &letter)| {
+                    if sheet.filled & (1 << b) != 0 {
+                        '_'
+                    } else {
+                        char::from(letter)
+                    }
+                })
+                .collect();
+            format!(
+                "{mask};{:>2}{}",
+                UPPER_THRESHOLD - sheet.capped_upper(),
+                if sheet.yahtzee_50 { '+' } else { '-' }
+            )
+        }
+        Family::Scandinavian => sheet.filled_codes(),
+    }
+}
