@@ -114,8 +114,8 @@ fn simulated_corpus(plan: &Plan, dir: &std::path::Path) -> std::path::PathBuf {
 /// output written into `dir/analysis`.
 fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleSpec) -> u64 {
     use dicelens::pipeline::{analyze, Options};
-    use dicelens::tables::Silent;
     use dicelens::report::{self, csv::RowFiles, summary::SummaryFile, AnalysisFiles};
+    use dicelens::tables::Silent;
     let out = dir.join("analysis");
     std::fs::create_dir_all(&out).expect("the output directory");
     let options = Options {

@@ -384,7 +384,9 @@ impl Aggregates {
         for r in rated {
             self.all.add(r);
             self.kinds[kind(r)].add(r);
-            let turn = r.decision.round.saturating_sub(1) * u16::from(seats) + u16::from(r.decision.seat) + 1;
+            let turn = r.decision.round.saturating_sub(1) * u16::from(seats)
+                + u16::from(r.decision.seat)
+                + 1;
             let key = SeatsTurn {
                 seats: u16::from(seats),
                 turn,

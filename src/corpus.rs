@@ -364,7 +364,10 @@ pub struct Summary {
 impl Summary {
     /// Records a skipped game.
     pub fn skip(&mut self, reason: impl Into<SkipReason>, location: Location) {
-        self.skipped.entry(reason.into()).or_default().push(location);
+        self.skipped
+            .entry(reason.into())
+            .or_default()
+            .push(location);
     }
 
     /// Number of games skipped for `reason`.

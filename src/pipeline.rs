@@ -343,7 +343,14 @@ impl Analyzer {
                     _ => multi_games += 1,
                 }
             }
-            rate_batch(&tables.oracle, batch.games(), handed, sink, aggregates, not_rated);
+            rate_batch(
+                &tables.oracle,
+                batch.games(),
+                handed,
+                sink,
+                aggregates,
+                not_rated,
+            );
             handed += batch.games().len();
             batch.clear();
         };
@@ -351,14 +358,15 @@ impl Analyzer {
         let mut batch = GameBatch::default();
         let format = options.format.fixed();
         for path in files {
-            let unread = reader.read_path_in(path, format, options.range.clone(), |game, replayed| {
-                if wanted_rule_set(options.only, game, replayed.rules, &mut not_rated) {
-                    batch.take(game, replayed);
-                    if batch.is_full() {
-                        flush(&mut batch, &mut aggregates, &mut not_rated);
+            let unread =
+                reader.read_path_in(path, format, options.range.clone(), |game, replayed| {
+                    if wanted_rule_set(options.only, game, replayed.rules, &mut not_rated) {
+                        batch.take(game, replayed);
+                        if batch.is_full() {
+                            flush(&mut batch, &mut aggregates, &mut not_rated);
+                        }
                     }
-                }
-            });
+                });
             if let Some(why) = unread {
                 progress.finish();
                 return Err(AnalyzeError::UnreadableRange(why));
@@ -437,6 +445,7 @@ pub fn other_rule_set(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tables::Silent;
     use crate::simulate::{players, simulate_batch, Plan};
     use dicelens_parsers::Format;
 

@@ -67,7 +67,9 @@ impl Unit {
             .turns
             .keys()
             .map(|key| spec.unit(usize::from(key.seats)))
-            .fold(None, |acc: Option<Unit>, u| Some(acc.map_or(u, |a| a.and(u))))
+            .fold(None, |acc: Option<Unit>, u| {
+                Some(acc.map_or(u, |a| a.and(u)))
+            })
             .unwrap_or(Unit::Points)
     }
 
@@ -844,7 +846,9 @@ mod tests {
         let mut cache = TurnCache::default();
         rate_game(&oracle, &replayed, &everything, &mut cache, &mut out).unwrap();
         assert_eq!(out.len(), replayed.decisions.len());
-        assert!(out.iter().all(|r| r.class == Class::Blunder && r.unit == Unit::Points));
+        assert!(out
+            .iter()
+            .all(|r| r.class == Class::Blunder && r.unit == Unit::Points));
         rate_game(&oracle, &replayed, &nothing, &mut cache, &mut out).unwrap();
         assert!(out.iter().all(|r| r.class == Class::Fine));
     }
@@ -854,7 +858,10 @@ mod tests {
         assert_eq!(OracleSpec::DEFAULT.unit(2), Unit::MatchPoints);
         assert_eq!(OracleSpec::DEFAULT.unit(1), Unit::Points);
         assert_eq!(OracleSpec::SOLITAIRE.unit(2), Unit::Points);
-        assert_eq!(Thresholds::for_unit(Unit::MatchPoints), Thresholds::MATCH_POINTS);
+        assert_eq!(
+            Thresholds::for_unit(Unit::MatchPoints),
+            Thresholds::MATCH_POINTS
+        );
         assert_eq!(Thresholds::for_unit(Unit::Points), Thresholds::POINTS);
         assert_eq!(Unit::Points.and(Unit::MatchPoints), Unit::Mixed);
         assert_eq!(Unit::Points.and(Unit::Points), Unit::Points);

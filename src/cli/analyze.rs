@@ -3,8 +3,8 @@
 //! aggregates ([`dicelens::report`]).
 
 use super::flags::{FormatFlag, GameFilter, OracleFlag, TablesFlag};
-use super::{notice, print_stdout, CliError};
 use super::tables::TERMINAL;
+use super::{notice, print_stdout, CliError};
 use dicelens::pipeline::{Analyzer, Options, Progress};
 use dicelens::replay::ReplayOptions;
 use dicelens::report::csv::RowFiles;
@@ -160,11 +160,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 /// Writes every output file of an analysis into `dir`, reports the summary on stderr and
 /// prints the leaderboard on stdout (shared by `analyze` and `merge`).
-pub(crate) fn write_outputs(
-    dir: &Path,
-    files: &AnalysisFiles,
-    json: bool,
-) -> Result<(), CliError> {
+pub(crate) fn write_outputs(dir: &Path, files: &AnalysisFiles, json: bool) -> Result<(), CliError> {
     report::write_analysis(dir, files).map_err(cannot_write)?;
     notice(files.summary.report().trim_end());
     let board = report::leaderboard(files.aggregates, files.min_games);

@@ -2,7 +2,7 @@
 
 use super::flags::FormatFlag;
 use super::{notice, CliError};
-use dicelens::corpus::{CorpusReader, InputFormat};
+use dicelens::corpus::CorpusReader;
 use dicelens::replay::ReplayOptions;
 use dicelens_parsers::{Format, GameRecord};
 use std::io::{BufWriter, Write};

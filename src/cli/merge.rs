@@ -194,23 +194,11 @@ fn subtract_duplicates(
                 }
             }
             if batch.len() >= BATCH {
-                subtract_batch(
-                    tables,
-                    &mut batch,
-                    &mut indices,
-                    duplicates,
-                    aggregates,
-                );
+                subtract_batch(tables, &mut batch, &mut indices, duplicates, aggregates);
             }
         });
     }
-    subtract_batch(
-        tables,
-        &mut batch,
-        &mut indices,
-        duplicates,
-        aggregates,
-    );
+    subtract_batch(tables, &mut batch, &mut indices, duplicates, aggregates);
 }
 
 /// The oracle a shard was rated with ([`SummaryFile::oracle_spec`]), so that duplicate games

@@ -71,7 +71,13 @@ struct WorstOf<'a> {
 impl DecisionSink for WorstOf<'_> {
     type Part = Vec<DecisionRow<'static>>;
 
-    fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], found: &mut Vec<DecisionRow<'static>>) {
+    fn game(
+        &self,
+        _: usize,
+        game: &GameRecord,
+        rated: &[Rated],
+        found: &mut Vec<DecisionRow<'static>>,
+    ) {
         for (order, r) in rated.iter().enumerate() {
             let seat = usize::from(r.decision.seat);
             if game.players.get(seat).map(String::as_str) != Some(self.name) {
@@ -93,7 +99,9 @@ impl DecisionSink for WorstOf<'_> {
 
 /// Rates the log files: the aggregates of every player, the worst decisions of `name`, the
 /// oracle and the summary.
-fn from_logs(args: &Args) -> Result<(Aggregates, Vec<DecisionRow<'static>>, String, Summary), CliError> {
+fn from_logs(
+    args: &Args,
+) -> Result<(Aggregates, Vec<DecisionRow<'static>>, String, Summary), CliError> {
     let options = Options {
         format: args.format.format,
         range: None,
@@ -171,49 +179,48 @@ fn unknown(name: &str, aggregates: &Aggregates) -> CliError {
 
 /// Runs `dicelens player`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let (aggregates, worst, oracle, source, unit) =
-        match (&args.from, args.files.is_empty()) {
-            (Some(_), false) => {
-                return Err(usage("give either log files or --from DIR, not both"));
+    let (aggregates, worst, oracle, source, unit) = match (&args.from, args.files.is_empty()) {
+        (Some(_), false) => {
+            return Err(usage("give either log files or --from DIR, not both"));
+        }
+        (None, true) => return Err(usage("give log files or --from DIR")),
+        (Some(dir), true) => {
+            let aggregates = from_aggregates(dir)?;
+            let source = format!(
+                "{} games from {} (worst decisions not available)",
+                aggregates.games,
+                dir.join("aggregates.json").display()
+            );
+            // The oracle the analysis names in its summary, and whether it rated games of
+            // several players in match points.
+            let summary = std::fs::read_to_string(dir.join("summary.json"))
+                .ok()
+                .and_then(|text| SummaryFile::parse(&text).ok());
+            let (oracle, unit) = match summary {
+                Some(s) if !s.oracle.is_empty() => (s.oracle.clone(), s.unit(&aggregates)),
+                Some(s) => ("not named in summary.json".into(), s.unit(&aggregates)),
+                None => (
+                    "not named in summary.json".into(),
+                    Unit::of(false, &aggregates),
+                ),
+            };
+            (aggregates, None, oracle, source, unit)
+        }
+        (None, false) => {
+            let (aggregates, worst, oracle, summary) = from_logs(&args)?;
+            if summary.skipped_count() > 0 || !summary.files_skipped.is_empty() {
+                notice(summary.report().trim_end());
             }
-            (None, true) => return Err(usage("give log files or --from DIR")),
-            (Some(dir), true) => {
-                let aggregates = from_aggregates(dir)?;
-                let source = format!(
-                    "{} games from {} (worst decisions not available)",
-                    aggregates.games,
-                    dir.join("aggregates.json").display()
-                );
-                // The oracle the analysis names in its summary, and whether it rated games of
-                // several players in match points.
-                let summary = std::fs::read_to_string(dir.join("summary.json"))
-                    .ok()
-                    .and_then(|text| SummaryFile::parse(&text).ok());
-                let (oracle, unit) = match summary {
-                    Some(s) if !s.oracle.is_empty() => (s.oracle.clone(), s.unit(&aggregates)),
-                    Some(s) => ("not named in summary.json".into(), s.unit(&aggregates)),
-                    None => (
-                        "not named in summary.json".into(),
-                        Unit::of(false, &aggregates),
-                    ),
-                };
-                (aggregates, None, oracle, source, unit)
-            }
-            (None, false) => {
-                let (aggregates, worst, oracle, summary) = from_logs(&args)?;
-                if summary.skipped_count() > 0 || !summary.files_skipped.is_empty() {
-                    notice(summary.report().trim_end());
-                }
-                let files = args.files.len();
-                let source = format!(
-                    "{} games rated from {files} log file{}",
-                    aggregates.games,
-                    if files == 1 { "" } else { "s" }
-                );
-                let unit = Unit::of(args.oracle.oracle.is_match_points(), &aggregates);
-                (aggregates, Some(worst), oracle, source, unit)
-            }
-        };
+            let files = args.files.len();
+            let source = format!(
+                "{} games rated from {files} log file{}",
+                aggregates.games,
+                if files == 1 { "" } else { "s" }
+            );
+            let unit = Unit::of(args.oracle.oracle.is_match_points(), &aggregates);
+            (aggregates, Some(worst), oracle, source, unit)
+        }
+    };
     let Some(stats) = aggregates.players.get(&args.name) else {
         return Err(unknown(&args.name, &aggregates));
     };

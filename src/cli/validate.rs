@@ -208,4 +208,3 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
     }
     (rating, rated)
 }
-

@@ -260,4 +260,3 @@ pub fn rounds_csv(aggregates: &Aggregates) -> String {
     }
     out
 }
-

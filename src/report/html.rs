@@ -13,8 +13,8 @@ use super::svg::{
 };
 use super::{Ranked, Unit};
 use crate::aggregate::{Aggregates, Tally, KINDS};
-use crate::rate::Class;
 use crate::corpus::Summary;
+use crate::rate::Class;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -814,11 +814,16 @@ mod tests {
             ..Default::default()
         };
         for turn in 1..=13 {
-            a.turns.insert(SeatsTurn { seats: 1, turn }, tally(3, f64::from(turn) * 0.1));
+            a.turns.insert(
+                SeatsTurn { seats: 1, turn },
+                tally(3, f64::from(turn) * 0.1),
+            );
         }
         for turn in 1..=26 {
-            a.turns
-                .insert(SeatsTurn { seats: 2, turn }, tally(2, f64::from(turn) * 0.05));
+            a.turns.insert(
+                SeatsTurn { seats: 2, turn },
+                tally(2, f64::from(turn) * 0.05),
+            );
         }
         a.rule_sets.insert("yahtzee".into(), 3);
         for (name, games, error) in [("<b>&\"x\"", 2, 20.0), ("sim01", 3, 1.0)] {

@@ -4,11 +4,11 @@
 //! (`player-rounds`, `player-trend`). Every output is a pure function of its inputs.
 
 use super::html::STYLE;
+use super::rows::DecisionRow;
 use super::svg::{
     axes, escape, finite, fixed, nice_axis, no_data, plot_background, px, svg_open, y_axis, Scale,
     LEFT, RIGHT,
 };
-use super::rows::DecisionRow;
 use super::Unit;
 use crate::aggregate::{Aggregates, PlayerStats, Tally, KINDS};
 use crate::rate::Class;
@@ -138,7 +138,10 @@ pub fn text(r: &PlayerReport) -> String {
             "decisions by class",
             format!(
                 "fine {}, doubtful {}, errors {}, blunders {}",
-                p.all.classes[Class::Fine], p.all.classes[Class::Doubtful], p.all.classes[Class::Error], p.all.classes[Class::Blunder]
+                p.all.classes[Class::Fine],
+                p.all.classes[Class::Doubtful],
+                p.all.classes[Class::Error],
+                p.all.classes[Class::Blunder]
             ),
         ),
         (

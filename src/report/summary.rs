@@ -332,7 +332,9 @@ impl SummaryFile {
                 summary.skip(reason.clone(), place.clone().into());
             }
         }
-        summary.files_skipped.extend(self.files_skipped.iter().cloned());
+        summary
+            .files_skipped
+            .extend(self.files_skipped.iter().cloned());
     }
 
     /// The fields that say how games were rated (all but the counts), by name, each as
@@ -343,7 +345,10 @@ impl SummaryFile {
         }
         vec![
             ("duplicates", json(&self.duplicates)),
-            ("duplicates_not_subtracted", json(&self.duplicates_not_subtracted)),
+            (
+                "duplicates_not_subtracted",
+                json(&self.duplicates_not_subtracted),
+            ),
             ("exact_free", json(&self.exact_free)),
             ("match_point_thresholds", json(&self.match_point_thresholds)),
             ("merged", json(&self.merged)),

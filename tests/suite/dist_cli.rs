@@ -4,15 +4,13 @@
 //! Every test of `dist` lives in this binary: the yahtzee distribution table is built once, by
 //! the first `dist` run, in this binary's table directory (see [`ready`]).
 
-mod common;
-
-use common::{run, run_ok, text};
+use crate::common::{run, run_ok, text};
 use std::sync::OnceLock;
 
 /// Rayon threads of each run.
 const THREADS: usize = 2;
 
-use common::CHANCE_ONLY;
+use crate::common::CHANCE_ONLY;
 
 /// The empty yahtzee sheet.
 const EMPTY: [&str; 4] = ["--rules", "yahtzee", "--filled", "-"];

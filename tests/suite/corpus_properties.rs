@@ -2,9 +2,7 @@
 //! every format, and random byte mutations of a valid log never panic and never change a game
 //! they did not touch.
 
-mod common;
-
-use common::table;
+use crate::common::table;
 use dicelens::replay::{replay, Decision, ReplayOptions, Replayed};
 use dicelens::rules::RuleSet;
 use dicelens::simulate::{players, simulate_batch, Plan, SimGame};

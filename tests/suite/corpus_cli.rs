@@ -1,9 +1,7 @@
 //! `simulate` and `convert` end to end: same seed same bytes, ground truth that matches the
 //! corpus, round trips through every format, and fixtures with their expected outcomes.
 
-mod common;
-
-use common::{run as dicelens, table, text};
+use crate::common::{run as dicelens, table, text};
 use dicelens::corpus::{CorpusReader, LogFile, SkipReason};
 use dicelens::replay::{replay, Decision, ReplayOptions, Replayed};
 use dicelens::rules::RuleSet;
@@ -35,7 +33,7 @@ fn simulate_is_deterministic_and_its_truth_adds_up() {
     for threads in [1, 2] {
         let out = dir.path().join(format!("t{threads}.ygn"));
         let o = out.to_str().unwrap();
-        let args = common::simulate_two_seat(7, 300, 11, o);
+        let args = crate::common::simulate_two_seat(7, 300, 11, o);
         let run = dicelens(
             &args.iter().map(String::as_str).collect::<Vec<_>>(),
             threads,

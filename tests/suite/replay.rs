@@ -1,9 +1,7 @@
 //! The replay: simulated games replay to exactly the simulated decisions, and every validity
 //! rule of docs/formats/ygn.md is caught, with where and what the log says against what the rules give.
 
-mod common;
-
-use common::table;
+use crate::common::table;
 use dicelens::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
 use dicelens::rules::RuleSet;
 use dicelens::simulate::{players, simulate_game, Plan, SimGame};

@@ -3,9 +3,7 @@
 //! the HTML page has its charts, unknown players are usage errors, and the output does not
 //! depend on the thread count.
 
-mod common;
-
-use common::csv_rows;
+use crate::common::csv_rows;
 
 /// The corpus's ground truth is in solitaire points: every command here rates with `--oracle e`.
 fn with_solitaire<'a>(args: &[&'a str]) -> Vec<&'a str> {
@@ -16,14 +14,14 @@ fn with_solitaire<'a>(args: &[&'a str]) -> Vec<&'a str> {
     all
 }
 
-/// [`common::run`] with [`with_solitaire`].
+/// [`crate::common::run`] with [`with_solitaire`].
 fn run(args: &[&str], threads: usize) -> std::process::Output {
-    common::run(&with_solitaire(args), threads)
+    crate::common::run(&with_solitaire(args), threads)
 }
 
-/// [`common::run_ok`] with [`with_solitaire`].
+/// [`crate::common::run_ok`] with [`with_solitaire`].
 fn dicelens(args: &[&str], threads: usize) -> String {
-    common::run_ok(&with_solitaire(args), threads)
+    crate::common::run_ok(&with_solitaire(args), threads)
 }
 use std::collections::HashMap;
 use std::fs;

@@ -1,9 +1,7 @@
 //! Exact two-player values (issue 6) against a plain expectimax over both players' turns on
 //! reduced games, and the symmetry of match points.
 
-mod common;
-
-use common::{brute_turn, raise, reduced, Probs};
+use crate::common::{brute_turn, raise, reduced, Probs};
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::two_player::{window_at, ExactTwoPlayer};
@@ -399,9 +397,9 @@ mod heuristics {
 
 mod cli {
     use super::*;
-    use common::{run, text};
+    use crate::common::{run, text};
 
-    use common::CHANCE_ONLY_FILLED as CHANCE_ONLY;
+    use crate::common::CHANCE_ONLY_FILLED as CHANCE_ONLY;
 
     fn eval(extra: &[&str]) -> std::process::Output {
         let mut args = vec![

@@ -10,8 +10,6 @@
 //! passes of five means of six, and the mean over the 7776 first rolls), so `6^30` keeps every
 //! division of a two-turn game exact; `Exact` and [`exact_mean`] assert that it does.
 
-mod common;
-
 use dicelens::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::{build_table, sheet_value};
@@ -74,7 +72,7 @@ fn games(rules: RuleSet) -> Vec<Game> {
         .iter()
         .map(|&(what, free, y50, upper)| Game {
             label: format!("{rules} {what} (free {}, upper {upper})", free.join("+")),
-            sheet: common::reduced(rules, free, y50, upper, 200),
+            sheet: crate::common::reduced(rules, free, y50, upper, 200),
         })
         .collect()
 }
@@ -177,7 +175,8 @@ impl Brute {
     fn turn(&mut self, sheet: &Sheet) -> BruteTurn {
         let mut last = HashMap::new();
         for index in 0..6usize.pow(DICE as u32) {
-            let dice = common::sorted_dice(&[], &common::ordered_outcome(index, DICE));
+            let dice =
+                crate::common::sorted_dice(&[], &crate::common::ordered_outcome(index, DICE));
             if let Entry::Vacant(slot) = last.entry(dice) {
                 slot.insert(self.best_box(sheet, &dice));
             }
@@ -221,7 +220,7 @@ impl BruteTurn {
             .map(|index| {
                 self.value(
                     2,
-                    common::sorted_dice(&[], &common::ordered_outcome(index, DICE)),
+                    crate::common::sorted_dice(&[], &crate::common::ordered_outcome(index, DICE)),
                 )
             })
             .sum();
@@ -266,7 +265,10 @@ impl BruteTurn {
         let count = 6usize.pow(rerolled as u32);
         let sum: i128 = (0..count)
             .map(|index| {
-                let dice = common::sorted_dice(&key, &common::ordered_outcome(index, rerolled));
+                let dice = crate::common::sorted_dice(
+                    &key,
+                    &crate::common::ordered_outcome(index, rerolled),
+                );
                 self.value(rolls_left - 1, dice)
             })
             .sum();
@@ -369,7 +371,7 @@ fn assert_keeps_agree(
 #[test]
 fn widget_keep_values_equal_brute_force_means() {
     let rules = rule_set("yahtzee");
-    let sheet = common::reduced(rules, &["FH", "4"], true, 50, 200);
+    let sheet = crate::common::reduced(rules, &["FH", "4"], true, 50, 200);
     let mut widget = WidgetSolver::default();
     let mut brute = Brute::default();
     let mut turn = brute.turn(&sheet);

@@ -4,9 +4,7 @@
 //! read of the whole file, each once, with the same records, lines, columns and game ids: YGN,
 //! JSONL and Verhoeff, valid logs and logs with mutated bytes.
 
-mod common;
-
-use common::table;
+use crate::common::table;
 use dicelens::rules::RuleSet;
 use dicelens::simulate::{players, simulate_batch, Plan};
 use dicelens_parsers::{Format, GameReader, GameRecord, ParseError};

@@ -2,9 +2,7 @@
 //! do not depend on the thread count, malformed games are counted with their reasons, and
 //! luck and error account for every point of a game.
 
-mod common;
-
-use common::{csv_rows, run_ok as dicelens, table};
+use crate::common::{csv_rows, run_ok as dicelens, table};
 use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, TurnCache};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::{RuleSet, Sheet};
@@ -208,8 +206,8 @@ fn malformed_games_are_counted_with_reason_and_location() {
             "--out",
             mixed.to_str().unwrap(),
         ];
-        let out = common::run(&args, 2);
-        let stderr = common::text(&out.stderr);
+        let out = crate::common::run(&args, 2);
+        let stderr = crate::common::text(&out.stderr);
         assert!(out.status.success(), "{stderr}");
         assert_eq!(stderr.contains("mixed units"), warns, "{oracle}: {stderr}");
     }

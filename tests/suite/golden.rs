@@ -4,8 +4,6 @@
 //! `tests/golden/expected/`. `DICELENS_BLESS=1 cargo test --test golden` rewrites them; do that
 //! only for a change meant to alter an output, and say so in the commit.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,7 +46,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// stderr without the notices of a table being built, which depend on what earlier tests built.
 fn stable_stderr(stderr: &[u8]) -> String {
-    common::text(stderr)
+    crate::common::text(stderr)
         .lines()
         .filter(|l| !l.starts_with("dicelens: table ") && !l.starts_with("dicelens: cannot save"))
         .map(|l| format!("{l}\n"))
@@ -79,7 +77,7 @@ fn every_output_equals_the_golden_files() {
             .arg(format!("exec \"$DICELENS_BIN\" {args}"))
             .current_dir(dir)
             .env("DICELENS_BIN", env!("CARGO_BIN_EXE_dicelens"))
-            .env("DICELENS_TABLES", common::tables_dir())
+            .env("DICELENS_TABLES", crate::common::tables_dir())
             .env("RAYON_NUM_THREADS", "2")
             .output()
             .unwrap();

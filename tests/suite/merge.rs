@@ -2,9 +2,7 @@
 //! merged, give byte for byte the outputs of one analysis of the corpus, with the games seen in
 //! both shards counted once and listed.
 
-mod common;
-
-use common::tables_dir;
+use crate::common::tables_dir;
 use std::fs;
 use std::path::Path;
 use std::process::Command;

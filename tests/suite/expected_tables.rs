@@ -1,9 +1,7 @@
 //! The expected-score tables: published values, determinism across thread counts, and the
 //! invariants every optimal table must satisfy.
 
-mod common;
-
-use common::table;
+use crate::common::table;
 use dicelens::dice::{self, Dice, OUTCOMES};
 use dicelens::rules::{RuleSet, Sheet, UPPER_BOXES};
 use dicelens::solve::expected::{build_table, position_options, sheet_value, solve_group};

@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)] // each test binary uses a different part
 
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::build_table;
@@ -16,10 +15,36 @@ pub fn table(rules: RuleSet) -> &'static [f64] {
         .or_insert_with(|| build_table(rules, &|_, _| {}).leak())
 }
 
-/// A table directory shared by the tests of one binary (tables built on first use).
+/// The table directory every test shares, with the tables the tests rate with built once,
+/// before the first test gets it (so no two tests build one table at the same time): every
+/// main rule set's expected-score table, and the distribution tables of yahtzee and
+/// yahtzee-kurnik (the rule sets of the two-player tests).
 pub fn tables_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let builds: [&[&str]; 2] = [
+            &["tables", "build", "--rules", "all"],
+            &[
+                "tables",
+                "build",
+                "--dist",
+                "--rules",
+                "yahtzee,yahtzee-kurnik",
+            ],
+        ];
+        for args in builds {
+            let out = Command::new(env!("CARGO_BIN_EXE_dicelens"))
+                .args(args)
+                .arg("--tables")
+                .arg(dir.path())
+                .output()
+                .expect("the binary runs");
+            assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        }
+        dir
+    })
+    .path()
 }
 
 /// Runs the binary with the shared tables and `threads` rayon threads.

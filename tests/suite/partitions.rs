@@ -5,9 +5,7 @@
 //! across files and partitions, malformed games and a file of no known format. Also the usage
 //! errors of the flags, and `ids` output that round-trips awkward ids.
 
-mod common;
-
-use common::{run, run_ok, text};
+use crate::common::{run, run_ok, text};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};

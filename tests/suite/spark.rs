@@ -5,9 +5,7 @@
 //! written) is retried by Spark and counted once. Needs Java and pyspark (`bash .ci/run`
 //! installs them when missing).
 
-mod common;
-
-use common::{tables_dir, text};
+use crate::common::{tables_dir, text};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -121,7 +119,7 @@ fn corpus(dir: &Path) -> Vec<&'static str> {
         ("small/s2.ygn", 25, 13),
         ("small/s3.ygn", 20, 14),
     ] {
-        let args = common::simulate_two_seat(12, games, seed, file);
+        let args = crate::common::simulate_two_seat(12, games, seed, file);
         dicelens(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
     }
     let (big, s1) = (

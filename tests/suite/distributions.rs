@@ -3,9 +3,7 @@
 //! distribution of a whole table, the files (damage, truncation, interrupted builds), and
 //! `eval --target`.
 
-mod common;
-
-use common::{run, text};
+use crate::common::{run, text};
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::distribution::{
@@ -24,11 +22,11 @@ use std::sync::OnceLock;
 const TARGETS: usize = 420;
 
 /// A distribution as `P(x)` for `x` in `0..TARGETS`.
-type Probs = common::Probs;
+type Probs = crate::common::Probs;
 
 /// The sheet of `rules` with every box filled except `free` (300 points).
 fn reduced(rules: RuleSet, free: &[&str], y50: bool, upper: u32) -> Sheet {
-    common::reduced(rules, free, y50, upper, 300)
+    crate::common::reduced(rules, free, y50, upper, 300)
 }
 
 /// The reduced games of a rule set: one or two boxes free, covering the upper bonus, jokers
@@ -67,7 +65,7 @@ fn shifted(p: &Probs, gained: u32) -> Probs {
         .collect()
 }
 
-use common::raise;
+use crate::common::raise;
 
 /// Plain exhaustive computation over dice positions and ordered outcomes, memoised per sheet
 /// (points ignored); shares nothing with the widget or the dice tables.
@@ -90,7 +88,7 @@ impl Brute {
         if let Some(p) = self.sheets.get(&key) {
             return p.clone();
         }
-        let p = common::brute_turn(TARGETS, |dice| {
+        let p = crate::common::brute_turn(TARGETS, |dice| {
             let roll = Dice::from_faces(dice).unwrap();
             let mut best = vec![0.0; TARGETS];
             for b in 0..sheet.rules.box_count() {
@@ -366,7 +364,7 @@ fn eval_ranks_options_by_target() {
     let dir = &whole(RuleSet::Yahtzee).0;
     let eval = |extra: &[&str]| {
         let mut args = vec!["eval"];
-        args.extend_from_slice(&common::CHANCE_ONLY);
+        args.extend_from_slice(&crate::common::CHANCE_ONLY);
         args.push("--tables");
         args.push(dir.path().to_str().unwrap());
         args.extend_from_slice(extra);
@@ -425,7 +423,7 @@ fn two_seat_corpus(
     seed: u64,
 ) -> std::path::PathBuf {
     let corpus = dir.join("two.ygn");
-    let mut args = common::simulate_two_seat(4, games, seed, corpus.to_str().unwrap());
+    let mut args = crate::common::simulate_two_seat(4, games, seed, corpus.to_str().unwrap());
     args.extend(["--tables".to_string(), tables.to_string()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = run(&args, 2);
@@ -536,7 +534,7 @@ fn analyze_rates_two_player_games_in_match_points() {
         entry.0 += 1;
         entry.1 += error;
     }
-    let players = common::csv_rows(&one.join("players.csv"));
+    let players = crate::common::csv_rows(&one.join("players.csv"));
     assert_eq!(players.len(), sums.len());
     for (name, (decisions, error)) in &sums {
         let row = &players[name];

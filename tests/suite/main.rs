@@ -1,0 +1,25 @@
+//! The integration tests, as one test binary (one build, one link, tables built once for
+//! every test): a module per area, and `common` with the shared helpers.
+
+mod common;
+
+mod analyze;
+mod cli;
+mod corpus_cli;
+mod corpus_properties;
+mod dist_cli;
+mod distributions;
+mod examples;
+mod expected_tables;
+mod golden;
+mod merge;
+mod partitions;
+mod player;
+mod properties;
+mod ranges;
+mod replay;
+mod report_html;
+mod spark;
+mod two_player;
+mod validate;
+mod widget_exact;
