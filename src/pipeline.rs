@@ -445,8 +445,8 @@ pub fn other_rule_set(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Silent;
     use crate::simulate::{players, simulate_batch, Plan};
+    use crate::tables::Silent;
     use dicelens_parsers::Format;
 
     /// Gathers every game id in the order the sink gets them.

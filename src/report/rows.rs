@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rate::{Class, Rated, Unit};
-use crate::rules::{Choice, Family, Sheet, UPPER_THRESHOLD};
+use crate::rules::{Choice, Sheet};
 use dicelens_parsers::GameRecord;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::borrow::Cow;
@@ -163,26 +163,7 @@ impl Serialize for DecisionRow<'_> {
 /// for a used box, the upper points still needed, `+` when the Yahtzee box holds 50); Yatzy
 /// sheets, which his notation does not cover, as their filled box codes.
 pub fn sheet_state(sheet: &Sheet) -> String {
-    const LETTERS: &[u8; 13] = b"123456TFHSLYC";
-    match sheet.rules.family() {
-        Family::American => {
-            let mask: String = LETTERS
-                .iter()
-                .enumerate()
-                .map(|(b, &letter)| {
-                    if sheet.filled & (1 << b) != 0 {
-                        '_'
-                    } else {
-                        char::from(letter)
-                    }
-                })
-                .collect();
-            format!(
-                "{mask};{:>2}{}",
-                UPPER_THRESHOLD - sheet.capped_upper(),
-                if sheet.yahtzee_50 { '+' } else { '-' }
-            )
-        }
-        Family::Scandinavian => sheet.filled_codes(),
-    }
+    sheet
+        .verhoeff_state()
+        .unwrap_or_else(|| sheet.filled_codes())
 }

@@ -248,14 +248,6 @@ fn choice_text(sheet: &Sheet, dice: &Dice, choice: Choice) -> String {
     choice.to_string()
 }
 
-/// The sheet as the report shows it: Verhoeff's notation, or the filled box codes for rule
-/// sets his notation does not cover.
-fn state(sheet: &Sheet) -> String {
-    sheet
-        .verhoeff_state()
-        .unwrap_or_else(|| sheet.filled_codes())
-}
-
 /// The report's row of one rated decision of `game`.
 pub fn decision_row(game: &GameRecord, r: &Rated) -> DecisionRow {
     let d = &r.decision;
@@ -267,7 +259,7 @@ pub fn decision_row(game: &GameRecord, r: &Rated) -> DecisionRow {
         seat: d.seat,
         roll_number: d.roll_number,
         rolls_left: d.rolls_left(),
-        state: state(&d.sheet),
+        state: super::rows::sheet_state(&d.sheet),
         upper: d.sheet.upper_total,
         points: d.sheet.points,
         dice: d.dice.to_string(),
