@@ -308,20 +308,6 @@ impl std::fmt::Display for SkipReason {
     }
 }
 
-impl From<&str> for SkipReason {
-    /// The reason of this name ([`SkipReason::from_name`]).
-    fn from(name: &str) -> SkipReason {
-        SkipReason::from_name(name)
-    }
-}
-
-impl From<&String> for SkipReason {
-    /// The reason of this name ([`SkipReason::from_name`]).
-    fn from(name: &String) -> SkipReason {
-        SkipReason::from_name(name)
-    }
-}
-
 impl PartialOrd for SkipReason {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
@@ -363,11 +349,8 @@ pub struct Summary {
 
 impl Summary {
     /// Records a skipped game.
-    pub fn skip(&mut self, reason: impl Into<SkipReason>, location: Location) {
-        self.skipped
-            .entry(reason.into())
-            .or_default()
-            .push(location);
+    pub fn skip(&mut self, reason: SkipReason, location: Location) {
+        self.skipped.entry(reason).or_default().push(location);
     }
 
     /// Number of games skipped for `reason`.

@@ -9,6 +9,7 @@ pub mod aggregate;
 pub mod compare;
 pub mod corpus;
 pub mod dice;
+pub mod evaluate;
 pub mod pipeline;
 pub mod position;
 pub mod rate;

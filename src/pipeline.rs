@@ -76,8 +76,7 @@ impl DecisionSink for () {
 /// The oracle with its tables loaded on demand, per rule set: expected scores for every game,
 /// distributions for the games of several players when the method needs them.
 pub struct Tables {
-    /// The oracle over the tables loaded so far.
-    pub oracle: MatchOracle,
+    oracle: MatchOracle,
     dir: PathBuf,
     loaded: Vec<RuleSet>,
     dists_loaded: Vec<RuleSet>,
@@ -354,32 +353,22 @@ impl Analyzer {
             handed += batch.games().len();
             batch.clear();
         };
-        progress.start(files.len());
         let mut batch = GameBatch::default();
-        let format = options.format.fixed();
-        for path in files {
-            let unread =
-                reader.read_path_in(path, format, options.range.clone(), |game, replayed| {
-                    if wanted_rule_set(options.only, game, replayed.rules, &mut not_rated) {
-                        batch.take(game, replayed);
-                        if batch.is_full() {
-                            flush(&mut batch, &mut aggregates, &mut not_rated);
-                        }
-                    }
-                });
-            if let Some(why) = unread {
-                progress.finish();
-                return Err(AnalyzeError::UnreadableRange(why));
-            }
-            progress.file_done();
-        }
+        read_each(
+            &mut reader,
+            files,
+            &options,
+            progress,
+            &mut not_rated,
+            |game, replayed, not_rated| {
+                batch.take(game, replayed);
+                if batch.is_full() {
+                    flush(&mut batch, &mut aggregates, not_rated);
+                }
+            },
+        )?;
         flush(&mut batch, &mut aggregates, &mut not_rated);
-        progress.finish();
-        let mut summary = reader.summary;
-        summary.games_used = summary.games_used.saturating_sub(not_rated.len() as u64);
-        for (reason, location) in not_rated {
-            summary.skip(reason, location);
-        }
+        let summary = with_not_rated(reader.summary, not_rated);
         Ok(Analysis {
             aggregates,
             summary,
@@ -391,6 +380,66 @@ impl Analyzer {
             tables,
         })
     }
+}
+
+/// Reads and replays every game of `files` (of the byte range, if one is given) as `options`
+/// say, handing `each` the games of the wanted rule set in corpus order; the others go to
+/// `not_rated` (which `each` gets too).
+fn read_each(
+    reader: &mut CorpusReader,
+    files: &[PathBuf],
+    options: &Options,
+    progress: &dyn Progress,
+    not_rated: &mut Vec<(SkipReason, Location)>,
+    mut each: impl FnMut(&mut GameRecord, &mut Replayed, &mut Vec<(SkipReason, Location)>),
+) -> Result<(), AnalyzeError> {
+    progress.start(files.len());
+    let format = options.format.fixed();
+    for path in files {
+        let unread = reader.read_path_in(path, format, options.range.clone(), |game, replayed| {
+            if wanted_rule_set(options.only, game, replayed.rules, not_rated) {
+                each(game, replayed, not_rated);
+            }
+        });
+        if let Some(why) = unread {
+            progress.finish();
+            return Err(AnalyzeError::UnreadableRange(why));
+        }
+        progress.file_done();
+    }
+    progress.finish();
+    Ok(())
+}
+
+/// The reading summary with the games read but not rated counted as skipped.
+fn with_not_rated(mut summary: Summary, not_rated: Vec<(SkipReason, Location)>) -> Summary {
+    summary.games_used = summary.games_used.saturating_sub(not_rated.len() as u64);
+    for (reason, location) in not_rated {
+        summary.skip(reason, location);
+    }
+    summary
+}
+
+/// Reads and replays every game of `files` as `options` say (its oracle and tables are not
+/// used) and keeps in memory, in corpus order, the games to rate; the summary counts the
+/// others by reason. For rating one corpus several times ([`rate_batch`]).
+pub fn read_corpus(
+    files: &[PathBuf],
+    options: &Options,
+    progress: &dyn Progress,
+) -> Result<(Vec<(GameRecord, Replayed)>, Summary), AnalyzeError> {
+    let mut reader = CorpusReader::new(options.replay);
+    let mut not_rated = Vec::new();
+    let mut games = Vec::new();
+    read_each(
+        &mut reader,
+        files,
+        options,
+        progress,
+        &mut not_rated,
+        |game, replayed, _| games.push((std::mem::take(game), std::mem::take(replayed))),
+    )?;
+    Ok((games, with_not_rated(reader.summary, not_rated)))
 }
 
 /// Reads, replays and rates every game of `files` as `options` say, handing each rated game

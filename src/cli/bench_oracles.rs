@@ -4,11 +4,12 @@
 //! for its cost. The corpus is read once and held in memory; each oracle starts with empty
 //! caches, as a fresh `analyze` would, and its tables are loaded before its clock starts.
 
-use super::analyze::{format_and_rules, rate_batch, wanted_rule_set, Tables, BATCH};
+use super::analyze::Bar;
+use super::flags::{FormatFlag, GameFilter, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::compare::{compare, CorpusRating};
-use dicelens::corpus::{CorpusReader, Location};
-use dicelens::rate::{OracleSpec, Thresholds};
+use dicelens::pipeline::{rate_batch, read_corpus, DecisionSink, Options, Tables, BATCH};
+use dicelens::rate::{OracleSpec, Rated};
 use dicelens::replay::{ReplayOptions, Replayed};
 use dicelens::report::oracles::{bench_json, bench_text, Measured};
 use dicelens::report::Unit;
@@ -40,21 +41,15 @@ pub struct OraclesArgs {
     /// than this from the reference's.
     #[arg(long, default_value_t = 0.002, value_name = "X")]
     pub tolerance: f64,
-    /// Rate only games of this rule set.
-    #[arg(long)]
-    pub rules: Option<String>,
-    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
-    #[arg(long, default_value = "auto")]
-    pub format: String,
-    /// Rate games that ended early (abandoned, timeout, resigned) too.
-    #[arg(long)]
-    pub include_unfinished: bool,
+    #[command(flatten)]
+    pub filter: GameFilter,
+    #[command(flatten)]
+    pub format: FormatFlag,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Table directory (default: $DICELENS_TABLES, else ./tables).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: TablesFlag,
 }
 
 /// The specs of `--reference` and `--candidates`, checked.
@@ -79,25 +74,17 @@ fn specs(args: &OraclesArgs) -> Result<(OracleSpec, Vec<OracleSpec>), CliError> 
 }
 
 /// Every game of the files that replays (and is of the wanted rule set), in corpus order.
-fn read_corpus(args: &OraclesArgs) -> Result<Vec<(GameRecord, Replayed)>, CliError> {
-    let (format, only) = format_and_rules(&args.format, args.rules.as_deref())?;
-    let mut reader = CorpusReader::new(ReplayOptions {
-        include_unfinished: args.include_unfinished,
-    });
-    let mut games = Vec::new();
-    let mut other_rules: Vec<(String, Location)> = Vec::new();
-    for path in &args.files {
-        reader.read_path(path, format, |game, replayed| {
-            if wanted_rule_set(only, game, replayed.rules, &mut other_rules) {
-                games.push((std::mem::take(game), std::mem::take(replayed)));
-            }
-        });
-    }
-    let mut summary = reader.summary;
-    summary.games_used -= other_rules.len() as u64;
-    for (reason, location) in other_rules {
-        summary.skip(&reason, location);
-    }
+fn read_games(args: &OraclesArgs) -> Result<Vec<(GameRecord, Replayed)>, CliError> {
+    let options = Options {
+        format: args.format.format,
+        replay: ReplayOptions {
+            include_unfinished: args.filter.include_unfinished,
+        },
+        only: args.filter.rules,
+        ..Options::default()
+    };
+    let (games, summary) =
+        read_corpus(&args.files, &options, &Bar::new()).map_err(CliError::failure)?;
     notice(summary.report().trim_end());
     if games.is_empty() {
         return Err(CliError::failure("no game to rate"));
@@ -105,37 +92,44 @@ fn read_corpus(args: &OraclesArgs) -> Result<Vec<(GameRecord, Replayed)>, CliErr
     Ok(games)
 }
 
+/// Each rated game's decision errors, by the game's place in the corpus.
+struct Errors(Vec<Option<Vec<f64>>>);
+
+impl DecisionSink for Errors {
+    type Part = Vec<(usize, Vec<f64>)>;
+    fn game(&self, index: usize, _: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
+        part.push((index, rated.iter().map(|r| r.error).collect()));
+    }
+    fn part(&mut self, part: Self::Part) {
+        for (index, errors) in part {
+            self.0[index] = Some(errors);
+        }
+    }
+}
+
 /// Rates every game with `spec`: tables loaded first, then the rating timed.
 fn rate(games: &[(GameRecord, Replayed)], spec: OracleSpec, args: &OraclesArgs) -> CorpusRating {
-    let mut tables = Tables::new(args.tables.as_deref(), spec);
-    tables.load_for(games);
+    let mut tables = Tables::new(args.tables.tables.as_deref(), spec);
+    tables.load_for(games, &Bar::new());
     notice(&format!("rating {} games with {spec}", games.len()));
     let bar = indicatif::ProgressBar::new(games.len() as u64);
-    let mut rating = CorpusRating {
-        errors: vec![None; games.len()],
-        ..CorpusRating::default()
-    };
+    let mut rating = CorpusRating::default();
+    let mut errors = Errors(vec![None; games.len()]);
     let mut not_rated = Vec::new();
     let start = std::time::Instant::now();
     for (b, batch) in games.chunks(BATCH).enumerate() {
         rate_batch(
-            &tables.oracle,
+            tables.oracle(),
             batch,
-            Thresholds::default(),
-            |i, _, rated, out: &mut Vec<(usize, Vec<f64>)>| {
-                out.push((b * BATCH + i, rated.iter().map(|r| r.error).collect()));
-            },
+            b * BATCH,
+            &mut errors,
             &mut rating.aggregates,
             &mut not_rated,
-            |part| {
-                for (i, errors) in part {
-                    rating.errors[i] = Some(errors);
-                }
-            },
         );
         bar.inc(batch.len() as u64);
     }
     rating.seconds = start.elapsed().as_secs_f64();
+    rating.errors = errors.0;
     bar.finish_and_clear();
     // Freeing the oracle's caches is not part of its time, nor (done here, before the next
     // oracle starts) of the next oracle's.
@@ -151,7 +145,7 @@ fn unit(spec: OracleSpec, rating: &CorpusRating) -> Unit {
 /// Runs `dicelens bench oracles`.
 pub fn oracles(args: &OraclesArgs) -> Result<(), CliError> {
     let (reference_spec, candidate_specs) = specs(args)?;
-    let games = read_corpus(args)?;
+    let games = read_games(args)?;
     let reference = rate(&games, reference_spec, args);
     let mut candidates = Vec::new();
     for &spec in &candidate_specs {

@@ -3,6 +3,7 @@
 //! `{option, value, loss}`, with `p_target` when a target is given).
 
 use crate::dice::Dice;
+use crate::evaluate::Evaluation;
 use crate::rules::{Choice, Sheet};
 use crate::solve::distribution::OptionChance;
 use crate::solve::expected::OptionValue;
@@ -34,6 +35,45 @@ pub fn sheet_heading(sheet: &Sheet) -> String {
     )
 }
 
+/// An evaluation as a table for people, or as JSON.
+pub fn render(evaluation: &Evaluation, json: bool) -> String {
+    match evaluation {
+        Evaluation::SheetValue {
+            sheet,
+            value,
+            target,
+        } => solitaire_value(sheet, *value, *target, json),
+        Evaluation::SolitaireOptions {
+            sheet,
+            roll,
+            rolls_left,
+            options,
+            chances,
+        } => solitaire_options(
+            sheet,
+            roll,
+            *rolls_left,
+            options,
+            chances.as_ref().map(|(t, c)| (*t, c.as_slice())),
+            json,
+        ),
+        Evaluation::MatchValue {
+            mover,
+            opponents,
+            method,
+            value,
+        } => match_value(mover, opponents, *method, *value, json),
+        Evaluation::MatchOptions {
+            mover,
+            opponents,
+            method,
+            roll,
+            rolls_left,
+            options,
+        } => match_options(mover, opponents, *method, roll, *rolls_left, options, json),
+    }
+}
+
 /// `N roll(s) left`.
 fn rolls_left_text(rolls_left: u8) -> String {
     format!(
@@ -62,12 +102,7 @@ fn json_rows(rows: &[OptionRow]) -> String {
 
 /// A solitaire sheet's expected final score before its next turn, and with a target its
 /// largest probability of finishing with at least the target (`(target, p)`).
-pub fn solitaire_value(
-    sheet: &Sheet,
-    value: f64,
-    target: Option<(i64, f64)>,
-    json: bool,
-) -> String {
+fn solitaire_value(sheet: &Sheet, value: f64, target: Option<(i64, f64)>, json: bool) -> String {
     if json {
         let mut json = serde_json::json!({ "value": value });
         if let Some((_, p)) = target {
@@ -91,7 +126,7 @@ pub fn solitaire_value(
 /// Every option of a solitaire decision (`options` best first by expected value) as a table or
 /// JSON; with `chances` of reaching a target, best probability first (equal probabilities in
 /// expected-value order).
-pub fn solitaire_options(
+fn solitaire_options(
     sheet: &Sheet,
     roll: &Dice,
     rolls_left: u8,
@@ -168,7 +203,7 @@ fn match_heading(mover: &Sheet, opponents: &[Sheet], method: Method) -> String {
 }
 
 /// The mover's expected match points before the next turn, against `opponents`.
-pub fn match_value(
+fn match_value(
     mover: &Sheet,
     opponents: &[Sheet],
     method: Method,
@@ -189,7 +224,7 @@ pub fn match_value(
 
 /// Every option of the mover's decision against `opponents`, valued in expected match points
 /// (`options` best first), as a table or JSON.
-pub fn match_options(
+fn match_options(
     mover: &Sheet,
     opponents: &[Sheet],
     method: Method,

@@ -107,6 +107,27 @@ impl<'a> DecisionRow<'a> {
         sheet_state(&self.sheet)
     }
 
+    /// The mover's name, or `seat N` (1-based) if the game does not name the seat.
+    pub fn player_name(&self) -> Cow<'_, str> {
+        match &self.player {
+            Some(name) => Cow::Borrowed(name),
+            None => Cow::Owned(seat_name(usize::from(self.seat))),
+        }
+    }
+
+    /// The choice as a table shows it: `keep 234`, `keep -`, or `score LS=40` with the points
+    /// the box gets.
+    pub fn choice_text(&self) -> String {
+        choice_with_points(&self.sheet, &self.dice, self.choice)
+    }
+
+    /// The best option as a table shows it ([`DecisionRow::choice_text`]), when the choice is
+    /// not one of the best (a tie within 1e-9 is one of the best).
+    pub fn best_text(&self) -> Option<String> {
+        (self.best != self.choice && self.loss > 1e-9)
+            .then(|| choice_with_points(&self.sheet, &self.dice, self.best))
+    }
+
     /// Filled boxes before the turn ([`Sheet::filled_codes`]).
     pub fn filled(&self) -> String {
         self.sheet.filled_codes()
@@ -166,4 +187,31 @@ pub fn sheet_state(sheet: &Sheet) -> String {
     sheet
         .verhoeff_state()
         .unwrap_or_else(|| sheet.filled_codes())
+}
+
+/// `seat N`, the name of an unnamed seat (`seat` 0-based).
+fn seat_name(seat: usize) -> String {
+    format!("seat {}", seat + 1)
+}
+
+/// The name of `game`'s player at `seat`, or `seat N` if the game does not name it.
+pub fn player_name(game: &GameRecord, seat: usize) -> Cow<'_, str> {
+    match game.players.get(seat) {
+        Some(name) => Cow::Borrowed(name),
+        None => Cow::Owned(seat_name(seat)),
+    }
+}
+
+/// A choice with the points a box gets: `score LS=40`; keeps as `keep 234`.
+fn choice_with_points(sheet: &Sheet, dice: &Dice, choice: Choice) -> String {
+    if let Choice::Score(category) = choice {
+        let scored = sheet
+            .rules
+            .box_of(category)
+            .and_then(|b| sheet.score(dice, b));
+        if let Some(s) = scored {
+            return format!("score {category}={}", s.points);
+        }
+    }
+    choice.to_string()
 }

@@ -2,13 +2,15 @@
 //! (one row per roll, in the manner of Verhoeff's analysis table) and per-player totals, as
 //! text for people ([`ValidateReport::text`]) and as one JSON object ([`ValidateReport::json`]).
 
+use super::rows::{player_name, DecisionRow};
 use super::text::{table, Align};
-use crate::dice::Dice;
+use crate::aggregate::ClassCounts;
 use crate::rate::{Class, Rated, Thresholds};
 use crate::replay::{Replayed, Violation};
-use crate::rules::{Choice, Sheet};
 use dicelens_parsers::{GameRecord, ParseError, Termination};
+use serde::ser::SerializeMap;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// A violation in the report.
@@ -49,76 +51,70 @@ pub struct SyntaxRow {
     pub message: String,
 }
 
-/// One rated decision of the report.
-#[derive(Clone, Debug, Serialize)]
-pub struct DecisionRow {
-    /// Round (1-based).
-    pub round: u16,
-    /// The player's name (`seat N` when the game does not name the seat).
-    pub player: String,
-    /// Seat (0-based).
-    pub seat: u8,
-    /// Which roll of the turn (1 to 3).
-    pub roll_number: u8,
-    /// Rolls left after it.
-    pub rolls_left: u8,
-    /// The sheet in Verhoeff's notation (filled box codes for Yatzy).
-    pub state: String,
-    /// Upper total before the turn.
-    pub upper: u32,
-    /// Points before the turn.
-    pub points: u32,
-    /// The dice.
-    pub dice: String,
-    /// The choice made.
-    pub choice: String,
-    /// Its value.
-    pub value: f64,
-    /// The best option.
-    pub best: String,
-    /// Its value.
-    pub best_value: f64,
-    /// `best_value - value`.
-    pub loss: f64,
-    /// Luck of the roll.
-    pub luck: f64,
-    /// Whether the decision had one option only.
-    pub forced: bool,
-    /// Severity class.
-    pub class: &'static str,
-    /// The class's marker.
-    pub marker: &'static str,
-    /// The choice as the text table shows it (`score LS=40` with the box's points).
-    #[serde(skip)]
-    pub choice_text: String,
-    /// The best option as the text table shows it, when the choice is not one of the best.
-    #[serde(skip)]
-    pub best_text: Option<String>,
+/// A rated decision as the report's JSON writes it: a [`DecisionRow`] under the field names
+/// `validate --json` has always used.
+#[derive(Serialize)]
+struct DecisionJson<'a> {
+    round: u16,
+    player: Cow<'a, str>,
+    seat: u8,
+    roll_number: u8,
+    rolls_left: u8,
+    state: String,
+    upper: u32,
+    points: u32,
+    dice: String,
+    choice: String,
+    value: f64,
+    best: String,
+    best_value: f64,
+    loss: f64,
+    luck: f64,
+    forced: bool,
+    class: &'static str,
+    marker: &'static str,
 }
 
-/// Counts of decisions per class.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
-pub struct ClassCounts {
-    /// Fine decisions.
-    pub fine: u64,
-    /// Doubtful ones.
-    pub doubtful: u64,
-    /// Errors.
-    pub error: u64,
-    /// Blunders.
-    pub blunder: u64,
-}
-
-impl ClassCounts {
-    /// Counts one decision of `class`.
-    pub fn add(&mut self, class: Class) {
-        match class {
-            Class::Fine => self.fine += 1,
-            Class::Doubtful => self.doubtful += 1,
-            Class::Error => self.error += 1,
-            Class::Blunder => self.blunder += 1,
+impl<'a> From<&'a DecisionRow<'a>> for DecisionJson<'a> {
+    fn from(d: &'a DecisionRow<'a>) -> DecisionJson<'a> {
+        DecisionJson {
+            round: d.round,
+            player: d.player_name(),
+            seat: d.seat,
+            roll_number: d.roll,
+            rolls_left: d.rolls_left,
+            state: d.state(),
+            upper: d.upper_total(),
+            points: d.points(),
+            dice: d.dice.to_string(),
+            choice: d.choice.to_string(),
+            value: d.value,
+            best: d.best.to_string(),
+            best_value: d.best_value,
+            loss: d.loss,
+            luck: d.luck,
+            forced: d.forced,
+            class: d.class.name(),
+            marker: d.class.marker(),
         }
     }
+}
+
+/// The report's decisions as a JSON array of [`DecisionJson`].
+fn decisions_json<S: serde::Serializer>(
+    rows: &[DecisionRow<'static>],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(rows.iter().map(DecisionJson::from))
+}
+
+/// Decisions per class as an object `{fine, doubtful, error, blunder}`.
+fn classes_json<S: serde::Serializer>(counts: &ClassCounts, s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(ClassCounts::CLASSES.len()))?;
+    for (class, count) in counts.iter() {
+        map.serialize_entry(class.name(), &count)?;
+    }
+    map.end()
 }
 
 /// One player's totals over the rated decisions.
@@ -136,7 +132,8 @@ pub struct PlayerTotals {
     pub total_error: f64,
     /// Mean loss, when a decision was rated.
     pub error_per_decision: Option<f64>,
-    /// Decisions per class.
+    /// Decisions per class (an object `{fine, doubtful, error, blunder}` in JSON).
+    #[serde(serialize_with = "classes_json")]
     pub classes: ClassCounts,
     /// Sum of the luck.
     pub luck: f64,
@@ -206,7 +203,8 @@ pub struct ValidateReport {
     /// Why some or all of them are not rated, if so.
     pub not_rated: Option<String>,
     /// The rated decisions.
-    pub decisions: Vec<DecisionRow>,
+    #[serde(serialize_with = "decisions_json")]
+    pub decisions: Vec<DecisionRow<'static>>,
     /// Per-player totals, in seat order.
     pub totals: Vec<PlayerTotals>,
     /// The game's `Result` line.
@@ -226,57 +224,6 @@ pub fn error_game_id(e: &ParseError) -> String {
         .unwrap_or_else(|| format!("{}:{}", e.file, e.game_line))
 }
 
-/// A player's name, or `seat N` if the game does not name the seat.
-fn player_name(game: &GameRecord, seat: usize) -> String {
-    game.players
-        .get(seat)
-        .cloned()
-        .unwrap_or_else(|| format!("seat {}", seat + 1))
-}
-
-/// A choice as printed: `keep 234`, `keep -`, or `score LS=40` with the points the box gets.
-fn choice_text(sheet: &Sheet, dice: &Dice, choice: Choice) -> String {
-    if let Choice::Score(category) = choice {
-        let scored = sheet
-            .rules
-            .box_of(category)
-            .and_then(|b| sheet.score(dice, b));
-        if let Some(s) = scored {
-            return format!("score {category}={}", s.points);
-        }
-    }
-    choice.to_string()
-}
-
-/// The report's row of one rated decision of `game`.
-pub fn decision_row(game: &GameRecord, r: &Rated) -> DecisionRow {
-    let d = &r.decision;
-    // The best option only when the choice is not one of the best (ties are fine).
-    let different = r.best_choice != d.choice && r.error > 1e-9;
-    DecisionRow {
-        round: d.round,
-        player: player_name(game, usize::from(d.seat)),
-        seat: d.seat,
-        roll_number: d.roll_number,
-        rolls_left: d.rolls_left(),
-        state: super::rows::sheet_state(&d.sheet),
-        upper: d.sheet.upper_total,
-        points: d.sheet.points,
-        dice: d.dice.to_string(),
-        choice: d.choice.to_string(),
-        value: r.chosen,
-        best: r.best_choice.to_string(),
-        best_value: r.best,
-        loss: r.error,
-        luck: r.luck,
-        forced: r.forced,
-        class: r.class.name(),
-        marker: r.class.marker(),
-        choice_text: choice_text(&d.sheet, &d.dice, d.choice),
-        best_text: different.then(|| choice_text(&d.sheet, &d.dice, r.best_choice)),
-    }
-}
-
 /// Per-player totals, in seat order, summed in decision order.
 fn totals(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<PlayerTotals> {
     let seats = replayed.seats;
@@ -290,7 +237,7 @@ fn totals(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Player
         .and_then(|start| replayed.sheets.get(start..));
     let mut out: Vec<PlayerTotals> = (0..seats)
         .map(|seat| PlayerTotals {
-            player: player_name(game, seat),
+            player: player_name(game, seat).into_owned(),
             seat,
             decisions: 0,
             forced: 0,
@@ -395,7 +342,9 @@ impl ValidateReport {
             thresholds: rating.thresholds.into(),
             decisions_replayed: replayed.decisions.len(),
             not_rated: rating.not_rated,
-            decisions: rated.iter().map(|r| decision_row(game, r)).collect(),
+            decisions: DecisionRow::of_game(game, rated)
+                .map(DecisionRow::into_owned)
+                .collect(),
             totals: totals(game, replayed, rated),
             result: game.result.clone(),
             violation_text: violation.map(ToString::to_string),
@@ -541,22 +490,22 @@ impl ValidateReport {
             .decisions
             .iter()
             .map(|d| {
+                let best = d.best_text();
                 vec![
                     d.round.to_string(),
-                    d.player.clone(),
-                    d.state.clone(),
-                    d.upper.to_string(),
-                    d.points.to_string(),
+                    d.player_name().into_owned(),
+                    d.state(),
+                    d.upper_total().to_string(),
+                    d.points().to_string(),
                     format!("{};{}", d.dice, d.rolls_left),
-                    d.choice_text.clone(),
+                    d.choice_text(),
                     format!("{:.places$}", d.value),
-                    d.best_text.clone().unwrap_or_default(),
-                    d.best_text
-                        .as_ref()
+                    best.clone().unwrap_or_default(),
+                    best.as_ref()
                         .map(|_| format!("{:.places$}", d.best_value))
                         .unwrap_or_default(),
                     format!("{:.places$}", d.loss),
-                    d.marker.to_string(),
+                    d.class.marker().to_string(),
                 ]
             })
             .collect();
@@ -592,10 +541,10 @@ impl ValidateReport {
                     format!("{:.6}", p.total_error),
                     p.error_per_decision
                         .map_or("-".into(), |e| format!("{e:.6}")),
-                    p.classes.fine.to_string(),
-                    p.classes.doubtful.to_string(),
-                    p.classes.error.to_string(),
-                    p.classes.blunder.to_string(),
+                    p.classes[Class::Fine].to_string(),
+                    p.classes[Class::Doubtful].to_string(),
+                    p.classes[Class::Error].to_string(),
+                    p.classes[Class::Blunder].to_string(),
                     format!("{:.6}", p.luck),
                     p.points.map_or("-".into(), |x| x.to_string()),
                     p.result.map_or("-".into(), |x| x.to_string()),

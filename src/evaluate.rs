@@ -1,0 +1,289 @@
+//! Valuing one position (`dicelens eval`): every legal option of a decision with its value, or
+//! a sheet's value before its next turn, in expected final points for a solitaire position or
+//! in expected match points against opponents. [`evaluate`] loads the tables it needs and
+//! returns an [`Evaluation`]; `report::eval` writes it.
+
+use crate::dice::Dice;
+use crate::position::Position;
+use crate::rules::{Choice, Sheet};
+use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDist};
+use crate::solve::expected::{position_options, sheet_value, OptionValue};
+use crate::solve::match_points::{ExactRange, MatchSearch, Method};
+use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
+use crate::tables::{load_dist, load_expected, Progress};
+use std::fmt;
+use std::path::Path;
+
+/// Most free boxes (both sheets) for which a two-player position is valued exactly when no
+/// method is given (a few seconds at most; see PERFORMANCE.md). Not the `reference` oracle's
+/// exact range for rating games (`emp:1/exact:8`, `crate::rate`).
+pub const EVAL_EXACT_FREE: u32 = 10;
+
+/// What to value: a checked position, the opponents' sheets (in seat order after the mover),
+/// the method for opponents (`None`: the default, see [`default_method`]) and, for a solitaire
+/// position, a target total whose largest probability of being reached ranks the options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    /// The mover's sheet and, if given, the roll on the table.
+    pub position: Position,
+    /// The opponents' sheets; empty for a solitaire position.
+    pub opponents: Vec<Sheet>,
+    /// The method for a position with opponents.
+    pub method: Option<Method>,
+    /// A final total to reach (solitaire positions only).
+    pub target: Option<i64>,
+}
+
+/// A valued position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evaluation {
+    /// A solitaire sheet before its next turn: its expected final score, and with a target the
+    /// largest probability of finishing with at least it (`(target, p)`).
+    SheetValue {
+        /// The sheet.
+        sheet: Sheet,
+        /// Expected final score (points on the sheet included).
+        value: f64,
+        /// The target and its probability.
+        target: Option<(i64, f64)>,
+    },
+    /// Every option of a solitaire decision, best first by expected final score.
+    SolitaireOptions {
+        /// The sheet.
+        sheet: Sheet,
+        /// The dice on the table.
+        roll: Dice,
+        /// Rolls left after this one.
+        rolls_left: u8,
+        /// The options, best first.
+        options: Vec<OptionValue>,
+        /// With a target: the target and each option's largest probability of reaching it.
+        chances: Option<(i64, Vec<OptionChance>)>,
+    },
+    /// The mover's expected match points before the next turn.
+    MatchValue {
+        /// The mover's sheet.
+        mover: Sheet,
+        /// The opponents' sheets.
+        opponents: Vec<Sheet>,
+        /// The method that valued it.
+        method: Method,
+        /// Expected match points (summed over opponents).
+        value: f64,
+    },
+    /// Every option of the mover's decision in expected match points, best first.
+    MatchOptions {
+        /// The mover's sheet.
+        mover: Sheet,
+        /// The opponents' sheets.
+        opponents: Vec<Sheet>,
+        /// The method that valued them.
+        method: Method,
+        /// The dice on the table.
+        roll: Dice,
+        /// Rolls left after this one.
+        rolls_left: u8,
+        /// The options with their expected match points, best first.
+        options: Vec<(Choice, f64)>,
+    },
+}
+
+/// Why a position cannot be valued as asked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalError {
+    /// A method was given for a position without opponents.
+    MethodWithoutOpponents,
+    /// The mover has no box left to fill.
+    MoverComplete,
+    /// A target was given for a position with opponents.
+    TargetWithOpponents,
+    /// Exact values were asked for more than two players.
+    ExactNeedsTwoPlayers,
+    /// Exact values were asked for a position with too many free boxes.
+    ExactTooManyFree {
+        /// Free boxes of both sheets.
+        free: u32,
+    },
+    /// The distribution tables hold nothing for this sheet.
+    NoDistribution,
+    /// The method gives no value for this position.
+    NotValued(Method),
+}
+
+/// What an [`EvalError`] is about, so a front end can point at the input to change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// The method for opponents.
+    Method,
+    /// The mover's sheet.
+    Sheet,
+    /// The target.
+    Target,
+}
+
+impl EvalError {
+    /// The input the error is about.
+    pub fn subject(&self) -> Subject {
+        match self {
+            EvalError::MoverComplete | EvalError::NoDistribution => Subject::Sheet,
+            EvalError::TargetWithOpponents => Subject::Target,
+            _ => Subject::Method,
+        }
+    }
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::MethodWithoutOpponents => f.write_str("needs opponents (--opponent-filled)"),
+            EvalError::MoverComplete => f.write_str("the mover's sheet is complete"),
+            EvalError::TargetWithOpponents => f.write_str("applies to solitaire positions only"),
+            EvalError::ExactNeedsTwoPlayers => f.write_str("exact values are for two players"),
+            EvalError::ExactTooManyFree { free } => write!(
+                f,
+                "exact values need at most {MOST_EXACT_FREE} boxes free in all; this position \
+                 has {free}: use emp:D"
+            ),
+            EvalError::NoDistribution => f.write_str("no distribution for this sheet"),
+            EvalError::NotValued(method) => write!(f, "{method} cannot value this position"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// The method for a position with opponents when none is given: exact for two players with at
+/// most [`EVAL_EXACT_FREE`] boxes free in all, else EMP(1).
+pub fn default_method(players: usize, free: u32) -> Method {
+    if players == 2 && free <= EVAL_EXACT_FREE {
+        Method::Exact
+    } else {
+        Method::Emp(1)
+    }
+}
+
+/// Values `question` with the tables in `dir` (built there on first use, reported to
+/// `progress`).
+pub fn evaluate(
+    question: &Question,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<Evaluation, EvalError> {
+    if question.opponents.is_empty() {
+        if question.method.is_some() {
+            return Err(EvalError::MethodWithoutOpponents);
+        }
+        return solitaire(question, dir, progress);
+    }
+    against_opponents(question, dir, progress)
+}
+
+/// A solitaire position: every option in expected final points (with a target, with its
+/// largest probability of reaching it), or the sheet's value without a roll.
+fn solitaire(
+    question: &Question,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<Evaluation, EvalError> {
+    let sheet = question.position.sheet;
+    let target = question.target;
+    let (table, _) = load_expected(dir, sheet.rules, progress);
+    let values = table.values();
+    let dists = target.map(|_| load_dist(dir, sheet.rules, progress).0);
+    let Some((roll, rolls_left)) = question.position.roll else {
+        let value = sheet_value(values, &sheet).unwrap_or(f64::NAN);
+        let target = target.zip(dists.as_ref()).map(|(t, d)| {
+            let p = d
+                .sheet_dist(&sheet)
+                .map_or(f64::NAN, |dist| dist.at_least(t - i64::from(sheet.points)));
+            (t, p)
+        });
+        return Ok(Evaluation::SheetValue {
+            sheet,
+            value,
+            target,
+        });
+    };
+    let options = position_options(values, &sheet, &roll, rolls_left);
+    let chances = match (target, &dists) {
+        (Some(t), Some(d)) => {
+            let turn = TurnDist::new(d, &sheet).ok_or(EvalError::NoDistribution)?;
+            Some((t, turn.options(&roll, rolls_left, t)))
+        }
+        _ => None,
+    };
+    Ok(Evaluation::SolitaireOptions {
+        sheet,
+        roll,
+        rolls_left,
+        options,
+        chances,
+    })
+}
+
+/// A position with opponents: every option in expected match points (summed over opponents),
+/// or the mover's expected match points before the turn without a roll.
+fn against_opponents(
+    question: &Question,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<Evaluation, EvalError> {
+    let mover = question.position.sheet;
+    let opponents = &question.opponents;
+    if mover.is_complete() {
+        return Err(EvalError::MoverComplete);
+    }
+    let free: u32 = std::iter::once(&mover)
+        .chain(opponents)
+        .map(|s| s.rules.box_count() as u32 - s.filled_count())
+        .sum();
+    let method = question
+        .method
+        .unwrap_or_else(|| default_method(opponents.len() + 1, free));
+    if question.target.is_some() {
+        return Err(EvalError::TargetWithOpponents);
+    }
+    if method == Method::Solitaire {
+        return solitaire(question, dir, progress);
+    }
+    if method == Method::Exact && opponents.len() != 1 {
+        return Err(EvalError::ExactNeedsTwoPlayers);
+    }
+    if method == Method::Exact && free > MOST_EXACT_FREE {
+        return Err(EvalError::ExactTooManyFree { free });
+    }
+    let dists = (method != Method::Exact).then(|| load_dist(dir, mover.rules, progress).0);
+    let empty = DistTableData::default();
+    let solver = ExactTwoPlayer::new(mover.rules);
+    let dists: &dyn DistSource = match &dists {
+        Some(d) => d,
+        None => &empty,
+    };
+    let exact = (opponents.len() == 1).then_some(ExactRange {
+        solver: &solver,
+        most_free: EVAL_EXACT_FREE,
+        in_search: true,
+    });
+    let search = MatchSearch::new(dists, exact, method);
+    let opponents = opponents.clone();
+    Ok(match question.position.roll {
+        None => Evaluation::MatchValue {
+            value: search
+                .position_value(&mover, &opponents)
+                .ok_or(EvalError::NotValued(method))?,
+            mover,
+            opponents,
+            method,
+        },
+        Some((roll, rolls_left)) => Evaluation::MatchOptions {
+            options: search
+                .options(&mover, &opponents, &roll, rolls_left)
+                .ok_or(EvalError::NotValued(method))?,
+            mover,
+            opponents,
+            method,
+            roll,
+            rolls_left,
+        },
+    })
+}
