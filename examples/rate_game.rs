@@ -4,7 +4,7 @@
 //! `cargo run --release --example rate_game` (the expected-score table is built in memory,
 //! about half a second).
 
-use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, TurnCache};
+use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, SolitaireCache};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::RuleSet;
 use dicelens::solve::expected::build_table;
@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &oracle,
         &replayed,
         &Thresholds::default(),
-        &mut TurnCache::default(),
+        &mut SolitaireCache::default(),
         &mut rated,
     )?;
     println!("game {} of {}", game.provenance.game_id, game.players[0]);

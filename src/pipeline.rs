@@ -15,7 +15,7 @@
 use crate::aggregate::Aggregates;
 use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
 use crate::rate::{
-    rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds, TurnCache,
+    rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds, MatchCache,
 };
 use crate::replay::{ReplayOptions, Replayed};
 use crate::rules::RuleSet;
@@ -34,7 +34,7 @@ const CHUNK: usize = 128;
 
 thread_local! {
     /// Each worker thread's turn evaluations, kept across batches.
-    static CACHE: RefCell<TurnCache> = RefCell::new(TurnCache::default());
+    static CACHE: RefCell<MatchCache> = RefCell::new(MatchCache::default());
 }
 
 /// What a run reports as it goes: the table layer's notices and build progress

@@ -15,9 +15,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-/// Values every legal option of a decision. Implementations: the solitaire expected-score
-/// oracle now; match-point oracles later, behind the same trait.
+/// Values every legal option of a decision: [`SolitaireOracle`] in expected final points,
+/// [`MatchOracle`] in expected match points. Each oracle has its own kind of per-thread memo
+/// ([`Oracle::Cache`]), which the caller keeps across the decisions of a game (and of games).
 pub trait Oracle: Sync {
+    /// The caller's (per thread) memo of the turn in hand.
+    type Cache: Default + Send;
+
     /// What the oracle is, with its parameters, as reports name it.
     fn describe(&self) -> String;
 
@@ -30,7 +34,7 @@ pub trait Oracle: Sync {
         decision: &Decision,
         others: &[Sheet],
         before: Before,
-        cache: &mut TurnCache,
+        cache: &mut Self::Cache,
     ) -> Option<Valued>;
 
     /// The unit this oracle values the decisions of a game of `seats` players in
@@ -132,11 +136,18 @@ pub struct Valued {
 /// upper totals have the same future share an index, and so one evaluation).
 type TurnKey = (RuleSet, u32);
 
-/// The caller's (per thread) memo of the turn in hand: the decisions of one turn are valued
-/// from one evaluation without going back to the oracle's shared cache.
+/// [`SolitaireOracle`]'s per-thread memo: the evaluation of the turn in hand, so the decisions
+/// of one turn are valued from one evaluation without going back to the shared cache.
 #[derive(Default)]
-pub struct TurnCache {
+pub struct SolitaireCache {
     last: Option<(TurnKey, Arc<TurnOracle>)>,
+}
+
+/// [`MatchOracle`]'s per-thread memo: the solitaire oracle's, and the turn in hand of a game of
+/// several players with the value of the option taken at the turn's previous decision.
+#[derive(Default)]
+pub struct MatchCache {
+    solitaire: SolitaireCache,
     /// The turn in hand of a game of several players: the mover's sheet and the others'.
     matched: Option<((Sheet, Vec<Sheet>), MatchTurn)>,
     /// The value of the option taken at the previous decision of the turn.
@@ -145,14 +156,14 @@ pub struct TurnCache {
     oracle: u64,
 }
 
-impl TurnCache {
+impl MatchCache {
     /// Empties the memo unless it holds values of the oracle with this [`MatchOracle::id`]
     /// (a thread's memo outlives an oracle, and another oracle values the same turn otherwise).
     pub fn serve(&mut self, oracle: u64) {
         if self.oracle != oracle {
-            *self = TurnCache {
+            *self = MatchCache {
                 oracle,
-                ..TurnCache::default()
+                ..MatchCache::default()
             };
         }
     }
@@ -191,7 +202,7 @@ impl SolitaireOracle {
         &self,
         table: &[f64],
         sheet: &Sheet,
-        cache: &'c mut TurnCache,
+        cache: &'c mut SolitaireCache,
     ) -> Option<&'c TurnOracle> {
         let index = StateSpace::new(sheet.rules).index_of(sheet)?;
         let key = (sheet.rules, u32::try_from(index).ok()?);
@@ -210,6 +221,8 @@ impl SolitaireOracle {
 }
 
 impl Oracle for SolitaireOracle {
+    type Cache = SolitaireCache;
+
     fn describe(&self) -> String {
         "solitaire expected score (optimal expected final points)".into()
     }
@@ -219,7 +232,7 @@ impl Oracle for SolitaireOracle {
         decision: &Decision,
         _others: &[Sheet],
         before: Before,
-        cache: &mut TurnCache,
+        cache: &mut SolitaireCache,
     ) -> Option<Valued> {
         let table = self.tables.get(&decision.sheet.rules)?;
         let turn = self.turn(table, &decision.sheet, cache)?;
@@ -423,11 +436,11 @@ impl std::error::Error for RateError {}
 /// Rates every decision of a replayed game, classified by `thresholds` (which the caller
 /// chooses for the game's unit, e.g. [`Thresholds::for_unit`] of [`Oracle::unit`]). On an
 /// error, `out` holds the decisions rated before the one that failed.
-pub fn rate_game(
-    oracle: &dyn Oracle,
+pub fn rate_game<O: Oracle + ?Sized>(
+    oracle: &O,
     replayed: &Replayed,
     thresholds: &Thresholds,
-    cache: &mut TurnCache,
+    cache: &mut O::Cache,
     out: &mut Vec<Rated>,
 ) -> Result<(), RateError> {
     out.clear();
@@ -683,13 +696,15 @@ impl MatchOracle {
         self.spec
     }
 
-    /// A number no other oracle of this process has (for [`TurnCache::serve`]).
+    /// A number no other oracle of this process has (for [`MatchCache::serve`]).
     pub fn id(&self) -> u64 {
         self.id
     }
 }
 
 impl Oracle for MatchOracle {
+    type Cache = MatchCache;
+
     fn describe(&self) -> String {
         let spec = self.spec;
         if !spec.is_match_points() {
@@ -723,10 +738,12 @@ impl Oracle for MatchOracle {
         decision: &Decision,
         others: &[Sheet],
         before: Before,
-        cache: &mut TurnCache,
+        cache: &mut MatchCache,
     ) -> Option<Valued> {
         if others.is_empty() || !self.spec.is_match_points() {
-            return self.solitaire.value(decision, others, before, cache);
+            return self
+                .solitaire
+                .value(decision, others, before, &mut cache.solitaire);
         }
         let rules = decision.sheet.rules;
         let dists: &dyn DistSource = match self.dists.get(&rules) {
@@ -819,7 +836,7 @@ mod tests {
             &empty,
             &replayed,
             &Thresholds::POINTS,
-            &mut TurnCache::default(),
+            &mut SolitaireCache::default(),
             &mut out,
         )
         .unwrap_err();
@@ -843,7 +860,7 @@ mod tests {
             error: f64::INFINITY,
             blunder: f64::INFINITY,
         };
-        let mut cache = TurnCache::default();
+        let mut cache = SolitaireCache::default();
         rate_game(&oracle, &replayed, &everything, &mut cache, &mut out).unwrap();
         assert_eq!(out.len(), replayed.decisions.len());
         assert!(out

@@ -10,7 +10,7 @@ use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::corpus::LogFile;
 use dicelens::rate::{
-    rate_game, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, TurnCache,
+    rate_game, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, MatchCache,
 };
 use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
 use dicelens::report::validate::{error_game_id, Rating, ValidateReport};
@@ -196,7 +196,7 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
         oracle.add_dists(rules, load_dist(&dir, rules, &TERMINAL).0);
     }
     rating.oracle = Some(oracle.describe());
-    let mut cache = TurnCache::default();
+    let mut cache = MatchCache::default();
     if let Err(e) = rate_game(
         &oracle,
         replayed,

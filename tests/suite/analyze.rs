@@ -3,7 +3,7 @@
 //! luck and error account for every point of a game.
 
 use crate::common::{csv_rows, run_ok as dicelens, table};
-use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, TurnCache};
+use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, SolitaireCache};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::simulate::{players, simulate_batch, Plan};
@@ -239,7 +239,7 @@ fn luck_minus_error_accounts_for_the_final_score() {
         let table_values = table(rules);
         let oracle = SolitaireOracle::new(HashMap::from([(rules, table_values.to_vec())]));
         let start = sheet_value(table_values, &Sheet::empty(rules)).unwrap();
-        let mut cache = TurnCache::default();
+        let mut cache = SolitaireCache::default();
         for game in simulate_batch(table_values, &plan, &players(&plan), 0..plan.games) {
             let mut replayed = Replayed::default();
             replay(&game.record, ReplayOptions::default(), &mut replayed).unwrap();
