@@ -4,7 +4,7 @@
 //! `cargo run --release --example rate_game` (the expected-score table is built in memory,
 //! about half a second).
 
-use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, SolitaireCache};
+use dicelens::rate::{rate_game, SolitaireCache, SolitaireOracle, Thresholds};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::RuleSet;
 use dicelens::solve::expected::build_table;

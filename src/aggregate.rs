@@ -235,24 +235,22 @@ impl PlayerStats {
         for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
             a.subtract(b);
         }
-        for (round, t) in &o.rounds {
-            if let Some(mine) = self.rounds.get_mut(round) {
-                mine.subtract(t);
-                if mine.is_empty() {
-                    self.rounds.remove(round);
-                }
-            }
-        }
+        subtract_entries(
+            &mut self.rounds,
+            &o.rounds,
+            Tally::subtract,
+            Tally::is_empty,
+        );
         self.game_error_sq -= o.game_error_sq;
-        for (day, (g, e)) in &o.days {
-            if let Some(d) = self.days.get_mut(day) {
+        subtract_entries(
+            &mut self.days,
+            &o.days,
+            |d, (g, e)| {
                 d.0 = d.0.saturating_sub(*g);
                 d.1 -= e;
-                if *d == (0, 0) {
-                    self.days.remove(day);
-                }
-            }
-        }
+            },
+            |d| *d == (0, 0),
+        );
     }
 
     /// Whether nothing was added (no game, no decision, no round, no day).
@@ -330,15 +328,36 @@ impl ErrorHistogram {
     /// Removes another histogram: undoes [`ErrorHistogram::merge`] exactly, dropping the
     /// buckets that become empty.
     pub fn subtract(&mut self, o: &ErrorHistogram) {
-        for (v, c) in &o.counts {
-            if let Some(mine) = self.counts.get_mut(v) {
-                *mine = mine.saturating_sub(*c);
-                if *mine == 0 {
-                    self.counts.remove(v);
-                }
+        subtract_entries(&mut self.counts, &o.counts, subtract_count, is_zero);
+    }
+}
+
+/// Subtracts each entry of `other` from the entry of the same key in `mine` (keys only in
+/// `other` are ignored), removing the entries that become empty.
+fn subtract_entries<K: Ord, V>(
+    mine: &mut BTreeMap<K, V>,
+    other: &BTreeMap<K, V>,
+    subtract: impl Fn(&mut V, &V),
+    is_empty: impl Fn(&V) -> bool,
+) {
+    for (key, theirs) in other {
+        if let Some(entry) = mine.get_mut(key) {
+            subtract(entry, theirs);
+            if is_empty(entry) {
+                mine.remove(key);
             }
         }
     }
+}
+
+/// `mine - theirs`, at least 0.
+fn subtract_count(mine: &mut u64, theirs: &u64) {
+    *mine = mine.saturating_sub(*theirs);
+}
+
+/// Whether a count is 0.
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// The entry of `key` in `map`, inserted with its default if missing (the key is copied only
@@ -446,31 +465,15 @@ impl Aggregates {
         for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
             a.subtract(b);
         }
-        for (k, t) in &o.turns {
-            if let Some(mine) = self.turns.get_mut(k) {
-                mine.subtract(t);
-                if mine.is_empty() {
-                    self.turns.remove(k);
-                }
-            }
-        }
-        for (name, p) in &o.players {
-            if let Some(mine) = self.players.get_mut(name) {
-                mine.subtract(p);
-                if mine.is_empty() {
-                    self.players.remove(name);
-                }
-            }
-        }
+        subtract_entries(&mut self.turns, &o.turns, Tally::subtract, Tally::is_empty);
+        subtract_entries(
+            &mut self.players,
+            &o.players,
+            PlayerStats::subtract,
+            PlayerStats::is_empty,
+        );
         self.histogram.subtract(&o.histogram);
-        for (r, n) in &o.rule_sets {
-            if let Some(mine) = self.rule_sets.get_mut(r) {
-                *mine = mine.saturating_sub(*n);
-                if *mine == 0 {
-                    self.rule_sets.remove(r);
-                }
-            }
-        }
+        subtract_entries(&mut self.rule_sets, &o.rule_sets, subtract_count, is_zero);
     }
 }
 

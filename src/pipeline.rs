@@ -15,7 +15,7 @@
 use crate::aggregate::Aggregates;
 use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
 use crate::rate::{
-    rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds, MatchCache,
+    rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
 };
 use crate::replay::{ReplayOptions, Replayed};
 use crate::rules::RuleSet;
@@ -543,7 +543,7 @@ mod tests {
                 .unwrap();
             pool.install(|| {
                 let mut ids = Ids::default();
-                let analysis = analyze(&[corpus.clone()], &options, &mut ids, &Silent).unwrap();
+                let analysis = analyze(std::slice::from_ref(&corpus), &options, &mut ids, &Silent).unwrap();
                 (analysis.aggregates, analysis.summary.games_used, ids.0)
             })
         };

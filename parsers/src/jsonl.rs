@@ -16,7 +16,7 @@
 //! The reader checks each line's JSON and fields and the order of the events; the rules of the
 //! game (containment of keeps, points, seat order) are the replay's business.
 //!
-//! Where a game starts is one local rule ([`starts_game`]), which the sequential reader (after
+//! Where a game starts is one local rule (`starts_game`), which the sequential reader (after
 //! an error) and the reader over a byte range ([`Reader::with_range`]) both follow: a non-blank
 //! line starts a game when it holds a `game` event, when the non-blank line before it holds an
 //! `end` event, and when it is the first non-blank line of the content.
@@ -205,7 +205,7 @@ impl<'a> Reader<'a> {
 
     /// A reader of the games of `content` that begin in `range` (see
     /// [`crate::Format::range_reader`]), naming `file` in records and errors. It looks back from
-    /// the range's first line to the non-blank line before it (which [`starts_game`] needs) and
+    /// the range's first line to the non-blank line before it (which `starts_game` needs) and
     /// counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
         let mut reader = Reader::starting_at(Cursor::for_range(content, range), file);

@@ -7,7 +7,7 @@
 //! line that shows an empty sheet again); the rules are always `yahtzee-free`, the one player is
 //! named after the file, and the game id is `FILE:LINE` of the game's first line.
 //!
-//! Where a game starts is one rule ([`Delimiter`]), followed by the sequential reader and by the
+//! Where a game starts is one rule (`Delimiter`), followed by the sequential reader and by the
 //! reader over a byte range ([`Reader::with_range`]) alike. It depends on the lines since the
 //! last table header (whether they are a table, its trailer or input-form turns) and, in the
 //! input form, on the last three lines only, so a reader over a range finds its first game

@@ -13,7 +13,7 @@
 //! of the known tags. Whether a turn follows the rules (keeps contained in the rolls, round and
 //! seat order, free boxes, points) is the replay's business.
 //!
-//! Where one game ends and the next begins is one local rule ([`Delimiter`]), which both the
+//! Where one game ends and the next begins is one local rule (`Delimiter`), which both the
 //! sequential reader and the reader over a byte range ([`Reader::with_range`]) follow: a game
 //! starts at a tag line that follows a turn line (blank lines and comments between them do not
 //! count), at a `Game` tag in a header that already has one, and at the first tag line of the

@@ -2,7 +2,7 @@
 //! write the leaderboard, per-player and per-turn statistics, the summary, and the mergeable
 //! aggregates ([`dicelens::report`]).
 
-use super::flags::{FormatFlag, GameFilter, OracleFlag, TablesFlag};
+use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, TablesFlag};
 use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::pipeline::{Analyzer, Options, Progress};
@@ -15,13 +15,8 @@ use std::path::{Path, PathBuf};
 /// `dicelens analyze` flags.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// Log files (YGN, Verhoeff, JSONL).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Rate only the games of the one FILE that begin in this byte range (END exclusive), as
-    /// Hadoop input splits: adjacent ranges rate every game once.
-    #[arg(long, value_name = "START:END")]
-    pub byte_range: Option<String>,
+    #[command(flatten)]
+    pub logs: LogFiles,
     /// Count the game ids of this CSV (what `dicelens ids` prints) as seen before: games with
     /// those ids are skipped as duplicates, as in one run over the partitions before this one.
     #[arg(long, value_name = "FILE")]
@@ -109,11 +104,7 @@ pub(crate) fn create_dir(dir: &Path) -> Result<(), CliError> {
 
 /// Runs `dicelens analyze`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let range = args
-        .byte_range
-        .as_deref()
-        .map(|text| super::ids::parse_byte_range(text, args.files.len()))
-        .transpose()?;
+    let range = args.logs.range()?;
     let mut analyzer = Analyzer::new(Options {
         format: args.format.format,
         range,
@@ -130,7 +121,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     create_dir(&args.out)?;
     let mut rows = RowFiles::create(&args.out, args.decisions).map_err(cannot_write)?;
     let mut analysis = analyzer
-        .run(&args.files, &mut rows, &Bar::new())
+        .run(&args.logs.files, &mut rows, &Bar::new())
         .map_err(CliError::failure)?;
     if analysis.mixes_units() {
         notice(&format!(

@@ -3,10 +3,63 @@
 //! clap with the library's `FromStr` types; a bad value is reported by `main` as
 //! `dicelens: --flag: why` with exit code 2.
 
+use super::CliError;
 use dicelens::corpus::InputFormat;
 use dicelens::rate::OracleSpec;
 use dicelens::rules::RuleSet;
+use std::ops::Range;
 use std::path::PathBuf;
+
+/// The log files of a run, and `--byte-range` to read the games of part of one.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct LogFiles {
+    /// Log files (YGN, Verhoeff, JSONL).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Only the games of the one FILE that begin in this byte range (END exclusive), as
+    /// Hadoop input splits: adjacent ranges hold every game once.
+    #[arg(long, value_name = "START:END")]
+    pub byte_range: Option<String>,
+}
+
+impl LogFiles {
+    /// The checked `--byte-range`, if given.
+    pub fn range(&self) -> Result<Option<Range<u64>>, CliError> {
+        self.byte_range
+            .as_deref()
+            .map(|text| parse_byte_range(text, self.files.len()))
+            .transpose()
+    }
+}
+
+/// Parses `--byte-range START:END`: byte offsets from the start of the file, `START <= END`,
+/// END exclusive (it may lie past the end of the file). `files` is how many files were given:
+/// a range is of one file.
+pub fn parse_byte_range(text: &str, files: usize) -> Result<Range<u64>, CliError> {
+    let flag = "--byte-range";
+    if files != 1 {
+        return Err(CliError::flag(
+            flag,
+            format!("a byte range is of one file, and {files} files are given"),
+        ));
+    }
+    let expected = |what: &str| {
+        CliError::flag(
+            flag,
+            format!("expected START:END (byte offsets, START <= END), found {text:?}: {what}"),
+        )
+    };
+    let (start, end) = text.split_once(':').ok_or_else(|| expected("no `:`"))?;
+    let number = |part: &str, name: &str| {
+        part.parse::<u64>()
+            .map_err(|_| expected(&format!("{name} {part:?} is not a whole number")))
+    };
+    let (start, end) = (number(start, "START")?, number(end, "END")?);
+    if start > end {
+        return Err(expected("START is after END"));
+    }
+    Ok(start..end)
+}
 
 /// `--tables DIR`: where the precomputed tables are read from (and written when built).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -63,3 +116,26 @@ each of yahtzee and yahtzee-kurnik: the default rates about 2,500 games/s end to
 every player's error per game within 0.0013 match points of the reference's; the
 reference about 140 games/s. `dicelens bench oracles` measures any setting on your
 own games (docs/oracles.md).";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_ranges_are_start_colon_end_of_one_file() {
+        assert_eq!(parse_byte_range("0:10", 1), Ok(0..10));
+        assert_eq!(parse_byte_range("7:7", 1), Ok(7..7));
+        for (text, files, words) in [
+            ("0:10", 2, "of one file, and 2 files"),
+            ("10:3", 1, "START is after END"),
+            ("a:3", 1, "START \"a\" is not a whole number"),
+            ("3:-1", 1, "END \"-1\" is not a whole number"),
+            ("310", 1, "no `:`"),
+        ] {
+            let error = parse_byte_range(text, files).unwrap_err();
+            assert_eq!(error.code, 2);
+            assert!(error.message.starts_with("--byte-range: "), "{error}");
+            assert!(error.message.contains(words), "{error}");
+        }
+    }
+}

@@ -2,10 +2,10 @@
 //! `analyze` needs to rate one partition as the whole corpus would: `--byte-range START:END`
 //! and `--seen-ids FILE` (the ids `ids` printed for the partitions before it).
 
+use super::flags::LogFiles;
 use super::{notice, CliError};
 use dicelens::corpus::{LogFile, Unopened};
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The one column of the CSV that `ids` prints and `--seen-ids` reads.
 pub const ID_COLUMN: &str = "game_id";
@@ -13,44 +13,10 @@ pub const ID_COLUMN: &str = "game_id";
 /// `dicelens ids` flags.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// Log files (YGN, Verhoeff, JSONL).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Only the games of the one FILE that begin in this byte range (END exclusive), as
-    /// `analyze --byte-range` reads them.
-    #[arg(long, value_name = "START:END")]
-    pub byte_range: Option<String>,
+    #[command(flatten)]
+    pub logs: LogFiles,
     #[command(flatten)]
     pub format: super::flags::FormatFlag,
-}
-
-/// Parses `--byte-range START:END`: byte offsets from the start of the file, `START <= END`,
-/// END exclusive (it may lie past the end of the file). `files` is how many files were given:
-/// a range is of one file.
-pub fn parse_byte_range(text: &str, files: usize) -> Result<Range<u64>, CliError> {
-    let flag = "--byte-range";
-    if files != 1 {
-        return Err(CliError::flag(
-            flag,
-            format!("a byte range is of one file, and {files} files are given"),
-        ));
-    }
-    let expected = |what: &str| {
-        CliError::flag(
-            flag,
-            format!("expected START:END (byte offsets, START <= END), found {text:?}: {what}"),
-        )
-    };
-    let (start, end) = text.split_once(':').ok_or_else(|| expected("no `:`"))?;
-    let number = |part: &str, name: &str| {
-        part.parse::<u64>()
-            .map_err(|_| expected(&format!("{name} {part:?} is not a whole number")))
-    };
-    let (start, end) = (number(start, "START")?, number(end, "END")?);
-    if start > end {
-        return Err(expected("START is after END"));
-    }
-    Ok(start..end)
 }
 
 /// Reads `--seen-ids FILE`: CSV with the one column `game_id` (what `ids` prints), one id per
@@ -118,15 +84,11 @@ pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliE
 /// ids `analyze` checks for duplicates. A file that cannot be read is reported on stderr.
 pub fn run(args: Args) -> Result<(), CliError> {
     let format = args.format.format.fixed();
-    let range = args
-        .byte_range
-        .as_deref()
-        .map(|text| parse_byte_range(text, args.files.len()))
-        .transpose()?;
+    let range = args.logs.range()?;
     let stdout = std::io::stdout().lock();
     let mut out = csv::Writer::from_writer(std::io::BufWriter::new(stdout));
     let mut result = out.write_record([ID_COLUMN]);
-    for path in &args.files {
+    for path in &args.logs.files {
         let file = match LogFile::open(path, format) {
             Ok(file) => file,
             Err(why) => match why.in_range(range.as_ref()) {
@@ -158,28 +120,5 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Err(CliError::failure(format!("cannot write to stdout: {e}")))
         }
         _ => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn byte_ranges_are_start_colon_end_of_one_file() {
-        assert_eq!(parse_byte_range("0:10", 1), Ok(0..10));
-        assert_eq!(parse_byte_range("7:7", 1), Ok(7..7));
-        for (text, files, words) in [
-            ("0:10", 2, "of one file, and 2 files"),
-            ("10:3", 1, "START is after END"),
-            ("a:3", 1, "START \"a\" is not a whole number"),
-            ("3:-1", 1, "END \"-1\" is not a whole number"),
-            ("310", 1, "no `:`"),
-        ] {
-            let error = parse_byte_range(text, files).unwrap_err();
-            assert_eq!(error.code, 2);
-            assert!(error.message.starts_with("--byte-range: "), "{error}");
-            assert!(error.message.contains(words), "{error}");
-        }
     }
 }

@@ -10,7 +10,7 @@ use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::corpus::LogFile;
 use dicelens::rate::{
-    rate_game, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds, MatchCache,
+    rate_game, MatchCache, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds,
 };
 use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
 use dicelens::report::validate::{error_game_id, Rating, ValidateReport};

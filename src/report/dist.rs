@@ -6,8 +6,8 @@
 //! with fixed decimals, so the same sheet gives the same bytes.
 
 use super::svg::{
-    axes, escape, fixed, nice_axis, plot_background, px, svg_open, y_axis, Scale, CHART_STYLE,
-    LEFT, RIGHT,
+    axes, axis_title, escape, fixed, nice_axis, plot_background, px, svg_open, y_axis, Scale,
+    CHART_STYLE, LEFT, RIGHT,
 };
 use crate::solve::distribution::FinalDist;
 use std::fmt::Write;
@@ -99,7 +99,7 @@ const MIN_SPAN: i64 = 10;
 
 /// The chart as a self-contained SVG document: `P(final >= x)` as a step line against the
 /// total `x`, from the greatest total with `P = 1` to one past the greatest with `P > 0`
-/// (widened to [`MIN_SPAN`] points around them when they are closer).
+/// (widened to `MIN_SPAN` points around them when they are closer).
 pub fn svg_chart(d: &FinalDist, heading: &str) -> String {
     let (first, last) = (d.first(), d.last());
     let pad = (MIN_SPAN - (last + 1 - first)).max(0);
@@ -178,12 +178,11 @@ fn x_axis(out: &mut String, x: Scale, start: i64, end: i64) {
             b = px(PLOT_BOTTOM)
         );
     }
-    let _ = writeln!(
+    axis_title(
         out,
-        "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">final score x \
-         (points)</text>",
-        px((LEFT + RIGHT) / 2.0),
-        px(PLOT_BOTTOM + 42.0)
+        (LEFT + RIGHT) / 2.0,
+        PLOT_BOTTOM + 42.0,
+        "final score x (points)",
     );
     out.push_str("</g>\n");
 }

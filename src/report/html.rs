@@ -8,8 +8,8 @@
 //! and a `<desc>`; an analysis without games still gives a valid page with empty charts.
 
 use super::svg::{
-    axes, escape, finite, fixed, nice_axis, no_data, plot_background, px, step_decimals, svg_open,
-    y_axis, Scale, LEFT, RIGHT,
+    axes, axes_between, axis_title, escape, finite, fixed, nice_axis, no_data, no_data_between,
+    plot_background, px, step_decimals, svg_open, y_axis, Scale, LEFT, RIGHT,
 };
 use super::{Ranked, Unit};
 use crate::aggregate::{Aggregates, Tally, KINDS};
@@ -419,12 +419,11 @@ fn round_chart(aggregates: &Aggregates, best: &[&Ranked], unit: Unit) -> String 
             b = px(bottom)
         );
     }
-    let _ = writeln!(
-        out,
-        "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">round of the \
-         game</text>",
-        px((LEFT + RIGHT) / 2.0),
-        px(bottom + 42.0)
+    axis_title(
+        &mut out,
+        (LEFT + RIGHT) / 2.0,
+        bottom + 42.0,
+        "round of the game",
     );
     out.push_str("</g>\n");
     axes(&mut out, top, bottom);
@@ -573,13 +572,11 @@ fn distribution_chart(aggregates: &Aggregates, unit: Unit) -> String {
             bucket.0
         );
     }
-    let _ = writeln!(
-        out,
-        "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">error of a \
-         decision ({})</text>",
-        px((LEFT + RIGHT) / 2.0),
-        px(bottom + 44.0),
-        unit.name()
+    axis_title(
+        &mut out,
+        (LEFT + RIGHT) / 2.0,
+        bottom + 44.0,
+        &format!("error of a decision ({})", unit.name()),
     );
     if total == 0 {
         no_data(&mut out, top, bottom, "no decisions rated");
@@ -643,14 +640,7 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
             fixed(v, decimals)
         );
     }
-    let _ = writeln!(
-        out,
-        "<path class=\"axis\" d=\"M{l} {t}V{b}H{r}\"/>",
-        l = px(left),
-        t = px(top),
-        b = px(bottom),
-        r = px(right)
-    );
+    axes_between(&mut out, left, right, top, bottom);
     for (i, (kind, t)) in KINDS.iter().zip(&aggregates.kinds).enumerate() {
         let cy = top + row * (i as f64 + 0.5);
         let e = t.error_per_decision();
@@ -675,22 +665,14 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
             fixed(e, 4)
         );
     }
-    let _ = writeln!(
-        out,
-        "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">mean error per \
-         decision ({})</text>",
-        px((left + right) / 2.0),
-        px(bottom + 44.0),
-        unit.short()
+    axis_title(
+        &mut out,
+        (left + right) / 2.0,
+        bottom + 44.0,
+        &format!("mean error per decision ({})", unit.short()),
     );
     if aggregates.all.decisions == 0 {
-        let _ = writeln!(
-            out,
-            "<text class=\"no-data\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no decisions \
-             rated</text>",
-            px((left + right) / 2.0),
-            px((top + bottom) / 2.0)
-        );
+        no_data_between(&mut out, left, right, top, bottom, "no decisions rated");
     }
     out.push_str("</svg>\n");
     out

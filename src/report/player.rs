@@ -6,8 +6,8 @@
 use super::html::STYLE;
 use super::rows::DecisionRow;
 use super::svg::{
-    axes, escape, finite, fixed, nice_axis, no_data, plot_background, px, svg_open, y_axis, Scale,
-    LEFT, RIGHT,
+    axes, axis_title, escape, finite, fixed, nice_axis, no_data, plot_background, px, svg_open,
+    y_axis, Scale, LEFT, RIGHT,
 };
 use super::Unit;
 use crate::aggregate::{Aggregates, PlayerStats, Tally, KINDS};
@@ -507,13 +507,7 @@ fn x_axis(out: &mut String, labels: &[(f64, String)], title: &str) {
             b = px(BOTTOM)
         );
     }
-    let _ = writeln!(
-        out,
-        "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-        px((LEFT + RIGHT) / 2.0),
-        px(BOTTOM + 42.0),
-        escape(title)
-    );
+    axis_title(out, (LEFT + RIGHT) / 2.0, BOTTOM + 42.0, title);
     out.push_str("</g>\n");
 }
 

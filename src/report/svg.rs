@@ -189,13 +189,29 @@ pub fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
 
 /// The axis lines of a plot area.
 pub fn axes(out: &mut String, top: f64, bottom: f64) {
+    axes_between(out, LEFT, RIGHT, top, bottom);
+}
+
+/// The axis lines of a plot area from `left` to `right` (a chart laid out otherwise).
+pub fn axes_between(out: &mut String, left: f64, right: f64, top: f64, bottom: f64) {
     let _ = writeln!(
         out,
         "<path class=\"axis\" d=\"M{l} {t}V{b}H{r}\"/>",
-        l = px(LEFT),
+        l = px(left),
         t = px(top),
         b = px(bottom),
-        r = px(RIGHT)
+        r = px(right)
+    );
+}
+
+/// An axis title centred at (`x`, `y`): the x axis's, below its labels.
+pub fn axis_title(out: &mut String, x: f64, y: f64, title: &str) {
+    let _ = writeln!(
+        out,
+        "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+        px(x),
+        px(y),
+        escape(title)
     );
 }
 
@@ -213,10 +229,15 @@ pub fn plot_background(out: &mut String, top: f64, bottom: f64) {
 
 /// "No data" written across an empty plot area.
 pub fn no_data(out: &mut String, top: f64, bottom: f64, text: &str) {
+    no_data_between(out, LEFT, RIGHT, top, bottom, text);
+}
+
+/// "No data" written across an empty plot area from `left` to `right`.
+pub fn no_data_between(out: &mut String, left: f64, right: f64, top: f64, bottom: f64, text: &str) {
     let _ = writeln!(
         out,
         "<text class=\"no-data\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-        px((LEFT + RIGHT) / 2.0),
+        px((left + right) / 2.0),
         px((top + bottom) / 2.0),
         escape(text)
     );

@@ -3,7 +3,7 @@
 //! luck and error account for every point of a game.
 
 use crate::common::{csv_rows, run_ok as dicelens, table};
-use dicelens::rate::{rate_game, SolitaireOracle, Thresholds, SolitaireCache};
+use dicelens::rate::{rate_game, SolitaireCache, SolitaireOracle, Thresholds};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::simulate::{players, simulate_batch, Plan};
