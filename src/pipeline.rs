@@ -543,7 +543,8 @@ mod tests {
                 .unwrap();
             pool.install(|| {
                 let mut ids = Ids::default();
-                let analysis = analyze(std::slice::from_ref(&corpus), &options, &mut ids, &Silent).unwrap();
+                let analysis =
+                    analyze(std::slice::from_ref(&corpus), &options, &mut ids, &Silent).unwrap();
                 (analysis.aggregates, analysis.summary.games_used, ids.0)
             })
         };
