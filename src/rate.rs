@@ -552,6 +552,12 @@ impl OracleSpec {
         }
     }
 
+    /// The unit of an analysis rated with this spec, read from its aggregates (which seat
+    /// counts have decisions; see [`Unit::of`]).
+    pub fn unit_of(&self, aggregates: &crate::aggregate::Aggregates) -> Unit {
+        Unit::of(self.is_match_points(), aggregates)
+    }
+
     /// The name of a named setting this spec equals (`reference`, `default`), if any.
     pub fn name(&self) -> Option<&'static str> {
         if *self == OracleSpec::DEFAULT {

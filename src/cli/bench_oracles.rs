@@ -139,7 +139,7 @@ fn rate(games: &[(GameRecord, Replayed)], spec: OracleSpec, args: &OraclesArgs) 
 
 /// The unit an oracle rates `rating`'s games in.
 fn unit(spec: OracleSpec, rating: &CorpusRating) -> Unit {
-    Unit::of(spec.is_match_points(), &rating.aggregates)
+    spec.unit_of(&rating.aggregates)
 }
 
 /// Runs `dicelens bench oracles`.

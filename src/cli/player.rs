@@ -217,7 +217,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 aggregates.games,
                 if files == 1 { "" } else { "s" }
             );
-            let unit = Unit::of(args.oracle.oracle.is_match_points(), &aggregates);
+            let unit = args.oracle.oracle.unit_of(&aggregates);
             (aggregates, Some(worst), oracle, source, unit)
         }
     };

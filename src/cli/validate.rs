@@ -169,15 +169,11 @@ fn validate(args: &Args, name: &str, format: &str, game: &GameRecord) -> Validat
 /// Rates the replayed decisions with the oracle of `--oracle` (games of several players rated
 /// in match points are classified in that unit); returns how, and what could be rated.
 fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
-    let match_points = replayed.seats > 1 && args.oracle.oracle.is_match_points();
+    let unit = args.oracle.oracle.unit(replayed.seats);
     let mut rating = Rating {
         oracle: None,
-        match_points,
-        thresholds: if match_points {
-            Thresholds::MATCH_POINTS
-        } else {
-            Thresholds::default()
-        },
+        unit,
+        thresholds: Thresholds::for_unit(unit),
         not_rated: None,
     };
     let mut rated = Vec::new();

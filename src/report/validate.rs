@@ -5,7 +5,7 @@
 use super::rows::{player_name, DecisionRow};
 use super::text::{table, Align};
 use crate::aggregate::ClassCounts;
-use crate::rate::{Class, Rated, Thresholds};
+use crate::rate::{Class, Rated, Thresholds, Unit};
 use crate::replay::{Replayed, Violation};
 use dicelens_parsers::{GameRecord, ParseError, Termination};
 use serde::ser::SerializeMap;
@@ -272,8 +272,8 @@ fn totals(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Player
 pub struct Rating {
     /// The oracle's description, if one rated the game.
     pub oracle: Option<String>,
-    /// Whether values are in match points (else points).
-    pub match_points: bool,
+    /// The unit of values and errors.
+    pub unit: Unit,
     /// The severity thresholds used.
     pub thresholds: Thresholds,
     /// Why some or all decisions are not rated, if so.
@@ -334,11 +334,7 @@ impl ValidateReport {
             complete: replayed.complete,
             points_final: violation.is_none(),
             oracle: rating.oracle,
-            unit: if rating.match_points {
-                "match points"
-            } else {
-                "points"
-            },
+            unit: rating.unit.short(),
             thresholds: rating.thresholds.into(),
             decisions_replayed: replayed.decisions.len(),
             not_rated: rating.not_rated,
