@@ -287,3 +287,190 @@ fn against_opponents(
         },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Category, RuleSet};
+
+    /// P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10, the classic
+    /// figure (derived by brute force in `solve::widget`'s tests).
+    const P: f64 = 2_783_176.0 / 60_466_176.0;
+
+    /// A progress sink that fails the test if a table is looked for (every load reports a
+    /// missing table before building it).
+    struct NoTables;
+
+    impl Progress for NoTables {
+        fn notice(&self, message: &str) {
+            panic!("a table was wanted: {message}");
+        }
+        fn build_started(&self, what: &str, _: &str) {
+            panic!("a table build started: {what}");
+        }
+    }
+
+    /// The sheet of `rules` with every box filled except those in `free`, the filled Yahtzee
+    /// box holding 0, the upper bonus made (70), and `points`.
+    fn sheet(rules: RuleSet, free: &[&str], points: u32) -> Sheet {
+        let codes: Vec<&str> = rules
+            .boxes()
+            .iter()
+            .map(|c| c.code())
+            .filter(|c| !free.contains(c))
+            .map(|c| {
+                if c == "Y" && rules.tracks_yahtzee_50() {
+                    "Y0"
+                } else {
+                    c
+                }
+            })
+            .collect();
+        Sheet::from_codes(rules, &codes, 70, points).unwrap()
+    }
+
+    fn question(mover: Sheet, opponents: Vec<Sheet>) -> Question {
+        Question {
+            position: Position {
+                sheet: mover,
+                roll: None,
+            },
+            opponents,
+            method: None,
+            target: None,
+        }
+    }
+
+    /// `evaluate` with a tables directory that does not exist and must not come to exist.
+    fn without_tables(q: &Question) -> Result<Evaluation, EvalError> {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().join("no-tables");
+        let result = evaluate(q, &dir, &NoTables);
+        assert!(!dir.exists(), "a table was built");
+        result
+    }
+
+    #[test]
+    fn questions_that_cannot_be_asked_fail_before_any_table_is_loaded() {
+        let rules = RuleSet::Yahtzee;
+        let empty = Sheet::empty(rules);
+        let late = sheet(rules, &["Y"], 200);
+        // A method without opponents.
+        let q = Question {
+            method: Some(Method::Emp(1)),
+            ..question(empty, vec![])
+        };
+        assert_eq!(without_tables(&q), Err(EvalError::MethodWithoutOpponents));
+        // A complete mover against an opponent.
+        let q = question(sheet(rules, &[], 250), vec![late]);
+        assert_eq!(without_tables(&q), Err(EvalError::MoverComplete));
+        // A target against an opponent.
+        let q = Question {
+            target: Some(250),
+            ..question(late, vec![late])
+        };
+        assert_eq!(without_tables(&q), Err(EvalError::TargetWithOpponents));
+        // Exact values for three players.
+        let q = Question {
+            method: Some(Method::Exact),
+            ..question(late, vec![late, late])
+        };
+        assert_eq!(without_tables(&q), Err(EvalError::ExactNeedsTwoPlayers));
+        // Exact values from the start of a game: 13 + 13 boxes free.
+        let q = Question {
+            method: Some(Method::Exact),
+            ..question(empty, vec![empty])
+        };
+        let err = without_tables(&q).unwrap_err();
+        assert_eq!(err, EvalError::ExactTooManyFree { free: 26 });
+        let text = err.to_string();
+        assert!(
+            text.contains("at most 12 boxes") && text.contains("has 26"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn each_error_names_the_input_it_is_about() {
+        let cases = [
+            (EvalError::MethodWithoutOpponents, Subject::Method),
+            (EvalError::MoverComplete, Subject::Sheet),
+            (EvalError::TargetWithOpponents, Subject::Target),
+            (EvalError::ExactNeedsTwoPlayers, Subject::Method),
+            (EvalError::ExactTooManyFree { free: 14 }, Subject::Method),
+            (EvalError::NoDistribution, Subject::Sheet),
+            (EvalError::NotValued(Method::DynW(2)), Subject::Method),
+        ];
+        for (error, subject) in cases {
+            assert_eq!(error.subject(), subject, "{error}");
+        }
+        assert_eq!(
+            EvalError::NotValued(Method::DynW(2)).to_string(),
+            "dynw:2 cannot value this position"
+        );
+    }
+
+    #[test]
+    fn default_method_is_exact_for_two_players_late_in_the_game() {
+        assert_eq!(default_method(2, 0), Method::Exact);
+        assert_eq!(default_method(2, EVAL_EXACT_FREE), Method::Exact);
+        assert_eq!(default_method(2, EVAL_EXACT_FREE + 1), Method::Emp(1));
+        assert_eq!(default_method(3, 2), Method::Emp(1));
+        assert_eq!(default_method(4, 26), Method::Emp(1));
+        const { assert!(EVAL_EXACT_FREE <= MOST_EXACT_FREE) };
+    }
+
+    #[test]
+    fn two_player_endgames_are_valued_exactly_without_tables() {
+        // Only the Yahtzee box left on each side (2 free, so exact by default, and exact
+        // values need no table). Level: the gain's law is symmetric, 1/2. The opponent 30
+        // ahead: the mover needs a Yahtzee and the opponent none, P(1 - P).
+        let rules = RuleSet::Yahtzee;
+        let mover = sheet(rules, &["Y"], 200);
+        for (theirs, want) in [(200, 0.5), (230, P * (1.0 - P))] {
+            let other = sheet(rules, &["Y"], theirs);
+            match without_tables(&question(mover, vec![other])).unwrap() {
+                Evaluation::MatchValue {
+                    method,
+                    value,
+                    mover: m,
+                    opponents,
+                } => {
+                    assert_eq!((method, m, opponents), (Method::Exact, mover, vec![other]));
+                    assert!((value - want).abs() < 2e-6, "{theirs}: {value} vs {want}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // Five sixes in hand, level: scoring 50 now leaves the opponent needing a Yahtzee to
+        // tie, 1 - P/2; it is the best option.
+        let other = sheet(rules, &["Y"], 200);
+        let sixes = Dice::from_faces(&[6; 5]).unwrap();
+        let q = Question {
+            position: Position {
+                sheet: mover,
+                roll: Some((sixes, 2)),
+            },
+            ..question(mover, vec![other])
+        };
+        match without_tables(&q).unwrap() {
+            Evaluation::MatchOptions {
+                options,
+                method,
+                roll,
+                rolls_left,
+                ..
+            } => {
+                assert_eq!((method, roll, rolls_left), (Method::Exact, sixes, 2));
+                assert_eq!(options[0].0, Choice::Score(Category::Yahtzee));
+                assert!(
+                    (options[0].1 - (1.0 - P / 2.0)).abs() < 2e-6,
+                    "{}",
+                    options[0].1
+                );
+                assert!(options.windows(2).all(|w| w[0].1 >= w[1].1));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -460,3 +460,514 @@ fn replay_turn(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Category;
+    use dicelens_parsers::{BoxCode, Format};
+
+    /// A complete, legal two-player `yahtzee` game, scored by hand. ann fills ones to sixes
+    /// with 4+6+9+12+15+18 = 64 (upper bonus 35 in round 6), then 3K 12, 4K 17, FH 25, SS 30,
+    /// LS 40, Y 0, C 24: 247. bob scores Y 50 first (after `k-`), ones to sixes 2+4+6+8+10+12
+    /// = 42 (no bonus), FH 25, SS 30, LS 40, 4K 6, 3K 10, C 9: 212. ann's first turn has three
+    /// rolls, bob's two, every other turn one: 3 + 2 + 24 = 29 decisions. Turn `i` (0-based)
+    /// is on line `6 + i`.
+    const GAME: &str = "\
+[Game \"unit-1\"]
+[Rules \"yahtzee\"]
+[Players \"ann, bob\"]
+[Result \"247 212\"]
+
+1. ann: 11123 k111 11145 k1114 11141 1=4
+1. bob: 12345 k- 66666 Y=50
+2. ann: 22234 2=6
+2. bob: 11234 1=2
+3. ann: 33345 3=9
+3. bob: 22345 2=4
+4. ann: 44456 4=12
+4. bob: 33456 3=6
+5. ann: 55561 5=15
+5. bob: 44561 4=8
+6. ann: 66612 6=18
+6. bob: 55612 5=10
+7. ann: 33312 3K=12
+7. bob: 66123 6=12
+8. ann: 44441 4K=17
+8. bob: 11122 FH=25
+9. ann: 22333 FH=25
+9. bob: 12346 SS=30
+10. ann: 12346 SS=30
+10. bob: 12345 LS=40
+11. ann: 23456 LS=40
+11. bob: 11112 4K=6
+12. ann: 12356 Y=0
+12. bob: 22213 3K=10
+13. ann: 66543 C=24
+13. bob: 11223 C=9
+";
+
+    /// The one game of a YGN text.
+    fn parse(text: &str) -> GameRecord {
+        let mut games = Format::Ygn.games(text.as_bytes(), "unit.ygn");
+        let game = games
+            .next()
+            .expect("a game")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(games.next().is_none(), "one game only");
+        game
+    }
+
+    /// [`GAME`] with `from` (which must occur exactly once) replaced by `to`.
+    fn edited(from: &str, to: &str) -> GameRecord {
+        assert_eq!(GAME.matches(from).count(), 1, "{from:?} is not unique");
+        parse(&GAME.replacen(from, to, 1))
+    }
+
+    /// 1-based line of the line of [`GAME`] that starts with `prefix`.
+    fn line_of(prefix: &str) -> u32 {
+        let index = GAME
+            .lines()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line starts with {prefix:?}"));
+        index as u32 + 1
+    }
+
+    fn replayed(game: &GameRecord, options: ReplayOptions) -> Result<Replayed, Skip> {
+        let mut out = Replayed::default();
+        replay(game, options, &mut out).map(|()| out)
+    }
+
+    /// The violation `game` is skipped for (default options).
+    fn violation(game: &GameRecord) -> Violation {
+        match replayed(game, ReplayOptions::default()) {
+            Err(Skip::Invalid(v)) => v,
+            Err(other) => panic!("expected a violation, got {other}"),
+            Ok(r) => panic!(
+                "expected a violation, replayed {} decisions",
+                r.decisions.len()
+            ),
+        }
+    }
+
+    fn dice(faces: &str) -> Dice {
+        let faces: Vec<u8> = faces.bytes().map(|b| b - b'0').collect();
+        Dice::from_faces(&faces).expect("dice")
+    }
+
+    #[test]
+    fn a_legal_game_replays_into_every_decision_with_seat_round_and_roll() {
+        let out = replayed(&parse(GAME), ReplayOptions::default()).unwrap();
+        assert_eq!(out.rules, Some(RuleSet::Yahtzee));
+        assert_eq!(out.seats, 2);
+        assert!(out.complete);
+        assert_eq!(out.decisions.len(), 29);
+        // ann's first turn: three rolls, two keeps, then the ones box.
+        let empty = Sheet::empty(RuleSet::Yahtzee);
+        let first: Vec<_> = out.decisions[..3]
+            .iter()
+            .map(|d| {
+                (
+                    d.seat,
+                    d.round,
+                    d.turn,
+                    d.roll_number,
+                    d.rolls_left(),
+                    d.dice,
+                    d.choice,
+                )
+            })
+            .collect();
+        assert_eq!(
+            first,
+            [
+                (0, 1, 0, 1, 2, dice("11123"), Choice::Keep(dice("111"))),
+                (0, 1, 0, 2, 1, dice("11145"), Choice::Keep(dice("1114"))),
+                (0, 1, 0, 3, 0, dice("11141"), Choice::Score(Category::Ones)),
+            ]
+        );
+        assert!(out.decisions[..5].iter().all(|d| d.sheet == empty));
+        // bob's first turn: keep nothing, then a Yahtzee.
+        let bob = &out.decisions[3..5];
+        assert_eq!(
+            bob.iter()
+                .map(|d| (d.seat, d.round, d.turn, d.roll_number, d.choice))
+                .collect::<Vec<_>>(),
+            [
+                (1, 1, 1, 1, Choice::Keep(Dice::default())),
+                (1, 1, 1, 2, Choice::Score(Category::Yahtzee)),
+            ]
+        );
+        // bob's second turn starts from the sheet with the Yahtzee box holding 50.
+        let bob2 = out.decisions[6];
+        assert_eq!((bob2.seat, bob2.round, bob2.turn), (1, 2, 3));
+        assert!(bob2.sheet.yahtzee_50);
+        assert_eq!(bob2.sheet.points, 50);
+        // ann in round 7: the upper section done, 64 points and the 35 bonus.
+        let ann7 = out
+            .decisions
+            .iter()
+            .find(|d| d.seat == 0 && d.round == 7)
+            .unwrap();
+        assert_eq!((ann7.sheet.upper_total, ann7.sheet.points), (64, 99));
+        assert_eq!(ann7.choice, Choice::Score(Category::ThreeKind));
+        let last = out.decisions.last().unwrap();
+        assert_eq!(
+            (last.seat, last.round, last.turn, last.roll_number),
+            (1, 13, 25, 1)
+        );
+        assert_eq!(last.choice, Choice::Score(Category::Chance));
+        // One sheet per seat before each of the 26 turns, then the finals.
+        assert_eq!(out.sheets.len(), 27 * 2);
+        assert_eq!(out.sheets_at(0), [empty, empty]);
+        assert_eq!(out.sheets_at(1)[0].points, 4);
+        assert_eq!(out.sheets_at(1)[1], empty);
+        let finals: Vec<u32> = out.finals().iter().map(|s| s.points).collect();
+        assert_eq!(finals, [247, 212]);
+        assert!(out.finals().iter().all(Sheet::is_complete));
+        assert_eq!(out.sheets_at(26), out.finals());
+        // Box points in turn order, bonuses excluded.
+        assert_eq!(out.box_points.len(), 26);
+        assert_eq!(&out.box_points[..4], [4, 50, 6, 2]);
+        assert_eq!(out.box_points.iter().sum::<u32>(), (247 - 35) + 212);
+    }
+
+    #[test]
+    fn annotate_writes_totals_before_and_box_points() {
+        // The log leaves ann's last points out; the replay knows them.
+        let mut game = edited("13. ann: 66543 C=24", "13. ann: 66543 C");
+        assert_eq!(game.turns[24].points, None);
+        let out = replayed(&game, ReplayOptions::default()).unwrap();
+        out.annotate(&mut game);
+        let turn = |i: usize| (game.turns[i].total_before, game.turns[i].points);
+        assert_eq!(turn(0), (Some(0), Some(4)));
+        assert_eq!(turn(1), (Some(0), Some(50)));
+        // bob before round 7: 50 + 2 + 4 + 6 + 8 + 10.
+        assert_eq!(turn(13), (Some(80), Some(12)));
+        // ann before round 13: 247 - 24.
+        assert_eq!(turn(24), (Some(223), Some(24)));
+    }
+
+    #[test]
+    fn annotate_leaves_turns_the_replay_did_not_reach() {
+        // Turn 4 (ann, round 3) breaks a rule: turns 0-3 are annotated, turn 4 on are not.
+        let mut game = edited("3. ann: 33345 3=9", "3. ann: 33345 3=8");
+        let mut out = Replayed::default();
+        assert!(replay(&game, ReplayOptions::default(), &mut out).is_err());
+        out.annotate(&mut game);
+        assert_eq!(game.turns[3].total_before, Some(50));
+        assert_eq!(game.turns[4].total_before, None);
+        assert_eq!(game.turns[4].points, Some(8), "the log's points stay");
+        assert!(game.turns[5..].iter().all(|t| t.total_before.is_none()));
+    }
+
+    #[test]
+    fn wrong_points_are_reported_with_line_round_player_and_both_values() {
+        let v = violation(&edited("3. ann: 33345 3=9", "3. ann: 33345 3=8"));
+        assert_eq!(v.rule, Broken::WrongPoints);
+        assert_eq!(v.line, line_of("3. ann"));
+        assert_eq!((v.round, v.player.as_deref()), (Some(3), Some("ann")));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("3=8 for 33345", "3=9")
+        );
+        assert_eq!(
+            v.to_string(),
+            format!(
+                "line {}, round 3, ann: wrong points: the log says 3=8 for 33345, the rules give 3=9",
+                line_of("3. ann")
+            )
+        );
+    }
+
+    #[test]
+    fn a_box_filled_twice_is_reported_before_its_points() {
+        let v = violation(&edited("4. ann: 44456 4=12", "4. ann: 44456 3=0"));
+        assert_eq!(
+            (v.rule, v.line),
+            (Broken::BoxAlreadyFilled, line_of("4. ann"))
+        );
+        assert_eq!((v.round, v.says.as_str()), (Some(4), "3 again"));
+    }
+
+    #[test]
+    fn a_keep_of_dice_the_roll_does_not_show_is_reported() {
+        let v = violation(&edited("11123 k111 11145", "11123 k1115 11145"));
+        assert_eq!((v.rule, v.line), (Broken::KeepNotInRoll, line_of("1. ann")));
+        assert_eq!((v.round, v.player.as_deref()), (Some(1), Some("ann")));
+        assert_eq!(v.says, "k1115 after 11123");
+    }
+
+    #[test]
+    fn a_roll_that_lost_a_kept_die_is_reported() {
+        let v = violation(&edited("k111 11145", "k111 11245"));
+        assert_eq!(
+            (v.rule, v.line),
+            (Broken::RollWithoutKeep, line_of("1. ann"))
+        );
+        assert_eq!(v.says, "roll 2 = 11245 after keeping 111");
+        assert_eq!(v.rules_give, "a roll showing 111");
+    }
+
+    #[test]
+    fn a_fourth_roll_never_reaches_the_replay() {
+        // A turn holds at most three rolls: the reader refuses a fourth, so the replay's
+        // records never have one.
+        let text = GAME.replacen("k1114 11141 1=4", "k1114 11141 k1111 11111 1=5", 1);
+        let mut games = Format::Ygn.games(text.as_bytes(), "unit.ygn");
+        let error = games.next().expect("one item").unwrap_err();
+        assert!(error.to_string().contains("unit.ygn:6:"), "{error}");
+    }
+
+    #[test]
+    fn dice_off_the_faces_are_reported() {
+        let mut game = parse(GAME);
+        game.turns[2].rolls[0] = [2, 2, 0, 3, 4];
+        let v = violation(&game);
+        assert_eq!((v.rule, v.line), (Broken::BadDice, line_of("2. ann")));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("22034", "five dice 1-6")
+        );
+    }
+
+    #[test]
+    fn a_box_of_another_rule_set_is_unknown() {
+        let v = violation(&edited("13. bob: 11223 C=9", "13. bob: 11223 2P=4"));
+        assert_eq!((v.rule, v.line), (Broken::UnknownBox, line_of("13. bob")));
+        assert_eq!(v.says, "2P");
+    }
+
+    #[test]
+    fn turns_out_of_seat_order_are_reported() {
+        let swapped = GAME.replacen(
+            "1. ann: 11123 k111 11145 k1114 11141 1=4\n1. bob: 12345 k- 66666 Y=50\n",
+            "1. bob: 12345 k- 66666 Y=50\n1. ann: 11123 k111 11145 k1114 11141 1=4\n",
+            1,
+        );
+        let v = violation(&parse(&swapped));
+        // bob's turn is now on ann's line 6.
+        assert_eq!((v.rule, v.line), (Broken::OutOfTurn, 6));
+        assert_eq!(v.player.as_deref(), Some("bob"));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("a turn by bob", "ann's turn")
+        );
+    }
+
+    #[test]
+    fn a_round_number_out_of_order_is_reported() {
+        let v = violation(&edited("2. bob: 11234 1=2", "3. bob: 11234 1=2"));
+        assert_eq!(
+            (v.rule, v.line),
+            (Broken::RoundOutOfOrder, line_of("2. bob"))
+        );
+        assert_eq!(v.says, "round 3");
+        assert_eq!(v.rules_give, "round 2 for turn 4");
+    }
+
+    #[test]
+    fn a_wrong_total_before_the_turn_is_reported() {
+        // Verhoeff's records give totals; ann has 4 points before her second turn.
+        let mut game = parse(GAME);
+        game.turns[2].total_before = Some(5);
+        let v = violation(&game);
+        assert_eq!((v.rule, v.line), (Broken::WrongTotal, line_of("2. ann")));
+        assert_eq!(v.says, "5 points before the turn");
+        assert_eq!(v.rules_give, "4 points");
+        // The right total passes.
+        game.turns[2].total_before = Some(4);
+        assert!(replayed(&game, ReplayOptions::default()).is_ok());
+    }
+
+    #[test]
+    fn game_level_violations_point_at_the_first_line() {
+        let v = violation(&edited("[Rules \"yahtzee\"]", "[Rules \"poker\"]"));
+        assert_eq!(
+            (v.rule, v.line, v.round, v.player),
+            (Broken::UnknownRules, 1, None, None)
+        );
+        assert_eq!(v.says, "Rules \"poker\"");
+
+        let v = violation(&edited("[Result \"247 212\"]", "[Result \"247 213\"]"));
+        assert_eq!((v.rule, v.line, v.round), (Broken::WrongResult, 1, None));
+        assert_eq!(v.says, "Result \"247 213\"");
+        assert_eq!(v.rules_give, "\"247 212\"");
+
+        let mut game = parse(GAME);
+        game.players.clear();
+        let v = violation(&game);
+        assert_eq!(
+            (v.rule, v.line, v.says.as_str()),
+            (Broken::BadPlayers, 1, "0 players")
+        );
+    }
+
+    #[test]
+    fn more_turns_than_boxes_are_reported() {
+        let mut game = parse(GAME);
+        let mut extra = game.turns[0];
+        extra.round = 14;
+        extra.line = 40;
+        game.turns.push(extra);
+        let v = violation(&game);
+        assert_eq!(
+            (v.rule, v.line, v.round),
+            (Broken::TooManyTurns, 40, Some(14))
+        );
+        assert_eq!(v.says, "turn 27 (round 14)");
+        assert_eq!(v.rules_give, "13 rounds of 2 turn(s)");
+    }
+
+    #[test]
+    fn a_normal_game_with_boxes_left_empty_is_missing_turns() {
+        let v = violation(&edited("13. bob: 11223 C=9\n", ""));
+        assert_eq!(v.rule, Broken::MissingTurns);
+        // Reported at the last turn the log has.
+        assert_eq!(v.line, line_of("13. ann"));
+        assert_eq!(v.says, "25 turns and Termination normal");
+        assert_eq!(
+            v.rules_give,
+            "26 turns, or a Termination saying why the game ended"
+        );
+    }
+
+    #[test]
+    fn unfinished_games_are_skipped_unless_asked_for() {
+        for termination in ["abandoned", "timeout", "resigned"] {
+            // The last three turns never happened; the Result tag stays as it was (it is only
+            // checked against a complete game).
+            let cut = GAME.replacen(
+                "12. bob: 22213 3K=10\n13. ann: 66543 C=24\n13. bob: 11223 C=9\n",
+                "",
+                1,
+            );
+            let text = cut.replacen(
+                "[Result",
+                &format!("[Termination \"{termination}\"]\n[Result"),
+                1,
+            );
+            let game = parse(&text);
+            let expected = Termination::parse(termination).unwrap();
+            assert_eq!(game.termination, expected);
+            let skipped = replayed(&game, ReplayOptions::default()).unwrap_err();
+            assert_eq!(skipped, Skip::Unfinished(expected));
+            assert_eq!(skipped.reason(), format!("unfinished ({termination})"));
+            assert_eq!(
+                skipped.to_string(),
+                format!("unfinished game ({termination})")
+            );
+
+            let wanted = ReplayOptions {
+                include_unfinished: true,
+            };
+            let out = replayed(&game, wanted).unwrap();
+            assert!(!out.complete);
+            assert_eq!(out.decisions.len(), 29 - 3);
+            assert_eq!(out.sheets.len(), (23 + 1) * 2);
+            let finals: Vec<u32> = out.finals().iter().map(|s| s.points).collect();
+            assert_eq!(finals, [247 - 24, 212 - 10 - 9]);
+        }
+    }
+
+    #[test]
+    fn replaying_into_a_used_buffer_starts_afresh() {
+        let good = parse(GAME);
+        let bad = edited("3. ann: 33345 3=9", "3. ann: 33345 3=8");
+        let mut out = Replayed::default();
+        replay(&good, ReplayOptions::default(), &mut out).unwrap();
+        let first = out.decisions.clone();
+        assert!(replay(&bad, ReplayOptions::default(), &mut out).is_err());
+        assert!(!out.complete);
+        // Turn 4 fails on its only (scoring) decision: ann's 3 + bob's 2 + 2 before it.
+        assert_eq!(out.decisions.len(), 3 + 2 + 1 + 1);
+        replay(&good, ReplayOptions::default(), &mut out).unwrap();
+        assert_eq!(out.decisions, first);
+        assert_eq!(out.sheets.len(), 27 * 2);
+        assert_eq!(out.box_points.len(), 26);
+    }
+
+    #[test]
+    fn every_broken_rule_has_its_own_name() {
+        use Broken::*;
+        let all = [
+            UnknownRules,
+            BadPlayers,
+            UnknownBox,
+            BadDice,
+            KeepNotInRoll,
+            RollWithoutKeep,
+            BoxAlreadyFilled,
+            BoxNotAllowed,
+            WrongPoints,
+            WrongTotal,
+            OutOfTurn,
+            RoundOutOfOrder,
+            TooManyTurns,
+            MissingTurns,
+            WrongResult,
+        ];
+        let names: std::collections::HashSet<&str> = all.iter().map(|b| b.name()).collect();
+        assert_eq!(names.len(), all.len(), "summaries count skips by name");
+        let skip = Skip::Invalid(violation(&edited("3. ann: 33345 3=9", "3. ann: 33345 3=8")));
+        assert_eq!(skip.reason(), "wrong points");
+    }
+
+    /// Five of a kind in the full house: joker points depend on the rule set.
+    #[test]
+    fn wrong_joker_points() {
+        // yahtzee-kurnik: with the fours box filled, 44444 is a joker: FH scores 25, not 0.
+        let mut game = GameRecord {
+            players: vec!["ann".into()],
+            rules: "yahtzee-kurnik".into(),
+            termination: Termination::Abandoned,
+            ..GameRecord::default()
+        };
+        let mut turn = dicelens_parsers::TurnRecord {
+            round: 1,
+            seat: 0,
+            roll_count: 1,
+            rolls: [[4, 4, 4, 1, 2], [0; 5], [0; 5]],
+            category: BoxCode::parse("4").unwrap(),
+            points: Some(12),
+            line: 5,
+            ..Default::default()
+        };
+        game.turns.push(turn);
+        turn.round = 2;
+        turn.line = 6;
+        turn.rolls[0] = [4, 4, 4, 4, 4];
+        turn.category = BoxCode::parse("FH").unwrap();
+        turn.points = Some(0);
+        game.turns.push(turn);
+        let mut out = Replayed::default();
+        let options = ReplayOptions {
+            include_unfinished: true,
+        };
+        match replay(&game, options, &mut out) {
+            Err(Skip::Invalid(v)) => {
+                assert_eq!((v.rule, v.line), (Broken::WrongPoints, 6));
+                assert_eq!(v.rules_give, "FH=25");
+            }
+            other => panic!("{other:?}"),
+        }
+        // The same turn is right with 25, and under yahtzee-free (Yahtzee box free) it scores 0.
+        game.turns[1].points = Some(25);
+        assert!(replay(&game, options, &mut out).is_ok());
+        game.rules = "yahtzee-free".into();
+        assert!(
+            matches!(replay(&game, options, &mut out), Err(Skip::Invalid(v)) if v.rules_give == "FH=0")
+        );
+        // Official rules, Yahtzee box filled: 44444 must go to the fours box when it is free.
+        game.rules = "yahtzee".into();
+        game.turns[0].category = BoxCode::parse("Y").unwrap();
+        game.turns[0].points = Some(0);
+        match replay(&game, options, &mut out) {
+            Err(Skip::Invalid(v)) => {
+                assert_eq!(v.rule, Broken::BoxNotAllowed);
+                assert!(v.rules_give.contains("must go to 4"), "{}", v.rules_give);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -524,3 +524,241 @@ pub fn sheet_value(table: &[f64], sheet: &Sheet) -> Option<f64> {
     let index = StateSpace::new(sheet.rules).index_of(sheet)?;
     Some(f64::from(sheet.points) + table[index])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{self, OUTCOMES};
+    use crate::rules::{Category, UPPER_BOXES};
+
+    /// P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10, the classic
+    /// figure (derived by brute force in `solve::widget`'s tests).
+    const P_YAHTZEE: f64 = 2_783_176.0 / 60_466_176.0;
+
+    /// The sheet of `rules` with every box filled but `free`; a filled Yahtzee box holds 0.
+    /// The upper section is filled with 70 (bonus made) unless an upper box is free.
+    fn only_free(rules: RuleSet, free: &[&str], points: u32) -> Sheet {
+        let codes: Vec<&str> = rules
+            .boxes()
+            .iter()
+            .map(|c| c.code())
+            .filter(|c| !free.contains(c))
+            .map(|c| {
+                if c == "Y" && rules.tracks_yahtzee_50() {
+                    "Y0"
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let sheet = Sheet::from_codes(rules, &codes, 70, points).unwrap();
+        assert_eq!(
+            sheet.filled_count() as usize,
+            rules.box_count() - free.len()
+        );
+        sheet
+    }
+
+    /// A table of zeros: right for every complete state, so exact for the turn of any sheet
+    /// with one box free (whose successors are all complete).
+    fn zeros(rules: RuleSet) -> Vec<f64> {
+        vec![0.0; StateSpace::new(rules).len()]
+    }
+
+    /// The value of `sheet`'s state (points to come) by one run of the builder's group solver.
+    fn solve_state(table: &[f64], sheet: &Sheet) -> f64 {
+        let space = StateSpace::new(sheet.rules);
+        let pair = upper_pairs()
+            .pair(sheet.upper_mask(), sheet.capped_upper())
+            .unwrap();
+        let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
+        solve_group(space, table, lower, &[pair as u16], &mut LaneStore::new(0))[0]
+    }
+
+    /// `sum over first rolls of weight * best option value / 7776` for `sheet`.
+    fn mean_best_option(table: &[f64], sheet: &Sheet) -> f64 {
+        let oracle = TurnOracle::new(table, sheet).unwrap();
+        let weights = &dice::tables().roll_weight;
+        let sum: f64 = (0..ROLLS)
+            .map(|r| {
+                let options = oracle.options(&Dice::roll(r), 2);
+                f64::from(weights[r]) * options[0].value
+            })
+            .sum();
+        sum / f64::from(OUTCOMES)
+    }
+
+    fn roll(faces: &str) -> Dice {
+        let faces: Vec<u8> = faces.bytes().map(|b| b - b'0').collect();
+        Dice::from_faces(&faces).unwrap()
+    }
+
+    #[test]
+    fn chance_alone_is_worth_its_points_plus_70_thirds() {
+        // Each die is kept when it beats a reroll: 14/3 per die over three rolls (see
+        // `solve::widget`'s tests), 70/3 for five. Five of a kind scores its sum too (no
+        // Yahtzee 50 on the sheet, so no extra bonus).
+        for rules in RuleSet::MAIN {
+            let sheet = only_free(rules, &["C"], 200);
+            let mut table = zeros(rules);
+            let to_come = solve_state(&table, &sheet);
+            assert!((to_come - 70.0 / 3.0).abs() < 1e-9, "{rules}: {to_come}");
+            table[StateSpace::new(rules).index_of(&sheet).unwrap()] = to_come;
+            let value = sheet_value(&table, &sheet).unwrap();
+            assert!(
+                (value - (200.0 + 70.0 / 3.0)).abs() < 1e-9,
+                "{rules}: {value}"
+            );
+            // The best option of every first roll, averaged over the rolls, is that value.
+            let mean = mean_best_option(&table, &sheet);
+            assert!((mean - value).abs() < 1e-9, "{rules}: {mean} vs {value}");
+        }
+    }
+
+    #[test]
+    fn yahtzee_box_alone_is_worth_50_times_the_chance_of_a_yahtzee() {
+        for rules in RuleSet::MAIN {
+            let sheet = only_free(rules, &["Y"], 150);
+            let table = zeros(rules);
+            let to_come = solve_state(&table, &sheet);
+            assert!(
+                (to_come - 50.0 * P_YAHTZEE).abs() < 1e-9,
+                "{rules}: {to_come}"
+            );
+            let mean = mean_best_option(&table, &sheet);
+            assert!((mean - (150.0 + to_come)).abs() < 1e-9, "{rules}: {mean}");
+        }
+    }
+
+    #[test]
+    fn chance_options_keep_the_dice_that_beat_a_reroll() {
+        // Rolling 12456 with only Chance free: with two rolls left keep what beats 17/4 (56):
+        // 11 + 3 * 17/4 = 23.75; with one left keep what beats 7/2 (456): 15 + 2 * 7/2 = 22;
+        // with none, score the sum, 18.
+        let sheet = only_free(RuleSet::Yahtzee, &["C"], 200);
+        let table = zeros(RuleSet::Yahtzee);
+        let dice = roll("12456");
+        let options = position_options(&table, &sheet, &dice, 2);
+        // 31 proper sub-multisets of five different dice, and the box.
+        assert_eq!(options.len(), 32);
+        assert_eq!(options[0].choice, Choice::Keep(roll("56")));
+        assert!((options[0].value - 223.75).abs() < 1e-9);
+        let score = options
+            .iter()
+            .find(|o| o.choice == Choice::Score(Category::Chance))
+            .unwrap();
+        assert_eq!(score.value, 218.0);
+        assert!(options.windows(2).all(|w| w[0].value >= w[1].value));
+
+        let options = position_options(&table, &sheet, &dice, 1);
+        assert_eq!(options[0].choice, Choice::Keep(roll("456")));
+        assert!((options[0].value - 222.0).abs() < 1e-9);
+
+        let options = position_options(&table, &sheet, &dice, 0);
+        let expected = vec![OptionValue {
+            choice: Choice::Score(Category::Chance),
+            value: 218.0,
+        }];
+        assert_eq!(options, expected);
+    }
+
+    #[test]
+    fn keep_value_is_the_listed_value_of_that_keep() {
+        let sheet = only_free(RuleSet::Yatzy, &["C"], 120);
+        let table = zeros(RuleSet::Yatzy);
+        let oracle = TurnOracle::new(&table, &sheet).unwrap();
+        let dice = roll("23356");
+        for rolls_left in [1, 2] {
+            for option in oracle.options(&dice, rolls_left) {
+                if let Choice::Keep(keep) = option.choice {
+                    assert_eq!(oracle.keep_value(&keep, rolls_left), Some(option.value));
+                }
+            }
+        }
+        // Keeping 6 with one reroll left: 6 + 4 * 7/2.
+        let six = oracle.keep_value(&roll("6"), 1).unwrap();
+        assert!((six - (120.0 + 20.0)).abs() < 1e-9);
+        assert_eq!(oracle.keep_value(&roll("6"), 0), None);
+        assert_eq!(oracle.keep_value(&roll("6"), 3), None);
+    }
+
+    #[test]
+    fn decision_gives_the_best_worst_and_chosen_values_of_the_options() {
+        // Two boxes free (3K and Y), the one-free layer solved into a table of zeros.
+        let rules = RuleSet::Yahtzee;
+        let space = StateSpace::new(rules);
+        let sheet = only_free(rules, &["3K", "Y"], 180);
+        let mut table = zeros(rules);
+        for (b, next) in space.successors(
+            space.lower_index(sheet.filled, sheet.yahtzee_50),
+            upper_pairs()
+                .pair(sheet.upper_mask(), sheet.capped_upper())
+                .unwrap(),
+        ) {
+            assert!(b >= UPPER_BOXES);
+            let afters = match next {
+                Next::Lower(a) => vec![a],
+                Next::Yahtzee { zero, fifty } => vec![zero, fifty],
+                Next::Upper { .. } => unreachable!("no upper box free"),
+            };
+            for after in afters {
+                let lower = after / upper_pairs().count();
+                let pair = after % upper_pairs().count();
+                table[after] =
+                    solve_group(space, &table, lower, &[pair as u16], &mut LaneStore::new(0))[0];
+            }
+        }
+        let oracle = TurnOracle::new(&table, &sheet).unwrap();
+        for (faces, rolls_left) in [("66666", 2), ("44412", 1), ("12345", 0), ("33366", 2)] {
+            let dice = roll(faces);
+            let options = oracle.options(&dice, rolls_left);
+            for option in &options {
+                let d = oracle.decision(&dice, rolls_left, option.choice).unwrap();
+                assert_eq!(d.best, options[0].value, "{faces}");
+                assert_eq!(d.best_choice, options[0].choice, "{faces}");
+                assert_eq!(d.worst, options.last().unwrap().value, "{faces}");
+                assert_eq!(d.chosen, Some(option.value), "{faces} {}", option.choice);
+            }
+            // A box already filled is not an option: nothing chosen, the rest the same.
+            let d = oracle
+                .decision(&dice, rolls_left, Choice::Score(Category::Chance))
+                .unwrap();
+            assert_eq!((d.chosen, d.best), (None, options[0].value));
+        }
+        // Five sixes with two rolls left: the Yahtzee now beats every keep.
+        assert_eq!(
+            oracle.options(&roll("66666"), 2)[0].choice,
+            Choice::Score(Category::Yahtzee)
+        );
+    }
+
+    #[test]
+    fn complete_and_impossible_sheets() {
+        // A complete sheet is worth its points; no table entry is read.
+        let rules = RuleSet::YahtzeeKurnik;
+        let codes: Vec<&str> = rules
+            .boxes()
+            .iter()
+            .map(|c| {
+                if *c == Category::Yahtzee {
+                    "Y50"
+                } else {
+                    c.code()
+                }
+            })
+            .collect();
+        let complete = Sheet::from_codes(rules, &codes, 80, 301).unwrap();
+        assert!(complete.is_complete());
+        assert_eq!(sheet_value(&[], &complete), Some(301.0));
+        // An upper total the filled upper boxes cannot make has no state.
+        let impossible = Sheet {
+            filled: 1 << 3,
+            upper_total: 1,
+            ..Sheet::empty(rules)
+        };
+        let table = zeros(rules);
+        assert_eq!(sheet_value(&table, &impossible), None);
+        assert!(TurnOracle::new(&table, &impossible).is_none());
+        assert!(position_options(&table, &impossible, &roll("12345"), 2).is_empty());
+    }
+}

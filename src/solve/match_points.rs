@@ -654,3 +654,237 @@ impl MatchTurn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Category, RuleSet};
+    use crate::solve::distribution::DistTableData;
+    use crate::solve::states::StateSpace;
+
+    /// P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10, the classic
+    /// figure (derived by brute force in `solve::widget`'s tests).
+    const P: f64 = 2_783_176.0 / 60_466_176.0;
+
+    /// A law on final totals from `(total, probability)` pairs.
+    fn law(points: &[(i64, f64)]) -> FnLaw<impl Fn(i64) -> f64> {
+        let owned = points.to_vec();
+        let first = owned.iter().map(|p| p.0).min().unwrap();
+        let last = owned.iter().map(|p| p.0).max().unwrap();
+        FnLaw {
+            at_least: move |t| owned.iter().filter(|p| p.0 >= t).map(|p| p.1).sum(),
+            first,
+            last,
+        }
+    }
+
+    /// EMP and DynW on hand-made laws, computed by hand.
+    #[test]
+    fn emp_and_dynw_by_hand() {
+        let us = law(&[(10, 0.5), (20, 0.5)]);
+        let sure_15 = law(&[(15, 1.0)]);
+        let sure_10 = law(&[(10, 1.0)]);
+        // Against a sure 15: lose with 10, win with 20.
+        assert!((emp(&us, &[&sure_15]) - 0.5).abs() < 1e-12);
+        // Against a sure 10: tie with 10 (1/2), win with 20: 0.5 * 0.5 + 0.5 * 1.
+        assert!((emp(&us, &[&sure_10]) - 0.75).abs() < 1e-12);
+        // Two opponents: match points add up.
+        assert!((emp(&us, &[&sure_10, &sure_15]) - 1.25).abs() < 1e-12);
+        // DynW against a sure 15: aim at 16..=20, reached with probability 1/2.
+        assert!((dynw(&us, &[&sure_15]) - 0.5).abs() < 1e-12);
+        // A spread opponent: 12 or 18 evenly. EMP: 10 loses to both (0); 20 beats both (1).
+        let spread = law(&[(12, 0.5), (18, 0.5)]);
+        assert!((emp(&us, &[&spread]) - 0.5).abs() < 1e-12);
+        // DynW: target 13..=18 reached with 1/2, opponent misses it with 1/2: 0.25; target
+        // 19..=20: 0.5 * 1 = 0.5.
+        assert!((dynw(&us, &[&spread]) - 0.5).abs() < 1e-12);
+        let equal = law(&[(7, 0.25), (9, 0.75)]);
+        // Equal laws: a symmetric game is worth 1/2.
+        assert!((emp(&equal, &[&equal]) - 0.5).abs() < 1e-12);
+        assert_eq!(us.first(), 10);
+    }
+
+    #[test]
+    fn methods_parse_and_print() {
+        for text in ["e", "exact", "emp:0", "emp:4", "dynw:1", "dynw:5"] {
+            let m: Method = text.parse().unwrap();
+            assert_eq!(m.to_string(), text);
+        }
+        for bad in ["emp", "emp:6", "dynw:x", "exactly", ""] {
+            assert!(bad.parse::<Method>().is_err(), "{bad}");
+        }
+    }
+
+    /// A fair die's law, 1 to 6.
+    fn die() -> FnLaw<impl Fn(i64) -> f64> {
+        law(&[1, 2, 3, 4, 5, 6].map(|f| (f, 1.0 / 6.0)))
+    }
+
+    #[test]
+    fn a_die_against_a_sure_four() {
+        // EMP: 5 or 6 wins (2/6), 4 ties (1/6 counted half): 5/12.
+        let sure_4 = law(&[(4, 1.0)]);
+        assert!((emp(&die(), &[&sure_4]) - 5.0 / 12.0).abs() < 1e-12);
+        // DynW: aiming at 5 or more (reached with 2/6) is the only target the opponent misses.
+        assert!((dynw(&die(), &[&sure_4]) - 1.0 / 3.0).abs() < 1e-12);
+        // The sure four against the die: the complement, 7/12.
+        assert!((emp(&sure_4, &[&die()]) - 7.0 / 12.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn emp_of_two_players_adds_up_to_one() {
+        let laws = [
+            law(&[(3, 0.2), (8, 0.5), (9, 0.3)]),
+            law(&[(1, 0.1), (8, 0.6), (12, 0.3)]),
+            law(&[(8, 1.0)]),
+            law(&[(0, 0.5), (20, 0.5)]),
+        ];
+        for a in &laws {
+            // Against itself: wins and losses are equally likely, ties count half.
+            assert!((emp(a, &[a]) - 0.5).abs() < 1e-12);
+            for b in &laws {
+                let sum = emp(a, &[b]) + emp(b, &[a]);
+                assert!((sum - 1.0).abs() < 1e-12, "{sum}");
+            }
+        }
+        // Two dice: 15/36 wins and 6/36 ties, 1/2.
+        assert!((emp(&die(), &[&die()]) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn unknown_methods_and_depths_say_what_is_expected() {
+        let err = "emp:6".parse::<Method>().unwrap_err();
+        assert!(err.contains("depth '6': expected 0 to 5"), "{err}");
+        let err = "dynw:-1".parse::<Method>().unwrap_err();
+        assert!(err.contains("expected 0 to 5"), "{err}");
+        for bad in ["foo", "exact:1", "e:0", "EMP:1"] {
+            let err = bad.parse::<Method>().unwrap_err();
+            assert!(err.starts_with(&format!("unknown method '{bad}'")), "{err}");
+        }
+        assert_eq!("emp:5".parse(), Ok(Method::Emp(5)));
+        assert_eq!("dynw:0".parse(), Ok(Method::DynW(0)));
+    }
+
+    /// The sheet of `rules` with every box filled except those in `free`, the filled Yahtzee
+    /// box holding 0, the upper bonus made (70), and `points`.
+    fn sheet(rules: RuleSet, free: &[&str], points: u32) -> Sheet {
+        let codes: Vec<&str> = rules
+            .boxes()
+            .iter()
+            .map(|c| c.code())
+            .filter(|c| !free.contains(c))
+            .map(|c| {
+                if c == "Y" && rules.tracks_yahtzee_50() {
+                    "Y0"
+                } else {
+                    c
+                }
+            })
+            .collect();
+        Sheet::from_codes(rules, &codes, 70, points).unwrap()
+    }
+
+    #[test]
+    fn the_tabulated_opponents_give_the_same_emp_as_the_direct_sum() {
+        // Hand-made distributions on three states; the mover's points moved from far behind
+        // the opponents' totals to far beyond them.
+        let rules = RuleSet::Yahtzee;
+        let space = StateSpace::new(rules);
+        let mut dists = DistTableData::new(space.len());
+        let a = sheet(rules, &["Y"], 200);
+        let b = sheet(rules, &["C"], 210);
+        let c = sheet(rules, &["Y", "C"], 215);
+        dists.set(
+            space.index_of(&a).unwrap(),
+            3,
+            vec![50_000, 30_000, 10_000, 5_000],
+        );
+        dists.set(space.index_of(&b).unwrap(), 1, vec![60_000, 20_000]);
+        dists.set(
+            space.index_of(&c).unwrap(),
+            10,
+            vec![65_000, 40_000, 40_000, 100],
+        );
+        for others in [vec![b], vec![c], vec![b, c]] {
+            let table = Opponents::new(&dists, &others).unwrap();
+            for points in 200..=260 {
+                let us = Sheet { points, ..a };
+                let fast = table.emp(&dists, &us).unwrap();
+                let direct = evaluate(&dists, false, &us, &others).unwrap();
+                assert!(
+                    (fast - direct).abs() < 1e-12,
+                    "{points}: {fast} vs {direct}"
+                );
+                assert!((0.0..=others.len() as f64).contains(&direct));
+            }
+        }
+    }
+
+    #[test]
+    fn finished_games_are_won_tied_or_lost_on_points() {
+        // Both sheets complete: no distribution is read.
+        let rules = RuleSet::Yatzy;
+        let dists = DistTableData::new(0);
+        let search = MatchSearch::new(&dists, None, Method::Emp(1));
+        let done = |points| sheet(rules, &[], points);
+        for (ours, theirs, want) in [(200, 199, 1.0), (200, 200, 0.5), (199, 200, 0.0)] {
+            let value = search.position_value(&done(ours), &[done(theirs)]);
+            assert_eq!(value, Some(want), "{ours} against {theirs}");
+        }
+    }
+
+    #[test]
+    fn one_turn_search_against_a_finished_opponent_is_exact() {
+        // The mover's only box is the Yahtzee box; the opponent is done, `d` points ahead.
+        // Every post-score position is final, so EMP(1) and DynW(1) are exact: 1 ahead (d < 0),
+        // P + (1 - P)/2 level, P from 1 to 49 behind, P/2 at 50, 0 beyond.
+        let rules = RuleSet::Yahtzee;
+        let dists = DistTableData::new(0);
+        let mover = sheet(rules, &["Y"], 200);
+        for method in [Method::Emp(1), Method::DynW(1), Method::Emp(3)] {
+            let search = MatchSearch::new(&dists, None, method);
+            for (d, want) in [
+                (-5, 1.0),
+                (0, P + (1.0 - P) / 2.0),
+                (1, P),
+                (49, P),
+                (50, P / 2.0),
+                (51, 0.0),
+            ] {
+                let other = sheet(rules, &[], (200 + d) as u32);
+                let value = search.position_value(&mover, &[other]).unwrap();
+                assert!((value - want).abs() < 1e-12, "{method} d={d}: {value}");
+                let turn = search.turn(&mover, &[other]).unwrap();
+                assert!((turn.before() - want).abs() < 1e-12, "{method} d={d}");
+            }
+            // 30 behind, five sixes in hand: scoring them wins for sure.
+            let other = sheet(rules, &[], 230);
+            let sixes = Dice::from_faces(&[6; 5]).unwrap();
+            let options = search.options(&mover, &[other], &sixes, 2).unwrap();
+            assert_eq!(options[0], (Choice::Score(Category::Yahtzee), 1.0));
+            assert!(options[1..].iter().all(|o| o.1 < 1.0));
+        }
+    }
+
+    #[test]
+    fn methods_that_cannot_value_a_position_give_none() {
+        let rules = RuleSet::Yahtzee;
+        let dists = DistTableData::new(0);
+        let mover = sheet(rules, &["Y"], 200);
+        let other = sheet(rules, &["C"], 200);
+        let roll = Dice::from_faces(&[1, 2, 3, 4, 5]).unwrap();
+        // The solitaire oracle is not a match-point method.
+        let solitaire = MatchSearch::new(&dists, None, Method::Solitaire);
+        assert_eq!(solitaire.position_value(&mover, &[other]), None);
+        assert!(solitaire.turn(&mover, &[other]).is_none());
+        assert!(solitaire.options(&mover, &[other], &roll, 1).is_none());
+        // Exact values need the exact solver, and two players.
+        let exact = MatchSearch::new(&dists, None, Method::Exact);
+        assert_eq!(exact.position_value(&mover, &[other]), None);
+        assert!(exact.turn(&mover, &[other, other]).is_none());
+        // With more than two players, searches go one turn deep at most.
+        let deep = MatchSearch::new(&dists, None, Method::Emp(2));
+        assert_eq!(deep.position_value(&mover, &[other, other]), None);
+        assert!(deep.turn(&mover, &[other, other]).is_none());
+    }
+}

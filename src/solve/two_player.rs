@@ -376,3 +376,193 @@ impl ExactTwoPlayer {
         TurnDist::within(&against, mover, span)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10, the classic
+    /// figure (derived by brute force in `solve::widget`'s tests).
+    const P: f64 = 2_783_176.0 / 60_466_176.0;
+
+    /// Values are `f32`, exact to rounding.
+    const TOLERANCE: f64 = 2e-6;
+
+    /// The sheet of `rules` with every box filled except those in `free`, the filled Yahtzee
+    /// box holding 0, the upper bonus made (70), and `points`.
+    fn sheet(rules: RuleSet, free: &[&str], points: u32) -> Sheet {
+        let codes: Vec<&str> = rules
+            .boxes()
+            .iter()
+            .map(|c| c.code())
+            .filter(|c| !free.contains(c))
+            .map(|c| {
+                if c == "Y" && rules.tracks_yahtzee_50() {
+                    "Y0"
+                } else {
+                    c
+                }
+            })
+            .collect();
+        Sheet::from_codes(rules, &codes, 70, points).unwrap()
+    }
+
+    /// `P(X > d) + P(X = d) / 2` for the law `X` given as (value, probability) pairs: the
+    /// expected match points of a player who ends `X` points ahead of a lead of `d`.
+    fn match_points(law: &[(i64, f64)], d: i64) -> f64 {
+        law.iter()
+            .map(|&(x, p)| match x.cmp(&d) {
+                std::cmp::Ordering::Greater => p,
+                std::cmp::Ordering::Equal => p / 2.0,
+                std::cmp::Ordering::Less => 0.0,
+            })
+            .sum()
+    }
+
+    #[test]
+    fn yahtzee_box_each_matches_a_direct_enumeration() {
+        // Each player's only box is the Yahtzee box, which scores 0 or 50: whatever the
+        // difference, aiming at five of a kind is best (50 is never worse than 0), so each
+        // scores 50 with probability P, independently. The mover's gain over the other is
+        // -50, 0 or +50 with probabilities (1-P)P, P^2 + (1-P)^2, P(1-P).
+        let gain = [
+            (-50, (1.0 - P) * P),
+            (0, P * P + (1.0 - P) * (1.0 - P)),
+            (50, P * (1.0 - P)),
+        ];
+        for rules in [RuleSet::Yahtzee, RuleSet::YahtzeeKurnik, RuleSet::Yatzy] {
+            let solver = ExactTwoPlayer::new(rules);
+            let (mover, other) = (sheet(rules, &["Y"], 200), sheet(rules, &["Y"], 200));
+            let entry = solver.entry(&mover, &other).unwrap();
+            assert_eq!(entry.known, EVERYWHERE);
+            for d in -120..=120 {
+                let want = match_points(&gain, d);
+                let got = f64::from(window_at(&entry.window, d));
+                assert!(
+                    (got - want).abs() < TOLERANCE,
+                    "{rules} d={d}: {got} vs {want}"
+                );
+                assert_eq!(entry.at(d), Some(window_at(&entry.window, d)));
+            }
+            // The value of a position reads the entry at its own difference (other - mover).
+            let behind = Sheet {
+                points: 230,
+                ..other
+            };
+            let value = solver.value(&mover, &behind).unwrap();
+            assert!(
+                (value - P * (1.0 - P)).abs() < TOLERANCE,
+                "{rules}: {value}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_symmetric_yahtzee_endgame_is_worth_one_half() {
+        // The gain's law above is symmetric about 0, so W(0) = 1/2 exactly. (Not so for every
+        // symmetric position: with only Chance free the second player, who sees the target,
+        // is favoured; tests/suite/two_player.rs.)
+        let rules = RuleSet::Yahtzee;
+        let s = sheet(rules, &["Y"], 180);
+        let value = ExactTwoPlayer::new(rules).value(&s, &s).unwrap();
+        assert!((value - 0.5).abs() < TOLERANCE, "{value}");
+    }
+
+    #[test]
+    fn against_a_complete_sheet_the_mover_must_get_ahead() {
+        // The other is done: the mover's gain is 50 with probability P, else 0.
+        let rules = RuleSet::Yahtzee;
+        let solver = ExactTwoPlayer::new(rules);
+        let mover = sheet(rules, &["Y"], 200);
+        let done = sheet(rules, &[], 200);
+        let entry = solver.entry(&mover, &done).unwrap();
+        let gain = [(0, 1.0 - P), (50, P)];
+        for d in [-100, -1, 0, 1, 30, 49, 50, 51, 200] {
+            let got = f64::from(entry.at(d).unwrap());
+            assert!(
+                (got - match_points(&gain, d)).abs() < TOLERANCE,
+                "d={d}: {got}"
+            );
+        }
+        // By hand: a tie at 0 is won with a Yahtzee (P + (1-P)/2); 1 to 49 behind needs it.
+        assert!((f64::from(entry.at(0).unwrap()) - (P + (1.0 - P) / 2.0)).abs() < TOLERANCE);
+        assert!((f64::from(entry.at(49).unwrap()) - P).abs() < TOLERANCE);
+    }
+
+    #[test]
+    fn positions_the_solver_does_not_value_give_none() {
+        let rules = RuleSet::Yahtzee;
+        let solver = ExactTwoPlayer::new(rules);
+        let one = sheet(rules, &["Y"], 200);
+        let two = sheet(rules, &["Y", "C"], 200);
+        let done = sheet(rules, &[], 200);
+        // A complete mover has no turn.
+        assert_eq!(solver.value(&done, &done), None);
+        assert!(solver.entry(&done, &one).is_none());
+        // The other may have as many boxes filled as the mover, or one more; not fewer, not
+        // two more.
+        assert_eq!(solver.value(&one, &two), None);
+        assert_eq!(solver.value(&two, &done), None);
+        assert!(solver.turn(&two, &done).is_none());
+        // One more is fine.
+        assert!(solver.value(&two, &one).is_some());
+        // An upper total the filled upper boxes (twos to sixes) cannot make has no state.
+        let impossible = Sheet {
+            upper_total: 1,
+            ..sheet(rules, &["1", "Y"], 200)
+        };
+        assert_eq!(solver.value(&impossible, &one), None);
+    }
+
+    #[test]
+    fn window_at_is_one_before_the_window_and_zero_after_it() {
+        let w = Window {
+            lo: 10,
+            values: vec![0.75, 0.25],
+        };
+        let at: Vec<f32> = (8..=13).map(|x| window_at(&w, x)).collect();
+        assert_eq!(at, [1.0, 1.0, 0.75, 0.25, 0.0, 0.0]);
+        let entry = Entry {
+            window: w,
+            known: (9, 11),
+        };
+        assert_eq!(
+            (entry.at(8), entry.at(9), entry.at(11), entry.at(12)),
+            (None, Some(1.0), Some(0.25), None)
+        );
+        assert!(entry.covers((9, 11)) && entry.covers((10, 10)));
+        assert!(!entry.covers((8, 10)) && !entry.covers((10, 12)));
+        assert_eq!(hull((3, 5), (-2, 4)), (-2, 5));
+    }
+
+    #[test]
+    fn trim_keeps_the_function_and_drops_sure_wins_and_negligible_tails() {
+        let cases = [
+            (
+                vec![1.0, 1.0, 0.75, 0.5, 5e-10, 0.0],
+                -3,
+                (-1, vec![0.75, 0.5]),
+            ),
+            (vec![1.0, 1.0], 0, (2, vec![])),
+            (vec![0.0, 0.0], 5, (5, vec![])),
+            (vec![0.5, 0.0, 0.25, 0.0], 0, (0, vec![0.5, 0.0, 0.25])),
+        ];
+        for (values, lo, (want_lo, want_values)) in cases {
+            let w = Window {
+                lo,
+                values: values.clone(),
+            };
+            let t = trim(w.clone());
+            assert_eq!(
+                (t.lo, t.values.clone()),
+                (want_lo, want_values),
+                "{values:?}"
+            );
+            for x in lo - 3..lo + values.len() as i64 + 3 {
+                let before = window_at(&w, x);
+                let before = if before < NEGLIGIBLE { 0.0 } else { before };
+                assert_eq!(window_at(&t, x), before, "{values:?} at {x}");
+            }
+        }
+    }
+}

@@ -283,3 +283,240 @@ impl TurnValues for SingleStore {
         self.data[dst] = f64::per_outcome(acc);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Dice;
+    use std::collections::HashMap;
+
+    /// One point in exact units: one turn divides by at most `6^15` (two passes of five means
+    /// of six, then the mean over the 7776 first rolls).
+    const SCALE: i128 = 6i128.pow(15);
+
+    /// Sorted faces of ordered outcome `index` (0..6^n) of `n` dice added to `kept`.
+    fn with_outcome(kept: &[u8], index: usize, n: usize) -> [u8; 5] {
+        let mut faces = kept.to_vec();
+        let mut rest = index;
+        for _ in 0..n {
+            faces.push((rest % 6) as u8 + 1);
+            rest /= 6;
+        }
+        faces.sort_unstable();
+        faces.try_into().expect("five dice")
+    }
+
+    /// A turn by plain expectimax over dice positions and ordered outcomes, sharing nothing
+    /// with the widget or the dice tables: `last` values five sorted dice after the last roll
+    /// (in exact units); the result is the value before the first roll, in exact units.
+    struct Brute<F: Fn(&[u8; 5]) -> i128> {
+        last: F,
+        held: HashMap<(u8, [u8; 5]), i128>,
+        kept: HashMap<(u8, Vec<u8>), i128>,
+    }
+
+    impl<F: Fn(&[u8; 5]) -> i128> Brute<F> {
+        fn turn(last: F) -> i128 {
+            let mut b = Brute {
+                last,
+                held: HashMap::new(),
+                kept: HashMap::new(),
+            };
+            b.keep_mean(3, &[])
+        }
+
+        /// Best over the 32 subsets of positions to keep, with `left` rerolls allowed.
+        fn hold(&mut self, left: u8, dice: [u8; 5]) -> i128 {
+            if left == 0 {
+                return (self.last)(&dice);
+            }
+            if let Some(&v) = self.held.get(&(left, dice)) {
+                return v;
+            }
+            let best = (0..32u32)
+                .map(|subset| {
+                    let kept: Vec<u8> = (0..5)
+                        .filter(|i| subset & (1 << i) != 0)
+                        .map(|i| dice[i])
+                        .collect();
+                    self.keep_mean(left, &kept)
+                })
+                .max()
+                .expect("32 subsets");
+            self.held.insert((left, dice), best);
+            best
+        }
+
+        /// Mean over the ordered outcomes of rerolling the dice not kept, asserting exactness.
+        fn keep_mean(&mut self, left: u8, kept: &[u8]) -> i128 {
+            let mut key = kept.to_vec();
+            key.sort_unstable();
+            if let Some(&v) = self.kept.get(&(left, key.clone())) {
+                return v;
+            }
+            let n = 5 - key.len();
+            let count = 6usize.pow(n as u32);
+            let sum: i128 = (0..count)
+                .map(|i| self.hold(left - 1, with_outcome(&key, i, n)))
+                .sum();
+            assert_eq!(sum % count as i128, 0, "inexact brute-force mean");
+            let v = sum / count as i128;
+            self.kept.insert((left, key), v);
+            v
+        }
+    }
+
+    /// The widget's value before the first roll, exactly, for roll values `last`.
+    fn widget_turn(last: impl Fn(&Dice) -> i128) -> i128 {
+        let mut store = LaneStore::<Exact>::new(1);
+        for r in 0..ROLLS {
+            store.slot_mut(FIRST_ROLL + r)[0] = Exact(last(&Dice::roll(r)));
+        }
+        solve_turn(&mut store);
+        store.slot(EMPTY_KEEP)[0].0
+    }
+
+    fn sorted_dice(faces: &[u8; 5]) -> Dice {
+        Dice::from_faces(faces).expect("five dice")
+    }
+
+    #[test]
+    fn chance_turn_is_worth_70_thirds_exactly() {
+        // Chance is a sum of independent dice: each die is kept when it beats the mean of a
+        // reroll. One roll: 7/2; two: keep 4-6, (4+5+6)/6 + 3/6 * 7/2 = 17/4; three: keep
+        // 5-6, (5+6)/6 + 4/6 * 17/4 = 14/3. Five dice: 70/3.
+        let (mut per_die_num, mut per_die_den) = (7i128, 2i128);
+        for _ in 0..2 {
+            let sum: i128 = (1..=6).map(|f| (f * per_die_den).max(per_die_num)).sum();
+            (per_die_num, per_die_den) = (sum, 6 * per_die_den);
+        }
+        assert_eq!(per_die_num * 3, 14 * per_die_den, "14/3 per die");
+        let expected = 70 * SCALE / 3;
+        let widget = widget_turn(|d| i128::from(d.sum()) * SCALE);
+        let brute = Brute::turn(|d| i128::from(sorted_dice(d).sum()) * SCALE);
+        assert_eq!(widget, expected, "widget: {}", widget as f64 / SCALE as f64);
+        assert_eq!(
+            brute,
+            expected,
+            "brute force: {}",
+            brute as f64 / SCALE as f64
+        );
+    }
+
+    #[test]
+    fn yahtzee_turn_probability_is_the_published_2783176_over_6_to_the_10() {
+        // P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10 ≈ 0.0460286
+        // (the classic figure), and the brute force finds it too.
+        let hit = |d: &Dice| i128::from(d.five_of_a_kind().is_some()) * SCALE;
+        let widget = widget_turn(hit);
+        let brute = Brute::turn(|d| hit(&sorted_dice(d)));
+        let published = 2_783_176 * SCALE / 6i128.pow(10);
+        assert_eq!(brute, published, "brute force");
+        assert_eq!(widget, published, "widget");
+        assert!((widget as f64 / SCALE as f64 - 0.046_028_64).abs() < 1e-8);
+    }
+
+    #[test]
+    fn first_pass_values_a_keep_by_its_dice_plus_three_and_a_half_per_rerolled_die() {
+        let mut store = SingleStore::default();
+        for r in 0..ROLLS {
+            store.slot_mut(FIRST_ROLL + r)[0] = f64::from(Dice::roll(r).sum());
+        }
+        keeps_from_rolls(&mut store);
+        for k in 0..FIRST_ROLL {
+            let keep = Dice::keep(k);
+            let want = f64::from(keep.sum()) + 3.5 * (5 - keep.len()) as f64;
+            assert!((store.get(k) - want).abs() < 1e-12, "keep {keep}");
+        }
+        // Each roll then holds its best keep: every die above 3.5 kept, the others rerolled.
+        rolls_from_keeps(&mut store);
+        for r in 0..ROLLS {
+            let roll = Dice::roll(r);
+            let want: f64 = roll.faces().iter().map(|&f| f64::from(f).max(3.5)).sum();
+            assert!(
+                (store.get(FIRST_ROLL + r) - want).abs() < 1e-12,
+                "roll {roll}"
+            );
+        }
+    }
+
+    #[test]
+    fn roll_expectation_weights_each_roll_by_its_orderings() {
+        // Lane 0: the number of sixes (mean 5/6); lane 1: 1 for the straight 12345, shown
+        // by 5! = 120 of the 7776 ordered outcomes. Values in units of 1/7776, so exact.
+        let straight = Dice::from_faces(&[1, 2, 3, 4, 5]).unwrap();
+        let mut store = LaneStore::<Exact>::new(2);
+        for r in 0..ROLLS {
+            let roll = Dice::roll(r);
+            let slot = store.slot_mut(FIRST_ROLL + r);
+            slot[0] = Exact(i128::from(roll.count(6)) * 7776);
+            slot[1] = Exact(i128::from(roll == straight) * 7776);
+        }
+        expectation_before_first_roll(&mut store);
+        assert_eq!(store.slot(EMPTY_KEEP), [Exact(7776 * 5 / 6), Exact(120)]);
+    }
+
+    #[test]
+    fn lanes_are_independent_and_each_equals_a_single_store_bit_for_bit() {
+        type Value = fn(&Dice) -> f64;
+        let lanes: [Value; 3] = [
+            |d| f64::from(d.sum()),
+            |d| {
+                if d.five_of_a_kind().is_some() {
+                    50.0
+                } else {
+                    0.0
+                }
+            },
+            |d| f64::from(d.count(6)) * 6.0 + f64::from(d.count(1) >= 2),
+        ];
+        let mut store = LaneStore::<f64>::new(lanes.len());
+        assert_eq!(store.lanes(), 3);
+        for r in 0..ROLLS {
+            let roll = Dice::roll(r);
+            for (lane, value) in lanes.iter().enumerate() {
+                store.slot_mut(FIRST_ROLL + r)[lane] = value(&roll);
+            }
+        }
+        solve_turn(&mut store);
+        for (lane, value) in lanes.iter().enumerate() {
+            let mut single = SingleStore::default();
+            for r in 0..ROLLS {
+                single.slot_mut(FIRST_ROLL + r)[0] = value(&Dice::roll(r));
+            }
+            solve_turn(&mut single);
+            for k in 0..KEEPS {
+                assert_eq!(
+                    store.slot(k)[lane].to_bits(),
+                    single.get(k).to_bits(),
+                    "lane {lane} slot {k}"
+                );
+            }
+        }
+        assert!((store.slot(EMPTY_KEEP)[0] - 70.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn f32_lanes_give_the_chance_value_to_rounding() {
+        let mut store = LaneStore::<f32>::new(1);
+        for r in 0..ROLLS {
+            store.slot_mut(FIRST_ROLL + r)[0] = Dice::roll(r).sum() as f32;
+        }
+        solve_turn(&mut store);
+        assert!((f64::from(store.slot(EMPTY_KEEP)[0]) - 70.0 / 3.0).abs() < 1e-4);
+    }
+
+    #[test]
+    #[should_panic(expected = "scale too small")]
+    fn exact_lane_refuses_a_mean_it_cannot_take_exactly() {
+        let one = Exact(1);
+        Exact::mean_of_six([
+            one,
+            Exact::ZERO,
+            Exact::ZERO,
+            Exact::ZERO,
+            Exact::ZERO,
+            Exact::ZERO,
+        ]);
+    }
+}

@@ -133,64 +133,6 @@ fn boxes_points_and_jokers() {
     assert_eq!(broken(&game).0, Broken::UnknownBox);
 }
 
-/// Five of a kind in the full house: joker points depend on the rule set.
-#[test]
-fn wrong_joker_points() {
-    // yahtzee-kurnik: with the fours box filled, 44444 is a joker: FH scores 25, not 0.
-    let mut game = GameRecord {
-        players: vec!["ann".into()],
-        rules: "yahtzee-kurnik".into(),
-        termination: Termination::Abandoned,
-        ..GameRecord::default()
-    };
-    let mut turn = dicelens_parsers::TurnRecord {
-        round: 1,
-        seat: 0,
-        roll_count: 1,
-        rolls: [[4, 4, 4, 1, 2], [0; 5], [0; 5]],
-        category: BoxCode::parse("4").unwrap(),
-        points: Some(12),
-        line: 5,
-        ..Default::default()
-    };
-    game.turns.push(turn);
-    turn.round = 2;
-    turn.line = 6;
-    turn.rolls[0] = [4, 4, 4, 4, 4];
-    turn.category = BoxCode::parse("FH").unwrap();
-    turn.points = Some(0);
-    game.turns.push(turn);
-    let mut out = Replayed::default();
-    let options = ReplayOptions {
-        include_unfinished: true,
-    };
-    match replay(&game, options, &mut out) {
-        Err(Skip::Invalid(v)) => {
-            assert_eq!((v.rule, v.line), (Broken::WrongPoints, 6));
-            assert_eq!(v.rules_give, "FH=25");
-        }
-        other => panic!("{other:?}"),
-    }
-    // The same turn is right with 25, and under yahtzee-free (Yahtzee box free) it scores 0.
-    game.turns[1].points = Some(25);
-    assert!(replay(&game, options, &mut out).is_ok());
-    game.rules = "yahtzee-free".into();
-    assert!(
-        matches!(replay(&game, options, &mut out), Err(Skip::Invalid(v)) if v.rules_give == "FH=0")
-    );
-    // Official rules, Yahtzee box filled: 44444 must go to the fours box when it is free.
-    game.rules = "yahtzee".into();
-    game.turns[0].category = BoxCode::parse("Y").unwrap();
-    game.turns[0].points = Some(0);
-    match replay(&game, options, &mut out) {
-        Err(Skip::Invalid(v)) => {
-            assert_eq!(v.rule, Broken::BoxNotAllowed);
-            assert!(v.rules_give.contains("must go to 4"), "{}", v.rules_give);
-        }
-        other => panic!("{other:?}"),
-    }
-}
-
 #[test]
 fn order_result_rules_and_termination() {
     let sim = numbered(simulated(RuleSet::Yatzy, 2, 3).record);

@@ -238,46 +238,8 @@ fn chance_endgame_favours_the_second_player() {
 mod heuristics {
     use super::*;
     use dicelens::solve::distribution::{build_dist, BuildObserver, DistTableData};
-    use dicelens::solve::match_points::{dynw, emp, ExactRange, FnLaw, Law, MatchSearch, Method};
+    use dicelens::solve::match_points::{ExactRange, MatchSearch, Method};
     use dicelens::solve::states::StateSpace;
-
-    /// A law on final totals from `(total, probability)` pairs.
-    fn law(points: &[(i64, f64)]) -> FnLaw<impl Fn(i64) -> f64> {
-        let owned = points.to_vec();
-        let first = owned.iter().map(|p| p.0).min().unwrap();
-        let last = owned.iter().map(|p| p.0).max().unwrap();
-        FnLaw {
-            at_least: move |t| owned.iter().filter(|p| p.0 >= t).map(|p| p.1).sum(),
-            first,
-            last,
-        }
-    }
-
-    /// EMP and DynW on hand-made laws, computed by hand.
-    #[test]
-    fn emp_and_dynw_by_hand() {
-        let us = law(&[(10, 0.5), (20, 0.5)]);
-        let sure_15 = law(&[(15, 1.0)]);
-        let sure_10 = law(&[(10, 1.0)]);
-        // Against a sure 15: lose with 10, win with 20.
-        assert!((emp(&us, &[&sure_15]) - 0.5).abs() < 1e-12);
-        // Against a sure 10: tie with 10 (1/2), win with 20: 0.5 * 0.5 + 0.5 * 1.
-        assert!((emp(&us, &[&sure_10]) - 0.75).abs() < 1e-12);
-        // Two opponents: match points add up.
-        assert!((emp(&us, &[&sure_10, &sure_15]) - 1.25).abs() < 1e-12);
-        // DynW against a sure 15: aim at 16..=20, reached with probability 1/2.
-        assert!((dynw(&us, &[&sure_15]) - 0.5).abs() < 1e-12);
-        // A spread opponent: 12 or 18 evenly. EMP: 10 loses to both (0); 20 beats both (1).
-        let spread = law(&[(12, 0.5), (18, 0.5)]);
-        assert!((emp(&us, &[&spread]) - 0.5).abs() < 1e-12);
-        // DynW: target 13..=18 reached with 1/2, opponent misses it with 1/2: 0.25; target
-        // 19..=20: 0.5 * 1 = 0.5.
-        assert!((dynw(&us, &[&spread]) - 0.5).abs() < 1e-12);
-        let equal = law(&[(7, 0.25), (9, 0.75)]);
-        // Equal laws: a symmetric game is worth 1/2.
-        assert!((emp(&equal, &[&equal]) - 0.5).abs() < 1e-12);
-        assert_eq!(us.first(), 10);
-    }
 
     /// Just above the exact range, EMP(1) whose search values its leaves exactly (they are
     /// all in range) is the exact turn; ending its search at the static evaluation instead
@@ -321,17 +283,6 @@ mod heuristics {
             largest > 1e-4 && largest < 0.05,
             "static leaves differ by {largest}"
         );
-    }
-
-    #[test]
-    fn methods_parse_and_print() {
-        for text in ["e", "exact", "emp:0", "emp:4", "dynw:1", "dynw:5"] {
-            let m: Method = text.parse().unwrap();
-            assert_eq!(m.to_string(), text);
-        }
-        for bad in ["emp", "emp:6", "dynw:x", "exactly", ""] {
-            assert!(bad.parse::<Method>().is_err(), "{bad}");
-        }
     }
 
     struct Quiet;
