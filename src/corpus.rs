@@ -240,25 +240,6 @@ pub enum SkipReason {
     Other(String),
 }
 
-/// Every rule a replay checks, for reading reasons back by name.
-const BROKEN: [Broken; 15] = [
-    Broken::UnknownRules,
-    Broken::BadPlayers,
-    Broken::UnknownBox,
-    Broken::BadDice,
-    Broken::KeepNotInRoll,
-    Broken::RollWithoutKeep,
-    Broken::BoxAlreadyFilled,
-    Broken::BoxNotAllowed,
-    Broken::WrongPoints,
-    Broken::WrongTotal,
-    Broken::OutOfTurn,
-    Broken::RoundOutOfOrder,
-    Broken::TooManyTurns,
-    Broken::MissingTurns,
-    Broken::WrongResult,
-];
-
 /// Every way a game can end early.
 const ENDINGS: [Termination; 4] = [
     Termination::Normal,
@@ -287,7 +268,7 @@ impl SkipReason {
         ];
         fixed
             .into_iter()
-            .chain(BROKEN.into_iter().map(SkipReason::Broken))
+            .chain(Broken::ALL.into_iter().map(SkipReason::Broken))
             .chain(ENDINGS.into_iter().map(SkipReason::Unfinished))
             .find(|reason| reason.to_string() == text)
             .unwrap_or_else(|| SkipReason::Other(text.to_string()))
@@ -563,7 +544,7 @@ mod tests {
             ["duplicate game id", "unfinished (timeout)", "wrong points"]
         );
         // Every name reads back as its reason; an unknown one is kept as written.
-        for reason in BROKEN
+        for reason in Broken::ALL
             .into_iter()
             .map(SkipReason::Broken)
             .chain(ENDINGS.into_iter().map(SkipReason::Unfinished))

@@ -186,6 +186,9 @@ fn solitaire(
     progress: &dyn Progress,
 ) -> Result<Evaluation, EvalError> {
     let sheet = question.position.sheet;
+    if question.position.roll.is_some() && sheet.is_complete() {
+        return Err(EvalError::MoverComplete);
+    }
     let target = question.target;
     let (table, _) = load_expected(dir, sheet.rules, progress);
     let values = table.values();
@@ -363,6 +366,10 @@ mod tests {
         assert_eq!(without_tables(&q), Err(EvalError::MethodWithoutOpponents));
         // A complete mover against an opponent.
         let q = question(sheet(rules, &[], 250), vec![late]);
+        assert_eq!(without_tables(&q), Err(EvalError::MoverComplete));
+        // A roll for a complete solitaire sheet: there is no decision to value.
+        let mut q = question(sheet(rules, &[], 250), vec![]);
+        q.position.roll = Some((Dice::from_faces(&[1, 2, 3, 4, 5]).unwrap(), 2));
         assert_eq!(without_tables(&q), Err(EvalError::MoverComplete));
         // A target against an opponent.
         let q = Question {

@@ -93,6 +93,8 @@ pub enum Broken {
     UnknownBox,
     /// A roll that is not five dice 1-6.
     BadDice,
+    /// A turn with no roll, or more than three.
+    RollCount,
     /// A keep holds dice the roll before it does not show.
     KeepNotInRoll,
     /// A roll does not show the dice kept before it.
@@ -118,6 +120,26 @@ pub enum Broken {
 }
 
 impl Broken {
+    /// Every rule a replay checks.
+    pub const ALL: [Broken; 16] = [
+        Broken::UnknownRules,
+        Broken::BadPlayers,
+        Broken::UnknownBox,
+        Broken::BadDice,
+        Broken::RollCount,
+        Broken::KeepNotInRoll,
+        Broken::RollWithoutKeep,
+        Broken::BoxAlreadyFilled,
+        Broken::BoxNotAllowed,
+        Broken::WrongPoints,
+        Broken::WrongTotal,
+        Broken::OutOfTurn,
+        Broken::RoundOutOfOrder,
+        Broken::TooManyTurns,
+        Broken::MissingTurns,
+        Broken::WrongResult,
+    ];
+
     /// Short name, used as the skip reason in summaries.
     pub fn name(self) -> &'static str {
         match self {
@@ -125,6 +147,7 @@ impl Broken {
             Broken::BadPlayers => "bad player list",
             Broken::UnknownBox => "unknown box",
             Broken::BadDice => "bad dice",
+            Broken::RollCount => "wrong number of rolls",
             Broken::KeepNotInRoll => "keep not in roll",
             Broken::RollWithoutKeep => "roll without the kept dice",
             Broken::BoxAlreadyFilled => "box filled twice",
@@ -377,6 +400,13 @@ fn replay_turn(
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
 ) -> Result<(), Skip> {
+    if !(1..=3).contains(&turn.roll_count) {
+        return Err(violation(
+            Broken::RollCount,
+            format!("{} rolls", turn.roll_count),
+            "one to three rolls".into(),
+        ));
+    }
     let rolls = turn.rolls();
     let keeps = turn.keeps();
     let mut previous: Option<Dice> = None;
@@ -720,6 +750,19 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_record_with_no_roll_or_more_than_three_is_reported() {
+        // Readers never make such records; a program building its own must not get past the
+        // replay with them.
+        for count in [0, 4] {
+            let mut game = parse(GAME);
+            game.turns[2].roll_count = count;
+            let v = violation(&game);
+            assert_eq!((v.rule, v.line), (Broken::RollCount, line_of("2. ann")));
+            assert_eq!(v.says, format!("{count} rolls"));
+        }
+    }
+
+    #[test]
     fn dice_off_the_faces_are_reported() {
         let mut game = parse(GAME);
         game.turns[2].rolls[0] = [2, 2, 0, 3, 4];
@@ -889,24 +932,7 @@ mod tests {
 
     #[test]
     fn every_broken_rule_has_its_own_name() {
-        use Broken::*;
-        let all = [
-            UnknownRules,
-            BadPlayers,
-            UnknownBox,
-            BadDice,
-            KeepNotInRoll,
-            RollWithoutKeep,
-            BoxAlreadyFilled,
-            BoxNotAllowed,
-            WrongPoints,
-            WrongTotal,
-            OutOfTurn,
-            RoundOutOfOrder,
-            TooManyTurns,
-            MissingTurns,
-            WrongResult,
-        ];
+        let all = Broken::ALL;
         let names: std::collections::HashSet<&str> = all.iter().map(|b| b.name()).collect();
         assert_eq!(names.len(), all.len(), "summaries count skips by name");
         let skip = Skip::Invalid(violation(&edited("3. ann: 33345 3=9", "3. ann: 33345 3=8")));
