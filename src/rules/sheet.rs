@@ -403,6 +403,29 @@ fn parse_number(text: &str, what: &str) -> Result<u32, SheetError> {
 }
 
 #[cfg(test)]
+impl Sheet {
+    /// For tests: the sheet of `rules` with every box filled except those whose codes are in
+    /// `free`, a filled Yahtzee box holding 0, the upper section at 70 (bonus made), and
+    /// `points`.
+    pub(crate) fn filled_but(rules: RuleSet, free: &[&str], points: u32) -> Sheet {
+        let codes: Vec<&str> = rules
+            .boxes()
+            .iter()
+            .map(|c| c.code())
+            .filter(|c| !free.contains(c))
+            .map(|c| {
+                if c == "Y" && rules.tracks_yahtzee_50() {
+                    "Y0"
+                } else {
+                    c
+                }
+            })
+            .collect();
+        Sheet::from_codes(rules, &codes, 70, points).expect("a possible sheet")
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -535,23 +535,9 @@ mod tests {
     /// figure (derived by brute force in `solve::widget`'s tests).
     const P_YAHTZEE: f64 = 2_783_176.0 / 60_466_176.0;
 
-    /// The sheet of `rules` with every box filled but `free`; a filled Yahtzee box holds 0.
-    /// The upper section is filled with 70 (bonus made) unless an upper box is free.
+    /// The sheet of `rules` with every box filled but `free` ([`Sheet::filled_but`]).
     fn only_free(rules: RuleSet, free: &[&str], points: u32) -> Sheet {
-        let codes: Vec<&str> = rules
-            .boxes()
-            .iter()
-            .map(|c| c.code())
-            .filter(|c| !free.contains(c))
-            .map(|c| {
-                if c == "Y" && rules.tracks_yahtzee_50() {
-                    "Y0"
-                } else {
-                    c
-                }
-            })
-            .collect();
-        let sheet = Sheet::from_codes(rules, &codes, 70, points).unwrap();
+        let sheet = Sheet::filled_but(rules, free, points);
         assert_eq!(
             sheet.filled_count() as usize,
             rules.box_count() - free.len()

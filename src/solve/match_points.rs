@@ -765,23 +765,9 @@ mod tests {
         assert_eq!("dynw:0".parse(), Ok(Method::DynW(0)));
     }
 
-    /// The sheet of `rules` with every box filled except those in `free`, the filled Yahtzee
-    /// box holding 0, the upper bonus made (70), and `points`.
+    /// The sheet of `rules` with every box filled but `free` ([`Sheet::filled_but`]).
     fn sheet(rules: RuleSet, free: &[&str], points: u32) -> Sheet {
-        let codes: Vec<&str> = rules
-            .boxes()
-            .iter()
-            .map(|c| c.code())
-            .filter(|c| !free.contains(c))
-            .map(|c| {
-                if c == "Y" && rules.tracks_yahtzee_50() {
-                    "Y0"
-                } else {
-                    c
-                }
-            })
-            .collect();
-        Sheet::from_codes(rules, &codes, 70, points).unwrap()
+        Sheet::filled_but(rules, free, points)
     }
 
     #[test]
