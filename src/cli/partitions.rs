@@ -4,10 +4,11 @@
 //! every file byte for byte, and the leaderboard on stdout.
 
 use super::analyze::{create_dir, write_outputs};
-use super::merge::{read_analysis, Args, Shard};
+use super::merge::Args;
 use super::CliError;
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::{fingerprint, Summary};
+use dicelens::merge::Shard;
 use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
 use dicelens::report::AnalysisFiles;
 use std::collections::HashMap;
@@ -19,8 +20,9 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     let shards = args
         .dirs
         .iter()
-        .map(|dir| read_analysis(dir))
-        .collect::<Result<Vec<Shard>, CliError>>()?;
+        .map(|dir| Shard::read(dir))
+        .collect::<Result<Vec<Shard>, _>>()
+        .map_err(CliError::failure)?;
     let Some(first) = shards.first() else {
         return Err(CliError::flag("DIR", "at least one analysis directory"));
     };
