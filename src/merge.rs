@@ -285,40 +285,47 @@ fn rows_kept(shards: &[Shard], duplicates: &[Duplicate]) -> Vec<GameRow> {
     kept
 }
 
-/// Rates a batch of games read again and subtracts those rated; `indices[i]` is the duplicate
-/// of `batch[i]`. Duplicates whose game the oracle cannot rate keep a problem.
-fn subtract_batch(
-    tables: &mut Tables,
-    batch: &mut Vec<(GameRecord, Replayed)>,
-    indices: &mut Vec<usize>,
-    duplicates: &mut [Duplicate],
-    aggregates: &mut Aggregates,
-    progress: &dyn Progress,
-) {
-    tables.load_for(batch, progress);
-    let mut one = Aggregates::default();
-    let mut not_rated = Vec::new();
-    rate_batch(tables.oracle(), batch, 0, &mut (), &mut one, &mut not_rated);
-    aggregates.subtract(&one);
-    // The games the oracle could not rate, by where they are.
-    let failed: HashSet<(&str, u32, Option<&str>)> = not_rated
-        .iter()
-        .filter(|(reason, _)| *reason == SkipReason::NotRatedByOracle)
-        .map(|(_, l)| (l.file.as_str(), l.line, l.game_id.as_deref()))
-        .collect();
-    for (i, &k) in indices.iter().enumerate() {
-        let (Some(d), Some((game, _))) = (duplicates.get_mut(k), batch.get(i)) else {
-            continue;
-        };
-        let p = &game.provenance;
-        d.problem = if failed.contains(&(p.file.as_str(), p.line, Some(p.game_id.as_str()))) {
-            Some("the oracle cannot rate it again".into())
-        } else {
-            None
-        };
+/// Duplicates read again, waiting to be rated and subtracted in one batch.
+struct Subtraction<'a> {
+    tables: &'a mut Tables,
+    aggregates: &'a mut Aggregates,
+    progress: &'a dyn Progress,
+    /// The games read again.
+    batch: Vec<(GameRecord, Replayed)>,
+    /// `indices[i]` is the duplicate of `batch[i]`.
+    indices: Vec<usize>,
+}
+
+impl Subtraction<'_> {
+    /// Rates the batch and subtracts the games rated. Duplicates whose game the oracle cannot
+    /// rate keep a problem.
+    fn flush(&mut self, duplicates: &mut [Duplicate]) {
+        self.tables.load_for(&self.batch, self.progress);
+        let mut one = Aggregates::default();
+        let mut not_rated = Vec::new();
+        let oracle = self.tables.oracle();
+        rate_batch(oracle, &self.batch, 0, &mut (), &mut one, &mut not_rated);
+        self.aggregates.subtract(&one);
+        // The games the oracle could not rate, by where they are.
+        let failed: HashSet<(&str, u32, Option<&str>)> = not_rated
+            .iter()
+            .filter(|(reason, _)| *reason == SkipReason::NotRatedByOracle)
+            .map(|(_, l)| (l.file.as_str(), l.line, l.game_id.as_deref()))
+            .collect();
+        for (i, &k) in self.indices.iter().enumerate() {
+            let (Some(d), Some((game, _))) = (duplicates.get_mut(k), self.batch.get(i)) else {
+                continue;
+            };
+            let p = &game.provenance;
+            d.problem = if failed.contains(&(p.file.as_str(), p.line, Some(p.game_id.as_str()))) {
+                Some("the oracle cannot rate it again".into())
+            } else {
+                None
+            };
+        }
+        self.batch.clear();
+        self.indices.clear();
     }
-    batch.clear();
-    indices.clear();
 }
 
 /// Reads every duplicate occurrence again from its log and subtracts it from `aggregates`;
@@ -339,8 +346,13 @@ fn subtract_duplicates(
     let options = ReplayOptions {
         include_unfinished: true,
     };
-    let mut batch: Vec<(GameRecord, Replayed)> = Vec::new();
-    let mut indices: Vec<usize> = Vec::new();
+    let mut pending = Subtraction {
+        tables,
+        aggregates,
+        progress,
+        batch: Vec::new(),
+        indices: Vec::new(),
+    };
     for (file, ks) in by_file {
         let log = match LogFile::open(Path::new(&file), None) {
             Ok(log) => log,
@@ -369,8 +381,8 @@ fn subtract_duplicates(
             match replay(game, options, &mut replayed) {
                 Ok(()) => {
                     for k in found {
-                        batch.push((game.clone(), replayed.clone()));
-                        indices.push(k);
+                        pending.batch.push((game.clone(), replayed.clone()));
+                        pending.indices.push(k);
                     }
                 }
                 Err(skip) => {
@@ -379,26 +391,12 @@ fn subtract_duplicates(
                     }
                 }
             }
-            if batch.len() >= BATCH {
-                subtract_batch(
-                    tables,
-                    &mut batch,
-                    &mut indices,
-                    duplicates,
-                    aggregates,
-                    progress,
-                );
+            if pending.batch.len() >= BATCH {
+                pending.flush(duplicates);
             }
         });
     }
-    subtract_batch(
-        tables,
-        &mut batch,
-        &mut indices,
-        duplicates,
-        aggregates,
-        progress,
-    );
+    pending.flush(duplicates);
 }
 
 #[cfg(test)]

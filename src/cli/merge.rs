@@ -5,10 +5,10 @@
 use super::analyze::{create_dir, write_outputs, Bar, LeaderboardFlags};
 use super::flags::TablesFlag;
 use super::CliError;
-use dicelens::merge::{merge, Shard};
+use dicelens::merge::{merge, MergeError, Shard};
 use dicelens::report::csv::game_row;
 use dicelens::report::AnalysisFiles;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `dicelens merge` flags.
 #[derive(clap::Args, Clone, Debug)]
@@ -35,6 +35,16 @@ pub struct Args {
     pub partitions: bool,
 }
 
+/// Reads the analysis of every directory with `read`.
+pub(super) fn read_shards(
+    dirs: &[PathBuf],
+    read: fn(&Path) -> Result<Shard, MergeError>,
+) -> Result<Vec<Shard>, CliError> {
+    dirs.iter()
+        .map(|dir| read(dir).map_err(CliError::failure))
+        .collect()
+}
+
 /// Runs `dicelens merge`.
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.dirs.is_empty() {
@@ -43,12 +53,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.partitions {
         return super::partitions::merge(&args);
     }
-    let shards = args
-        .dirs
-        .iter()
-        .map(|dir| Shard::read_with_games(dir))
-        .collect::<Result<Vec<Shard>, _>>()
-        .map_err(CliError::failure)?;
+    let shards = read_shards(&args.dirs, Shard::read_with_games)?;
     create_dir(&args.out)?;
     let merged =
         merge(&shards, args.tables.tables.as_deref(), &Bar::new()).map_err(CliError::failure)?;

@@ -4,7 +4,7 @@
 //! every file byte for byte, and the leaderboard on stdout.
 
 use super::analyze::{create_dir, write_outputs};
-use super::merge::Args;
+use super::merge::{read_shards, Args};
 use super::CliError;
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::{fingerprint, Summary};
@@ -17,12 +17,7 @@ use std::path::Path;
 
 /// Runs `dicelens merge --partitions DIRS... --out OUT`.
 pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
-    let shards = args
-        .dirs
-        .iter()
-        .map(|dir| Shard::read(dir))
-        .collect::<Result<Vec<Shard>, _>>()
-        .map_err(CliError::failure)?;
+    let shards = read_shards(&args.dirs, Shard::read)?;
     let Some(first) = shards.first() else {
         return Err(CliError::flag("DIR", "at least one analysis directory"));
     };
