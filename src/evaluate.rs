@@ -238,7 +238,7 @@ fn against_opponents(
     }
     let free: u32 = std::iter::once(&mover)
         .chain(opponents)
-        .map(|s| s.rules.box_count() as u32 - s.filled_count())
+        .map(Sheet::free_count)
         .sum();
     let method = question
         .method

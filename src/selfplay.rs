@@ -39,8 +39,7 @@ impl TwoPlayerPosition {
 
 /// Free boxes of two sheets of the same rule set together.
 pub fn free_boxes(a: &Sheet, b: &Sheet) -> u32 {
-    let box_count = a.rules.box_count() as u32;
-    2 * box_count - a.filled_count() - b.filled_count()
+    a.free_count() + b.free_count()
 }
 
 /// The player of a self-play: values every option of a decision, one turn at a time.

@@ -131,6 +131,11 @@ impl Sheet {
         self.filled.count_ones()
     }
 
+    /// Number of boxes still free.
+    pub fn free_count(&self) -> u32 {
+        self.rules.box_count() as u32 - self.filled_count()
+    }
+
     /// How `roll` would score in box `b`, or `None` when that is not allowed now.
     pub fn score(&self, roll: &Dice, b: usize) -> Option<Scored> {
         self.rules.score(self.filled, self.yahtzee_50, roll, b)

@@ -396,10 +396,7 @@ impl<'a> MatchSearch<'a> {
 
     /// Free boxes of a set of sheets.
     fn free(sheets: &[&Sheet]) -> u32 {
-        sheets
-            .iter()
-            .map(|s| s.rules.box_count() as u32 - s.filled_count())
-            .sum()
+        sheets.iter().map(|s| s.free_count()).sum()
     }
 
     /// The exact solver, if it settles the two-player position asked for with these sheets.
