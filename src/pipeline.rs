@@ -103,22 +103,28 @@ impl Tables {
     /// if missing, with a notice to `progress`).
     pub fn load_for(&mut self, batch: &[(GameRecord, Replayed)], progress: &dyn Progress) {
         for (_, replayed) in batch {
-            let Some(rules) = replayed.rules else {
-                continue;
-            };
-            if !self.loaded.contains(&rules) {
-                let (table, _) = load_expected(&self.dir, rules, progress);
-                self.oracle
-                    .solitaire
-                    .add_table(rules, table.values().to_vec());
-                self.loaded.push(rules);
-            }
-            let several = replayed.seats > 1;
-            if several && self.oracle.needs_dists() && !self.dists_loaded.contains(&rules) {
-                let (table, _) = load_dist(&self.dir, rules, progress);
-                self.oracle.add_dists(rules, table);
-                self.dists_loaded.push(rules);
-            }
+            self.load_for_game(replayed, progress);
+        }
+    }
+
+    /// Loads the tables one replayed game needs and that are not loaded yet (none if its rule
+    /// set is unknown).
+    pub fn load_for_game(&mut self, replayed: &Replayed, progress: &dyn crate::tables::Progress) {
+        let Some(rules) = replayed.rules else {
+            return;
+        };
+        if !self.loaded.contains(&rules) {
+            let (table, _) = load_expected(&self.dir, rules, progress);
+            self.oracle
+                .solitaire
+                .add_table(rules, table.values().to_vec());
+            self.loaded.push(rules);
+        }
+        let several = replayed.seats > 1;
+        if several && self.oracle.needs_dists() && !self.dists_loaded.contains(&rules) {
+            let (table, _) = load_dist(&self.dir, rules, progress);
+            self.oracle.add_dists(rules, table);
+            self.dists_loaded.push(rules);
         }
     }
 }

@@ -9,15 +9,11 @@ use super::flags::{FormatFlag, OracleFlag, TablesFlag};
 use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::corpus::LogFile;
-use dicelens::rate::{
-    rate_game, MatchCache, MatchOracle, Oracle, Rated, SolitaireOracle, Thresholds,
-};
+use dicelens::pipeline::Tables;
+use dicelens::rate::{rate_game, MatchCache, Oracle, Rated, Thresholds};
 use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
 use dicelens::report::validate::{error_game_id, Rating, ValidateReport};
-use dicelens::rules::RuleSet;
-use dicelens::tables::{load_dist, load_expected, table_dir};
 use dicelens_parsers::{GameRecord, ParseError};
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The flags of `dicelens validate`.
@@ -177,29 +173,18 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
         not_rated: None,
     };
     let mut rated = Vec::new();
-    let Some(rules) = replayed.rules else {
+    if replayed.rules.is_none() {
         rating.not_rated = Some("the rule set is unknown: no oracle can rate the game".into());
         return (rating, rated);
-    };
-    let mut tables: HashMap<RuleSet, Vec<f64>> = HashMap::new();
-    let dir = table_dir(args.tables.tables.as_deref());
+    }
+    let mut tables = Tables::new(args.tables.tables.as_deref(), args.oracle.oracle);
     if !replayed.decisions.is_empty() {
-        let (table, _) = load_expected(&dir, rules, &TERMINAL);
-        tables.insert(rules, table.values().to_vec());
+        tables.load_for_game(replayed, &TERMINAL);
     }
-    let mut oracle = MatchOracle::new(SolitaireOracle::new(tables), args.oracle.oracle);
-    if replayed.seats > 1 && oracle.needs_dists() && !replayed.decisions.is_empty() {
-        oracle.add_dists(rules, load_dist(&dir, rules, &TERMINAL).0);
-    }
+    let oracle = tables.oracle();
     rating.oracle = Some(oracle.describe());
     let mut cache = MatchCache::default();
-    if let Err(e) = rate_game(
-        &oracle,
-        replayed,
-        &rating.thresholds,
-        &mut cache,
-        &mut rated,
-    ) {
+    if let Err(e) = rate_game(oracle, replayed, &rating.thresholds, &mut cache, &mut rated) {
         rating.not_rated = Some(format!("{e}; only the {} before it are rated", e.index));
     }
     (rating, rated)
