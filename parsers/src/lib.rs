@@ -78,6 +78,7 @@ pub mod error;
 pub mod jsonl;
 pub mod record;
 pub mod verhoeff;
+pub mod yatzy_solver;
 pub mod ygn;
 
 pub use error::ParseError;
