@@ -90,6 +90,19 @@ impl<'a> Cursor<'a> {
         cursor
     }
 
+    /// A cursor over `content` resuming at `pos` (the start of a line), which is line `line`
+    /// of a longer input whose earlier part `content` holds only in part (the stream readers of
+    /// [`crate::stream`] keep the previous game as the lines before `pos`).
+    pub(crate) fn resume(content: &'a [u8], pos: usize, line: u32) -> Cursor<'a> {
+        Cursor {
+            content,
+            pos: pos.min(content.len()),
+            line,
+            game_start: 0,
+            end: usize::MAX,
+        }
+    }
+
     /// The whole content.
     pub(crate) fn content(&self) -> &'a [u8] {
         self.content

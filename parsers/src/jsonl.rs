@@ -208,7 +208,13 @@ impl<'a> Reader<'a> {
     /// the range's first line to the non-blank line before it (which `starts_game` needs) and
     /// counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let mut reader = Reader::starting_at(Cursor::for_range(content, range), file);
+        Reader::resuming(Cursor::for_range(content, range), file)
+    }
+
+    /// A reader of the games that begin at or after the line at `lines`, the lines before it
+    /// looked back at as [`Reader::with_range`] does.
+    pub(crate) fn resuming(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
+        let mut reader = Reader::starting_at(lines, file);
         reader.skip_to_next_game();
         reader
     }

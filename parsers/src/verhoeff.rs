@@ -18,7 +18,6 @@ use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination
 use std::fmt::Write as _;
 use std::io;
 use std::ops::Range;
-use std::path::Path;
 
 /// The rule set of every Verhoeff record (Verhoeff plays with the free-choice joker).
 pub const RULES: &str = "yahtzee-free";
@@ -270,11 +269,16 @@ impl<'a> Reader<'a> {
     /// from the range's first line to the last table header before it (or to the three lines
     /// before it once those are input-form lines) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let lines = Cursor::for_range(content, range);
+        Reader::resuming(Cursor::for_range(content, range), file)
+    }
+
+    /// A reader whose next line is the one at `lines`, the lines before it looked back at as
+    /// [`Reader::with_range`] does.
+    pub(crate) fn resuming(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
         Reader {
             lines,
             file,
-            player: player_name(file),
+            player: crate::player_from_file(file),
             delimiter: Delimiter::before(&lines),
         }
     }
@@ -392,15 +396,6 @@ impl GameReader for Reader<'_> {
         };
         Some(Err(stray_line_error(&site, &first)))
     }
-}
-
-/// The player's name for records read from `file`: its stem, or `player` if it has none.
-fn player_name(file: &str) -> String {
-    Path::new(file)
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .filter(|stem| !stem.is_empty())
-        .unwrap_or_else(|| "player".to_string())
 }
 
 /// The error for a line that is neither a turn line, a table header nor blank, outside tables.

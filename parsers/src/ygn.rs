@@ -81,7 +81,12 @@ impl<'a> Reader<'a> {
     /// the range's first line to the last turn line or `Game` tag before it (the lines that
     /// decide whether a line starts a game) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let lines = Cursor::for_range(content, range);
+        Reader::resuming(Cursor::for_range(content, range), file)
+    }
+
+    /// A reader whose next line is the one at `lines`, the lines before it looked back at as
+    /// [`Reader::with_range`] does.
+    pub(crate) fn resuming(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
         Reader {
             lines,
             file,
