@@ -112,16 +112,17 @@ fn pick_game(
 
 /// Runs `dicelens validate`: prints the report; an illegal game gives an error of code 1.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let file =
-        LogFile::open(&args.file, args.format.format.fixed()).map_err(|e| usage(e.to_string()))?;
+    let options = args.format.read_options()?;
+    let file = LogFile::open_with(&args.file, args.format.format.fixed(), &options)
+        .map_err(|e| usage(e.to_string()))?;
     let (chosen, matches) = pick_game(&file, args.game.as_deref())?;
     if matches > 1 {
         notice(&format!(
             "{matches} games of {} have this id; the first is validated",
-            file.path().display()
+            file.name()
         ));
     }
-    let (name, format) = (file.path().display().to_string(), file.format().to_string());
+    let (name, format) = (file.name().to_string(), file.format().to_string());
     let report = match chosen {
         Err(e) => ValidateReport::syntax_error(&name, &format, &e),
         Ok(game) => validate(&args, &name, &format, &game),
