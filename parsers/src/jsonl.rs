@@ -219,6 +219,15 @@ impl<'a> Reader<'a> {
         reader
     }
 
+    /// Where the lines a reader resuming at `lines` looks back at begin: the non-blank line
+    /// before it (see [`crate::Format::context_start`]).
+    pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+        lines
+            .lines_before()
+            .find(|line| !is_blank(line.text))
+            .map_or(lines.offset(), |line| line.start)
+    }
+
     /// A reader whose first line is the one at `lines` (it does not skip to a game's start).
     fn starting_at(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
         Reader {

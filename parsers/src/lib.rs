@@ -318,6 +318,17 @@ impl Format {
         }
     }
 
+    /// Where the lines begin that a reader resuming at `lines` (see [`Format::resuming`])
+    /// looks back at to know whether a line starts a game: a stream reader keeps them.
+    pub(crate) fn context_start(self, lines: &Cursor<'_>) -> usize {
+        match self {
+            Format::Ygn => ygn::context_start(lines),
+            Format::Verhoeff => verhoeff::context_start(lines),
+            Format::Jsonl => jsonl::Reader::context_start(lines),
+            Format::YatzySolver | Format::Csv => lines.offset(),
+        }
+    }
+
     /// A reader of the line formats resuming at the line `lines` stands at (the stream
     /// readers' way of reading a long input piece by piece); `None` for CSV, whose games are
     /// not made of adjacent lines.

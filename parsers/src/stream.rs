@@ -23,7 +23,7 @@
 //! games before it are read as usual. CSV tables are not made of adjacent lines: their reader
 //! reads the stream itself ([`crate::csv::Reader::from_read`]).
 
-use crate::cursor::{Cursor, BOM};
+use crate::cursor::Cursor;
 use crate::{Format, GameReader, GameRecord, ParseError, ReadOptions};
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -90,16 +90,24 @@ impl Input {
         let raw = io::Cursor::new(magic).chain(raw);
         let decoded: Box<dyn Read + Send> = match compression {
             Compression::None => Box::new(raw),
-            Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
-            Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(raw)?),
+            Compression::Gzip => Box::new(Decoded {
+                inner: flate2::read::MultiGzDecoder::new(raw),
+                compression,
+            }),
+            Compression::Zstd => Box::new(Decoded {
+                inner: zstd::stream::read::Decoder::new(raw)?,
+                compression,
+            }),
         };
         let mut rest: Box<dyn Read + Send> = Box::new(ReadAhead::new(decoded));
-        let head = read_up_to(&mut rest, Input::HEAD).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("not a valid {} stream: {e}", compression.name()),
-            )
-        })?;
+        let mut head = Vec::with_capacity(Input::HEAD);
+        if let Err(e) = (&mut rest).take(Input::HEAD as u64).read_to_end(&mut head) {
+            if head.is_empty() {
+                return Err(io::Error::new(e.kind(), format!("not a valid {e}")));
+            }
+            // The stream fails after some content: its games are read, then the failure.
+            rest = Box::new(Failed(Some(e)));
+        }
         Ok(Input {
             compression,
             head,
@@ -120,6 +128,29 @@ impl Input {
     /// The whole content, from its first byte.
     pub fn into_read(self) -> Box<dyn Read + Send> {
         Box::new(io::Cursor::new(self.head).chain(self.rest))
+    }
+}
+
+/// A decompressor whose errors say which compression they are of.
+struct Decoded<R> {
+    inner: R,
+    compression: Compression,
+}
+
+impl<R: Read> Read for Decoded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            io::Error::new(e.kind(), format!("{} stream: {e}", self.compression.name()))
+        })
+    }
+}
+
+/// A source that has failed: its error, once.
+struct Failed(Option<io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
     }
 }
 
@@ -152,10 +183,21 @@ impl ReadAhead {
         std::thread::spawn(move || {
             let mut source = source;
             loop {
-                let block = read_up_to(&mut source, ReadAhead::BLOCK);
-                let last = !matches!(&block, Ok(b) if b.len() == ReadAhead::BLOCK);
-                if send.send(block).is_err() || last {
+                let mut block = Vec::with_capacity(ReadAhead::BLOCK);
+                let read = (&mut source)
+                    .take(ReadAhead::BLOCK as u64)
+                    .read_to_end(&mut block);
+                let full = block.len() == ReadAhead::BLOCK;
+                if !block.is_empty() && send.send(Ok(block)).is_err() {
                     break;
+                }
+                match read {
+                    Err(e) => {
+                        let _ = send.send(Err(e));
+                        break;
+                    }
+                    Ok(_) if !full => break,
+                    Ok(_) => {}
                 }
             }
         });
@@ -176,7 +218,6 @@ impl Read for ReadAhead {
             }
             match self.blocks.recv() {
                 Ok(Ok(block)) => {
-                    self.done = block.len() < ReadAhead::BLOCK;
                     self.block = block;
                     self.at = 0;
                 }
@@ -222,9 +263,11 @@ pub struct StreamReader<'a> {
     /// Bytes of the stream from offset `base` on.
     buf: Vec<u8>,
     base: usize,
-    /// Where reading resumes in `buf` (a line start), and that line's number.
+    /// Where reading resumes in `buf` (a game's start, or the start of the stream), and that
+    /// line's number; `skip`: how many games read from there were returned already (0 or 1).
     next: usize,
     line: u32,
+    skip: usize,
     /// Where the last game read begins in `buf`: kept as the lines before `next`.
     keep_from: usize,
     /// The source is read to its end, or failed (`failure`).
@@ -264,6 +307,7 @@ impl<'a> StreamReader<'a> {
             base: 0,
             next: 0,
             line: 1,
+            skip: 0,
             keep_from: 0,
             eof: false,
             failure: None,
@@ -275,13 +319,20 @@ impl<'a> StreamReader<'a> {
         }
     }
 
-    /// Reads more of the source: a piece, or to its end (or its failure).
+    /// Reads more of the source: a piece, or to its end (or its failure). The bytes before
+    /// the lines a reader resuming at `next` needs are let go first (all but `max_pending` of
+    /// them at most are kept).
     fn fill(&mut self) {
-        if self.keep_from > 0 {
-            self.buf.drain(..self.keep_from);
-            self.base += self.keep_from;
-            self.next -= self.keep_from;
-            self.keep_from = 0;
+        let resume = Cursor::resume(&self.buf, self.next, self.line, self.base == 0);
+        let context = self.format.context_start(&resume);
+        let keep = context
+            .min(self.keep_from)
+            .max(self.next.saturating_sub(self.max_pending));
+        if keep > 0 {
+            self.buf.drain(..keep);
+            self.base += keep;
+            self.next -= keep;
+            self.keep_from = self.keep_from.saturating_sub(keep);
         }
         let goal = self.buf.len() + self.piece;
         while self.buf.len() < goal && !self.eof {
@@ -299,51 +350,68 @@ impl<'a> StreamReader<'a> {
     }
 
     /// Parses the games of the bytes in, from `next` on, into `ready`: those that surely end
-    /// within them, or all of them once the source is read to its end (or the bytes waiting
-    /// for a game's end exceed the limit). A stream that failed ends with its failure, in
-    /// place of the game it cut.
+    /// within them, or all of them once the source is read to its end (or once the bytes
+    /// waiting for a game's end exceed the limit). A stream that failed ends with its failure,
+    /// in place of the game it cut.
+    ///
+    /// Reading resumes at a game's start (the first line of the game the whole read gives
+    /// there, with the game before it kept as the lines to look back at), never in between:
+    /// a reader may still have the end of the game it returned to skip. So `next` is the start
+    /// of the last game returned, and `skip` says it is not returned again.
     fn parse(&mut self) {
-        let all = self.eof || self.buf.len() - self.next > self.max_pending;
+        let forced = !self.eof && self.buf.len() - self.next > self.max_pending;
+        let all = self.eof || forced;
         let complete = if all {
             self.buf.len()
         } else {
             memchr::memrchr(b'\n', &self.buf).map_or(0, |newline| newline + 1)
         };
         let content = self.buf.get(..complete).unwrap_or_default();
-        if self.base == 0 && self.next == 0 && content.starts_with(BOM) {
-            self.next = BOM.len();
-        }
         let mut reader = (self.next < complete)
             .then(|| {
                 self.format
-                    .resuming(Cursor::resume(content, self.next, self.line), self.file)
+                    .resuming(
+                        Cursor::resume(content, self.next, self.line, self.base == 0),
+                        self.file,
+                    )
             })
             .flatten();
-        let (mut next, mut keep_from) = (self.next, self.keep_from);
-        let mut cut = None;
+        let mut skip = self.skip;
+        let (mut last, mut cut) = (None, None);
         while let Some(reader) = reader.as_mut() {
             let mut game = GameRecord::default();
             let Some(outcome) = reader.read_game(&mut game) else {
                 break;
             };
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
             let outcome = outcome.map(|()| game);
+            let start = reader.game_offset();
             if reader.consumed() >= complete && (!all || self.failure.is_some()) {
                 // The game may go on in bytes still to come (or that never came): read it
                 // again then, or report the failure in its place.
-                cut = Some((outcome, reader.game_offset()));
+                cut = Some((outcome, start));
                 break;
             }
-            keep_from = reader.game_offset();
-            next = reader.consumed();
-            self.ready.push_back((outcome, self.base + keep_from));
+            last = Some(start);
+            self.ready.push_back((outcome, self.base + start));
         }
-        if all && cut.is_none() {
-            next = complete;
+        let (next, skip) = match (&cut, last) {
+            _ if forced => (complete, 0),
+            (Some((_, start)), _) => (*start, 0),
+            (None, Some(start)) => (start, 1),
+            (None, None) => (self.next, self.skip),
+        };
+        if next > self.next {
+            let passed = content.get(self.next..next).unwrap_or_default();
+            self.line = self
+                .line
+                .saturating_add(memchr::memchr_iter(b'\n', passed).count() as u32);
+            self.keep_from = self.next;
         }
-        self.line = self
-            .line
-            .saturating_add(memchr::memchr_iter(b'\n', &content[self.next..next]).count() as u32);
-        (self.next, self.keep_from) = (next, keep_from.min(next));
+        (self.next, self.skip) = (next, skip);
         if !self.eof {
             return;
         }

@@ -233,9 +233,7 @@ impl Delimiter {
     /// input form (which lasts up to the next header), from the three lines before `lines`
     /// only: whatever the state before them, it is the same after them.
     fn before(lines: &Cursor<'_>) -> Delimiter {
-        let header = lines.last_line_before(TABLE_HEADER_TITLE, |text| {
-            is_table_header(text.trim_ascii())
-        });
+        let header = Delimiter::last_header(lines);
         let (mut state, mut from) = match header {
             Some(header) => (Delimiter::closed(Mode::TableHead), lines.after(&header)),
             None => (Delimiter::START, Cursor::new(lines.content())),
@@ -254,6 +252,28 @@ impl Delimiter {
             state = state.step(line.text).after;
         }
         state
+    }
+}
+
+impl Delimiter {
+    /// The last table header before `lines`.
+    fn last_header<'a>(lines: &Cursor<'a>) -> Option<SourceLine<'a>> {
+        lines.last_line_before(TABLE_HEADER_TITLE, |text| {
+            is_table_header(text.trim_ascii())
+        })
+    }
+
+    /// Where the lines [`Delimiter::before`] needs begin: the last table header before
+    /// `lines`; without one (the input form only, before), the three lines before it.
+    pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+        match Delimiter::last_header(lines) {
+            Some(header) => header.start,
+            None => lines
+                .lines_before()
+                .take(3)
+                .last()
+                .map_or(lines.offset(), |line| line.start),
+        }
     }
 }
 
@@ -396,6 +416,12 @@ impl GameReader for Reader<'_> {
         };
         Some(Err(stray_line_error(&site, &first)))
     }
+}
+
+/// Where the lines a reader resuming at `lines` looks back at begin (see
+/// [`crate::Format::context_start`]).
+pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+    Delimiter::context_start(lines)
 }
 
 /// The error for a line that is neither a turn line, a table header nor blank, outside tables.

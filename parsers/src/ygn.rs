@@ -312,19 +312,36 @@ impl Delimiter {
     fn before(lines: &Cursor<'_>) -> Delimiter {
         let mut state = Delimiter::Start;
         let mut from = Cursor::new(lines.content());
-        for line in lines.lines_before() {
-            let kind = kind_of(line.text);
-            if kind == Kind::Turn || kind == Kind::Tag && is_game_tag(line.text) {
-                state = Delimiter::Start.step(kind, line.text).1;
-                from = lines.after(&line);
-                break;
-            }
+        if let Some(line) = Delimiter::last_settling_line(lines) {
+            state = Delimiter::Start.step(kind_of(line.text), line.text).1;
+            from = lines.after(&line);
         }
         while let Some(line) = from.next_line().filter(|line| line.start < lines.offset()) {
             state = state.step(kind_of(line.text), line.text).1;
         }
         state
     }
+
+    /// The last turn line or `Game` tag before `lines`: the state after it is the same
+    /// whatever came before it.
+    fn last_settling_line<'a>(lines: &Cursor<'a>) -> Option<SourceLine<'a>> {
+        lines.lines_before().find(|line| {
+            let kind = kind_of(line.text);
+            kind == Kind::Turn || kind == Kind::Tag && is_game_tag(line.text)
+        })
+    }
+
+    /// Where the lines [`Delimiter::before`] needs begin: the last turn line or `Game` tag
+    /// before `lines`, else the start of the content.
+    pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+        Delimiter::last_settling_line(lines).map_or(0, |line| line.start)
+    }
+}
+
+/// Where the lines a reader resuming at `lines` looks back at begin (see
+/// [`crate::Format::context_start`]).
+pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+    Delimiter::context_start(lines)
 }
 
 /// Whether a tag line's name is `Game`.

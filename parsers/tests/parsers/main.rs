@@ -11,6 +11,7 @@ mod jsonl_errors;
 mod jsonl_fixtures;
 mod jsonl_roundtrip;
 mod ranges;
+mod streams;
 mod verhoeff_errors;
 mod verhoeff_fixtures;
 mod verhoeff_roundtrip;
