@@ -266,10 +266,7 @@ impl<'a> Cursor<'a> {
     /// after its last character, which is column 1 of the line after it when the content ends
     /// with a line end.
     pub(crate) fn end_position(&self) -> (u32, u32) {
-        let text = self
-            .content
-            .get(self.first..)
-            .unwrap_or_default();
+        let text = self.content.get(self.first..).unwrap_or_default();
         let last_start = memchr::memrchr(b'\n', text).map_or(0, |newline| newline + 1);
         match text.get(last_start..).filter(|last| !last.is_empty()) {
             Some(last) => {

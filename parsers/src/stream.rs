@@ -369,11 +369,10 @@ impl<'a> StreamReader<'a> {
         let content = self.buf.get(..complete).unwrap_or_default();
         let mut reader = (self.next < complete)
             .then(|| {
-                self.format
-                    .resuming(
-                        Cursor::resume(content, self.next, self.line, self.base == 0),
-                        self.file,
-                    )
+                self.format.resuming(
+                    Cursor::resume(content, self.next, self.line, self.base == 0),
+                    self.file,
+                )
             })
             .flatten();
         let mut skip = self.skip;

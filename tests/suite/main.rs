@@ -12,6 +12,7 @@ mod distributions;
 mod examples;
 mod expected_tables;
 mod golden;
+mod inputs;
 mod merge;
 mod partitions;
 mod player;

@@ -101,7 +101,8 @@ fn a_stream_that_fails_ends_with_an_error_in_place_of_the_game_it_cut() {
                 content: io::Cursor::new(content.clone()),
                 left: fail_at,
             };
-            let reader = StreamReader::with_sizes(Format::Ygn, Box::new(source), "t", piece, 1 << 20);
+            let reader =
+                StreamReader::with_sizes(Format::Ygn, Box::new(source), "t", piece, 1 << 20);
             let read = outcomes(Box::new(reader));
             assert_eq!(read.len(), 2, "cut at {fail_at}: {read:#?}");
             assert_eq!(read[0], whole[0]);
@@ -113,7 +114,11 @@ fn a_stream_that_fails_ends_with_an_error_in_place_of_the_game_it_cut() {
             let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
             assert_eq!((error.line, error.game_line), (line, 40), "{error}");
             // Cut in its `Game` tag, the game is known by its place only.
-            let id = if fail_at == second + 1 { "t:40" } else { "valid-2" };
+            let id = if fail_at == second + 1 {
+                "t:40"
+            } else {
+                "valid-2"
+            };
             assert_eq!(error.game_id.as_deref(), Some(id), "{error}");
             assert_eq!(error.expected, "the rest of the input");
             assert_eq!(error.found, "a read error: the disk went away");
@@ -125,7 +130,11 @@ fn a_stream_that_fails_ends_with_an_error_in_place_of_the_game_it_cut() {
         content: io::Cursor::new(content.clone()),
         left: second,
     };
-    let read = outcomes(Box::new(StreamReader::new(Format::Ygn, Box::new(source), "t")));
+    let read = outcomes(Box::new(StreamReader::new(
+        Format::Ygn,
+        Box::new(source),
+        "t",
+    )));
     assert!(
         matches!(&read[..], [(at, Err(e))] if *at == whole[0].0 && e.game_id.as_deref() == Some("valid-1")),
         "{read:#?}"
@@ -150,7 +159,9 @@ fn compress(content: &[u8], compression: Compression) -> Vec<u8> {
 /// its format (unless given), then its games streamed.
 fn read_input(bytes: Vec<u8>, file: &str, format: Option<Format>) -> io::Result<Vec<Outcome>> {
     let input = Input::new(io::Cursor::new(bytes))?;
-    let format = format.or_else(|| Format::detect(input.head())).expect("a format");
+    let format = format
+        .or_else(|| Format::detect(input.head()))
+        .expect("a format");
     let reader = format.stream_reader(input.into_read(), file, &ReadOptions::default());
     Ok(outcomes(reader))
 }
@@ -181,7 +192,11 @@ fn concatenated_gzip_members_and_zstd_frames_read_as_one_stream() {
     let whole = outcomes(Format::Ygn.reader(&joined, "t"));
     for compression in [Compression::Gzip, Compression::Zstd] {
         let bytes = [compress(&valid, compression), compress(&bad, compression)].concat();
-        assert_eq!(read_input(bytes, "t", None).unwrap(), whole, "{compression:?}");
+        assert_eq!(
+            read_input(bytes, "t", None).unwrap(),
+            whole,
+            "{compression:?}"
+        );
     }
 }
 
@@ -238,7 +253,10 @@ fn compressed_fixtures_give_their_expected_outcomes() {
 #[test]
 fn compression_is_recognised_by_content_not_by_name() {
     assert_eq!(Compression::detect(&[0x1f, 0x8b, 8, 0]), Compression::Gzip);
-    assert_eq!(Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);
+    assert_eq!(
+        Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd]),
+        Compression::Zstd
+    );
     assert_eq!(Compression::detect(b"[Game"), Compression::None);
     assert_eq!(Compression::detect(&[0x1f]), Compression::None);
     // A gzip file named .txt is decompressed; a plain file named .gz is read as it is.
