@@ -14,4 +14,5 @@ mod ranges;
 mod verhoeff_errors;
 mod verhoeff_fixtures;
 mod verhoeff_roundtrip;
+mod yatzy_solver_fixtures;
 mod ygn_fixtures;
