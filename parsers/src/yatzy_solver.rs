@@ -175,18 +175,24 @@ struct Located<'l> {
 }
 
 impl Located<'_> {
-    /// The byte offset in the line of the string `text` read from it: exact when serde
-    /// borrowed it (no escapes); else the offset of the `decisions` key.
-    fn offset_of(&self, text: &Cow<'_, str>) -> usize {
+    /// The byte offset in the line of the string `text` read from it, when serde borrowed it
+    /// (it has no escapes, so its bytes are the line's).
+    fn borrowed_offset(&self, text: &Cow<'_, str>) -> Option<usize> {
         let line = self.line.text;
-        let borrowed = match text {
+        match text {
             Cow::Borrowed(text) => (text.as_ptr() as usize)
                 .checked_sub(line.as_ptr() as usize)
                 .filter(|&offset| offset + text.len() <= line.len()),
             Cow::Owned(_) => None,
-        };
-        borrowed
-            .or_else(|| memchr::memmem::find(line, b"\"decisions\""))
+        }
+    }
+
+    /// The byte offset in the line of byte `within` of the string `text` read from it: exact
+    /// for a string without escapes; else the offset of the `decisions` key.
+    fn offset_of(&self, text: &Cow<'_, str>, within: usize) -> usize {
+        self.borrowed_offset(text)
+            .map(|offset| offset + within)
+            .or_else(|| memchr::memmem::find(self.line.text, b"\"decisions\""))
             .unwrap_or(0)
     }
 
@@ -198,7 +204,7 @@ impl Located<'_> {
         expected: impl Into<String>,
         found: &str,
     ) -> ParseError {
-        let offset = self.offset_of(text) + within;
+        let offset = self.offset_of(text, within);
         self.site.in_line(self.line, offset, expected, found)
     }
 
@@ -214,7 +220,7 @@ impl Located<'_> {
     /// situation.
     fn points(&self, situation: &Cow<'_, str>, expected: &str, found: &str) -> ParseError {
         let line = self.line.text;
-        let start = self.offset_of(situation);
+        let start = self.offset_of(situation, 0);
         let object = memchr::memrchr(b'{', line.get(..start).unwrap_or_default()).unwrap_or(start);
         let key = line
             .get(object..)
