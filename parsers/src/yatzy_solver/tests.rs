@@ -39,7 +39,9 @@ fn error(content: &str) -> ParseError {
 
 /// The 1-based column of the first `needle` in `text`, in characters.
 fn column_of(text: &str, needle: &str) -> u32 {
-    let at = text.find(needle).unwrap_or_else(|| panic!("{needle} in {text}"));
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} in {text}"));
     text[..at].chars().count() as u32 + 1
 }
 
@@ -77,14 +79,23 @@ fn a_game_is_rebuilt_from_its_decisions() {
     assert_eq!(game.players, ["bot7"]);
     assert_eq!(game.rules, "yahtzee-free");
     assert_eq!(game.provenance.game_id, "bot7:5-2");
-    assert_eq!((game.provenance.file.as_str(), game.provenance.line), ("logs/bot7.jsonl", 2));
+    assert_eq!(
+        (game.provenance.file.as_str(), game.provenance.line),
+        ("logs/bot7.jsonl", 2)
+    );
     assert_eq!(game.result, Some(vec![30]));
     assert_eq!(game.termination, Termination::Normal);
     let turn = &game.turns[0];
-    assert_eq!((turn.round, turn.seat, turn.roll_count, turn.line), (1, 0, 2, 2));
+    assert_eq!(
+        (turn.round, turn.seat, turn.roll_count, turn.line),
+        (1, 0, 2, 2)
+    );
     assert_eq!(turn.rolls(), [[1, 2, 6, 6, 6], [3, 4, 6, 6, 6]]);
     assert_eq!(turn.keeps()[0].faces(), [6, 6, 6]);
-    assert_eq!((turn.category.as_str(), turn.earned, turn.points), ("3K", Some(25), None));
+    assert_eq!(
+        (turn.category.as_str(), turn.earned, turn.points),
+        ("3K", Some(25), None)
+    );
     let codes: Vec<&str> = game.turns.iter().map(|t| t.category.as_str()).collect();
     assert_eq!(codes, ["3K", "Y", "1"]);
     assert_eq!(game.turns[2].earned, Some(105));
@@ -97,7 +108,11 @@ fn the_earlier_spellings_read() {
     let line = game_line(
         "yahtzee+no-joker",
         &[
-            ("dice 2 2 2 2 2 | rolls 2 | upper 0 | filled -", "score yahtzee", Some(50)),
+            (
+                "dice 2 2 2 2 2 | rolls 2 | upper 0 | filled -",
+                "score yahtzee",
+                Some(50),
+            ),
             (
                 "dice 1 2 3 4 5 | rolls 2 | upper 0 | filled yahtzee | yahtzee_box 50",
                 "score chance",
@@ -115,23 +130,38 @@ fn the_earlier_spellings_read() {
 
 #[test]
 fn a_turn_must_count_its_rolls_down() {
-    let again = ("dice 3 4 6 6 6 | rolls 2 | upper 0 | filled -", "score chance", Some(25));
+    let again = (
+        "dice 3 4 6 6 6 | rolls 2 | upper 0 | filled -",
+        "score chance",
+        Some(25),
+    );
     let line = game_line("american", &[KEEP, again]);
     let e = error(&line);
     let second = line.find("dice 3 4").unwrap();
     let at = column_of(&line[second..], "rolls 2") - 1 + column_of(&line, "dice 3 4");
     assert_eq!((e.line, e.column, e.game_line), (1, at, 1));
     assert_eq!(e.game_id.as_deref(), Some("bot7:5-2"));
-    assert_eq!(e.expected, "rolls 1 (the turn of round 1 goes on after `keep 6 6 6`)");
+    assert_eq!(
+        e.expected,
+        "rolls 1 (the turn of round 1 goes on after `keep 6 6 6`)"
+    );
     assert_eq!(e.found, "rolls 2");
 
-    let late = ("dice 3 4 6 6 6 | rolls 1 | upper 0 | filled -", "score chance", Some(25));
+    let late = (
+        "dice 3 4 6 6 6 | rolls 1 | upper 0 | filled -",
+        "score chance",
+        Some(25),
+    );
     let e = error(&game_line("american", &[late]));
     assert_eq!(e.expected, "rolls 2 (a turn starts with its first roll)");
 
     let keep_at_zero = game_line(
         "american",
-        &[("dice 3 4 6 6 6 | rolls 0 | upper 0 | filled -", "keep 6", None)],
+        &[(
+            "dice 3 4 6 6 6 | rolls 0 | upper 0 | filled -",
+            "keep 6",
+            None,
+        )],
     );
     let e = error(&keep_at_zero);
     assert_eq!(e.expected, "rolls 2 (a turn starts with its first roll)");
@@ -147,8 +177,16 @@ fn a_turn_must_count_its_rolls_down() {
 
 #[test]
 fn no_keep_after_the_last_roll() {
-    let third = ("dice 1 4 6 6 6 | rolls 0 | upper 0 | filled -", "keep 6 6 6", None);
-    let second = ("dice 3 4 6 6 6 | rolls 1 | upper 0 | filled -", "keep 6 6 6", None);
+    let third = (
+        "dice 1 4 6 6 6 | rolls 0 | upper 0 | filled -",
+        "keep 6 6 6",
+        None,
+    );
+    let second = (
+        "dice 3 4 6 6 6 | rolls 1 | upper 0 | filled -",
+        "keep 6 6 6",
+        None,
+    );
     let line = game_line("yatzy-scandinavian", &[KEEP, second, third]);
     let e = error(&line);
     let action = line.rfind("keep 6 6 6").unwrap();
@@ -158,18 +196,33 @@ fn no_keep_after_the_last_roll() {
 
 #[test]
 fn the_state_must_follow_from_the_decisions() {
-    let scored = ("dice 1 1 1 2 3 | rolls 2 | upper 0 | filled -", "score ones", Some(3));
-    let next = |situation| game_line("yatzy-scandinavian", &[scored, (situation, "score chance", Some(20))]);
+    let scored = (
+        "dice 1 1 1 2 3 | rolls 2 | upper 0 | filled -",
+        "score ones",
+        Some(3),
+    );
+    let next = |situation| {
+        game_line(
+            "yatzy-scandinavian",
+            &[scored, (situation, "score chance", Some(20))],
+        )
+    };
 
     let line = next("dice 2 3 4 5 6 | rolls 2 | upper 4 | filled ones");
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "upper 4"));
-    assert_eq!((e.expected.as_str(), e.found.as_str()), ("upper 3 (the upper boxes scored before)", "upper 4"));
+    assert_eq!(
+        (e.expected.as_str(), e.found.as_str()),
+        ("upper 3 (the upper boxes scored before)", "upper 4")
+    );
 
     let line = next("dice 2 3 4 5 6 | rolls 2 | upper 3 | filled twos");
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "filled twos"));
-    assert_eq!(e.expected, "filled ones (the categories scored before, in any order)");
+    assert_eq!(
+        e.expected,
+        "filled ones (the categories scored before, in any order)"
+    );
 
     let line = next("dice 2 3 4 5 6 | rolls 2 | upper 3 | filled ones,ones");
     assert_eq!(error(&line).expected, "each filled category once");
@@ -177,7 +230,11 @@ fn the_state_must_follow_from_the_decisions() {
     let line = next("dice 2 3 4 5 6 | rolls 2 | upper 3 | filled ones,full");
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "full\""));
-    assert!(e.expected.starts_with("a category: ones, twos"), "{}", e.expected);
+    assert!(
+        e.expected.starts_with("a category: ones, twos"),
+        "{}",
+        e.expected
+    );
 
     let line = next("dice 2 3 4 5 6 | rolls 2 | upper 3 | filled ones | yatzy 0");
     assert_eq!(
@@ -188,22 +245,45 @@ fn the_state_must_follow_from_the_decisions() {
 
 #[test]
 fn the_five_of_a_kind_field_says_what_the_box_holds() {
-    let scratched = ("dice 1 2 3 4 5 | rolls 2 | upper 0 | filled -", "score five_of_a_kind", Some(0));
-    let next = |situation| game_line("american", &[scratched, (situation, "score chance", Some(20))]);
+    let scratched = (
+        "dice 1 2 3 4 5 | rolls 2 | upper 0 | filled -",
+        "score five_of_a_kind",
+        Some(0),
+    );
+    let next = |situation| {
+        game_line(
+            "american",
+            &[scratched, (situation, "score chance", Some(20))],
+        )
+    };
     let line = next("dice 2 3 4 5 6 | rolls 2 | upper 0 | filled five_of_a_kind");
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "\",\"action\":\"score chance"));
-    assert_eq!(e.expected, "`| five_of_a_kind 0` (what the filled box holds)");
-    let line = next("dice 2 3 4 5 6 | rolls 2 | upper 0 | filled five_of_a_kind | five_of_a_kind 50");
+    assert_eq!(
+        e.expected,
+        "`| five_of_a_kind 0` (what the filled box holds)"
+    );
+    let line =
+        next("dice 2 3 4 5 6 | rolls 2 | upper 0 | filled five_of_a_kind | five_of_a_kind 50");
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "five_of_a_kind 50"));
     assert_eq!(e.expected, "five_of_a_kind 0 (what the filled box holds)");
     let line = next("dice 2 3 4 5 6 | rolls 2 | upper 0 | filled five_of_a_kind | big 0");
-    assert_eq!(error(&line).expected, "five_of_a_kind (or yahtzee_box, yahtzee)");
+    assert_eq!(
+        error(&line).expected,
+        "five_of_a_kind (or yahtzee_box, yahtzee)"
+    );
     // Without the Yahtzee bonus, the state has no such field.
     let plain = game_line(
         "american+no-bonus",
-        &[scratched, ("dice 2 3 4 5 6 | rolls 2 | upper 0 | filled five_of_a_kind", "score chance", Some(20))],
+        &[
+            scratched,
+            (
+                "dice 2 3 4 5 6 | rolls 2 | upper 0 | filled five_of_a_kind",
+                "score chance",
+                Some(20),
+            ),
+        ],
     );
     assert!(read(&plain)[0].is_ok());
 }
@@ -212,7 +292,11 @@ fn the_five_of_a_kind_field_says_what_the_box_holds() {
 fn actions_and_points_are_checked_where_they_are() {
     let line = game_line(
         "yatzy-scandinavian",
-        &[("dice 1 2 6 6 6 | rolls 2 | upper 0 | filled -", "score three_of_a_kind", None)],
+        &[(
+            "dice 1 2 6 6 6 | rolls 2 | upper 0 | filled -",
+            "score three_of_a_kind",
+            None,
+        )],
     );
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "\"points\""));
@@ -225,7 +309,10 @@ fn actions_and_points_are_checked_where_they_are() {
     assert_eq!(e.column, column_of(&line, "\"points\""));
     assert_eq!(e.expected, "`points`: null after a keep");
 
-    let line = game_line("yatzy-scandinavian", &[(KEEP.0, "score five_of_a_kind", Some(0))]);
+    let line = game_line(
+        "yatzy-scandinavian",
+        &[(KEEP.0, "score five_of_a_kind", Some(0))],
+    );
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "five_of_a_kind\""));
     assert!(e.expected.ends_with("chance, yatzy"), "{}", e.expected);
@@ -235,13 +322,33 @@ fn actions_and_points_are_checked_where_they_are() {
     assert_eq!(e.column, column_of(&line, "hold"));
     assert_eq!(e.expected, "keep DICE, keep - or score ID");
 
-    let line = game_line("yatzy-scandinavian", &[("dice 1 2 6 6 | rolls 2 | upper 0 | filled -", "keep 6", None)]);
+    let line = game_line(
+        "yatzy-scandinavian",
+        &[(
+            "dice 1 2 6 6 | rolls 2 | upper 0 | filled -",
+            "keep 6",
+            None,
+        )],
+    );
     let e = error(&line);
-    assert_eq!((e.column, e.expected.as_str(), e.found.as_str()), (column_of(&line, "dice 1 2 6 6 |"), "five dice", "4 dice"));
+    assert_eq!(
+        (e.column, e.expected.as_str(), e.found.as_str()),
+        (column_of(&line, "dice 1 2 6 6 |"), "five dice", "4 dice")
+    );
 
-    let line = game_line("yatzy-scandinavian", &[("dice 1 2 6 6 0 | rolls 2 | upper 0 | filled -", "keep 6", None)]);
+    let line = game_line(
+        "yatzy-scandinavian",
+        &[(
+            "dice 1 2 6 6 0 | rolls 2 | upper 0 | filled -",
+            "keep 6",
+            None,
+        )],
+    );
     let e = error(&line);
-    assert_eq!((e.column, e.expected.as_str()), (column_of(&line, "0 | rolls"), "a die 1-6"));
+    assert_eq!(
+        (e.column, e.expected.as_str()),
+        (column_of(&line, "0 | rolls"), "a die 1-6")
+    );
 }
 
 #[test]
@@ -249,18 +356,30 @@ fn json_errors_are_at_serdes_column_with_the_game_when_known() {
     let line = r#"{"variant":"american","seed":5,"game":2,"score":"high","decisions":[]}"#;
     let e = error(line);
     assert_eq!(e.game_id.as_deref(), Some("bot7:5-2"), "seed and game read");
-    assert!(e.expected.starts_with("a game of a yatzy-solver log (invalid type"), "{}", e.expected);
+    assert!(
+        e.expected
+            .starts_with("a game of a yatzy-solver log (invalid type"),
+        "{}",
+        e.expected
+    );
     // serde_json stops at the last character of the value that does not fit.
     assert_eq!(e.column, column_of(line, "\",\"decisions\""));
 
     let line = r#"{"variant":"american","seed":5,"game":2,"decisions":[]}"#;
     let e = error(line);
     assert_eq!(e.game_id.as_deref(), Some("bot7:5-2"));
-    assert_eq!(e.expected, "a game of a yatzy-solver log (missing field `score`)");
+    assert_eq!(
+        e.expected,
+        "a game of a yatzy-solver log (missing field `score`)"
+    );
 
     let line = r#"{"variant":"ameri"#;
     let e = error(line);
-    assert_eq!((e.column, e.game_id.as_deref()), (18, None), "just after the end");
+    assert_eq!(
+        (e.column, e.game_id.as_deref()),
+        (18, None),
+        "just after the end"
+    );
     assert_eq!(e.found, "end of line");
 
     // Columns count characters.
@@ -282,7 +401,11 @@ fn json_errors_are_at_serdes_column_with_the_game_when_known() {
 fn a_string_with_escapes_is_placed_at_the_decisions() {
     let line = game_line(
         "american",
-        &[("dice 1 2 6 6 7 | rolls 2 \\u007c upper 0 | filled -", "keep 6", None)],
+        &[(
+            "dice 1 2 6 6 7 | rolls 2 \\u007c upper 0 | filled -",
+            "keep 6",
+            None,
+        )],
     );
     let e = error(&line);
     assert_eq!(e.column, column_of(&line, "\"decisions\""));
@@ -321,7 +444,10 @@ fn every_line_is_a_game_and_errors_do_not_stop_the_reader() {
 #[test]
 fn reading_resumes_at_any_line_as_a_whole_read_goes_on() {
     let good = game_line("american", &[KEEP, THEN_SCORE]);
-    let text = format!("{good}\n\nbroken\n{good}\n{}\n", good.replace("\"game\":2", "\"game\":3"));
+    let text = format!(
+        "{good}\n\nbroken\n{good}\n{}\n",
+        good.replace("\"game\":2", "\"game\":3")
+    );
     let content = text.as_bytes();
     let mut whole = Reader::new(content, "r.jsonl");
     let mut all = Vec::new();
@@ -338,7 +464,11 @@ fn reading_resumes_at_any_line_as_a_whole_read_goes_on() {
         while let Some(outcome) = resumed.read_game(&mut game) {
             got.push((resumed.game_offset(), outcome.map(|()| game.clone())));
         }
-        let want: Vec<_> = all.iter().filter(|(offset, _)| *offset >= at).cloned().collect();
+        let want: Vec<_> = all
+            .iter()
+            .filter(|(offset, _)| *offset >= at)
+            .cloned()
+            .collect();
         assert_eq!(got, want, "resumed at {at}");
         if lines.next_line().is_none() {
             break;

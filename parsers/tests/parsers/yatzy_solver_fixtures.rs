@@ -23,7 +23,12 @@ fn points_earned_include_the_bonuses() {
     // in the full house: 25 and the 100 bonus.
     assert_eq!(turns, [("Y", Some(50)), ("6", Some(18)), ("FH", Some(125))]);
     assert!(game.turns.iter().all(|turn| turn.points.is_none()));
-    let earned: u32 = game.turns.iter().filter_map(|t| t.earned).map(u32::from).sum();
+    let earned: u32 = game
+        .turns
+        .iter()
+        .filter_map(|t| t.earned)
+        .map(u32::from)
+        .sum();
     assert_eq!(game.result, Some(vec![earned]));
 }
 
