@@ -176,20 +176,18 @@ struct Located<'l> {
 
 impl Located<'_> {
     /// The byte offset in the line of the string `text` read from it, when serde borrowed it
-    /// (it has no escapes, so its bytes are the line's).
-    fn borrowed_offset(&self, text: &Cow<'_, str>) -> Option<usize> {
+    /// (it has no escapes, so its bytes are the line's); `None` for a string serde unescaped
+    /// into memory of its own.
+    fn borrowed_offset(&self, text: &str) -> Option<usize> {
         let line = self.line.text;
-        match text {
-            Cow::Borrowed(text) => (text.as_ptr() as usize)
-                .checked_sub(line.as_ptr() as usize)
-                .filter(|&offset| offset + text.len() <= line.len()),
-            Cow::Owned(_) => None,
-        }
+        (text.as_ptr() as usize)
+            .checked_sub(line.as_ptr() as usize)
+            .filter(|&offset| offset + text.len() <= line.len())
     }
 
     /// The byte offset in the line of byte `within` of the string `text` read from it: exact
     /// for a string without escapes; else the offset of the `decisions` key.
-    fn offset_of(&self, text: &Cow<'_, str>, within: usize) -> usize {
+    fn offset_of(&self, text: &str, within: usize) -> usize {
         self.borrowed_offset(text)
             .map(|offset| offset + within)
             .or_else(|| memchr::memmem::find(self.line.text, b"\"decisions\""))
@@ -199,7 +197,7 @@ impl Located<'_> {
     /// An error at byte `within` of the string `text` read from the line.
     fn in_string(
         &self,
-        text: &Cow<'_, str>,
+        text: &str,
         within: usize,
         expected: impl Into<String>,
         found: &str,
@@ -209,7 +207,7 @@ impl Located<'_> {
     }
 
     /// An error where the notation in `text` does not read.
-    fn notation(&self, text: &Cow<'_, str>, error: &NotationError) -> ParseError {
+    fn notation(&self, text: &str, error: &NotationError) -> ParseError {
         let within = error.column.saturating_sub(1);
         let found = text.get(within..).unwrap_or_default();
         self.in_string(text, within, error.expected, found)
@@ -218,7 +216,7 @@ impl Located<'_> {
     /// An error about the `points` of the decision whose situation is `situation`: at its
     /// `points` key when the line has one after the decision's opening brace, else at the
     /// situation.
-    fn points(&self, situation: &Cow<'_, str>, expected: &str, found: &str) -> ParseError {
+    fn points(&self, situation: &str, expected: &str, found: &str) -> ParseError {
         let line = self.line.text;
         let start = self.offset_of(situation, 0);
         let object = memchr::memrchr(b'{', line.get(..start).unwrap_or_default()).unwrap_or(start);
@@ -363,7 +361,7 @@ impl<'l> TurnBuilder<'l> {
         &mut self,
         situation: &Situation,
         dice: [u8; 5],
-        text: &Cow<'_, str>,
+        text: &str,
         turns_so_far: usize,
     ) -> Result<OpenTurn, ParseError> {
         let within = text.find("rolls").unwrap_or(0);
@@ -430,7 +428,7 @@ impl<'l> TurnBuilder<'l> {
 
     /// Checks the state of a situation (`upper`, `filled`, the five-of-a-kind field) against
     /// the decisions before it.
-    fn check_state(&self, situation: &Situation, text: &Cow<'_, str>) -> Result<(), ParseError> {
+    fn check_state(&self, situation: &Situation, text: &str) -> Result<(), ParseError> {
         let at = |keyword: &str| text.find(keyword).unwrap_or(0);
         let mut filled = 0u32;
         for id in &situation.filled {
@@ -466,7 +464,7 @@ impl<'l> TurnBuilder<'l> {
     fn check_five_of_a_kind(
         &self,
         situation: &Situation,
-        text: &Cow<'_, str>,
+        text: &str,
     ) -> Result<(), ParseError> {
         let wanted = self.five_of_a_kind.filter(|_| self.five_of_a_kind_field);
         match (&situation.five_of_a_kind, wanted) {
