@@ -1495,6 +1495,7 @@ mod tests {
             category: code("3K"),
             points: Some(14),
             total_before: None,
+            earned: None,
             line: 12,
         };
         assert_eq!(game.turns.len(), 3);

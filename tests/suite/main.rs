@@ -24,3 +24,4 @@ mod spark;
 mod two_player;
 mod validate;
 mod widget_exact;
+mod yatzy_solver;

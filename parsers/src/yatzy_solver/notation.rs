@@ -165,7 +165,15 @@ impl std::str::FromStr for Situation {
     /// ascending (the notation's canonical order).
     fn from_str(text: &str) -> Result<Situation, NotationError> {
         let expected = "dice D D D D D | rolls R | upper N | filled IDS";
-        let s = whole(text, situation, expected)?;
+        let s = whole(text, situation, expected).map_err(|mut error| {
+            // A digit in the dice field that is not a die.
+            let at = error.column.saturating_sub(1);
+            let in_dice = text.find('|').is_none_or(|bar| at < bar);
+            if in_dice && text.as_bytes().get(at).is_some_and(u8::is_ascii_digit) {
+                error.expected = "a die 1-6";
+            }
+            error
+        })?;
         if s.dice.windows(2).any(|w| w[0] > w[1]) {
             return Err(NotationError {
                 column: text.find("dice").map_or(1, |i| i + 1),
@@ -234,7 +242,7 @@ mod tests {
         let e = "dice 1 3 7 5 6 | rolls 2 | upper 0 | filled -"
             .parse::<Situation>()
             .unwrap_err();
-        assert_eq!(e.column, 10, "{e:?}");
+        assert_eq!((e.column, e.expected), (10, "a die 1-6"), "{e:?}");
         let e = "dice 3 1 3 5 6 | rolls 2 | upper 0 | filled -"
             .parse::<Situation>()
             .unwrap_err();

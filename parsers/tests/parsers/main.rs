@@ -15,4 +15,5 @@ mod streams;
 mod verhoeff_errors;
 mod verhoeff_fixtures;
 mod verhoeff_roundtrip;
+mod yatzy_solver_fixtures;
 mod ygn_fixtures;

@@ -111,8 +111,20 @@ fn pieces(format: Format) -> Vec<&'static str> {
             "\r\n",
             "\u{feff}",
         ],
-        // Tested in their own modules.
-        Format::Csv | Format::YatzySolver => vec![],
+        Format::YatzySolver => vec![
+            "{\"variant\":\"american\",\"seed\":1,\"game\":0,\"score\":15,\"decisions\":[{\"situation\":\"dice 1 2 3 4 5 | rolls 2 | upper 0 | filled -\",\"action\":\"score chance\",\"points\":15}]}\n",
+            "{\"variant\":\"yatzy-scandinavian\",\"seed\":1,\"game\":1,\"score\":0,\"decisions\":[{\"situation\":\"dice 1 2 3 4 5 | rolls 2 | upper 0 | filled -\",\"action\":\"keep 1\",\"points\":null},{\"situation\":\"dice 1 1 3 4 5 | rolls 1 | upper 0 | filled -\",\"action\":\"score ones\",\"points\":2}]}\n",
+            "{\"variant\":\"american\",\"seed\":2,\"game\":0,\"score\":0,\"decisions\":[{\"situation\":\"dice 1 2 3 4 7 | rolls 2 | upper 0 | filled -\",\"action\":\"keep -\",\"points\":null}]}\n",
+            "{\"variant\":\"maxi\",\"seed\":3,\"game\":0,\"score\":0,\"decisions\":[]}\n",
+            "{\"variant\":\"american\",\"seed\":",
+            "not json\n",
+            "\n",
+            " \t\n",
+            "\r\n",
+            "\u{feff}",
+        ],
+        // The CSV reader's pieces come with the CSV reader (another part of issue 12).
+        Format::Csv => vec!["\n"],
     }
 }
 
@@ -157,6 +169,11 @@ proptest! {
     }
 
     #[test]
+    fn yatzy_solver_ranges_read_what_the_whole_read_does(content in content(Format::YatzySolver), cuts in cuts()) {
+        check(Format::YatzySolver, &content, &cuts)?;
+    }
+
+    #[test]
     fn verhoeff_ranges_read_what_the_whole_read_does(content in content(Format::Verhoeff), cuts in cuts()) {
         check(Format::Verhoeff, &content, &cuts)?;
     }
@@ -185,6 +202,16 @@ fn fixtures_cut_anywhere_read_as_a_whole() {
                 "two_games.jsonl",
                 "truncated_game.jsonl",
                 "invalid_json.jsonl",
+            ],
+        ),
+        (
+            "yatzy-solver",
+            Format::YatzySolver,
+            &[
+                "american.jsonl",
+                "malformed_json.jsonl",
+                "invalid_utf8.jsonl",
+                "inconsistent_turns.jsonl",
             ],
         ),
         (

@@ -19,7 +19,12 @@ fn streamed(format: Format, content: &[u8], piece: usize, max_pending: usize) ->
 }
 
 /// The line formats: those the stream reader reads.
-const LINE_FORMATS: [Format; 3] = [Format::Ygn, Format::Jsonl, Format::Verhoeff];
+const LINE_FORMATS: [Format; 4] = [
+    Format::Ygn,
+    Format::Jsonl,
+    Format::Verhoeff,
+    Format::YatzySolver,
+];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(600))]
@@ -37,6 +42,11 @@ proptest! {
     #[test]
     fn verhoeff_streamed_in_pieces_reads_as_a_whole(content in content(Format::Verhoeff), piece in 1usize..300) {
         prop_assert_eq!(streamed(Format::Verhoeff, &content, piece, usize::MAX), outcomes(Format::Verhoeff.reader(&content, "t")), "{:?} {}", String::from_utf8_lossy(&content), piece);
+    }
+
+    #[test]
+    fn yatzy_solver_streamed_in_pieces_reads_as_a_whole(content in content(Format::YatzySolver), piece in 1usize..300) {
+        prop_assert_eq!(streamed(Format::YatzySolver, &content, piece, usize::MAX), outcomes(Format::YatzySolver.reader(&content, "t")));
     }
 
     /// With a tiny limit on a game's length games are cut, but reading goes on to the end:
