@@ -116,9 +116,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// The whole content.
-    pub(crate) fn content(&self) -> &'a [u8] {
-        self.content
+    /// A cursor at the first line of the content (after the byte-order mark of a whole
+    /// input), to go over the lines before this one; its line numbers count from 1 there.
+    pub(crate) fn first_line(&self) -> Cursor<'a> {
+        Cursor {
+            pos: self.first,
+            line: 1,
+            ..*self
+        }
     }
 
     /// Byte offset of the next line: the bytes before it (a byte-order mark included) are read.

@@ -236,7 +236,7 @@ impl Delimiter {
         let header = Delimiter::last_header(lines);
         let (mut state, mut from) = match header {
             Some(header) => (Delimiter::closed(Mode::TableHead), lines.after(&header)),
-            None => (Delimiter::START, Cursor::new(lines.content())),
+            None => (Delimiter::START, lines.first_line()),
         };
         while from.offset() < lines.offset() {
             if state.mode == Mode::Input {

@@ -311,7 +311,7 @@ impl Delimiter {
     /// of the content).
     fn before(lines: &Cursor<'_>) -> Delimiter {
         let mut state = Delimiter::Start;
-        let mut from = Cursor::new(lines.content());
+        let mut from = lines.first_line();
         if let Some(line) = Delimiter::last_settling_line(lines) {
             state = Delimiter::Start.step(kind_of(line.text), line.text).1;
             from = lines.after(&line);
