@@ -277,6 +277,8 @@ pub struct StreamReader<'a> {
     done: bool,
     /// Games read and not yet returned, with their offsets.
     ready: VecDeque<(Result<GameRecord, ParseError>, usize)>,
+    /// Records given back by the caller, to read games into again (fewer allocations).
+    spare: Vec<GameRecord>,
     game_offset: usize,
     piece: usize,
     max_pending: usize,
@@ -313,6 +315,7 @@ impl<'a> StreamReader<'a> {
             failure: None,
             done: false,
             ready: VecDeque::new(),
+            spare: Vec::new(),
             game_offset: 0,
             piece: piece.max(1),
             max_pending: max_pending.max(1),
@@ -378,15 +381,23 @@ impl<'a> StreamReader<'a> {
         let mut skip = self.skip;
         let (mut last, mut cut) = (None, None);
         while let Some(reader) = reader.as_mut() {
-            let mut game = GameRecord::default();
+            let mut game = self.spare.pop().unwrap_or_default();
             let Some(outcome) = reader.read_game(&mut game) else {
+                self.spare.push(game);
                 break;
             };
             if skip > 0 {
                 skip -= 1;
+                self.spare.push(game);
                 continue;
             }
-            let outcome = outcome.map(|()| game);
+            let outcome = match outcome {
+                Ok(()) => Ok(game),
+                Err(e) => {
+                    self.spare.push(game);
+                    Err(e)
+                }
+            };
             let start = reader.game_offset();
             if reader.consumed() >= complete && (!all || self.failure.is_some()) {
                 // The game may go on in bytes still to come (or that never came): read it
@@ -456,7 +467,10 @@ impl GameReader for StreamReader<'_> {
         loop {
             if let Some((outcome, offset)) = self.ready.pop_front() {
                 self.game_offset = offset;
-                return Some(outcome.map(|game| *out = game));
+                return Some(outcome.map(|mut game| {
+                    std::mem::swap(out, &mut game);
+                    self.spare.push(game);
+                }));
             }
             if self.done {
                 return None;

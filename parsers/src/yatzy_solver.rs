@@ -461,11 +461,7 @@ impl<'l> TurnBuilder<'l> {
 
     /// Checks the five-of-a-kind field: present, holding what that box holds, once the box is
     /// filled in a variant whose state has it; absent otherwise.
-    fn check_five_of_a_kind(
-        &self,
-        situation: &Situation,
-        text: &str,
-    ) -> Result<(), ParseError> {
+    fn check_five_of_a_kind(&self, situation: &Situation, text: &str) -> Result<(), ParseError> {
         let wanted = self.five_of_a_kind.filter(|_| self.five_of_a_kind_field);
         match (&situation.five_of_a_kind, wanted) {
             (None, None) => Ok(()),
