@@ -111,6 +111,26 @@ fn pieces(format: Format) -> Vec<&'static str> {
             "\r\n",
             "\u{feff}",
         ],
+        Format::Csv => vec![
+            "game,rules,seat,player,round,roll1,keep1,roll2,keep2,roll3,box,points\n",
+            "g,yatzy,0,a,1,12345,,,,,C,15\n",
+            "g,yatzy,1,b,1,12345,12,21345,,,LS,\n",
+            "g,yatzy,0,a,2,11111,1111,11112,,,Y,50\n",
+            "h,yatzy,0,a,1,12345,,,,,C,15\n",
+            "h,yahtzee,0,c,1,12345,,,,,C,15\n",
+            "h,yatzy,0,a,1,12375,,,,,C,15\n",
+            "i,yatzy,0,a,1,12345,,,,,XX,15\n",
+            ",yatzy,0,a,1,12345,,,,,C,15\n",
+            "i,yatzy,0,a,1\n",
+            "\"i\",yatzy,0,\"a\nb\",3,12345,,,,,C,\n",
+            "i,\"yatzy\n",
+            "% x\n",
+            "\n",
+            "\r\n",
+            "\u{feff}",
+            "\u{e9}",
+        ],
+        Format::YatzySolver => Vec::new(),
     }
 }
 
@@ -152,6 +172,11 @@ proptest! {
     #[test]
     fn jsonl_ranges_read_what_the_whole_read_does(content in content(Format::Jsonl), cuts in cuts()) {
         check(Format::Jsonl, &content, &cuts)?;
+    }
+
+    #[test]
+    fn csv_ranges_read_what_the_whole_read_does(content in content(Format::Csv), cuts in cuts()) {
+        check(Format::Csv, &content, &cuts)?;
     }
 
     #[test]
