@@ -1143,19 +1143,43 @@ impl<'r> Fields<'r> {
     }
 }
 
+/// The problem of a record with another number of fields than the header: at the first field
+/// too many, just after the end of a short record, or at the start of a quoted field that runs
+/// over several lines (a quote not closed: it takes in the lines after it).
+fn field_count_problem(record: &Record, fields: usize) -> Problem {
+    let expected = format!("{fields} fields, as the header has");
+    let runaway = record
+        .fields()
+        .enumerate()
+        .find(|(_, field)| field.contains(&b'\n'));
+    let (column, found) = match runaway {
+        Some((index, field)) => {
+            let lines = memchr::memchr_iter(b'\n', field).count() + 1;
+            let found = format!(
+                "{} fields (a quoted field runs over {lines} lines)",
+                record.len
+            );
+            (record.column(index), found)
+        }
+        None if record.len < fields => (
+            record.column(record.len).saturating_sub(1),
+            format!("{} fields", record.len),
+        ),
+        None => (record.column(fields), format!("{} fields", record.len)),
+    };
+    Problem {
+        line: record.line,
+        column,
+        expected,
+        found,
+    }
+}
+
 /// Checks one row of `group` and adds it.
 fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Problem> {
     let fields = Fields { record, layout };
     if record.len != layout.fields {
-        let found = format!("{} fields", record.len);
-        let expected = format!("{} fields, as the header has", layout.fields);
-        let column = record.column(record.len.min(layout.fields));
-        return Err(Problem {
-            line: record.line,
-            column,
-            expected,
-            found,
-        });
+        return Err(field_count_problem(record, layout.fields));
     }
     let rules = fields.text(Column::Rules, "a rule set name")?;
     let [rules_at, date_at, time_at, termination_at] = &mut group.given_at;

@@ -5,6 +5,7 @@
 //! place for a test whose source lies beside a `main.rs`) and replays them first.
 
 mod common;
+
 mod csv_roundtrip;
 mod fixtures;
 mod games;
