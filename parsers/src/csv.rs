@@ -192,9 +192,7 @@ fn sniff_delimiter(header: &[u8]) -> u8 {
 fn header_names(header: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
     header.split(move |&b| b == delimiter).map(|name| {
         let name = name.trim_ascii();
-        let unquoted = name
-            .strip_prefix(b"\"")
-            .and_then(|n| n.strip_suffix(b"\""));
+        let unquoted = name.strip_prefix(b"\"").and_then(|n| n.strip_suffix(b"\""));
         unquoted.unwrap_or(name).trim_ascii()
     })
 }
@@ -203,7 +201,9 @@ fn header_names(header: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
 /// it names (case-insensitively) the columns `game`, `round` and `box`. Tables whose columns
 /// have other names are read with `--format csv --columns ...`.
 pub fn looks_like(first_line: &[u8]) -> bool {
-    let line = first_line.strip_prefix(crate::cursor::BOM).unwrap_or(first_line);
+    let line = first_line
+        .strip_prefix(crate::cursor::BOM)
+        .unwrap_or(first_line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let delimiter = sniff_delimiter(line);
     let has = |wanted: &str| {
@@ -326,7 +326,9 @@ impl Source<'_> {
             ended,
         } = self
         {
-            while !*ended && memchr::memchr(b'\n', buffer.get(*start..).unwrap_or_default()).is_none() {
+            while !*ended
+                && memchr::memchr(b'\n', buffer.get(*start..).unwrap_or_default()).is_none()
+            {
                 fill(input, buffer, CHUNK, ended)?;
             }
         }
@@ -383,6 +385,8 @@ struct Record {
     line: u32,
     /// Byte offset of its first byte in the input.
     offset: usize,
+    /// Whether its fields are all ASCII (so columns are byte counts).
+    ascii: bool,
 }
 
 impl Record {
@@ -407,6 +411,14 @@ impl Record {
     /// the fields before it and their delimiters (a quoted field before it counts without its
     /// quotes, a field after a line break inside quotes from the record's first line).
     fn column(&self, index: usize) -> u32 {
+        if self.ascii {
+            // Every byte a character: the bytes of the fields before, and their delimiters.
+            let bytes = match index.min(self.len) {
+                0 => 0,
+                at => self.ends.get(at - 1).copied().unwrap_or(0),
+            };
+            return u32::try_from(bytes + index + 1).unwrap_or(u32::MAX);
+        }
         let before: usize = self
             .fields()
             .take(index)
@@ -453,12 +465,8 @@ struct Group {
     first_line: u32,
     offset: usize,
     first_row: u64,
-    rules: Option<String>,
-    date: Option<String>,
-    time: Option<String>,
-    termination: Option<Termination>,
-    /// The line that gave rules, date, time or termination first, for disagreement errors.
-    given_at: [u32; 4],
+    /// What the rows agree on: rules, date, time and termination.
+    agreed: [Agreed; 4],
     /// Names by seat (seat column) or by first appearance (no seat column).
     names: Vec<Option<String>>,
     /// The line of each name's first row.
@@ -621,8 +629,8 @@ impl<'a> Reader<'a> {
                 .iter()
                 .position(|&b| b != b'\n' && b != b'\r')
                 .unwrap_or(at_hand.len());
-            let lines = memchr::memchr_iter(b'\n', at_hand.get(..skipped).unwrap_or_default())
-                .count();
+            let lines =
+                memchr::memchr_iter(b'\n', at_hand.get(..skipped).unwrap_or_default()).count();
             let rest = at_hand.len() - skipped;
             self.advance(skipped, lines);
             if rest > 0 {
@@ -670,14 +678,15 @@ impl<'a> Reader<'a> {
         let (mut written, mut ended) = (0, 0);
         loop {
             let at_hand = self.source.available(self.offset)?;
+            let lines_before = self.core.line();
             let (result, read, out, ends) = self.core.read_record(
                 at_hand,
                 self.record.bytes.get_mut(written..).unwrap_or_default(),
                 self.record.ends.get_mut(ended..).unwrap_or_default(),
             );
-            let lines = memchr::memchr_iter(b'\n', at_hand.get(..read).unwrap_or_default())
-                .count();
-            self.advance(read, lines);
+            // csv_core counts the line feeds it reads.
+            let lines = self.core.line().saturating_sub(lines_before);
+            self.advance(read, usize::try_from(lines).unwrap_or(usize::MAX));
             written += out;
             ended += ends;
             match result {
@@ -692,6 +701,9 @@ impl<'a> Reader<'a> {
                 }
                 csv_core::ReadRecordResult::Record => {
                     self.record.len = ended;
+                    let used = self.record.ends.get(..ended).and_then(|ends| ends.last());
+                    let bytes = self.record.bytes.get(..used.copied().unwrap_or(0));
+                    self.record.ascii = bytes.unwrap_or_default().is_ascii();
                     return Ok(true);
                 }
                 csv_core::ReadRecordResult::End => return Ok(false),
@@ -839,11 +851,7 @@ impl<'a> Reader<'a> {
             first_line: record.line,
             offset: record.offset,
             first_row: row_number,
-            rules: None,
-            date: None,
-            time: None,
-            termination: None,
-            given_at: [0; 4],
+            agreed: Default::default(),
             names: Vec::new(),
             name_lines: Vec::new(),
             rows: Vec::new(),
@@ -1042,11 +1050,11 @@ impl<'r> Fields<'r> {
                 continue;
             }
             after_space = false;
-            let at_column = self
-                .column(column)
-                .saturating_add(u32::try_from(at).unwrap_or(0));
-            let rest = field.get(at..).unwrap_or_default();
             if !(b'1'..=b'6').contains(&byte) {
+                let at_column = self
+                    .column(column)
+                    .saturating_add(u32::try_from(at).unwrap_or(0));
+                let rest = field.get(at..).unwrap_or_default();
                 let expected = if byte.is_ascii_digit() {
                     "a die 1-6"
                 } else {
@@ -1069,6 +1077,11 @@ impl<'r> Fields<'r> {
 
     /// The five dice of a roll field.
     fn roll(&self, column: Column) -> Result<Roll, Problem> {
+        if let Ok(digits) = <[u8; 5]>::try_from(self.get(column)) {
+            if digits.iter().all(|digit| (b'1'..=b'6').contains(digit)) {
+                return Ok(digits.map(|digit| digit - b'0'));
+            }
+        }
         let keep = self.dice(column, Some(5))?;
         let mut roll = [0u8; 5];
         roll.copy_from_slice(keep.faces().get(..5).unwrap_or(&[0; 5]));
@@ -1078,13 +1091,10 @@ impl<'r> Fields<'r> {
     /// A box code field.
     fn category(&self, column: Column) -> Result<BoxCode, Problem> {
         let field = self.get(column);
-        std::str::from_utf8(field)
-            .ok()
-            .and_then(BoxCode::parse)
-            .ok_or_else(|| {
-                let expected = "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y";
-                self.problem(column, expected, field)
-            })
+        box_code(field).ok_or_else(|| {
+            let expected = "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y";
+            self.problem(column, expected, field)
+        })
     }
 
     /// The date field as `YYYY.MM.DD` (written `YYYY-MM-DD` or `YYYY.MM.DD`), if given.
@@ -1175,49 +1185,70 @@ fn field_count_problem(record: &Record, fields: usize) -> Problem {
     }
 }
 
+/// The box code written `text` (case-insensitive): looked up by its two bytes, upper-cased,
+/// among [`BoxCode::ALL`] (faster than [`BoxCode::parse`], which compares texts).
+fn box_code(text: &[u8]) -> Option<BoxCode> {
+    static CODES: std::sync::OnceLock<Vec<(u16, BoxCode)>> = std::sync::OnceLock::new();
+    let key = |text: &[u8]| -> Option<u16> {
+        match text {
+            [a] => Some(u16::from(a.to_ascii_uppercase()) << 8),
+            [a, b] => {
+                Some(u16::from(a.to_ascii_uppercase()) << 8 | u16::from(b.to_ascii_uppercase()))
+            }
+            _ => None,
+        }
+    };
+    let codes = CODES.get_or_init(|| {
+        BoxCode::ALL
+            .iter()
+            .filter_map(|code| Some((key(code.as_bytes())?, BoxCode::parse(code)?)))
+            .collect()
+    });
+    let wanted = key(text)?;
+    codes
+        .iter()
+        .find(|(code, _)| *code == wanted)
+        .map(|(_, code)| *code)
+}
+
 /// Checks one row of `group` and adds it.
 fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Problem> {
     let fields = Fields { record, layout };
     if record.len != layout.fields {
         return Err(field_count_problem(record, layout.fields));
     }
-    let rules = fields.text(Column::Rules, "a rule set name")?;
-    let [rules_at, date_at, time_at, termination_at] = &mut group.given_at;
-    agree(&fields, Column::Rules, rules_at, Some(rules), &mut group.rules)?;
-    let date = fields.date()?;
-    agree(&fields, Column::Date, date_at, date.as_deref(), &mut group.date)?;
-    let time = fields.time()?;
-    agree(&fields, Column::Time, time_at, time.as_deref(), &mut group.time)?;
-    if let Some(termination) = fields.termination()? {
-        let given = group.termination.get_or_insert(termination);
-        if *given != termination {
-            let line = *termination_at;
-            let expected = format!("termination {} (as on line {line})", given.as_str());
-            let found = fields.get(Column::Termination);
-            return Err(fields.problem(Column::Termination, expected, found));
-        }
-        if *termination_at == 0 {
-            *termination_at = record.line;
-        }
-    }
-    let player = fields.text(Column::Player, "a player name")?;
+    let [rules, date, time, termination] = &mut group.agreed;
+    agree(&fields, Column::Rules, rules, |f| {
+        f.text(Column::Rules, "a rule set name")
+            .map(|t| Some(t.to_string()))
+    })?;
+    agree(&fields, Column::Date, date, |f| f.date())?;
+    agree(&fields, Column::Time, time, |f| f.time())?;
+    agree(&fields, Column::Termination, termination, |f| {
+        Ok(f.termination()?.map(|t| t.as_str().to_string()))
+    })?;
+    let player_raw = fields.get(Column::Player);
+    let known = |name: &Option<String>| name.as_deref().map(str::as_bytes) == Some(player_raw);
     let seat = match layout.get(Column::Seat) {
         Some(_) => {
             let seat = fields.number(Column::Seat, "a seat number 0-255", 255)?;
-            let seat = seat.ok_or_else(|| fields.problem(Column::Seat, "a seat number 0-255", b""))?;
+            let seat =
+                seat.ok_or_else(|| fields.problem(Column::Seat, "a seat number 0-255", b""))?;
             let seat = usize::try_from(seat).unwrap_or(0);
             if group.names.len() <= seat {
                 group.names.resize(seat + 1, None);
                 group.name_lines.resize(seat + 1, 0);
             }
             match group.names.get(seat) {
-                Some(Some(name)) if name != player => {
+                Some(name) if known(name) => {}
+                Some(Some(name)) => {
+                    let player = fields.text(Column::Player, "a player name")?;
                     let line = group.name_lines.get(seat).copied().unwrap_or(0);
                     let expected = format!("player {name} (seat {seat} on line {line})");
                     return Err(fields.problem(Column::Player, expected, player.as_bytes()));
                 }
-                Some(Some(_)) => {}
                 _ => {
+                    let player = fields.text(Column::Player, "a player name")?;
                     if let (Some(slot), Some(line)) =
                         (group.names.get_mut(seat), group.name_lines.get_mut(seat))
                     {
@@ -1228,13 +1259,14 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
             }
             seat
         }
-        None => match group.names.iter().position(|name| name.as_deref() == Some(player)) {
+        None => match group.names.iter().position(known) {
             Some(index) => index,
             None if group.names.len() >= MAX_PLAYERS => {
                 let expected = format!("at most {MAX_PLAYERS} players in a game");
-                return Err(fields.problem(Column::Player, expected, player.as_bytes()));
+                return Err(fields.problem(Column::Player, expected, player_raw));
             }
             None => {
+                let player = fields.text(Column::Player, "a player name")?;
                 group.names.push(Some(player.to_string()));
                 group.name_lines.push(record.line);
                 group.names.len() - 1
@@ -1244,7 +1276,13 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
     let round = fields
         .number(Column::Round, "a round number 1-65535", 65535)?
         .filter(|&round| round > 0)
-        .ok_or_else(|| fields.problem(Column::Round, "a round number 1-65535", fields.get(Column::Round)))?;
+        .ok_or_else(|| {
+            fields.problem(
+                Column::Round,
+                "a round number 1-65535",
+                fields.get(Column::Round),
+            )
+        })?;
     let mut turn = TurnRecord {
         round: u16::try_from(round).unwrap_or(0),
         seat: u8::try_from(seat).unwrap_or(u8::MAX),
@@ -1269,7 +1307,9 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
         let roll = fields
             .number(Column::Roll, "a roll number 1-3", 3)?
             .filter(|&roll| roll > 0)
-            .ok_or_else(|| fields.problem(Column::Roll, "a roll number 1-3", fields.get(Column::Roll)))?;
+            .ok_or_else(|| {
+                fields.problem(Column::Roll, "a roll number 1-3", fields.get(Column::Roll))
+            })?;
         turn.roll_count = u8::try_from(roll).unwrap_or(0);
         turn.rolls[0] = fields.roll(Column::Dice)?;
         turn.keeps[0] = fields.dice(Column::Keep, None)?;
@@ -1291,27 +1331,42 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
     Ok(())
 }
 
-/// Checks that `value` (when the row gives one) agrees with what an earlier row of the game
-/// gave, or records it and the row's line.
+/// A value every row of a game must agree on (when it gives one): the field as first written,
+/// its value and the line that gave it.
+#[derive(Default)]
+struct Agreed {
+    raw: Vec<u8>,
+    value: Option<String>,
+    line: u32,
+}
+
+/// Checks that the row's field of `column` (read by `parse`, `None` when not given) agrees with
+/// what an earlier row of the game gave, or records it. A field written as the first one was is
+/// not read again.
 fn agree(
     fields: &Fields<'_>,
     column: Column,
-    given_at: &mut u32,
-    value: Option<&str>,
-    slot: &mut Option<String>,
+    slot: &mut Agreed,
+    parse: impl for<'f> Fn(&'f Fields<'_>) -> Result<Option<String>, Problem>,
 ) -> Result<(), Problem> {
-    let Some(value) = value else {
+    let raw = fields.get(column);
+    if slot.value.is_some() && slot.raw == raw {
+        return Ok(());
+    }
+    let Some(value) = parse(fields)? else {
         return Ok(());
     };
-    match slot {
-        Some(given) if given == value => Ok(()),
+    match &slot.value {
+        Some(given) if *given == value => Ok(()),
         Some(given) => {
-            let expected = format!("{} {given} (as on line {given_at})", column.name());
-            Err(fields.problem(column, expected, fields.get(column)))
+            let expected = format!("{} {given} (as on line {})", column.name(), slot.line);
+            Err(fields.problem(column, expected, raw))
         }
         None => {
-            *slot = Some(value.to_string());
-            *given_at = fields.record.line;
+            slot.raw.clear();
+            slot.raw.extend_from_slice(raw);
+            slot.value = Some(value);
+            slot.line = fields.record.line;
             Ok(())
         }
     }
@@ -1337,7 +1392,8 @@ fn read_turn_dice(fields: &Fields<'_>, turn: &mut TurnRecord) -> Result<(), Prob
             // Nothing may follow a roll that is not made.
             for later in rolls.iter().skip(n + 1).chain(keeps.iter().skip(n)) {
                 if !fields.get(*later).is_empty() {
-                    let expected = format!("no {} (there is no {})", later.name(), roll_column.name());
+                    let expected =
+                        format!("no {} (there is no {})", later.name(), roll_column.name());
                     return Err(fields.problem(*later, expected, fields.get(*later)));
                 }
             }
@@ -1405,13 +1461,18 @@ fn finish_game(
         out.turns.extend(group.rows.iter().map(|row| row.turn));
     }
     out.players = players;
-    out.rules = group.rules.unwrap_or_default();
+    let [rules, date, time, termination] = group.agreed;
+    out.rules = rules.value.unwrap_or_default();
     out.provenance.file.push_str(file);
     out.provenance.line = game_line;
     out.provenance.game_id = id;
-    out.provenance.date = group.date;
-    out.provenance.time = group.time;
-    out.termination = group.termination.unwrap_or_default();
+    out.provenance.date = date.value;
+    out.provenance.time = time.value;
+    out.termination = termination
+        .value
+        .as_deref()
+        .and_then(Termination::parse)
+        .unwrap_or_default();
     Ok(())
 }
 
@@ -1427,7 +1488,9 @@ fn row_key(row: &Row, per_roll: bool) -> (u16, u8, u8) {
 fn seat_order(group: &Group, seated: bool) -> Vec<u8> {
     let count = group.names.len();
     if seated {
-        return (0..count).map(|seat| u8::try_from(seat).unwrap_or(u8::MAX)).collect();
+        return (0..count)
+            .map(|seat| u8::try_from(seat).unwrap_or(u8::MAX))
+            .collect();
     }
     let mut order: Vec<&Row> = group.rows.iter().collect();
     order.sort_by_key(|row| row.turn.round);
@@ -1509,7 +1572,10 @@ fn join_rolls(rows: &[Row], turns: &mut Vec<TurnRecord>) -> Result<(), Problem> 
             let is_last = at + 1 == rolls.len();
             if row.scores != is_last {
                 let (expected, found) = if is_last {
-                    ("a box on the turn's last roll", "an empty field".to_string())
+                    (
+                        "a box on the turn's last roll",
+                        "an empty field".to_string(),
+                    )
                 } else {
                     (
                         "no box before the turn's last roll",
@@ -1598,7 +1664,9 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
         ];
         writer.write_record(fields).map_err(io::Error::other)?;
     }
-    let text = writer.into_inner().map_err(|e| io::Error::other(e.to_string()))?;
+    let text = writer
+        .into_inner()
+        .map_err(|e| io::Error::other(e.to_string()))?;
     out.write_all(&text)
 }
 
@@ -1708,8 +1776,16 @@ fn check_writable(game: &GameRecord) -> Result<(), String> {
         if turn.round == 0 || !(1..=3).contains(&turn.roll_count) {
             return Err(format!("{at}: round 0, or not 1 to 3 rolls"));
         }
-        let faces_fit = turn.rolls().iter().flatten().all(|face| (1..=6).contains(face))
-            && turn.keeps().iter().flat_map(Keep::faces).all(|face| (1..=6).contains(face));
+        let faces_fit = turn
+            .rolls()
+            .iter()
+            .flatten()
+            .all(|face| (1..=6).contains(face))
+            && turn
+                .keeps()
+                .iter()
+                .flat_map(Keep::faces)
+                .all(|face| (1..=6).contains(face));
         if !faces_fit {
             return Err(format!("{at}: a die outside 1-6"));
         }
@@ -1722,7 +1798,9 @@ fn check_writable(game: &GameRecord) -> Result<(), String> {
     }
     let seated = |seat: usize| seen.iter().any(|&(_, s)| usize::from(s) == seat);
     if let Some(seat) = (0..game.players.len()).find(|&seat| !seated(seat)) {
-        return Err(format!("seat {seat} has no turn (a table has no row for it)"));
+        return Err(format!(
+            "seat {seat} has no turn (a table has no row for it)"
+        ));
     }
     Ok(())
 }
