@@ -2,8 +2,9 @@
 //! what [`csv_comparable`] leaves out), also with its rows shuffled, and records a table
 //! cannot hold are refused.
 
-use crate::common::{csv_comparable, fixture, fixture_files, read_all};
-use dicelens_parsers::{csv, Format, GameRecord};
+use crate::common::{csv_comparable, fixture, fixture_files, read_all, with_dice};
+use dicelens_parsers::{csv, BoxCode, Format, GameRecord, Termination, TurnRecord};
+use proptest::prelude::*;
 use std::io;
 
 /// The table of `games`: header, then each game's rows.
@@ -47,4 +48,152 @@ fn the_ygn_fixture_games_read_back_equal_after_writing() {
         }
     }
     assert!(written >= 30, "{written} games written");
+}
+
+#[test]
+fn records_a_table_cannot_hold_are_refused() {
+    type Change = fn(&mut GameRecord);
+    let cases: [(Change, &str); 7] = [
+        (|g| g.players.clear(), "players"),
+        (|g| g.rules = " yatzy".into(), "rules"),
+        (|g| g.turns.clear(), "without turns"),
+        (|g| g.turns[0].seat = 2, "seat has no player"),
+        (|g| g.turns[1].seat = 0, "seat 1 has no turn"),
+        (|g| g.turns.push(g.turns[0]), "given twice"),
+        (
+            |g| g.provenance.date = Some("2007-03-14".into()),
+            "YYYY.MM.DD",
+        ),
+    ];
+    for (change, words) in cases {
+        let mut game = GameRecord {
+            players: vec!["ann".into(), "bob".into()],
+            rules: "yatzy".into(),
+            turns: vec![
+                TurnRecord {
+                    round: 1,
+                    seat: 0,
+                    roll_count: 1,
+                    rolls: [[1; 5]; 3],
+                    ..TurnRecord::default()
+                },
+                TurnRecord {
+                    round: 2,
+                    seat: 1,
+                    roll_count: 1,
+                    rolls: [[1; 5]; 3],
+                    ..TurnRecord::default()
+                },
+            ],
+            ..GameRecord::default()
+        };
+        game.provenance.game_id = "g".into();
+        let mut out = Vec::new();
+        csv::write_game(&game, &mut out).expect("the unchanged game is written");
+        change(&mut game);
+        let mut out = Vec::new();
+        let error = csv::write_game(&game, &mut out).expect_err(words);
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{error}");
+        assert!(error.to_string().contains(words), "{error}");
+        assert!(out.is_empty(), "nothing is written");
+    }
+}
+
+/// Names and ids with the characters a table must quote.
+fn name() -> impl Strategy<Value = String> {
+    "[a-z][a-z,;\"|\t\né]{0,3}[a-z]"
+}
+
+/// A random game a table can hold: 1 to 3 players, each with a turn in rounds 1 to `rounds`.
+fn game_strategy() -> impl Strategy<Value = GameRecord> {
+    (
+        name(),
+        prop::collection::vec(name(), 1..=3),
+        1u16..=4,
+        prop::option::of(Just("2024.01.31".to_string())),
+        prop::sample::select(vec![Termination::Normal, Termination::Abandoned]),
+        prop::collection::vec(
+            (
+                1u8..=3,
+                prop::array::uniform3(prop::array::uniform5(1u8..=6)),
+                prop::collection::vec(prop::collection::vec(1u8..=6, 0..=5), 2),
+                prop::sample::select(BoxCode::ALL.to_vec()),
+                prop::option::of(0u16..=50),
+            ),
+            12,
+        ),
+    )
+        .prop_map(|(id, players, rounds, date, termination, turns)| {
+            let mut game = GameRecord {
+                rules: "yatzy".into(),
+                termination,
+                ..GameRecord::default()
+            };
+            game.provenance.game_id = format!("{id}-g");
+            game.provenance.date = date;
+            let mut seen = std::collections::HashSet::new();
+            game.players = players
+                .into_iter()
+                .filter(|p| seen.insert(p.clone()))
+                .collect();
+            let mut random = turns.into_iter().cycle();
+            for round in 1..=rounds {
+                for seat in 0..game.players.len() as u8 {
+                    let (roll_count, rolls, keeps, code, points) = random.next().unwrap();
+                    let turn = TurnRecord {
+                        round,
+                        seat,
+                        roll_count,
+                        category: BoxCode::parse(code).unwrap(),
+                        points,
+                        ..TurnRecord::default()
+                    };
+                    game.turns.push(with_dice(turn, &rolls, &keeps));
+                }
+            }
+            game
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_games_read_back_equal_whatever_the_row_order(
+        games in prop::collection::vec(game_strategy(), 1..4),
+        order in any::<prop::sample::Index>(),
+    ) {
+        // Distinct ids: a table groups rows by id.
+        let games: Vec<GameRecord> = games
+            .into_iter()
+            .enumerate()
+            .map(|(n, mut game)| {
+                game.provenance.game_id = format!("{}{n}", game.provenance.game_id);
+                game
+            })
+            .collect();
+        let text = table(&games).unwrap();
+        let mut reader = ::csv::ReaderBuilder::new().has_headers(true).from_reader(&text[..]);
+        let header = reader.byte_headers().unwrap().clone();
+        let mut rows: Vec<::csv::ByteRecord> = reader.byte_records().map(Result::unwrap).collect();
+        // Shuffle the rows with a generator seeded by `order`.
+        let mut seed = order.index(usize::MAX) as u64 | 1;
+        for i in (1..rows.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            rows.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        let mut writer = ::csv::Writer::from_writer(Vec::new());
+        writer.write_byte_record(&header).unwrap();
+        for row in &rows {
+            writer.write_byte_record(row).unwrap();
+        }
+        let shuffled = writer.into_inner().unwrap();
+        let mut again = read_table(&shuffled);
+        again.sort_by(|a, b| a.provenance.game_id.cmp(&b.provenance.game_id));
+        let mut want: Vec<GameRecord> = games.iter().map(csv_comparable).collect();
+        want.sort_by(|a, b| a.provenance.game_id.cmp(&b.provenance.game_id));
+        prop_assert_eq!(again.iter().map(csv_comparable).collect::<Vec<_>>(), want);
+    }
 }

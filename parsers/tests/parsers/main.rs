@@ -6,6 +6,7 @@
 
 mod common;
 
+mod csv_errors;
 mod csv_roundtrip;
 mod fixtures;
 mod games;

@@ -211,6 +211,16 @@ fn fixtures_cut_anywhere_read_as_a_whole() {
             ],
         ),
         (
+            "csv",
+            Format::Csv,
+            &[
+                "shuffled.csv",
+                "field_count.csv",
+                "duplicate_rows.csv",
+                "unknown_header.csv",
+            ],
+        ),
+        (
             "verhoeff",
             Format::Verhoeff,
             &[
