@@ -1734,7 +1734,8 @@ impl DiceText {
 
 /// Why a record cannot be written as table rows, if it cannot.
 fn check_writable(game: &GameRecord) -> Result<(), String> {
-    let trimmed = |text: &str| !text.is_empty() && text.trim() == text;
+    // As the reader trims fields: ASCII white space (not a vertical tab, say).
+    let trimmed = |text: &str| !text.is_empty() && text.as_bytes().trim_ascii() == text.as_bytes();
     if !trimmed(&game.provenance.game_id) || !trimmed(&game.rules) {
         return Err("a CSV table needs a game id and rules, without white space around".into());
     }
