@@ -915,8 +915,8 @@ impl<'a> Reader<'a> {
 
 /// The 64-bit hash a given-out game id is remembered by (the same in every run).
 fn id_hash(id: &[u8]) -> u64 {
-    #[allow(deprecated)]
-    let mut hasher = std::hash::SipHasher::new();
+    // `DefaultHasher::new` hashes alike in every run (unlike a `RandomState`'s hashers).
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
     id.hash(&mut hasher);
     hasher.finish()
 }
