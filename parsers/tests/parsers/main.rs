@@ -5,6 +5,9 @@
 //! place for a test whose source lies beside a `main.rs`) and replays them first.
 
 mod common;
+
+mod csv_errors;
+mod csv_roundtrip;
 mod fixtures;
 mod games;
 mod jsonl_errors;

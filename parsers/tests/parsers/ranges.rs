@@ -123,8 +123,25 @@ fn pieces(format: Format) -> Vec<&'static str> {
             "\r\n",
             "\u{feff}",
         ],
-        // The CSV reader's pieces come with the CSV reader (another part of issue 12).
-        Format::Csv => vec!["\n"],
+        Format::Csv => vec![
+            "game,rules,seat,player,round,roll1,keep1,roll2,keep2,roll3,box,points\n",
+            "g,yatzy,0,a,1,12345,,,,,C,15\n",
+            "g,yatzy,1,b,1,12345,12,21345,,,LS,\n",
+            "g,yatzy,0,a,2,11111,1111,11112,,,Y,50\n",
+            "h,yatzy,0,a,1,12345,,,,,C,15\n",
+            "h,yahtzee,0,c,1,12345,,,,,C,15\n",
+            "h,yatzy,0,a,1,12375,,,,,C,15\n",
+            "i,yatzy,0,a,1,12345,,,,,XX,15\n",
+            ",yatzy,0,a,1,12345,,,,,C,15\n",
+            "i,yatzy,0,a,1\n",
+            "\"i\",yatzy,0,\"a\nb\",3,12345,,,,,C,\n",
+            "i,\"yatzy\n",
+            "% x\n",
+            "\n",
+            "\r\n",
+            "\u{feff}",
+            "\u{e9}",
+        ],
     }
 }
 
@@ -174,6 +191,11 @@ proptest! {
     }
 
     #[test]
+    fn csv_ranges_read_what_the_whole_read_does(content in content(Format::Csv), cuts in cuts()) {
+        check(Format::Csv, &content, &cuts)?;
+    }
+
+    #[test]
     fn verhoeff_ranges_read_what_the_whole_read_does(content in content(Format::Verhoeff), cuts in cuts()) {
         check(Format::Verhoeff, &content, &cuts)?;
     }
@@ -212,6 +234,16 @@ fn fixtures_cut_anywhere_read_as_a_whole() {
                 "malformed_json.jsonl",
                 "invalid_utf8.jsonl",
                 "inconsistent_turns.jsonl",
+            ],
+        ),
+        (
+            "csv",
+            Format::Csv,
+            &[
+                "shuffled.csv",
+                "field_count.csv",
+                "duplicate_rows.csv",
+                "unknown_header.csv",
             ],
         ),
         (
