@@ -699,6 +699,24 @@ fn parse_event<'a>(line: &SourceLine<'a>, site: &ErrorSite<'_>) -> Result<Event<
     serde_json::from_slice(line.text).map_err(|error| json_error(&error, line, site))
 }
 
+/// Where in `line` serde_json's `error` is (a byte offset) and what it says (without its own
+/// "at line L column C"). serde_json's column is 1-based, in bytes; at the end of the line it
+/// names the last byte, where the end of the line is meant.
+pub(crate) fn json_error_place(
+    error: &serde_json::Error,
+    line: &SourceLine<'_>,
+) -> (usize, String) {
+    let text = error.to_string();
+    let message = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(message, _)| message);
+    let offset = match error.classify() {
+        serde_json::error::Category::Eof => line.text.len(),
+        _ => error.column().saturating_sub(1).min(line.text.len()),
+    };
+    (offset, message.to_string())
+}
+
 /// Turns a serde_json error into a [`ParseError`]: JSON syntax errors at serde's column; wrong
 /// field types at the field (found by looking for the first field whose value does not fit);
 /// missing fields at column 1.
@@ -707,17 +725,9 @@ fn json_error(
     line: &SourceLine<'_>,
     site: &ErrorSite<'_>,
 ) -> ParseError {
-    let text = error.to_string();
-    let message = text
-        .rsplit_once(" at line ")
-        .map_or(text.as_str(), |(message, _)| message);
+    let (offset, message) = json_error_place(error, line);
+    let message = message.as_str();
     if !error.is_data() {
-        // serde_json's column is 1-based, in bytes; at the end of the line it names the last
-        // byte, where the end of the line is meant.
-        let offset = match error.classify() {
-            serde_json::error::Category::Eof => line.text.len(),
-            _ => error.column().saturating_sub(1).min(line.text.len()),
-        };
         let found = lossy(line.text.get(offset..).unwrap_or_default());
         return site.in_line(line, offset, format!("valid JSON ({message})"), &found);
     }

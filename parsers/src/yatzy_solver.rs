@@ -235,14 +235,7 @@ fn json_error(
     line: &SourceLine<'_>,
     site: &ErrorSite<'_>,
 ) -> ParseError {
-    let text = error.to_string();
-    let message = text
-        .rsplit_once(" at line ")
-        .map_or(text.as_str(), |(message, _)| message);
-    let offset = match error.classify() {
-        serde_json::error::Category::Eof => line.text.len(),
-        _ => error.column().saturating_sub(1).min(line.text.len()),
-    };
+    let (offset, message) = crate::jsonl::json_error_place(error, line);
     let found = lossy(line.text.get(offset..).unwrap_or_default());
     let expected = if error.is_data() {
         format!("a game of a yatzy-solver log ({message})")

@@ -7,7 +7,7 @@ use crate::common::expected::{assert_outcomes, expected_outcomes};
 use crate::common::{all_fixtures, fixture, fixture_dir};
 use crate::ranges::{content, outcomes, Outcome};
 use dicelens_parsers::stream::{Compression, Input, StreamReader};
-use dicelens_parsers::{Format, GameReader, ParseError, ReadOptions};
+use dicelens_parsers::{Format, ParseError, ReadOptions};
 use proptest::prelude::*;
 use std::io::{self, Read, Write};
 
