@@ -1,12 +1,15 @@
 //! `dicelens bench read`: how fast logs are read, timed in one run beside the baselines that
 //! bound it: for a compressed file, the system's own decompressor (`zcat`, `zstdcat`) writing
-//! to nothing and the decompression alone as `dicelens` does it; then reading every game
-//! (decompression, format, parse; no replay). Best of `--repeat` runs each.
+//! to nothing, the decompression alone as `dicelens` does it, and the parsing alone of the
+//! decompressed content held in memory; then reading every game (decompression, format,
+//! parse; no replay). Best of `--repeat` runs each. What compressed input costs is the read's
+//! time less the parsing alone.
 
 use super::flags::FormatFlag;
 use super::{print_stdout, CliError};
 use dicelens::corpus::LogFile;
 use dicelens_parsers::stream::{Compression, Input};
+use dicelens_parsers::{Format, GameReader, GameRecord, ReadOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -70,18 +73,38 @@ fn run_tool(tool: &str, path: &Path) -> Result<(), CliError> {
 
 /// Decompresses `path` as `dicelens` does, into nothing; returns the bytes of content.
 fn decompress(path: &Path) -> Result<u64, CliError> {
-    let failure = |e: std::io::Error| CliError::failure(format!("{}: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(failure)?;
-    let mut read = Input::new(file).map_err(failure)?.into_read();
+    let mut read = open(path)?;
     let mut buf = vec![0u8; 1 << 16];
     let mut total = 0u64;
     loop {
-        let n = read.read(&mut buf).map_err(failure)?;
+        let n = read.read(&mut buf).map_err(|e| failed(path, e))?;
         if n == 0 {
             return Ok(total);
         }
         total += n as u64;
     }
+}
+
+/// The content of `path`, decompressed as `dicelens` does.
+fn open(path: &Path) -> Result<Box<dyn Read + Send>, CliError> {
+    let file = std::fs::File::open(path).map_err(|e| failed(path, e))?;
+    Ok(Input::new(file).map_err(|e| failed(path, e))?.into_read())
+}
+
+/// An error reading `path`.
+fn failed(path: &Path, e: std::io::Error) -> CliError {
+    CliError::failure(format!("{}: {e}", path.display()))
+}
+
+/// Reads every game of `content` (already in memory) in `format`; returns the games read.
+fn parse_only(content: &[u8], format: Format, options: &ReadOptions) -> u64 {
+    let mut reader = format.reader_with(content, "bench", options);
+    let mut game = GameRecord::default();
+    let mut games = 0u64;
+    while reader.read_game(&mut game).is_some() {
+        games += 1;
+    }
+    games
 }
 
 /// Reads every game of `path`; returns the games (and syntax errors) read.
@@ -114,6 +137,19 @@ pub fn read(args: &ReadArgs) -> Result<(), CliError> {
             let (took, ()) = fastest(args.repeat, || run_tool(tool, &path))?;
             rows.push((format!("{tool} > /dev/null"), took));
             rows.push(("decompress only".into(), t_decompress));
+            let mut content = Vec::new();
+            open(&path)?
+                .read_to_end(&mut content)
+                .map_err(|e| failed(&path, e))?;
+            let format = match args.format.format.fixed() {
+                Some(format) => format,
+                None => Format::detect(&content).ok_or_else(|| {
+                    CliError::failure(format!("{}: no known format", path.display()))
+                })?,
+            };
+            let options = args.format.read_options()?;
+            let (took, _) = fastest(args.repeat, || Ok(parse_only(&content, format, &options)))?;
+            rows.push(("parse only (memory)".into(), took));
         }
         let (t_read, games) = fastest(args.repeat, || read_games(&path, args))?;
         rows.push((format!("read {games} games"), t_read));
