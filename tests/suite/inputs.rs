@@ -267,3 +267,46 @@ fn simulated_games_exported_as_csv_give_the_players_of_the_ygn_log() {
         }
     }
 }
+
+#[test]
+fn bench_read_times_a_compressed_log_beside_its_baselines() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("games.ygn");
+    run_ok(
+        &[
+            "simulate",
+            "--games",
+            "50",
+            "--out",
+            plain.to_str().unwrap(),
+        ],
+        2,
+    );
+    let packed = dir.path().join("games.ygn.gz");
+    compress("gzip", &plain, &packed);
+    let out = run_ok(
+        &["bench", "read", packed.to_str().unwrap(), "--repeat", "1"],
+        2,
+    );
+    let measured: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|line| {
+            line.split("  ")
+                .filter(|f| !f.trim().is_empty())
+                .nth(3)
+                .unwrap_or("")
+                .trim()
+        })
+        .collect();
+    assert_eq!(
+        measured,
+        [
+            "zcat > /dev/null",
+            "decompress only",
+            "parse only (memory)",
+            "read 50 games"
+        ],
+        "{out}"
+    );
+}
