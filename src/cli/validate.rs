@@ -88,7 +88,7 @@ fn pick_game(
             first_ids.push(id);
         }
     });
-    let name = file.path().display();
+    let name = file.name();
     let games = |n: usize| format!("{n} game{}", if n == 1 { "" } else { "s" });
     match (wanted, chosen) {
         (_, None) if count == 0 => Err(usage(format!("{name} holds no game"))),
