@@ -2,13 +2,16 @@
 //! one and replayed, and every game that cannot be used counted by reason with its location.
 
 use crate::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
-use dicelens_parsers::{Format, GameRecord, ParseError, Termination};
+use dicelens_parsers::stream::{Compression, Input};
+use dicelens_parsers::{Format, GameRecord, ParseError, ReadOptions, Termination};
 use memmap2::Mmap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
+use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// How the format of a log file is found (`--format`): recognised from each file's content,
 /// or one format for every file.
@@ -54,52 +57,110 @@ impl std::fmt::Display for InputFormat {
 /// page size).
 const RELEASE_STEP: usize = 16 << 20;
 
-/// A log file, mapped into memory.
+/// The name a log read from standard input (`-`) goes by in records and messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// A log file: mapped into memory when it is a plain regular file, else read as a stream
+/// (standard input, a pipe or FIFO, a gzip or zstd file decompressed as it is read, a file
+/// that says it is empty as `/proc` files do).
 pub struct LogFile {
     path: PathBuf,
     name: String,
-    map: Option<Mmap>,
+    source: Source,
     format: Format,
+    options: ReadOptions,
+}
+
+/// Where a log's bytes come from.
+enum Source {
+    /// A regular, uncompressed file, mapped (`None` when empty).
+    Mapped(Option<Mmap>),
+    /// A stream, read once (taken by the first read).
+    Stream(Mutex<Option<Box<dyn Read + Send>>>),
 }
 
 impl LogFile {
-    /// Opens `path`; the format is `format` if given, else recognised from the content.
+    /// Opens `path` (`-` for standard input); the format is `format` if given, else
+    /// recognised from the content.
     pub fn open(path: &Path, format: Option<Format>) -> Result<LogFile, OpenError> {
-        let name = path.display().to_string();
-        let unreadable = |what: String| OpenError::Unreadable(format!("{name}: {what}"));
-        let file = File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
-        let len = file
-            .metadata()
-            .map_err(|e| unreadable(e.to_string()))?
-            .len();
-        let map = if len == 0 {
-            None
+        LogFile::open_with(path, format, &ReadOptions::default())
+    }
+
+    /// [`LogFile::open`] with the readers set up as `options` say.
+    pub fn open_with(
+        path: &Path,
+        format: Option<Format>,
+        options: &ReadOptions,
+    ) -> Result<LogFile, OpenError> {
+        let is_stdin = path.as_os_str() == "-";
+        let name = if is_stdin {
+            STDIN_NAME.to_string()
         } else {
-            // SAFETY: the map is read-only; a log changed while it is read can only give
-            // garbled games, which the parsers reject like any other bad input.
-            Some(unsafe { Mmap::map(&file) }.map_err(|e| unreadable(format!("cannot map: {e}")))?)
+            path.display().to_string()
         };
-        let content: &[u8] = map.as_deref().unwrap_or(&[]);
-        let format = match format {
-            Some(f) => f,
-            None if content.is_empty() => Format::Ygn,
+        let unreadable = |what: String| OpenError::Unreadable(format!("{name}: {what}"));
+        let recognise = |content: &[u8], compression: Compression| match format {
+            Some(f) => Ok(f),
+            None if content.is_empty() => Ok(Format::Ygn),
             None => Format::detect(content).ok_or_else(|| {
+                let what = match compression {
+                    Compression::None => String::new(),
+                    other => format!(" ({} compressed)", other.name()),
+                };
                 OpenError::Unrecognised(format!(
-                    "{name}: cannot recognise the format (not YGN, JSONL or Verhoeff); use --format"
+                    "{name}: cannot recognise the format{what} (not YGN, JSONL, Verhoeff, CSV or \
+                     yatzy-solver); use --format"
                 ))
-            })?,
+            }),
+        };
+        let stream = |read: Box<dyn Read + Send>| -> Result<(Source, Format), OpenError> {
+            let input = Input::new(read).map_err(|e| unreadable(e.to_string()))?;
+            let format = recognise(input.head(), input.compression())?;
+            Ok((Source::Stream(Mutex::new(Some(input.into_read()))), format))
+        };
+        let (source, format) = if is_stdin {
+            stream(Box::new(std::io::stdin()))?
+        } else {
+            let file = File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
+            let metadata = file.metadata().map_err(|e| unreadable(e.to_string()))?;
+            if metadata.is_dir() {
+                return Err(unreadable(
+                    "a directory (give it as an argument of its own: its files are read)".into(),
+                ));
+            }
+            if !metadata.is_file() || metadata.len() == 0 {
+                stream(Box::new(file))?
+            } else {
+                // SAFETY: the map is read-only; a log changed while it is read can only give
+                // garbled games, which the parsers reject like any other bad input.
+                let map = unsafe { Mmap::map(&file) }
+                    .map_err(|e| unreadable(format!("cannot map: {e}")))?;
+                if Compression::detect(&map) == Compression::None {
+                    let format = recognise(&map, Compression::None)?;
+                    (Source::Mapped(Some(map)), format)
+                } else {
+                    drop(map);
+                    stream(Box::new(file))?
+                }
+            }
         };
         Ok(LogFile {
             path: path.to_path_buf(),
             name,
-            map,
+            source,
             format,
+            options: options.clone(),
         })
     }
 
-    /// The path.
+    /// The path (`-` for standard input).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The name records and messages give the file: its path, or [`STDIN_NAME`].
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// The format the file is read as.
@@ -107,9 +168,10 @@ impl LogFile {
         self.format
     }
 
-    /// The file's bytes.
-    pub fn content(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or(&[])
+    /// Whether the file is read as a stream (read once, in one piece: see
+    /// [`LogFile::for_each_game_in`]).
+    pub fn is_stream(&self) -> bool {
+        matches!(self.source, Source::Stream(_))
     }
 
     /// Calls `each` with every game of the file, or the syntax error that replaced it.
@@ -122,47 +184,97 @@ impl LogFile {
     /// Like [`LogFile::for_each_game`], for the games that begin in `range` (byte offsets from
     /// the start of the file, as Hadoop input splits: adjacent ranges read every game once; see
     /// [`Format::range_reader`]), or every game when `range` is `None`.
+    ///
+    /// A stream has no byte ranges: the range that starts at 0 reads all of it, the others
+    /// nothing. A stream is read once: a second read of the same `LogFile` gives nothing.
     pub fn for_each_game_in(
         &self,
         range: Option<Range<u64>>,
         mut each: impl FnMut(Result<&mut GameRecord, ParseError>),
     ) {
-        let content = self.content();
-        let mut reader = match range {
-            None => self.format.reader(content, &self.name),
-            Some(range) => {
-                let offset = |at: u64| usize::try_from(at).unwrap_or(usize::MAX);
-                let range = offset(range.start)..offset(range.end);
-                self.format.range_reader(content, &self.name, range)
+        let offset = |at: u64| usize::try_from(at).unwrap_or(usize::MAX);
+        let (mut reader, map) = match &self.source {
+            Source::Mapped(map) => {
+                let content: &[u8] = map.as_deref().unwrap_or(&[]);
+                let range = range.map_or(0..usize::MAX, |r| offset(r.start)..offset(r.end));
+                let reader =
+                    self.format
+                        .range_reader_with(content, &self.name, range, &self.options);
+                (reader, map.as_ref())
+            }
+            Source::Stream(stream) => {
+                if range.is_some_and(|r| r.start > 0) {
+                    return;
+                }
+                let taken = stream.lock().map(|mut s| s.take()).unwrap_or(None);
+                let Some(read) = taken else { return };
+                (
+                    self.format.stream_reader(read, &self.name, &self.options),
+                    None,
+                )
             }
         };
         let mut game = GameRecord::default();
         let mut released = 0;
         while let Some(result) = reader.read_game(&mut game) {
             each(result.map(|()| &mut game));
-            released = self.release(released, reader.consumed());
+            if let Some(map) = map {
+                released = release(map, released, reader.consumed());
+            }
         }
     }
+}
 
-    /// Gives the pages of the mapped file in `from..to` back to the kernel once there are
-    /// at least [`RELEASE_STEP`] bytes of them, so a long file read once does not stay in the
-    /// process's resident memory; returns where the released part now ends. (A page read again
-    /// is simply read from the file again.)
-    fn release(&self, from: usize, to: usize) -> usize {
-        let Some(map) = &self.map else { return from };
-        if to < from + RELEASE_STEP {
-            return from;
-        }
-        let end = to - to % RELEASE_STEP;
-        #[cfg(unix)]
-        // SAFETY: the map is read-only and private, so dropping its pages loses nothing: the
-        // next access reads them from the file again. No reference into the range is used
-        // after this point (the reader has moved past it).
-        let _ = unsafe {
-            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, end - from)
-        };
-        end
+/// Gives the pages of the mapped file in `from..to` back to the kernel once there are at least
+/// [`RELEASE_STEP`] bytes of them, so a long file read once does not stay in the process's
+/// resident memory; returns where the released part now ends. (A page read again is simply
+/// read from the file again.)
+fn release(map: &Mmap, from: usize, to: usize) -> usize {
+    if to < from + RELEASE_STEP {
+        return from;
     }
+    let end = to - to % RELEASE_STEP;
+    #[cfg(unix)]
+    // SAFETY: the map is read-only and private, so dropping its pages loses nothing: the next
+    // access reads them from the file again. No reference into the range is used after this
+    // point (the reader has moved past it).
+    let _ =
+        unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, end - from) };
+    end
+}
+
+/// The log files named by `inputs`, in order: a file as given (`-` for standard input, a
+/// missing file too: opening it reports it); a directory walked recursively, its files sorted
+/// by path (so a run reads them in the same order on every machine) and, when `globs` are
+/// given, only those whose path below the directory matches one of them (`*.ygn`,
+/// `2024/**/*.gz`; a `*` matches across `/`). Symbolic links to directories are not followed.
+pub fn log_paths(inputs: &[PathBuf], globs: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut builder = globset::GlobSetBuilder::new();
+    for glob in globs {
+        builder.add(globset::Glob::new(glob).map_err(|e| format!("--glob {glob:?}: {e}"))?);
+    }
+    let matcher = builder.build().map_err(|e| format!("--glob: {e}"))?;
+    let mut paths = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            paths.push(input.clone());
+            continue;
+        }
+        let mut found = Vec::new();
+        for entry in walkdir::WalkDir::new(input) {
+            let entry = entry.map_err(|e| format!("{}: {e}", input.display()))?;
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            let below = entry.path().strip_prefix(input).unwrap_or(entry.path());
+            if globs.is_empty() || matcher.is_match(below) {
+                found.push(entry.into_path());
+            }
+        }
+        found.sort();
+        paths.extend(found);
+    }
+    Ok(paths)
 }
 
 /// Why a log file cannot be read; the message names the file.
@@ -388,6 +500,8 @@ pub fn fingerprint(id: &str) -> u128 {
 pub struct CorpusReader {
     /// Replay options.
     pub options: ReplayOptions,
+    /// How the readers are set up (CSV column names...).
+    pub read_options: ReadOptions,
     /// What happened so far.
     pub summary: Summary,
     /// Fingerprints of the game ids seen so far.
@@ -399,8 +513,17 @@ impl CorpusReader {
     pub fn new(options: ReplayOptions) -> CorpusReader {
         CorpusReader {
             options,
+            read_options: ReadOptions::default(),
             summary: Summary::default(),
             seen: HashSet::new(),
+        }
+    }
+
+    /// A reader with the given replay options, its file readers set up as `read` says.
+    pub fn for_options(options: ReplayOptions, read: &ReadOptions) -> CorpusReader {
+        CorpusReader {
+            read_options: read.clone(),
+            ..CorpusReader::new(options)
         }
     }
 
@@ -433,7 +556,7 @@ impl CorpusReader {
         range: Option<Range<u64>>,
         each: impl FnMut(&mut GameRecord, &mut Replayed),
     ) -> Option<String> {
-        match LogFile::open(path, format) {
+        match LogFile::open_with(path, format, &self.read_options) {
             Ok(file) => {
                 self.read_in(&file, range, each);
                 None
@@ -463,7 +586,7 @@ impl CorpusReader {
         mut each: impl FnMut(&mut GameRecord, &mut Replayed),
     ) {
         let mut replayed = Replayed::default();
-        let name = file.path().display().to_string();
+        let name = file.name().to_string();
         file.for_each_game_in(range, |result| {
             self.summary.games_read += 1;
             let game = match result {

@@ -20,7 +20,7 @@ use crate::rate::{
 use crate::replay::{ReplayOptions, Replayed};
 use crate::rules::RuleSet;
 use crate::tables::{load_dist, load_expected, table_dir};
-use dicelens_parsers::GameRecord;
+use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -232,6 +232,8 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
 pub struct Options {
     /// How each file's format is found.
     pub format: InputFormat,
+    /// How the readers are set up (CSV column names...).
+    pub read: ReadOptions,
     /// Only the games of the one file that begin in this byte range (see
     /// [`crate::corpus::LogFile::for_each_game_in`]).
     pub range: Option<Range<u64>>,
@@ -310,7 +312,7 @@ impl Analyzer {
     /// An analysis with these options, no game seen yet.
     pub fn new(options: Options) -> Analyzer {
         Analyzer {
-            reader: CorpusReader::new(options.replay),
+            reader: CorpusReader::for_options(options.replay, &options.read),
             options,
         }
     }
@@ -434,7 +436,7 @@ pub fn read_corpus(
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<(Vec<(GameRecord, Replayed)>, Summary), AnalyzeError> {
-    let mut reader = CorpusReader::new(options.replay);
+    let mut reader = CorpusReader::for_options(options.replay, &options.read);
     let mut not_rated = Vec::new();
     let mut games = Vec::new();
     read_each(

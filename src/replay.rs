@@ -344,7 +344,15 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
         };
         out.box_points
             .push(sheet.score(&dice, b).map_or(0, |s| s.points));
-        if let Some((next, _)) = sheet.after(&dice, b) {
+        if let Some((next, gained)) = sheet.after(&dice, b) {
+            if let Some(earned) = turn.earned.filter(|&earned| u32::from(earned) != gained) {
+                let code = turn.category.as_str();
+                return Err(violation(
+                    Broken::WrongPoints,
+                    format!("{code}={earned} (with bonuses) for {dice}"),
+                    format!("{code}={gained} (with bonuses)"),
+                ));
+            }
             sheets[seat] = next;
         }
     }
@@ -937,6 +945,27 @@ mod tests {
         assert_eq!(names.len(), all.len(), "summaries count skips by name");
         let skip = Skip::Invalid(violation(&edited("3. ann: 33345 3=9", "3. ann: 33345 3=8")));
         assert_eq!(skip.reason(), "wrong points");
+    }
+
+    /// Points earned with bonuses (as yatzy-solver logs give them) are checked against what
+    /// the sheet gains: ann's sixes in round 6 bring her upper total to 64, so they earn
+    /// 18 + 35.
+    #[test]
+    fn earned_points_include_the_bonuses() {
+        let mut game = parse(GAME);
+        let sixes = 10;
+        assert_eq!(game.turns[sixes].category.as_str(), "6");
+        game.turns[sixes].earned = Some(53);
+        game.turns[1].earned = Some(50);
+        assert!(replayed(&game, ReplayOptions::default()).is_ok());
+        game.turns[sixes].earned = Some(18);
+        let v = violation(&game);
+        assert_eq!(
+            (v.rule, v.line, v.round),
+            (Broken::WrongPoints, game.turns[sixes].line, Some(6))
+        );
+        assert_eq!(v.says, "6=18 (with bonuses) for 12666");
+        assert_eq!(v.rules_give, "6=53 (with bonuses)");
     }
 
     /// Five of a kind in the full house: joker points depend on the rule set.

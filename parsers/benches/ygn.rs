@@ -5,62 +5,14 @@
 //! `cargo bench -p dicelens-parsers --bench ygn`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use dicelens_parsers::{ygn, BoxCode, GameReader, GameRecord, Keep, Roll, TurnRecord};
+use dicelens_parsers::{ygn, GameReader, GameRecord};
+use generated::{two_player_turns, Rng};
 use std::time::Duration;
+
+mod generated;
 
 /// Games in the corpus.
 const GAMES: usize = 20_000;
-
-/// American box codes: each player fills every one of them once.
-const BOXES: [&str; 13] = [
-    "1", "2", "3", "4", "5", "6", "3K", "4K", "FH", "SS", "LS", "Y", "C",
-];
-
-/// A small deterministic generator (xorshift64*), so every run measures the same bytes.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A number in `0..n`.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn die(&mut self) -> u8 {
-        1 + self.below(6) as u8
-    }
-}
-
-/// One turn: up to three rolls, each keep a random part of the roll before it and contained
-/// in the roll after it, a random free box, plausible points.
-fn turn(rng: &mut Rng, round: u16, seat: u8, category: BoxCode) -> TurnRecord {
-    let mut turn = TurnRecord {
-        round,
-        seat,
-        roll_count: 1 + rng.below(3) as u8,
-        category,
-        points: Some(rng.below(51) as u16),
-        ..TurnRecord::default()
-    };
-    let mut roll: Roll = [0; 5];
-    roll.iter_mut().for_each(|d| *d = rng.die());
-    turn.rolls[0] = roll;
-    for n in 1..usize::from(turn.roll_count) {
-        let kept: Vec<u8> = roll.iter().copied().filter(|_| rng.below(2) == 0).collect();
-        turn.keeps[n - 1] = Keep::new(&kept).unwrap_or_default();
-        for (at, die) in roll.iter_mut().enumerate() {
-            *die = kept.get(at).copied().unwrap_or_else(|| rng.die());
-        }
-        turn.rolls[n] = roll;
-    }
-    turn
-}
 
 /// The corpus as YGN text, written by `ygn::write_game`.
 fn corpus() -> Vec<u8> {
@@ -103,19 +55,7 @@ fn corpus() -> Vec<u8> {
             .into_iter()
             .map(|(name, value)| (name.to_string(), value))
             .collect();
-        let mut order: Vec<[usize; 13]> = vec![std::array::from_fn(|i| i); 2];
-        for boxes in &mut order {
-            for i in (1..boxes.len()).rev() {
-                boxes.swap(i, rng.below(i + 1));
-            }
-        }
-        for round in 0..13 {
-            for (seat, boxes) in order.iter().enumerate() {
-                let category = BoxCode::parse(BOXES[boxes[round]]).unwrap_or_default();
-                game.turns
-                    .push(turn(&mut rng, round as u16 + 1, seat as u8, category));
-            }
-        }
+        two_player_turns(&mut rng, &mut game);
         ygn::write_game(&game, &mut text).expect("a generated game is valid YGN");
     }
     text

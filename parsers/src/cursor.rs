@@ -62,17 +62,22 @@ pub(crate) struct Cursor<'a> {
     game_start: usize,
     /// Games that begin at or after this offset are not read (the end of the range).
     end: usize,
+    /// Where the content's first line starts: after the byte-order mark of content that is a
+    /// whole input; 0 for a piece of a stream after its start.
+    first: usize,
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor at the first line of `content` (after its byte-order mark).
     pub(crate) fn new(content: &'a [u8]) -> Cursor<'a> {
+        let first = first_line_start(content);
         Cursor {
             content,
-            pos: first_line_start(content),
+            pos: first,
             line: 1,
             game_start: 0,
             end: usize::MAX,
+            first,
         }
     }
 
@@ -90,9 +95,35 @@ impl<'a> Cursor<'a> {
         cursor
     }
 
-    /// The whole content.
-    pub(crate) fn content(&self) -> &'a [u8] {
-        self.content
+    /// A cursor over `content` resuming at `pos` (the start of a line), which is line `line`
+    /// of a longer input whose earlier part `content` holds only in part (the stream readers of
+    /// [`crate::stream`] keep the previous game as the lines before `pos`).
+    /// `content` begins at the start of the input when `at_start` (its byte-order mark, if
+    /// any, is skipped), else somewhere after it (a byte-order mark there is part of a line).
+    pub(crate) fn resume(content: &'a [u8], pos: usize, line: u32, at_start: bool) -> Cursor<'a> {
+        let first = if at_start {
+            first_line_start(content)
+        } else {
+            0
+        };
+        Cursor {
+            content,
+            pos: pos.clamp(first, content.len()),
+            line,
+            game_start: 0,
+            end: usize::MAX,
+            first,
+        }
+    }
+
+    /// A cursor at the first line of the content (after the byte-order mark of a whole
+    /// input), to go over the lines before this one; its line numbers count from 1 there.
+    pub(crate) fn first_line(&self) -> Cursor<'a> {
+        Cursor {
+            pos: self.first,
+            line: 1,
+            ..*self
+        }
     }
 
     /// Byte offset of the next line: the bytes before it (a byte-order mark included) are read.
@@ -186,10 +217,10 @@ impl<'a> Cursor<'a> {
 
     /// The lines before the cursor, the nearest first, back to the first line of the content.
     pub(crate) fn lines_before(&self) -> impl Iterator<Item = SourceLine<'a>> + 'a {
-        let content = self.content;
+        let (content, first) = (self.content, self.first);
         let (mut at, mut number) = (self.pos, self.line);
         std::iter::from_fn(move || {
-            let start = previous_line_start(content, at)?;
+            let start = previous_line_start(content, first, at)?;
             number = number.saturating_sub(1);
             let (text, end) = line_at(content, start);
             at = start;
@@ -209,7 +240,7 @@ impl<'a> Cursor<'a> {
         needle: &[u8],
         accept: impl Fn(&[u8]) -> bool,
     ) -> Option<SourceLine<'a>> {
-        let first = first_line_start(self.content);
+        let first = self.first;
         let mut end = self.pos;
         loop {
             let before = self.content.get(first..end)?;
@@ -240,10 +271,7 @@ impl<'a> Cursor<'a> {
     /// after its last character, which is column 1 of the line after it when the content ends
     /// with a line end.
     pub(crate) fn end_position(&self) -> (u32, u32) {
-        let text = self
-            .content
-            .get(first_line_start(self.content)..)
-            .unwrap_or_default();
+        let text = self.content.get(self.first..).unwrap_or_default();
         let last_start = memchr::memrchr(b'\n', text).map_or(0, |newline| newline + 1);
         match text.get(last_start..).filter(|last| !last.is_empty()) {
             Some(last) => {
@@ -343,8 +371,7 @@ fn line_start_from(content: &[u8], offset: usize) -> usize {
 
 /// Where the line before the one starting at `start` starts, `None` if `start` is the first
 /// line (or before it).
-fn previous_line_start(content: &[u8], start: usize) -> Option<usize> {
-    let first = first_line_start(content);
+fn previous_line_start(content: &[u8], first: usize, start: usize) -> Option<usize> {
     if start <= first {
         return None;
     }

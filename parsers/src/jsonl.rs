@@ -208,9 +208,24 @@ impl<'a> Reader<'a> {
     /// the range's first line to the non-blank line before it (which `starts_game` needs) and
     /// counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let mut reader = Reader::starting_at(Cursor::for_range(content, range), file);
+        Reader::resuming(Cursor::for_range(content, range), file)
+    }
+
+    /// A reader of the games that begin at or after the line at `lines`, the lines before it
+    /// looked back at as [`Reader::with_range`] does.
+    pub(crate) fn resuming(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
+        let mut reader = Reader::starting_at(lines, file);
         reader.skip_to_next_game();
         reader
+    }
+
+    /// Where the lines a reader resuming at `lines` looks back at begin: the non-blank line
+    /// before it (see [`crate::Format::context_start`]).
+    pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+        lines
+            .lines_before()
+            .find(|line| !is_blank(line.text))
+            .map_or(lines.offset(), |line| line.start)
     }
 
     /// A reader whose first line is the one at `lines` (it does not skip to a game's start).
@@ -684,6 +699,24 @@ fn parse_event<'a>(line: &SourceLine<'a>, site: &ErrorSite<'_>) -> Result<Event<
     serde_json::from_slice(line.text).map_err(|error| json_error(&error, line, site))
 }
 
+/// Where in `line` serde_json's `error` is (a byte offset) and what it says (without its own
+/// "at line L column C"). serde_json's column is 1-based, in bytes; at the end of the line it
+/// names the last byte, where the end of the line is meant.
+pub(crate) fn json_error_place(
+    error: &serde_json::Error,
+    line: &SourceLine<'_>,
+) -> (usize, String) {
+    let text = error.to_string();
+    let message = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(message, _)| message);
+    let offset = match error.classify() {
+        serde_json::error::Category::Eof => line.text.len(),
+        _ => error.column().saturating_sub(1).min(line.text.len()),
+    };
+    (offset, message.to_string())
+}
+
 /// Turns a serde_json error into a [`ParseError`]: JSON syntax errors at serde's column; wrong
 /// field types at the field (found by looking for the first field whose value does not fit);
 /// missing fields at column 1.
@@ -692,17 +725,9 @@ fn json_error(
     line: &SourceLine<'_>,
     site: &ErrorSite<'_>,
 ) -> ParseError {
-    let text = error.to_string();
-    let message = text
-        .rsplit_once(" at line ")
-        .map_or(text.as_str(), |(message, _)| message);
+    let (offset, message) = json_error_place(error, line);
+    let message = message.as_str();
     if !error.is_data() {
-        // serde_json's column is 1-based, in bytes; at the end of the line it names the last
-        // byte, where the end of the line is meant.
-        let offset = match error.classify() {
-            serde_json::error::Category::Eof => line.text.len(),
-            _ => error.column().saturating_sub(1).min(line.text.len()),
-        };
         let found = lossy(line.text.get(offset..).unwrap_or_default());
         return site.in_line(line, offset, format!("valid JSON ({message})"), &found);
     }

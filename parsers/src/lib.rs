@@ -73,11 +73,14 @@
 //! # Ok::<(), ParseError>(())
 //! ```
 
+pub mod csv;
 mod cursor;
 pub mod error;
 pub mod jsonl;
 pub mod record;
+pub mod stream;
 pub mod verhoeff;
+pub mod yatzy_solver;
 pub mod ygn;
 
 pub use error::ParseError;
@@ -87,7 +90,30 @@ use cursor::Cursor;
 use std::fmt;
 use std::io;
 use std::ops::Range;
+use std::path::Path;
 use std::str::FromStr;
+
+/// How readers are set up beyond the format: what the formats that need settings are given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// How CSV turn tables name their columns, and how far apart a game's rows may be.
+    pub csv: csv::CsvOptions,
+}
+
+/// The player's name for formats that name none (Verhoeff's records, yatzy-solver logs): the
+/// file's stem, after any `.gz` or `.zst` ending (`logs/ala004.jsonl.gz` plays as `ala004`);
+/// `player` if it has none.
+pub(crate) fn player_from_file(file: &str) -> String {
+    let path = Path::new(file);
+    let path = match path.extension().and_then(|e| e.to_str()) {
+        Some("gz" | "zst") => path.file_stem().map(Path::new).unwrap_or(path),
+        _ => path,
+    };
+    path.file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or_else(|| "player".to_string())
+}
 
 /// A source of games: reads the next game of its input into a record.
 pub trait GameReader {
@@ -180,11 +206,21 @@ pub enum Format {
     Verhoeff,
     /// One JSON event per line (`docs/formats/jsonl.md`).
     Jsonl,
+    /// A table of turns (or rolls) as a site database exports it (`docs/formats/csv.md`).
+    Csv,
+    /// The game logs of the public solver precisit/yatzy-solver (`docs/formats/yatzy-solver.md`).
+    YatzySolver,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 3] = [Format::Ygn, Format::Verhoeff, Format::Jsonl];
+    pub const ALL: [Format; 5] = [
+        Format::Ygn,
+        Format::Verhoeff,
+        Format::Jsonl,
+        Format::Csv,
+        Format::YatzySolver,
+    ];
 
     /// The name used by `--format`.
     pub fn name(self) -> &'static str {
@@ -192,31 +228,45 @@ impl Format {
             Format::Ygn => "ygn",
             Format::Verhoeff => "verhoeff",
             Format::Jsonl => "jsonl",
+            Format::Csv => "csv",
+            Format::YatzySolver => "yatzy-solver",
         }
     }
 
-    /// Recognises the format from the start of the content: JSON objects are JSONL, tag
-    /// lines are YGN, Verhoeff masks or table headers are Verhoeff. `None` if nothing fits.
+    /// Recognises the format from the start of the content: JSON objects are yatzy-solver
+    /// logs when they hold its fields, else JSONL; tag lines are YGN; Verhoeff masks or table
+    /// headers are Verhoeff; a header line naming turn-table columns is CSV. `None` if nothing
+    /// fits.
     pub fn detect(content: &[u8]) -> Option<Format> {
         let mut lines = Cursor::new(content);
         let first = std::iter::from_fn(|| lines.next_line())
             .map(|line| line.text.trim_ascii())
             .find(|text| !text.is_empty() && !text.starts_with(b"%"))?;
         match first.first()? {
+            b'{' if yatzy_solver::looks_like(first) => Some(Format::YatzySolver),
             b'{' => Some(Format::Jsonl),
             b'[' => Some(Format::Ygn),
             _ if verhoeff::looks_like(first) => Some(Format::Verhoeff),
+            _ if csv::looks_like(first) => Some(Format::Csv),
             _ => None,
         }
     }
 
-    /// A reader of this format over `content`, naming `file` in records and errors.
+    /// A reader of this format over `content`, naming `file` in records and errors (with the
+    /// default [`ReadOptions`]).
     pub fn reader<'a>(self, content: &'a [u8], file: &'a str) -> Box<dyn GameReader + Send + 'a> {
-        match self {
-            Format::Ygn => Box::new(ygn::Reader::new(content, file)),
-            Format::Verhoeff => Box::new(verhoeff::Reader::new(content, file)),
-            Format::Jsonl => Box::new(jsonl::Reader::new(content, file)),
-        }
+        self.reader_with(content, file, &ReadOptions::default())
+    }
+
+    /// A reader of this format over `content`, naming `file` in records and errors, set up as
+    /// `options` say.
+    pub fn reader_with<'a>(
+        self,
+        content: &'a [u8],
+        file: &'a str,
+        options: &ReadOptions,
+    ) -> Box<dyn GameReader + Send + 'a> {
+        self.range_reader_with(content, file, 0..usize::MAX, options)
     }
 
     /// The games of `content` in this format, naming `file` in records and errors: the
@@ -239,26 +289,84 @@ impl Format {
     /// (reading past the end to finish the last game). Whatever the cut points, the readers of
     /// adjacent ranges `0..a`, `a..b`, `b..len` together return every game and syntax error of
     /// [`Format::reader`] over the whole content exactly once, each equal to it.
+    ///
+    /// A CSV table's rows of one game may lie anywhere in the file, so its reader over a range
+    /// reads the whole table and returns the games whose first row lies in the range.
     pub fn range_reader<'a>(
         self,
         content: &'a [u8],
         file: &'a str,
         range: Range<usize>,
     ) -> Box<dyn GameReader + Send + 'a> {
+        self.range_reader_with(content, file, range, &ReadOptions::default())
+    }
+
+    /// [`Format::range_reader`] set up as `options` say.
+    pub fn range_reader_with<'a>(
+        self,
+        content: &'a [u8],
+        file: &'a str,
+        range: Range<usize>,
+        options: &ReadOptions,
+    ) -> Box<dyn GameReader + Send + 'a> {
         match self {
             Format::Ygn => Box::new(ygn::Reader::with_range(content, file, range)),
             Format::Verhoeff => Box::new(verhoeff::Reader::with_range(content, file, range)),
             Format::Jsonl => Box::new(jsonl::Reader::with_range(content, file, range)),
+            Format::Csv => Box::new(csv::Reader::with_range(content, file, range, &options.csv)),
+            Format::YatzySolver => Box::new(yatzy_solver::Reader::with_range(content, file, range)),
         }
     }
 
-    /// Writes one game in this format. Verhoeff's format needs every turn's points and
-    /// `total_before`, and one player.
+    /// Where the lines begin that a reader resuming at `lines` (see [`Format::resuming`])
+    /// looks back at to know whether a line starts a game: a stream reader keeps them.
+    pub(crate) fn context_start(self, lines: &Cursor<'_>) -> usize {
+        match self {
+            Format::Ygn => ygn::context_start(lines),
+            Format::Verhoeff => verhoeff::context_start(lines),
+            Format::Jsonl => jsonl::Reader::context_start(lines),
+            Format::YatzySolver | Format::Csv => lines.offset(),
+        }
+    }
+
+    /// A reader of the line formats resuming at the line `lines` stands at (the stream
+    /// readers' way of reading a long input piece by piece); `None` for CSV, whose games are
+    /// not made of adjacent lines.
+    pub(crate) fn resuming<'a>(
+        self,
+        lines: Cursor<'a>,
+        file: &'a str,
+    ) -> Option<Box<dyn GameReader + Send + 'a>> {
+        Some(match self {
+            Format::Ygn => Box::new(ygn::Reader::resuming(lines, file)),
+            Format::Verhoeff => Box::new(verhoeff::Reader::resuming(lines, file)),
+            Format::Jsonl => Box::new(jsonl::Reader::resuming(lines, file)),
+            Format::YatzySolver => Box::new(yatzy_solver::Reader::resuming(lines, file)),
+            Format::Csv => return None,
+        })
+    }
+
+    /// Writes what comes before the first game (CSV's header line; nothing for the others).
+    pub fn write_start(self, out: &mut dyn io::Write) -> io::Result<()> {
+        match self {
+            Format::Csv => csv::write_header(out),
+            Format::Ygn | Format::Verhoeff | Format::Jsonl | Format::YatzySolver => Ok(()),
+        }
+    }
+
+    /// Writes one game in this format (after [`Format::write_start`]). Verhoeff's format needs
+    /// every turn's points and `total_before`, and one player. yatzy-solver logs are read, not
+    /// written: writing one is an error of kind `Unsupported`.
     pub fn write_game(self, game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
         match self {
             Format::Ygn => ygn::write_game(game, out),
             Format::Verhoeff => verhoeff::write_game(game, out),
             Format::Jsonl => jsonl::write_game(game, out),
+            Format::Csv => csv::write_game(game, out),
+            Format::YatzySolver => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "yatzy-solver logs are read, not written",
+            )),
         }
     }
 }
@@ -275,6 +383,10 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.name() == s)
-            .ok_or_else(|| format!("unknown format '{s}' (expected auto, ygn, verhoeff or jsonl)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown format '{s}' (expected auto, ygn, verhoeff, jsonl, csv or yatzy-solver)"
+                )
+            })
     }
 }

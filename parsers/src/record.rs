@@ -117,6 +117,11 @@ pub struct TurnRecord {
     /// Total on the player's sheet before this turn, bonuses included, when the log gives it
     /// (Verhoeff's records do).
     pub total_before: Option<u32>,
+    /// Points the turn added to the player's total, bonuses included (box points, upper bonus,
+    /// extra-Yahtzee bonus), when the log gives them (yatzy-solver logs do). The replay checks
+    /// them against the sheet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub earned: Option<u16>,
     /// Line of the turn's (first) line in its file, 1-based.
     pub line: u32,
 }

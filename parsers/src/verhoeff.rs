@@ -18,7 +18,6 @@ use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination
 use std::fmt::Write as _;
 use std::io;
 use std::ops::Range;
-use std::path::Path;
 
 /// The rule set of every Verhoeff record (Verhoeff plays with the free-choice joker).
 pub const RULES: &str = "yahtzee-free";
@@ -234,12 +233,10 @@ impl Delimiter {
     /// input form (which lasts up to the next header), from the three lines before `lines`
     /// only: whatever the state before them, it is the same after them.
     fn before(lines: &Cursor<'_>) -> Delimiter {
-        let header = lines.last_line_before(TABLE_HEADER_TITLE, |text| {
-            is_table_header(text.trim_ascii())
-        });
+        let header = Delimiter::last_header(lines);
         let (mut state, mut from) = match header {
             Some(header) => (Delimiter::closed(Mode::TableHead), lines.after(&header)),
-            None => (Delimiter::START, Cursor::new(lines.content())),
+            None => (Delimiter::START, lines.first_line()),
         };
         while from.offset() < lines.offset() {
             if state.mode == Mode::Input {
@@ -258,6 +255,28 @@ impl Delimiter {
     }
 }
 
+impl Delimiter {
+    /// The last table header before `lines`.
+    fn last_header<'a>(lines: &Cursor<'a>) -> Option<SourceLine<'a>> {
+        lines.last_line_before(TABLE_HEADER_TITLE, |text| {
+            is_table_header(text.trim_ascii())
+        })
+    }
+
+    /// Where the lines [`Delimiter::before`] needs begin: the last table header before
+    /// `lines`; without one (the input form only, before), the three lines before it.
+    pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+        match Delimiter::last_header(lines) {
+            Some(header) => header.start,
+            None => lines
+                .lines_before()
+                .take(3)
+                .last()
+                .map_or(lines.offset(), |line| line.start),
+        }
+    }
+}
+
 impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors. The player is named after
     /// the file's stem (`fixtures/verhoeff/game1.txt` plays as `game1`).
@@ -270,11 +289,16 @@ impl<'a> Reader<'a> {
     /// from the range's first line to the last table header before it (or to the three lines
     /// before it once those are input-form lines) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let lines = Cursor::for_range(content, range);
+        Reader::resuming(Cursor::for_range(content, range), file)
+    }
+
+    /// A reader whose next line is the one at `lines`, the lines before it looked back at as
+    /// [`Reader::with_range`] does.
+    pub(crate) fn resuming(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
         Reader {
             lines,
             file,
-            player: player_name(file),
+            player: crate::player_from_file(file),
             delimiter: Delimiter::before(&lines),
         }
     }
@@ -394,13 +418,10 @@ impl GameReader for Reader<'_> {
     }
 }
 
-/// The player's name for records read from `file`: its stem, or `player` if it has none.
-fn player_name(file: &str) -> String {
-    Path::new(file)
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .filter(|stem| !stem.is_empty())
-        .unwrap_or_else(|| "player".to_string())
+/// Where the lines a reader resuming at `lines` looks back at begin (see
+/// [`crate::Format::context_start`]).
+pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+    Delimiter::context_start(lines)
 }
 
 /// The error for a line that is neither a turn line, a table header nor blank, outside tables.

@@ -81,7 +81,12 @@ impl<'a> Reader<'a> {
     /// the range's first line to the last turn line or `Game` tag before it (the lines that
     /// decide whether a line starts a game) and counts the lines before the range.
     pub fn with_range(content: &'a [u8], file: &'a str, range: Range<usize>) -> Reader<'a> {
-        let lines = Cursor::for_range(content, range);
+        Reader::resuming(Cursor::for_range(content, range), file)
+    }
+
+    /// A reader whose next line is the one at `lines`, the lines before it looked back at as
+    /// [`Reader::with_range`] does.
+    pub(crate) fn resuming(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
         Reader {
             lines,
             file,
@@ -306,20 +311,37 @@ impl Delimiter {
     /// of the content).
     fn before(lines: &Cursor<'_>) -> Delimiter {
         let mut state = Delimiter::Start;
-        let mut from = Cursor::new(lines.content());
-        for line in lines.lines_before() {
-            let kind = kind_of(line.text);
-            if kind == Kind::Turn || kind == Kind::Tag && is_game_tag(line.text) {
-                state = Delimiter::Start.step(kind, line.text).1;
-                from = lines.after(&line);
-                break;
-            }
+        let mut from = lines.first_line();
+        if let Some(line) = Delimiter::last_settling_line(lines) {
+            state = Delimiter::Start.step(kind_of(line.text), line.text).1;
+            from = lines.after(&line);
         }
         while let Some(line) = from.next_line().filter(|line| line.start < lines.offset()) {
             state = state.step(kind_of(line.text), line.text).1;
         }
         state
     }
+
+    /// The last turn line or `Game` tag before `lines`: the state after it is the same
+    /// whatever came before it.
+    fn last_settling_line<'a>(lines: &Cursor<'a>) -> Option<SourceLine<'a>> {
+        lines.lines_before().find(|line| {
+            let kind = kind_of(line.text);
+            kind == Kind::Turn || kind == Kind::Tag && is_game_tag(line.text)
+        })
+    }
+
+    /// Where the lines [`Delimiter::before`] needs begin: the last turn line or `Game` tag
+    /// before `lines`, else the start of the content.
+    pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+        Delimiter::last_settling_line(lines).map_or(0, |line| line.start)
+    }
+}
+
+/// Where the lines a reader resuming at `lines` looks back at begin (see
+/// [`crate::Format::context_start`]).
+pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
+    Delimiter::context_start(lines)
 }
 
 /// Whether a tag line's name is `Game`.
@@ -1473,6 +1495,7 @@ mod tests {
             category: code("3K"),
             points: Some(14),
             total_before: None,
+            earned: None,
             line: 12,
         };
         assert_eq!(game.turns.len(), 3);

@@ -105,8 +105,10 @@ pub(crate) fn create_dir(dir: &Path) -> Result<(), CliError> {
 /// Runs `dicelens analyze`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let range = args.logs.range()?;
+    let files = args.format.paths(&args.logs.files)?;
     let mut analyzer = Analyzer::new(Options {
         format: args.format.format,
+        read: args.format.read_options()?,
         range,
         replay: ReplayOptions {
             include_unfinished: args.filter.include_unfinished,
@@ -121,7 +123,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     create_dir(&args.out)?;
     let mut rows = RowFiles::create(&args.out, args.decisions).map_err(cannot_write)?;
     let mut analysis = analyzer
-        .run(&args.logs.files, &mut rows, &Bar::new())
+        .run(&files, &mut rows, &Bar::new())
         .map_err(CliError::failure)?;
     if analysis.mixes_units() {
         notice(&format!(

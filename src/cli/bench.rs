@@ -36,13 +36,17 @@ enum Action {
     /// player (error per game, against the player's 95% CI), the rank correlation of the
     /// leaderboard and the positions that change (docs/oracles.md).
     Oracles(super::bench_oracles::OraclesArgs),
+    /// How fast logs are read (decompression, format, parse), beside the system's
+    /// decompressor (`zcat`, `zstdcat`) and the decompression alone, timed in the same run.
+    Read(super::bench_read::ReadArgs),
 }
 
-/// Runs `dicelens bench quality` or `dicelens bench oracles`.
+/// Runs `dicelens bench quality`, `dicelens bench oracles` or `dicelens bench read`.
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.action {
         Action::Quality(q) => quality(&q),
         Action::Oracles(o) => super::bench_oracles::oracles(&o),
+        Action::Read(r) => super::bench_read::read(&r),
     }
 }
 

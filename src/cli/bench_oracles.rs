@@ -77,14 +77,15 @@ fn specs(args: &OraclesArgs) -> Result<(OracleSpec, Vec<OracleSpec>), CliError> 
 fn read_games(args: &OraclesArgs) -> Result<Vec<(GameRecord, Replayed)>, CliError> {
     let options = Options {
         format: args.format.format,
+        read: args.format.read_options()?,
         replay: ReplayOptions {
             include_unfinished: args.filter.include_unfinished,
         },
         only: args.filter.rules,
         ..Options::default()
     };
-    let (games, summary) =
-        read_corpus(&args.files, &options, &Bar::new()).map_err(CliError::failure)?;
+    let (games, summary) = read_corpus(&args.format.paths(&args.files)?, &options, &Bar::new())
+        .map_err(CliError::failure)?;
     notice(summary.report().trim_end());
     if games.is_empty() {
         return Err(CliError::failure("no game to rate"));

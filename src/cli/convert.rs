@@ -1,4 +1,5 @@
-//! `dicelens convert`: games from any format to YGN, JSONL or Verhoeff's input form.
+//! `dicelens convert`: games from any format (compressed or not, files, directories or standard
+//! input) to YGN, JSONL, CSV or Verhoeff's input form.
 
 use super::flags::FormatFlag;
 use super::{notice, CliError};
@@ -11,12 +12,12 @@ use std::path::PathBuf;
 /// The flags of `dicelens convert`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// Log files to convert.
+    /// Log files to convert (any input format), directories of them, or `-` for standard input.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
     format: FormatFlag,
-    /// Output format: ygn, jsonl or verhoeff.
+    /// Output format: ygn, jsonl, csv or verhoeff.
     #[arg(long)]
     to: Format,
     /// Output file (default: stdout).
@@ -37,18 +38,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
         )?)),
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
     };
-    let mut reader = CorpusReader::new(ReplayOptions {
-        include_unfinished: args.include_unfinished,
-    });
-    let mut write_error = None;
-    for path in &args.files {
+    if to == Format::YatzySolver {
+        return Err(CliError::flag(
+            "--to",
+            "yatzy-solver logs are read, not written (ygn, jsonl, csv or verhoeff)",
+        ));
+    }
+    let files = args.format.paths(&args.files)?;
+    let mut reader = CorpusReader::for_options(
+        ReplayOptions {
+            include_unfinished: args.include_unfinished,
+        },
+        &args.format.read_options()?,
+    );
+    let mut write_error = to.write_start(&mut sink).err();
+    for path in &files {
         reader.read_path(path, args.format.format.fixed(), |game, replayed| {
             if write_error.is_some() {
                 return;
             }
-            // Verhoeff's form needs each turn's points and running total; other formats get
-            // the record as it was read.
-            let written = if to == Format::Verhoeff {
+            // Verhoeff's form needs each turn's points and running total, and a CSV table
+            // gives each turn's points; other formats get the record as it was read.
+            let written = if matches!(to, Format::Verhoeff | Format::Csv) {
                 let mut annotated: GameRecord = game.clone();
                 replayed.annotate(&mut annotated);
                 to.write_game(&annotated, &mut sink)

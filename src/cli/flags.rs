@@ -4,16 +4,18 @@
 //! `dicelens: --flag: why` with exit code 2.
 
 use super::CliError;
-use dicelens::corpus::InputFormat;
+use dicelens::corpus::{log_paths, InputFormat};
 use dicelens::rate::OracleSpec;
 use dicelens::rules::RuleSet;
+use dicelens_parsers::ReadOptions;
 use std::ops::Range;
 use std::path::PathBuf;
 
 /// The log files of a run, and `--byte-range` to read the games of part of one.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct LogFiles {
-    /// Log files (YGN, Verhoeff, JSONL).
+    /// Log files (YGN, Verhoeff, JSONL, CSV, yatzy-solver; gzip or zstd compressed or not),
+    /// directories of them, or `-` for standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Only the games of the one FILE that begin in this byte range (END exclusive), as
@@ -69,12 +71,40 @@ pub struct TablesFlag {
     pub tables: Option<PathBuf>,
 }
 
-/// `--format`: how each log file's format is found.
+/// How log files are found and read: `--format`, `--columns` (CSV) and `--glob` (directories).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct FormatFlag {
-    /// Input format: auto (recognised per file), ygn, verhoeff or jsonl.
+    /// Input format: auto (recognised per file), ygn, verhoeff, jsonl, csv or yatzy-solver.
+    /// gzip and zstd files are decompressed whatever the format (recognised by content).
     #[arg(long, default_value = "auto", value_name = "FORMAT")]
     pub format: InputFormat,
+    /// CSV tables: the header names of the columns, where they differ from the documented
+    /// ones (docs/formats/csv.md), e.g. `game=match_id,box=category`.
+    #[arg(long, value_name = "NAME=HEADER,...")]
+    pub columns: Option<String>,
+    /// Directories given are walked recursively for their files (sorted by path); with
+    /// --glob, only the files whose path below the directory matches (repeatable, e.g.
+    /// `--glob '*.ygn.gz'`). Files given by name are always read.
+    #[arg(long, value_name = "PATTERN")]
+    pub glob: Vec<String>,
+}
+
+impl FormatFlag {
+    /// The readers' settings (`--columns`).
+    pub fn read_options(&self) -> Result<ReadOptions, CliError> {
+        let mut options = ReadOptions::default();
+        if let Some(text) = &self.columns {
+            options.csv.columns = dicelens_parsers::csv::parse_columns(text)
+                .map_err(|why| CliError::flag("--columns", why))?;
+        }
+        Ok(options)
+    }
+
+    /// The log files `inputs` name: directories walked (see [`log_paths`]), `-` for standard
+    /// input.
+    pub fn paths(&self, inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+        log_paths(inputs, &self.glob).map_err(|why| CliError::flag("--glob", why))
+    }
 }
 
 /// Which of the games read are rated: `--rules`, `--include-unfinished`.

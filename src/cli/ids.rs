@@ -84,12 +84,13 @@ pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliE
 /// ids `analyze` checks for duplicates. A file that cannot be read is reported on stderr.
 pub fn run(args: Args) -> Result<(), CliError> {
     let format = args.format.format.fixed();
+    let options = args.format.read_options()?;
     let range = args.logs.range()?;
     let stdout = std::io::stdout().lock();
     let mut out = csv::Writer::from_writer(std::io::BufWriter::new(stdout));
     let mut result = out.write_record([ID_COLUMN]);
-    for path in &args.logs.files {
-        let file = match LogFile::open(path, format) {
+    for path in &args.format.paths(&args.logs.files)? {
+        let file = match LogFile::open_with(path, format, &options) {
             Ok(file) => file,
             Err(why) => match why.in_range(range.as_ref()) {
                 Unopened::Skip(why) => {

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod bench_oracles;
+pub mod bench_read;
 pub mod convert;
 pub mod dist;
 pub mod eval;

@@ -104,6 +104,7 @@ fn from_logs(
 ) -> Result<(Aggregates, Vec<DecisionRow<'static>>, String, Summary), CliError> {
     let options = Options {
         format: args.format.format,
+        read: args.format.read_options()?,
         range: None,
         replay: ReplayOptions {
             include_unfinished: args.filter.include_unfinished,
@@ -116,8 +117,13 @@ fn from_logs(
         name: &args.name,
         worst: Vec::new(),
     };
-    let analysis =
-        analyze(&args.files, &options, &mut sink, &Bar::new()).map_err(CliError::failure)?;
+    let analysis = analyze(
+        &args.format.paths(&args.files)?,
+        &options,
+        &mut sink,
+        &Bar::new(),
+    )
+    .map_err(CliError::failure)?;
     Ok((
         analysis.aggregates,
         sink.worst,

@@ -30,7 +30,7 @@ pub struct Args {
     /// Random seed: the same seed gives the same bytes.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output format: ygn, jsonl or verhoeff.
+    /// Output format: ygn, jsonl, csv or verhoeff.
     #[arg(long, default_value = "ygn")]
     pub format: Format,
     /// Output file; the ground truth is written beside it as NAME.truth.csv.
@@ -55,6 +55,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return Err(CliError::flag(
             "--players",
             format!("{} players cannot fill {} seats", args.players, args.seats),
+        ));
+    }
+    if format == Format::YatzySolver {
+        return Err(CliError::flag(
+            "--format",
+            "yatzy-solver logs are read, not written: use ygn, jsonl, csv or verhoeff",
         ));
     }
     if format == Format::Verhoeff
@@ -84,6 +90,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let failure =
         |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));
     let mut out = BufWriter::new(File::create(&args.out).map_err(failure)?);
+    format.write_start(&mut out).map_err(failure)?;
     let mut truth = vec![PlayerTruth::default(); players.len()];
     let bar = indicatif::ProgressBar::new(args.games as u64);
     let mut start = 0;

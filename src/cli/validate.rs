@@ -84,7 +84,7 @@ fn pick_game(
             first_ids.push(id);
         }
     });
-    let name = file.path().display();
+    let name = file.name();
     let games = |n: usize| format!("{n} game{}", if n == 1 { "" } else { "s" });
     match (wanted, chosen) {
         (_, None) if count == 0 => Err(usage(format!("{name} holds no game"))),
@@ -108,16 +108,17 @@ fn pick_game(
 
 /// Runs `dicelens validate`: prints the report; an illegal game gives an error of code 1.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let file =
-        LogFile::open(&args.file, args.format.format.fixed()).map_err(|e| usage(e.to_string()))?;
+    let options = args.format.read_options()?;
+    let file = LogFile::open_with(&args.file, args.format.format.fixed(), &options)
+        .map_err(|e| usage(e.to_string()))?;
     let (chosen, matches) = pick_game(&file, args.game.as_deref())?;
     if matches > 1 {
         notice(&format!(
             "{matches} games of {} have this id; the first is validated",
-            file.path().display()
+            file.name()
         ));
     }
-    let (name, format) = (file.path().display().to_string(), file.format().to_string());
+    let (name, format) = (file.name().to_string(), file.format().to_string());
     let report = match chosen {
         Err(e) => ValidateReport::syntax_error(&name, &format, &e),
         Ok(game) => validate(&args, &name, &format, &game),

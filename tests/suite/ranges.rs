@@ -55,6 +55,25 @@ fn log(format: Format) -> &'static [u8] {
                 3,
                 &["verhoeff/table_game.txt", "verhoeff/six_dice.txt"][..],
             ),
+            (
+                Format::Csv,
+                RuleSet::Yatzy,
+                2,
+                3,
+                // Its header line comes in the middle: a row that does not read.
+                &["csv/bad_die.csv"][..],
+            ),
+            (
+                // Read, not written: fixtures only.
+                Format::YatzySolver,
+                RuleSet::Yatzy,
+                1,
+                0,
+                &[
+                    "yatzy-solver/american.jsonl",
+                    "yatzy-solver/malformed_json.jsonl",
+                ][..],
+            ),
         ];
         plans
             .iter()
@@ -67,6 +86,7 @@ fn log(format: Format) -> &'static [u8] {
                     seed: 11,
                 };
                 let mut bytes = Vec::new();
+                format.write_start(&mut bytes).unwrap();
                 let sims = simulate_batch(table(rules), &plan, &players(&plan), 0..plan.games);
                 for (i, game) in sims.iter().enumerate() {
                     let mut text = Vec::new();

@@ -52,6 +52,7 @@ fn a_game_is_written_as_the_documented_events() {
         category: BoxCode::parse("3K").unwrap(),
         points: Some(13),
         total_before: Some(40),
+        earned: None,
         line: 9,
     };
     let game = GameRecord {

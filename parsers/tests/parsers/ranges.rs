@@ -7,10 +7,10 @@ use dicelens_parsers::{Format, GameRecord, ParseError};
 use proptest::prelude::*;
 
 /// One outcome of a read: where the game begins, and the game or the error.
-type Outcome = (usize, Result<GameRecord, ParseError>);
+pub type Outcome = (usize, Result<GameRecord, ParseError>);
 
 /// Every outcome of `reader`, checking that offsets grow.
-fn outcomes(mut reader: Box<dyn dicelens_parsers::GameReader + Send + '_>) -> Vec<Outcome> {
+pub fn outcomes(mut reader: Box<dyn dicelens_parsers::GameReader + Send + '_>) -> Vec<Outcome> {
     let mut game = GameRecord::default();
     let mut out: Vec<Outcome> = Vec::new();
     while let Some(result) = reader.read_game(&mut game) {
@@ -111,11 +111,42 @@ fn pieces(format: Format) -> Vec<&'static str> {
             "\r\n",
             "\u{feff}",
         ],
+        Format::YatzySolver => vec![
+            "{\"variant\":\"american\",\"seed\":1,\"game\":0,\"score\":15,\"decisions\":[{\"situation\":\"dice 1 2 3 4 5 | rolls 2 | upper 0 | filled -\",\"action\":\"score chance\",\"points\":15}]}\n",
+            "{\"variant\":\"yatzy-scandinavian\",\"seed\":1,\"game\":1,\"score\":0,\"decisions\":[{\"situation\":\"dice 1 2 3 4 5 | rolls 2 | upper 0 | filled -\",\"action\":\"keep 1\",\"points\":null},{\"situation\":\"dice 1 1 3 4 5 | rolls 1 | upper 0 | filled -\",\"action\":\"score ones\",\"points\":2}]}\n",
+            "{\"variant\":\"american\",\"seed\":2,\"game\":0,\"score\":0,\"decisions\":[{\"situation\":\"dice 1 2 3 4 7 | rolls 2 | upper 0 | filled -\",\"action\":\"keep -\",\"points\":null}]}\n",
+            "{\"variant\":\"maxi\",\"seed\":3,\"game\":0,\"score\":0,\"decisions\":[]}\n",
+            "{\"variant\":\"american\",\"seed\":",
+            "not json\n",
+            "\n",
+            " \t\n",
+            "\r\n",
+            "\u{feff}",
+        ],
+        Format::Csv => vec![
+            "game,rules,seat,player,round,roll1,keep1,roll2,keep2,roll3,box,points\n",
+            "g,yatzy,0,a,1,12345,,,,,C,15\n",
+            "g,yatzy,1,b,1,12345,12,21345,,,LS,\n",
+            "g,yatzy,0,a,2,11111,1111,11112,,,Y,50\n",
+            "h,yatzy,0,a,1,12345,,,,,C,15\n",
+            "h,yahtzee,0,c,1,12345,,,,,C,15\n",
+            "h,yatzy,0,a,1,12375,,,,,C,15\n",
+            "i,yatzy,0,a,1,12345,,,,,XX,15\n",
+            ",yatzy,0,a,1,12345,,,,,C,15\n",
+            "i,yatzy,0,a,1\n",
+            "\"i\",yatzy,0,\"a\nb\",3,12345,,,,,C,\n",
+            "i,\"yatzy\n",
+            "% x\n",
+            "\n",
+            "\r\n",
+            "\u{feff}",
+            "\u{e9}",
+        ],
     }
 }
 
 /// Adversarial content: random pieces of `format`, then a few raw bytes.
-fn content(format: Format) -> impl Strategy<Value = Vec<u8>> {
+pub fn content(format: Format) -> impl Strategy<Value = Vec<u8>> {
     (
         proptest::collection::vec(proptest::sample::select(pieces(format)), 0..40),
         proptest::collection::vec(any::<u8>(), 0..4),
@@ -155,6 +186,16 @@ proptest! {
     }
 
     #[test]
+    fn yatzy_solver_ranges_read_what_the_whole_read_does(content in content(Format::YatzySolver), cuts in cuts()) {
+        check(Format::YatzySolver, &content, &cuts)?;
+    }
+
+    #[test]
+    fn csv_ranges_read_what_the_whole_read_does(content in content(Format::Csv), cuts in cuts()) {
+        check(Format::Csv, &content, &cuts)?;
+    }
+
+    #[test]
     fn verhoeff_ranges_read_what_the_whole_read_does(content in content(Format::Verhoeff), cuts in cuts()) {
         check(Format::Verhoeff, &content, &cuts)?;
     }
@@ -183,6 +224,26 @@ fn fixtures_cut_anywhere_read_as_a_whole() {
                 "two_games.jsonl",
                 "truncated_game.jsonl",
                 "invalid_json.jsonl",
+            ],
+        ),
+        (
+            "yatzy-solver",
+            Format::YatzySolver,
+            &[
+                "american.jsonl",
+                "malformed_json.jsonl",
+                "invalid_utf8.jsonl",
+                "inconsistent_turns.jsonl",
+            ],
+        ),
+        (
+            "csv",
+            Format::Csv,
+            &[
+                "shuffled.csv",
+                "field_count.csv",
+                "duplicate_rows.csv",
+                "unknown_header.csv",
             ],
         ),
         (

@@ -10,7 +10,7 @@ pub use records::*;
 use dicelens_parsers::{Format, GameRecord, ParseError};
 
 /// The fixture folders of the readers; each is read with the format of its name.
-pub const FIXTURE_FOLDERS: [&str; 3] = ["ygn", "verhoeff", "jsonl"];
+pub const FIXTURE_FOLDERS: [&str; 5] = ["ygn", "verhoeff", "jsonl", "csv", "yatzy-solver"];
 
 /// The format of fixture folder `folder` (named after it).
 pub fn folder_format(folder: &str) -> Format {

@@ -90,3 +90,16 @@ pub fn with_dice(mut turn: TurnRecord, rolls: &[Roll], keeps: &[Vec<u8>]) -> Tur
     }
     turn
 }
+
+/// `game` as a CSV table carries it back: file, lines, `total_before`, result and tags left
+/// out, and the turns in the table's order (by round, then seat).
+pub fn csv_comparable(game: &GameRecord) -> GameRecord {
+    let mut comparable = jsonl_comparable(game);
+    comparable.result = None;
+    comparable.tags.clear();
+    for turn in &mut comparable.turns {
+        turn.total_before = None;
+    }
+    comparable.turns.sort_by_key(|turn| (turn.round, turn.seat));
+    comparable
+}
