@@ -132,13 +132,38 @@ def parse_size(text: str) -> int:
     return int(match.group(1)) << shift
 
 
-def plan_partitions(files: Sequence[str], sizes: Sequence[int], split_size: int) -> list[Partition]:
+# The first bytes of the compressed files dicelens reads (gzip, zstd): such a file is read as a
+# stream, from its start, so it cannot be cut into byte ranges.
+COMPRESSED_MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")
+
+
+def is_splittable(path: str) -> bool:
+    """Whether byte ranges of `path` can be rated apart: not a compressed file (recognised, as
+    dicelens does, by its first bytes, whatever its name)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError:
+        return True
+    return not any(head.startswith(magic) for magic in COMPRESSED_MAGIC)
+
+
+def plan_partitions(
+    files: Sequence[str],
+    sizes: Sequence[int],
+    split_size: int,
+    splittable: Optional[Sequence[bool]] = None,
+) -> list[Partition]:
     """Cuts the corpus, in order, into partitions of about `split_size` bytes.
 
     A file larger than `split_size` becomes consecutive byte ranges of `split_size` bytes (the
     last one shorter); dicelens rates in each range the games that start there. Smaller files
-    are kept whole, consecutive ones grouped while the group stays within `split_size`.
+    are kept whole, consecutive ones grouped while the group stays within `split_size`. A file
+    that is not splittable (`splittable[i]` false: a gzip or zstd file) is one partition of its
+    own however large, as Hadoop keeps files of such codecs whole.
     """
+    if splittable is None:
+        splittable = [True] * len(files)
     partitions: list[Partition] = []
     group: list[str] = []
     group_size = 0
@@ -152,8 +177,11 @@ def plan_partitions(files: Sequence[str], sizes: Sequence[int], split_size: int)
             add(group, None, group_size)
         group, group_size = [], 0
 
-    for path, size in zip(files, sizes):
-        if size > split_size:
+    for path, size, can_split in zip(files, sizes, splittable):
+        if size > split_size and not can_split:
+            close_group()
+            add([path], None, size)
+        elif size > split_size:
             close_group()
             for start in range(0, size, split_size):
                 end = min(start + split_size, size)
@@ -715,7 +743,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except OSError as e:
         LOG.error("cannot read %s: %s", e.filename, e.strerror)
         return 2
-    partitions = plan_partitions(args.files, sizes, args.split_size)
+    partitions = plan_partitions(
+        args.files, sizes, args.split_size, [is_splittable(path) for path in args.files]
+    )
     shards = os.path.abspath(args.shards or args.out.rstrip("/") + ".shards")
     ranges = sum(p.byte_range is not None for p in partitions)
     LOG.info(

@@ -45,6 +45,32 @@ class PlanPartitions(unittest.TestCase):
         self.assertEqual([(p.files, p.byte_range) for p in parts], [(("x",), None)])
 
 
+    def test_a_compressed_file_is_one_partition_however_large(self):
+        """gzip and zstd files are read as streams: never cut into byte ranges."""
+        parts = job.plan_partitions(["a", "big.gz", "b"], [40, 250, 30], 100, [True, False, True])
+        self.assertEqual(
+            [(p.files, p.byte_range) for p in parts],
+            [(("a",), None), (("big.gz",), None), (("b",), None)],
+        )
+
+    def test_compression_is_told_by_the_first_bytes(self):
+        """As dicelens does: gzip and zstd magic numbers, whatever the name."""
+        with tempfile.TemporaryDirectory() as tmp:
+            cases = {
+                "plain.gz": b"[Game \"a\"]\n",
+                "gzip.txt": b"\x1f\x8b\x08\x00rest",
+                "zstd.ygn": b"\x28\xb5\x2f\xfdrest",
+                "empty.ygn": b"",
+            }
+            for name, content in cases.items():
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(content)
+            splittable = {name: job.is_splittable(os.path.join(tmp, name)) for name in cases}
+        self.assertEqual(
+            splittable,
+            {"plain.gz": True, "gzip.txt": False, "zstd.ygn": False, "empty.ygn": True},
+        )
+
 class Flags(unittest.TestCase):
     """Sizes and the flags passed on to dicelens."""
 
