@@ -97,6 +97,13 @@ pub enum TableProblem {
     NotATable,
     /// A table of another rule set, kind or builder.
     Mismatch(String),
+    /// The header's count of entries is not the rule set's (the length is right).
+    DamagedHeader {
+        /// Entries the header counts.
+        says: u64,
+        /// Entries of the rule set's state space.
+        expected: u64,
+    },
     /// The checksum does not match the contents.
     Checksum,
     /// The file could not be read.
@@ -115,6 +122,10 @@ impl fmt::Display for TableProblem {
             }
             TableProblem::NotATable => f.write_str("not a dicelens table of this format version"),
             TableProblem::Mismatch(what) => write!(f, "mismatched: {what}"),
+            TableProblem::DamagedHeader { says, expected } => write!(
+                f,
+                "damaged header: it counts {says} entries, the rule set has {expected}"
+            ),
             TableProblem::Checksum => f.write_str("damaged: checksum mismatch"),
             TableProblem::Unreadable(e) => write!(f, "unreadable: {e}"),
         }
@@ -244,10 +255,21 @@ fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> 
             kind.builder
         )));
     }
-    if bytes.len() as u64 != expected_len || bytes[44..56] != want[44..56] {
+    if bytes.len() as u64 != expected_len {
         return Err(TableProblem::WrongSize {
             found: bytes.len() as u64,
             expected: expected_len,
+        });
+    }
+    if bytes[44..56] != want[44..56] {
+        // The length is right (the extra field is read from this header): the count is not.
+        let says = bytes
+            .get(48..56)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_le_bytes);
+        return Err(TableProblem::DamagedHeader {
+            says,
+            expected: entries,
         });
     }
     let stored = u64::from_le_bytes(bytes[56..64].try_into().unwrap_or([0; 8]));

@@ -278,6 +278,16 @@ fn damaged_tables_are_detected_and_rebuilt() {
         "the rebuilt file is the same table"
     );
 
+    // A header whose count of entries is damaged (the length right): said as such, not as a
+    // size that equals what is expected.
+    let mut bad = good.clone();
+    bad[50] ^= 0x01;
+    fs::write(&path, &bad).unwrap();
+    let (line, stderr) = check_status(dir.path(), "yahtzee");
+    assert!(stderr.contains("damaged header: it counts "), "{stderr}");
+    assert!(!stderr.contains("bytes, expected"), "{stderr}");
+    assert!(line.contains("rebuilt"), "{line}");
+
     // A truncated file.
     fs::write(&path, &good[..good.len() / 2]).unwrap();
     let (line, stderr) = check_status(dir.path(), "yahtzee");
