@@ -352,9 +352,9 @@ impl<'a> StreamReader<'a> {
         }
     }
 
-    /// Parses the games of the bytes in, from `next` on, into `ready`: those that surely end
-    /// within them, or all of them once the source is read to its end (or once the bytes
-    /// waiting for a game's end exceed the limit). A stream that failed ends with its failure,
+    /// Parses the games of the bytes in (after a [`StreamReader::fill`]), from `next` on, into
+    /// `ready`: those that surely end within them, or all of them once the source is read to
+    /// its end (or once the bytes waiting for a game's end exceed the limit). A stream that failed ends with its failure,
     /// in place of the game it cut.
     ///
     /// Reading resumes at a game's start (the first line of the game the whole read gives
@@ -475,15 +475,10 @@ impl GameReader for StreamReader<'_> {
             if self.done {
                 return None;
             }
-            if !self.eof {
-                self.parse();
-            }
-            if self.ready.is_empty() {
-                self.fill();
-                if self.eof {
-                    self.parse();
-                }
-            }
+            // Bytes are parsed once after each fill: what a parse left (a game that may go
+            // on) waits for more.
+            self.fill();
+            self.parse();
         }
     }
 

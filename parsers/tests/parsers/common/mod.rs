@@ -76,3 +76,13 @@ pub fn read_fixture(folder: &str, name: &str) -> Vec<Result<GameRecord, ParseErr
     let mut reader = folder_format(folder).reader(&content, name);
     read_all(&mut reader)
 }
+
+/// Asserts that `format` refuses to write `game`: an error of kind `InvalidInput` whose message
+/// holds `words`, and nothing written.
+pub fn assert_refused(format: Format, game: &GameRecord, words: &str) {
+    let mut out = Vec::new();
+    let error = format.write_game(game, &mut out).expect_err(words);
+    assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput, "{error}");
+    assert!(error.to_string().contains(words), "{error}");
+    assert!(out.is_empty(), "nothing is written");
+}
