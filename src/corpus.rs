@@ -3,7 +3,7 @@
 
 use crate::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
 use dicelens_parsers::stream::{Compression, Input};
-use dicelens_parsers::{Format, GameRecord, ParseError, ReadOptions, Termination};
+use dicelens_parsers::{Format, GameRecord, LineNumber, ParseError, ReadOptions, Termination};
 use memmap2::Mmap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashSet};
@@ -325,7 +325,7 @@ pub struct Location {
     /// File.
     pub file: String,
     /// Line.
-    pub line: u32,
+    pub line: LineNumber,
     /// Game id, when known.
     pub game_id: Option<String>,
     /// What was wrong.
@@ -602,7 +602,7 @@ impl CorpusReader {
                     return;
                 }
             };
-            let location = |detail: String, line: u32| Location {
+            let location = |detail: String, line: LineNumber| Location {
                 file: name.clone(),
                 line,
                 game_id: Some(game.provenance.game_id.clone()),
@@ -640,7 +640,7 @@ impl CorpusReader {
 mod tests {
     use super::*;
 
-    fn at(line: u32) -> Location {
+    fn at(line: LineNumber) -> Location {
         Location {
             file: "f.ygn".into(),
             line,

@@ -12,7 +12,7 @@ use crate::rate::OracleSpec;
 use crate::replay::{replay, ReplayOptions, Replayed};
 use crate::report::csv::{read_game_rows, GameRow};
 use crate::report::summary::{DuplicateGame, MergeFields, NotSubtracted, SummaryFile};
-use dicelens_parsers::GameRecord;
+use dicelens_parsers::{GameRecord, LineNumber};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -307,7 +307,7 @@ impl Subtraction<'_> {
         rate_batch(oracle, &self.batch, 0, &mut (), &mut one, &mut not_rated);
         self.aggregates.subtract(&one);
         // The games the oracle could not rate, by where they are.
-        let failed: HashSet<(&str, u32, Option<&str>)> = not_rated
+        let failed: HashSet<(&str, LineNumber, Option<&str>)> = not_rated
             .iter()
             .filter(|(reason, _)| *reason == SkipReason::NotRatedByOracle)
             .map(|(_, l)| (l.file.as_str(), l.line, l.game_id.as_deref()))
@@ -363,7 +363,7 @@ fn subtract_duplicates(
                 continue;
             }
         };
-        let mut wanted: HashMap<(u32, String), Vec<usize>> = HashMap::new();
+        let mut wanted: HashMap<(LineNumber, String), Vec<usize>> = HashMap::new();
         for &k in &ks {
             let row = &duplicates[k].row;
             wanted

@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rules::{Choice, RuleSet, Sheet};
-use dicelens_parsers::{GameRecord, Termination, TurnRecord};
+use dicelens_parsers::{GameRecord, LineNumber, Termination, TurnRecord};
 use std::fmt;
 
 /// One decision: what a player did after one roll.
@@ -169,7 +169,7 @@ pub struct Violation {
     /// The rule broken.
     pub rule: Broken,
     /// Line in the log (the turn's line, or the game's first line).
-    pub line: u32,
+    pub line: LineNumber,
     /// Round, when the violation is in a turn.
     pub round: Option<u16>,
     /// Player, when the violation is in a turn.
@@ -563,12 +563,12 @@ mod tests {
     }
 
     /// 1-based line of the line of [`GAME`] that starts with `prefix`.
-    fn line_of(prefix: &str) -> u32 {
+    fn line_of(prefix: &str) -> LineNumber {
         let index = GAME
             .lines()
             .position(|l| l.starts_with(prefix))
             .unwrap_or_else(|| panic!("no line starts with {prefix:?}"));
-        index as u32 + 1
+        index as LineNumber + 1
     }
 
     fn replayed(game: &GameRecord, options: ReplayOptions) -> Result<Replayed, Skip> {

@@ -24,7 +24,9 @@
 //! The csv crate's record positions count blank lines and carriage returns loosely, so the
 //! reader drives `csv_core` over its own buffer and keeps exact byte offsets and line numbers.
 
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
+use crate::{
+    BoxCode, GameReader, GameRecord, Keep, LineNumber, ParseError, Roll, Termination, TurnRecord,
+};
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::io::{self, Read};
@@ -382,7 +384,7 @@ struct Record {
     /// Fields in the record.
     len: usize,
     /// Line of its first byte, 1-based.
-    line: u32,
+    line: LineNumber,
     /// Byte offset of its first byte in the input.
     offset: usize,
     /// Whether its fields are all ASCII (so columns are byte counts).
@@ -462,7 +464,7 @@ struct Group {
     id_bytes: Box<[u8]>,
     id: String,
     /// Line and byte offset of the first row, and its number among the data rows.
-    first_line: u32,
+    first_line: LineNumber,
     offset: usize,
     first_row: u64,
     /// What the rows agree on: rules, date, time and termination.
@@ -470,7 +472,7 @@ struct Group {
     /// Names by seat (seat column) or by first appearance (no seat column).
     names: Vec<Option<String>>,
     /// The line of each name's first row.
-    name_lines: Vec<u32>,
+    name_lines: Vec<LineNumber>,
     rows: Vec<Row>,
     /// The first error found reading the rows, in file order.
     error: Option<ParseError>,
@@ -505,7 +507,7 @@ impl Pending {
 
 /// A problem with one field of a row: where and what.
 struct Problem {
-    line: u32,
+    line: LineNumber,
     column: u32,
     expected: String,
     found: String,
@@ -513,7 +515,7 @@ struct Problem {
 
 impl Problem {
     /// The problem as the error of game `id` whose first row is on `game_line`.
-    fn in_game(self, file: &str, id: Option<&str>, game_line: u32) -> ParseError {
+    fn in_game(self, file: &str, id: Option<&str>, game_line: LineNumber) -> ParseError {
         ParseError {
             file: file.to_string(),
             line: self.line,
@@ -543,7 +545,7 @@ pub struct Reader<'a> {
     record: Record,
     /// Byte offset and line number (1-based) of the next byte to read.
     offset: usize,
-    line: u32,
+    line: LineNumber,
     /// Data rows read so far.
     rows: u64,
     /// The pending groups by game id, as their number in the order of first rows.
@@ -552,7 +554,7 @@ pub struct Reader<'a> {
     pending: VecDeque<Pending>,
     first_pending: u64,
     /// The games given out: a 64-bit hash of the id, and the line of the game's first row.
-    given_out: HashMap<u64, u32>,
+    given_out: HashMap<u64, LineNumber>,
     /// Where the last outcome given out begins.
     last_offset: usize,
 }
@@ -615,7 +617,7 @@ impl<'a> Reader<'a> {
         self.offset += count;
         self.line = self
             .line
-            .saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+            .saturating_add(LineNumber::try_from(lines).unwrap_or(LineNumber::MAX));
     }
 
     /// Skips line ends (blank lines between records). Returns whether input is left.
@@ -1337,7 +1339,7 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
 struct Agreed {
     raw: Vec<u8>,
     value: Option<String>,
-    line: u32,
+    line: LineNumber,
 }
 
 /// Checks that the row's field of `column` (read by `parse`, `None` when not given) agrees with

@@ -14,7 +14,7 @@
 //! [`ErrorSite`] turns a line, column, expectation and finding into the [`ParseError`] of one
 //! game.
 
-use crate::ParseError;
+use crate::{LineNumber, ParseError};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -25,7 +25,7 @@ pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SourceLine<'a> {
     /// Line number, 1-based.
-    pub(crate) number: u32,
+    pub(crate) number: LineNumber,
     /// The line's bytes, without `\n` or `\r\n`.
     pub(crate) text: &'a [u8],
     /// Byte offset of the line's first byte in the content.
@@ -45,7 +45,7 @@ impl SourceLine<'_> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mark {
     pos: usize,
-    line: u32,
+    line: LineNumber,
 }
 
 /// Walks the lines of a byte slice without copying it: the offset where the next line starts
@@ -57,7 +57,7 @@ pub(crate) struct Cursor<'a> {
     /// Byte offset of the next line.
     pos: usize,
     /// Number (1-based) of the line at `pos`.
-    line: u32,
+    line: LineNumber,
     /// Byte offset of the first line of the last game (or error) the reader returned.
     game_start: usize,
     /// Games that begin at or after this offset are not read (the end of the range).
@@ -100,7 +100,12 @@ impl<'a> Cursor<'a> {
     /// [`crate::stream`] keep the previous game as the lines before `pos`).
     /// `content` begins at the start of the input when `at_start` (its byte-order mark, if
     /// any, is skipped), else somewhere after it (a byte-order mark there is part of a line).
-    pub(crate) fn resume(content: &'a [u8], pos: usize, line: u32, at_start: bool) -> Cursor<'a> {
+    pub(crate) fn resume(
+        content: &'a [u8],
+        pos: usize,
+        line: LineNumber,
+        at_start: bool,
+    ) -> Cursor<'a> {
         let first = if at_start {
             first_line_start(content)
         } else {
@@ -270,7 +275,7 @@ impl<'a> Cursor<'a> {
     /// Where errors place the end of the content (call it there): the line and column just
     /// after its last character, which is column 1 of the line after it when the content ends
     /// with a line end.
-    pub(crate) fn end_position(&self) -> (u32, u32) {
+    pub(crate) fn end_position(&self) -> (LineNumber, u32) {
         let text = self.content.get(self.first..).unwrap_or_default();
         let last_start = memchr::memrchr(b'\n', text).map_or(0, |newline| newline + 1);
         match text.get(last_start..).filter(|last| !last.is_empty()) {
@@ -291,7 +296,7 @@ pub(crate) struct ErrorSite<'a> {
     /// The game's id, when known.
     pub(crate) game_id: Option<&'a str>,
     /// The game's first line (the line of the error when no game is known).
-    pub(crate) game_line: u32,
+    pub(crate) game_line: LineNumber,
 }
 
 impl ErrorSite<'_> {
@@ -299,7 +304,7 @@ impl ErrorSite<'_> {
     /// [`ParseError::excerpt`]).
     pub(crate) fn error(
         &self,
-        line: u32,
+        line: LineNumber,
         column: u32,
         expected: impl Into<String>,
         found: &str,
@@ -350,8 +355,8 @@ fn first_line_start(content: &[u8]) -> usize {
 }
 
 /// The number of line feeds in `bytes` (memchr's count: tens of GB/s).
-fn count_lines(bytes: &[u8]) -> u32 {
-    u32::try_from(memchr::memchr_iter(b'\n', bytes).count()).unwrap_or(u32::MAX)
+fn count_lines(bytes: &[u8]) -> LineNumber {
+    LineNumber::try_from(memchr::memchr_iter(b'\n', bytes).count()).unwrap_or(LineNumber::MAX)
 }
 
 /// Where the first line that starts at or after `offset` starts (`content.len()` if none does):
@@ -427,7 +432,12 @@ mod tests {
     /// Lines start at 3 (after the byte-order mark), 7 and 8; the content has 10 bytes.
     const CONTENT: &[u8] = b"\xef\xbb\xbfab\r\n\ncd";
 
-    fn line(number: u32, text: &'static [u8], start: usize, end: usize) -> SourceLine<'static> {
+    fn line(
+        number: LineNumber,
+        text: &'static [u8],
+        start: usize,
+        end: usize,
+    ) -> SourceLine<'static> {
         SourceLine {
             number,
             text,
@@ -438,7 +448,7 @@ mod tests {
 
     #[test]
     fn lines_are_found_from_any_offset() {
-        let starts: Vec<(usize, u32)> = [0, 2, 3, 4, 7, 8, 9, 10, 99]
+        let starts: Vec<(usize, LineNumber)> = [0, 2, 3, 4, 7, 8, 9, 10, 99]
             .map(|offset| {
                 let cursor = Cursor::for_range(CONTENT, offset..offset);
                 (cursor.offset(), cursor.line)

@@ -3,19 +3,22 @@
 
 use std::fmt;
 
+/// A line number in a log, 1-based. 64 bits: a log may hold more than 4,294,967,295 lines.
+pub type LineNumber = u64;
+
 /// A syntax error in a log. The reader that reports it resynchronises at the next game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     /// The file (as given to the reader).
     pub file: String,
     /// Line, 1-based.
-    pub line: u32,
+    pub line: LineNumber,
     /// Column (in characters), 1-based.
     pub column: u32,
     /// The game the error is in, when known (its id, else `FILE:LINE` of its first line).
     pub game_id: Option<String>,
     /// Line of the first line of the game that was skipped because of the error.
-    pub game_line: u32,
+    pub game_line: LineNumber,
     /// What the format allows there.
     pub expected: String,
     /// What the log has there (shortened).

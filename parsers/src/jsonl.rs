@@ -22,6 +22,7 @@
 //! `end` event, and when it is the first non-blank line of the content.
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
+use crate::LineNumber;
 use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Termination, TurnRecord};
 use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -97,7 +98,7 @@ struct GameStart {
     file: Option<String>,
     /// The line of that file (informational).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    line: Option<u32>,
+    line: Option<LineNumber>,
 }
 
 /// `roll`, `keep` and `score`: what one player did in one turn.
@@ -776,7 +777,7 @@ fn field_shape(
             fits::<Vec<(String, String)>>,
         ),
         (Some(Game), b"date" | b"time" | b"file") => ("a string or null", fits::<Option<String>>),
-        (Some(Game), b"line") => ("a line number or null", fits::<Option<u32>>),
+        (Some(Game), b"line") => ("a line number or null", fits::<Option<LineNumber>>),
         (Some(Roll | Keep | Score), b"seat") => ("the seat, a number 0-255", fits::<u8>),
         (Some(Roll | Keep | Score), b"player") => ("the player's name, a string", fits::<String>),
         (Some(Roll | Keep | Score), b"round") => ("the round, a number 1-65535", fits::<u16>),

@@ -83,7 +83,7 @@ pub mod verhoeff;
 pub mod yatzy_solver;
 pub mod ygn;
 
-pub use error::ParseError;
+pub use error::{LineNumber, ParseError};
 pub use record::{BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord};
 
 use cursor::Cursor;
@@ -388,5 +388,53 @@ impl FromStr for Format {
                     "unknown format '{s}' (expected auto, ygn, verhoeff, jsonl, csv or yatzy-solver)"
                 )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Line numbers past `u32::MAX`: a reader that resumes (as a stream's does) at line
+    /// 4,294,967,295 + 10 numbers games, turns and errors from there, so games far into a
+    /// huge log keep distinct places and default ids.
+    #[test]
+    fn line_numbers_go_past_32_bits() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/");
+        let cases = [
+            (Format::Ygn, "ygn/valid.ygn"),
+            (Format::Ygn, "ygn/bad_die.ygn"),
+            (Format::Jsonl, "jsonl/two_games.jsonl"),
+            (Format::Jsonl, "jsonl/invalid_json.jsonl"),
+            (Format::Verhoeff, "verhoeff/table_game.txt"),
+            (Format::YatzySolver, "yatzy-solver/american.jsonl"),
+        ];
+        let shift = LineNumber::from(u32::MAX) + 9;
+        for (format, name) in cases {
+            let content = std::fs::read(format!("{fixtures}{name}")).expect("fixture");
+            let places = |games: Vec<Result<GameRecord, ParseError>>| -> Vec<_> {
+                games
+                    .into_iter()
+                    .map(|game| match game {
+                        Ok(g) => (g.provenance.line, g.turns.iter().map(|t| t.line).collect()),
+                        Err(e) => (e.line, vec![e.game_line]),
+                    })
+                    .collect::<Vec<(LineNumber, Vec<LineNumber>)>>()
+            };
+            let whole = places(format.games(&content, name).collect());
+            let resumed = format
+                .resuming(Cursor::resume(&content, 0, shift + 1, true), name)
+                .expect("a line format");
+            let far = places(resumed.games().collect());
+            assert!(!whole.is_empty(), "{name}");
+            let moved: Vec<_> = whole
+                .iter()
+                .map(|(line, lines)| (line + shift, lines.iter().map(|l| l + shift).collect()))
+                .collect();
+            assert_eq!(far, moved, "{name}");
+            assert!(far
+                .iter()
+                .all(|(line, _)| *line > LineNumber::from(u32::MAX)));
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! Turns are fixed-size plain data, so a reader that refills one record game after game (see
 //! [`GameRecord::clear`]) allocates only for names and tags.
 
+use crate::LineNumber;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -123,7 +124,7 @@ pub struct TurnRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub earned: Option<u16>,
     /// Line of the turn's (first) line in its file, 1-based.
-    pub line: u32,
+    pub line: LineNumber,
 }
 
 impl TurnRecord {
@@ -183,7 +184,7 @@ pub struct Provenance {
     /// The file the game was read from.
     pub file: String,
     /// Line of the game's first line in that file (1-based).
-    pub line: u32,
+    pub line: LineNumber,
     /// The game id (from the log, else `FILE:LINE`).
     pub game_id: String,
     /// Date `YYYY.MM.DD`, when the log gives it.

@@ -24,6 +24,7 @@
 //! reads the stream itself ([`crate::csv::Reader::from_read`]).
 
 use crate::cursor::Cursor;
+use crate::LineNumber;
 use crate::{Format, GameReader, GameRecord, ParseError, ReadOptions};
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -266,7 +267,7 @@ pub struct StreamReader<'a> {
     /// Where reading resumes in `buf` (a game's start, or the start of the stream), and that
     /// line's number; `skip`: how many games read from there were returned already (0 or 1).
     next: usize,
-    line: u32,
+    line: LineNumber,
     skip: usize,
     /// Where the last game read begins in `buf`: kept as the lines before `next`.
     keep_from: usize,
@@ -418,7 +419,7 @@ impl<'a> StreamReader<'a> {
             let passed = content.get(self.next..next).unwrap_or_default();
             self.line = self
                 .line
-                .saturating_add(memchr::memchr_iter(b'\n', passed).count() as u32);
+                .saturating_add(memchr::memchr_iter(b'\n', passed).count() as LineNumber);
             self.keep_from = self.next;
         }
         (self.next, self.skip) = (next, skip);
@@ -448,7 +449,7 @@ impl<'a> StreamReader<'a> {
         let rest = self.buf.get(self.next..).unwrap_or_default();
         let line = self
             .line
-            .saturating_add(memchr::memchr_iter(b'\n', rest).count() as u32);
+            .saturating_add(memchr::memchr_iter(b'\n', rest).count() as LineNumber);
         let last = rest.rsplit(|&b| b == b'\n').next().unwrap_or_default();
         ParseError {
             file: self.file.to_string(),

@@ -14,6 +14,7 @@
 //! without reading the content before it.
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
+use crate::LineNumber;
 use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
 use std::fmt::Write as _;
 use std::io;
@@ -1040,7 +1041,7 @@ impl GameAssembly {
     fn take(
         &mut self,
         line: &TurnLine,
-        line_number: u32,
+        line_number: LineNumber,
         turns: &mut Vec<TurnRecord>,
     ) -> Result<(), LineError> {
         if line.is_first_line(self.form) {
@@ -1051,7 +1052,7 @@ impl GameAssembly {
         self.apply_choice(line, turns)
     }
 
-    fn start_turn(&mut self, line: &TurnLine, line_number: u32) -> Result<(), LineError> {
+    fn start_turn(&mut self, line: &TurnLine, line_number: LineNumber) -> Result<(), LineError> {
         if let Some((turn, _)) = &self.turn {
             return Err(LineError {
                 offset: line.start,
@@ -1184,7 +1185,7 @@ impl GameAssembly {
     fn check_turn_finished(
         &self,
         site: &ErrorSite<'_>,
-        (line, column): (u32, u32),
+        (line, column): (LineNumber, u32),
         found: &str,
     ) -> Result<(), ParseError> {
         match &self.turn {

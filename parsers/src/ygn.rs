@@ -35,6 +35,7 @@
 //! - a `{comment}` runs to the end of its line, whose last non-blank character is `}`.
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
+use crate::LineNumber;
 use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
 use nom::bytes::complete::{take_while, take_while1, take_while_m_n};
 use nom::character::complete::char;
@@ -350,7 +351,7 @@ fn is_game_tag(text: &[u8]) -> bool {
 }
 
 /// The id of a game without a `Game` tag: `FILE:LINE` of its first tag line.
-fn default_game_id(file: &str, line: u32) -> String {
+fn default_game_id(file: &str, line: LineNumber) -> String {
     format!("{file}:{line}")
 }
 
@@ -431,7 +432,7 @@ fn kind_of(text: &[u8]) -> Kind {
 
 /// An error located in its line, before the game it belongs to is known to the message.
 struct Failure {
-    line: u32,
+    line: LineNumber,
     column: u32,
     expected: Expected,
     found: String,
@@ -472,7 +473,7 @@ fn found(at: &[u8]) -> String {
 #[derive(Default)]
 struct GameState {
     /// Line of the game's first tag line, once it is found.
-    first_line: Option<u32>,
+    first_line: Option<LineNumber>,
     /// The known tags seen (bits of [`KnownTag::bit`]).
     seen: u8,
     /// Whether a turn line has been read (the header is complete).
@@ -1831,7 +1832,7 @@ mod tests {
             [Game \"x\"]\n[Rules \"yatzy\"]\n[Players \"ann\"]\n[Game \"y\"]\n[Rules \"yatzy\"]\n\
             [Players \"ann\"]\n1. ann: 12345 C\n2. ann: 12345 1\n";
         let games = games(text);
-        let ids: Vec<(&str, u32, usize)> = games
+        let ids: Vec<(&str, LineNumber, usize)> = games
             .iter()
             .map(|g| {
                 (

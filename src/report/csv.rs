@@ -6,6 +6,7 @@ use super::rows::DecisionRow;
 use super::{Ranked, WriteError};
 use crate::aggregate::{Aggregates, PlayerStats};
 use crate::rate::Class;
+use dicelens_parsers::LineNumber;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -24,11 +25,11 @@ pub struct GameRow {
     /// The log file.
     pub file: String,
     /// The game's first line in it.
-    pub line: u32,
+    pub line: LineNumber,
 }
 
 /// Appends the `games.csv` row of one rated game.
-pub fn game_row(out: &mut String, game_id: &str, file: &str, line: u32) {
+pub fn game_row(out: &mut String, game_id: &str, file: &str, line: LineNumber) {
     out.push_str(&csv_field(game_id));
     out.push(',');
     out.push_str(&csv_field(file));

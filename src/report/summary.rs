@@ -7,6 +7,7 @@
 use crate::aggregate::Aggregates;
 use crate::corpus::{Location, SkipReason, Summary};
 use crate::rate::{OracleSpec, Thresholds, Unit};
+use dicelens_parsers::LineNumber;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -57,7 +58,7 @@ pub struct SkippedGame {
     /// Game id, when known.
     pub game_id: Option<String>,
     /// Line.
-    pub line: u32,
+    pub line: LineNumber,
 }
 
 impl From<&Location> for SkippedGame {
@@ -101,7 +102,7 @@ pub struct NotSubtracted {
     /// The id.
     pub game_id: String,
     /// Its first line in the log.
-    pub line: u32,
+    pub line: LineNumber,
     /// The analysis it was counted in.
     pub shard: String,
 }

@@ -7,6 +7,7 @@ use super::text::{table, Align};
 use crate::aggregate::ClassCounts;
 use crate::rate::{Class, Rated, Thresholds, Unit};
 use crate::replay::{Replayed, Violation};
+use dicelens_parsers::LineNumber;
 use dicelens_parsers::{GameRecord, ParseError, Termination};
 use serde::ser::SerializeMap;
 use serde::Serialize;
@@ -19,7 +20,7 @@ pub struct ViolationRow {
     /// The rule broken (its short name).
     pub rule: &'static str,
     /// Line of the log.
-    pub line: u32,
+    pub line: LineNumber,
     /// Round, when known.
     pub round: Option<u16>,
     /// Player, when known.
@@ -38,7 +39,7 @@ pub struct SyntaxRow {
     /// The file.
     pub file: String,
     /// Line of the error.
-    pub line: u32,
+    pub line: LineNumber,
     /// Column of the error.
     pub column: u32,
     /// The game's id, when read before the error.

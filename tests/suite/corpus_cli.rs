@@ -385,13 +385,13 @@ fn long_logs_read_the_same_after_their_pages_are_released() {
     let first = text.find("[Game").unwrap();
     let end = text[first..].find("\n\n[Game").unwrap() + first + 2;
     let game = &text[first..end];
-    let game_lines = game.lines().count() as u32;
+    let game_lines = game.lines().count() as u64;
     let copies = 70_000; // about 36 MB: the released part moves on at least once
     let mut content = String::with_capacity(copies * game.len() + 1000);
     for i in 0..copies {
         content.push_str(&game.replace("bad_die-1", &format!("g-{i}")));
     }
-    let bad_line = copies as u32 * game_lines + 1;
+    let bad_line = copies as u64 * game_lines + 1;
     content.push_str(&game.replace("bad_die-1", "bad").replace("24426", "24726"));
     assert!(content.len() > 2 * (16 << 20), "{} bytes", content.len());
     let dir = tempfile::tempdir().unwrap();
@@ -406,7 +406,7 @@ fn long_logs_read_the_same_after_their_pages_are_released() {
     });
     assert_eq!(lines.len(), copies);
     for (i, line) in lines.iter().enumerate() {
-        assert_eq!(*line, i as u32 * game_lines + 1, "game {i}");
+        assert_eq!(*line, i as u64 * game_lines + 1, "game {i}");
     }
     assert_eq!(reader.summary.games_read, copies as u64 + 1);
     let places = &reader.summary.skipped[&SkipReason::SyntaxError];

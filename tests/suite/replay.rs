@@ -25,7 +25,7 @@ fn replayed(game: &GameRecord) -> Result<Replayed, Skip> {
 }
 
 /// The rule broken by `game`, and the violation's line and round.
-fn broken(game: &GameRecord) -> (Broken, u32, Option<u16>, String) {
+fn broken(game: &GameRecord) -> (Broken, u64, Option<u16>, String) {
     match replayed(game) {
         Err(Skip::Invalid(v)) => (v.rule, v.line, v.round, v.to_string()),
         other => panic!(
@@ -39,7 +39,7 @@ fn broken(game: &GameRecord) -> (Broken, u32, Option<u16>, String) {
 fn numbered(mut game: GameRecord) -> GameRecord {
     game.provenance.line = 1;
     for (i, t) in game.turns.iter_mut().enumerate() {
-        t.line = 10 + i as u32;
+        t.line = 10 + i as u64;
     }
     game
 }

@@ -307,7 +307,7 @@ fn verhoeffs_published_example_is_on_its_line() {
 }
 
 /// The games of `fixtures/replay/EXPECTED.csv` that break a rule: (file, id, reason, line).
-fn expected_violations() -> Vec<(String, String, String, u32)> {
+fn expected_violations() -> Vec<(String, String, String, u64)> {
     let csv = std::fs::read_to_string(fixture("replay/EXPECTED.csv")).unwrap();
     csv.lines()
         .skip(1)

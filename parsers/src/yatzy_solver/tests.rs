@@ -431,7 +431,7 @@ fn every_line_is_a_game_and_errors_do_not_stop_the_reader() {
     let good = game_line("american", &[KEEP, THEN_SCORE]);
     let text = format!("\u{feff}{good}\r\n\r\nnot json\n  \n{good}");
     let outcomes = read(&text);
-    let lines: Vec<(bool, u32)> = outcomes
+    let lines: Vec<(bool, u64)> = outcomes
         .iter()
         .map(|o| match o {
             Ok(game) => (true, game.provenance.line),

@@ -21,7 +21,7 @@ fn read(text: &str) -> Vec<Result<GameRecord, ParseError>> {
 }
 
 /// The one error of `text`, as (line, column, game id, game line, expected, found).
-fn only_error(text: &str) -> (u32, u32, Option<String>, u32, String, String) {
+fn only_error(text: &str) -> (u64, u32, Option<String>, u64, String, String) {
     let outcomes = read(text);
     let errors: Vec<&ParseError> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
     assert_eq!(errors.len(), 1, "{outcomes:#?}");
@@ -38,13 +38,13 @@ fn only_error(text: &str) -> (u32, u32, Option<String>, u32, String, String) {
 }
 
 fn error(
-    line: u32,
+    line: u64,
     column: u32,
     game: &str,
-    game_line: u32,
+    game_line: u64,
     expected: &str,
     found: &str,
-) -> (u32, u32, Option<String>, u32, String, String) {
+) -> (u64, u32, Option<String>, u64, String, String) {
     let game = (!game.is_empty()).then(|| game.to_string());
     (line, column, game, game_line, expected.into(), found.into())
 }
@@ -58,7 +58,7 @@ fn a_table_reads_as_games_in_round_and_seat_order() {
     let outcomes = read(&text);
     let game = outcomes[0].as_ref().unwrap();
     assert_eq!(game.players, ["ann", "bob"]);
-    let order: Vec<(u16, u8, u32)> = game
+    let order: Vec<(u16, u8, u64)> = game
         .turns
         .iter()
         .map(|t| (t.round, t.seat, t.line))

@@ -38,7 +38,7 @@ fn error_then_next_game(lines: &[&str]) -> ParseError {
     }
 }
 
-fn assert_error(error: &ParseError, line: u32, column: u32, expected: &str, found: &str) {
+fn assert_error(error: &ParseError, line: u64, column: u32, expected: &str, found: &str) {
     assert_eq!((error.line, error.column), (line, column), "{error}");
     assert!(error.expected.contains(expected), "{error}");
     assert!(error.found.contains(found), "{error}");
@@ -257,7 +257,7 @@ fn the_turn_sequence_is_checked() {
     let roll_3 = ROLL_2.replace(r#""roll":2"#, r#""roll":3"#);
     let keep_3 = KEEP.replace(r#""roll":1"#, r#""roll":3"#);
     let round_0 = ROLL.replace(r#""round":1"#, r#""round":0"#);
-    let cases: [(&[&str], u32, &str, &str, &str); 10] = [
+    let cases: [(&[&str], u64, &str, &str, &str); 10] = [
         (
             &[GAME, ROLL, ROLL],
             3,
@@ -352,7 +352,7 @@ fn dice_values_are_checked() {
     ];
     for (lines, expected, found) in cases {
         let error = error_then_next_game(&lines);
-        let line = lines.len() as u32;
+        let line = lines.len() as u64;
         assert_error(
             &error,
             line,
@@ -399,7 +399,7 @@ fn after_an_error_the_line_after_an_end_event_starts_a_game() {
     // The broken game's `end` event is skipped with it, but what follows it is not that game's:
     // it starts one (here an error of its own), as it would after a game read without error.
     let outcomes = read(&[GAME, ROLL, "not json", END, ROLL, ROLL, NEXT_GAME]);
-    let lines: Vec<Result<u32, u32>> = outcomes
+    let lines: Vec<Result<u64, u64>> = outcomes
         .iter()
         .map(|outcome| match outcome {
             Ok(game) => Ok(game.provenance.line),

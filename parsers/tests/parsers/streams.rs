@@ -121,7 +121,7 @@ fn a_stream_that_fails_ends_with_an_error_in_place_of_the_game_it_cut() {
             };
             assert_eq!(*offset, second);
             let before = &content[..fail_at];
-            let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
             assert_eq!((error.line, error.game_line), (line, 40), "{error}");
             // Cut in its `Game` tag, the game is known by its place only.
             let id = if fail_at == second + 1 {

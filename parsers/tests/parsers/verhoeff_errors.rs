@@ -25,7 +25,7 @@ fn only_error(text: &str) -> ParseError {
     }
 }
 
-fn assert_error(error: &ParseError, line: u32, column: u32, expected: &str, found: &str) {
+fn assert_error(error: &ParseError, line: u64, column: u32, expected: &str, found: &str) {
     assert_eq!((error.line, error.column), (line, column), "{error}");
     assert!(error.expected.contains(expected), "{error}");
     assert!(error.found.contains(found), "{error}");

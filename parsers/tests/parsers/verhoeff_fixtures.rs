@@ -46,7 +46,7 @@ fn table_game_is_one_complete_game_with_every_column_mapped() {
         totals_before(game),
         [0, 30, 54, 79, 91, 100, 103, 143, 169, 175, 225, 280, 305]
     );
-    let lines: Vec<u32> = game.turns.iter().map(|turn| turn.line).collect();
+    let lines: Vec<u64> = game.turns.iter().map(|turn| turn.line).collect();
     assert_eq!(lines, [3, 6, 9, 10, 13, 16, 19, 21, 24, 27, 30, 33, 36]);
     // Turn 7 is the published example line.
     let turn = &game.turns[6];

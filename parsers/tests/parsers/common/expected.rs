@@ -25,7 +25,7 @@ pub enum Expected {
         /// `provenance.game_id`.
         id: String,
         /// `provenance.line`.
-        line: u32,
+        line: u64,
         /// The rule set.
         rules: String,
         /// The players in seat order.
@@ -38,11 +38,11 @@ pub enum Expected {
     /// A syntax error, exactly.
     Error {
         /// Its line and column.
-        at: (u32, u32),
+        at: (u64, u32),
         /// The game it names, if any.
         game_id: Option<String>,
         /// The first line of that game.
-        game_line: u32,
+        game_line: u64,
         /// What the format allows there.
         expected: String,
         /// What the file has there.
