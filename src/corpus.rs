@@ -338,6 +338,9 @@ pub struct Location {
 pub enum SkipReason {
     /// The game does not parse.
     SyntaxError,
+    /// Lines that belong to no game do not parse (damage before or between games): counted
+    /// apart, as no game was lost with them.
+    DamagedLines,
     /// A game of the same id was read before (or counted as seen: `--seen-ids`).
     DuplicateGameId,
     /// The game breaks a rule of the replay.
@@ -374,6 +377,7 @@ impl SkipReason {
     pub fn from_name(text: &str) -> SkipReason {
         let fixed = [
             SkipReason::SyntaxError,
+            SkipReason::DamagedLines,
             SkipReason::DuplicateGameId,
             SkipReason::OtherRuleSet,
             SkipReason::NotRatedByOracle,
@@ -391,6 +395,7 @@ impl std::fmt::Display for SkipReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SkipReason::SyntaxError => f.write_str("syntax error"),
+            SkipReason::DamagedLines => f.write_str("damaged lines outside games"),
             SkipReason::DuplicateGameId => f.write_str("duplicate game id"),
             SkipReason::Broken(rule) => f.write_str(rule.name()),
             SkipReason::Unfinished(t) => write!(f, "unfinished ({})", t.as_str()),
@@ -451,9 +456,13 @@ impl Summary {
         self.skipped.get(reason).map_or(0, Vec::len)
     }
 
-    /// Number of skipped games.
+    /// Number of skipped games (damaged lines outside games are not games).
     pub fn skipped_count(&self) -> u64 {
-        self.skipped.values().map(|v| v.len() as u64).sum()
+        self.skipped
+            .iter()
+            .filter(|(reason, _)| **reason != SkipReason::DamagedLines)
+            .map(|(_, places)| places.len() as u64)
+            .sum()
     }
 
     /// One line per reason: `  N reason (first at FILE:LINE)`.
@@ -588,7 +597,6 @@ impl CorpusReader {
         let mut replayed = Replayed::default();
         let name = file.name().to_string();
         file.for_each_game_in(range, |result| {
-            self.summary.games_read += 1;
             let game = match result {
                 Ok(game) => game,
                 Err(e) => {
@@ -598,10 +606,17 @@ impl CorpusReader {
                         game_id: e.game_id.clone(),
                         detail: e.to_string(),
                     };
-                    self.summary.skip(SkipReason::SyntaxError, location);
+                    let reason = if e.outside_games {
+                        SkipReason::DamagedLines
+                    } else {
+                        self.summary.games_read += 1;
+                        SkipReason::SyntaxError
+                    };
+                    self.summary.skip(reason, location);
                     return;
                 }
             };
+            self.summary.games_read += 1;
             let location = |detail: String, line: LineNumber| Location {
                 file: name.clone(),
                 line,

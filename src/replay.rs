@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rules::{Choice, RuleSet, Sheet};
-use dicelens_parsers::{GameRecord, LineNumber, Termination, TurnRecord};
+use dicelens_parsers::{GameRecord, LineNumber, Termination, TurnRecord, MAX_PLAYERS};
 use std::fmt;
 
 /// One decision: what a player did after one roll.
@@ -268,11 +268,11 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
     })?;
     out.rules = Some(rules);
     let seats = game.players.len();
-    if seats == 0 || seats > usize::from(u8::MAX) {
+    if seats == 0 || seats > MAX_PLAYERS {
         return Err(at_game(
             Broken::BadPlayers,
             format!("{seats} players"),
-            "1 to 255 players".into(),
+            format!("1 to {MAX_PLAYERS} players"),
         ));
     }
     out.seats = seats;

@@ -39,8 +39,7 @@ pub const DEFAULT_WINDOW_ROWS: usize = 1_000_000;
 pub const WRITTEN_HEADER: &str =
     "game,date,time,rules,seat,player,round,roll1,keep1,roll2,keep2,roll3,box,points,termination";
 
-/// Most players a game can have (seats are numbers 0-255).
-const MAX_PLAYERS: usize = 256;
+use crate::record::MAX_PLAYERS;
 
 /// Bytes read from a stream at a time.
 const CHUNK: usize = 64 * 1024;
@@ -200,8 +199,9 @@ fn header_names(header: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
 }
 
 /// Whether a first line looks like the header of a turn table: split at its sniffed delimiter,
-/// it names (case-insensitively) the columns `game`, `round` and `box`. Tables whose columns
-/// have other names are read with `--format csv --columns ...`.
+/// it names (case-insensitively) the columns `game`, `round` and `box`, or it is the header
+/// dicelens writes with one name damaged (the reader reports it and reads on). Tables whose
+/// columns have other names are read with `--format csv --columns ...`.
 pub fn looks_like(first_line: &[u8]) -> bool {
     let line = first_line
         .strip_prefix(crate::cursor::BOM)
@@ -211,7 +211,12 @@ pub fn looks_like(first_line: &[u8]) -> bool {
     let has = |wanted: &str| {
         header_names(line, delimiter).any(|name| name.eq_ignore_ascii_case(wanted.as_bytes()))
     };
-    has("game") && has("round") && has("box")
+    let names = || {
+        header_names(line, delimiter)
+            .map(|name| String::from_utf8_lossy(name).into_owned())
+            .collect::<Vec<_>>()
+    };
+    has("game") && has("round") && has("box") || damaged_written_header(&names()).is_some()
 }
 
 /// Where each known column is in the table's records, and which layout the table has.
@@ -281,6 +286,23 @@ impl Layout {
     fn get(&self, column: Column) -> Option<usize> {
         self.index.get(column.slot()).copied().flatten()
     }
+}
+
+/// For a header that has as many names as [`WRITTEN_HEADER`] and differs from it (ignoring
+/// case) in one name only: the index of that name (damage to the header dicelens writes).
+fn damaged_written_header(names: &[String]) -> Option<usize> {
+    let written: Vec<&str> = WRITTEN_HEADER.split(',').collect();
+    if names.len() != written.len() {
+        return None;
+    }
+    let mut differing = (0..names.len()).filter(|&i| {
+        names
+            .get(i)
+            .zip(written.get(i))
+            .is_none_or(|(name, want)| !name.trim().eq_ignore_ascii_case(want))
+    });
+    let first = differing.next()?;
+    differing.next().is_none().then_some(first)
 }
 
 /// Where the reader takes its bytes from: the whole content, or a stream read in chunks.
@@ -524,6 +546,7 @@ impl Problem {
             game_line,
             expected: self.expected,
             found: self.found,
+            outside_games: false,
         }
     }
 }
@@ -733,6 +756,29 @@ impl<'a> Reader<'a> {
             .collect();
         match Layout::of_header(&names, &self.options) {
             Ok(layout) => self.layout = Some(layout),
+            Err(expected) if let Some(damaged) = damaged_written_header(&names) => {
+                // The header dicelens writes, one name damaged: read on with its columns.
+                let written: Vec<String> = WRITTEN_HEADER.split(',').map(String::from).collect();
+                if let Ok(layout) = Layout::of_header(&written, &CsvOptions::default()) {
+                    self.layout = Some(layout);
+                }
+                let problem = Problem {
+                    line: self.record.line,
+                    column: 1,
+                    expected: format!(
+                        "{expected}; read as the documented header ({WRITTEN_HEADER}), whose \
+                         field {} it differs in only",
+                        damaged + 1
+                    ),
+                    found: ParseError::excerpt(&names.join(", ")),
+                };
+                let error = problem.in_game(self.file, None, self.record.line);
+                self.pending.push_back(Pending::Error {
+                    offset: self.record.offset,
+                    first_row: self.rows,
+                    error: error.outside_games(),
+                });
+            }
             Err(expected) => {
                 let problem = Problem {
                     line: self.record.line,

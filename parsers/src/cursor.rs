@@ -317,6 +317,7 @@ impl ErrorSite<'_> {
             game_line: self.game_line,
             expected: expected.into(),
             found: ParseError::excerpt(found),
+            outside_games: false,
         }
     }
 

@@ -23,9 +23,21 @@ pub struct ParseError {
     pub expected: String,
     /// What the log has there (shortened).
     pub found: String,
+    /// The error is in lines that belong to no game (damage before a format's first game, or
+    /// between games): no game was lost with it, so counts of games leave it out.
+    pub outside_games: bool,
 }
 
 impl ParseError {
+    /// This error, marked as lying in lines that belong to no game.
+    pub(crate) fn outside_games(self) -> ParseError {
+        ParseError {
+            outside_games: true,
+            game_id: None,
+            ..self
+        }
+    }
+
     /// Shortens `text` for messages: at most 40 characters, control characters escaped.
     pub fn excerpt(text: &str) -> String {
         let mut out: String = text.chars().take(40).flat_map(char::escape_debug).collect();
@@ -42,7 +54,9 @@ impl ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
-        if let Some(id) = &self.game_id {
+        if self.outside_games {
+            f.write_str("not part of any game: ")?;
+        } else if let Some(id) = &self.game_id {
             write!(f, "game {id}: ")?;
         }
         write!(f, "expected {}, found {}", self.expected, self.found)

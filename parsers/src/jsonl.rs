@@ -31,11 +31,12 @@ use std::fmt;
 use std::io;
 use std::ops::Range;
 
-/// Most players a game can have (seats are numbers 0-255).
-const MAX_PLAYERS: usize = 256;
+use crate::record::MAX_PLAYERS;
 
-/// One line of the format.
-#[derive(Debug, Serialize, Deserialize)]
+/// One line of the format. Written through serde; read by [`Event::decode`], which does not
+/// buffer the line's values as serde's tagged enums and flattened fields do (17-23 times the
+/// line's size for a long array).
+#[derive(Debug, Serialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 enum Event<'a> {
     Game(GameStart),
@@ -56,7 +57,41 @@ enum EventType {
     End,
 }
 
-impl Event<'_> {
+impl<'a> Event<'a> {
+    /// The event on a line: its type first, then the fields of that type, each read straight
+    /// into its place (fields the type does not have are skipped).
+    fn decode(text: &'a [u8]) -> serde_json::Result<Event<'a>> {
+        /// Finds the `event` member of an object (and refuses anything but an object).
+        struct Tag;
+        impl<'de> Visitor<'de> for Tag {
+            type Value = EventType;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<EventType, A::Error> {
+                let mut event = None;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    if key == "event" && event.is_none() {
+                        event = Some(map.next_value()?);
+                    } else {
+                        map.next_value::<de::IgnoredAny>()?;
+                    }
+                }
+                event.ok_or_else(|| de::Error::missing_field("event"))
+            }
+        }
+        let mut tag = serde_json::Deserializer::from_slice(text);
+        let event = tag.deserialize_map(Tag)?;
+        tag.end()?;
+        Ok(match event {
+            EventType::Game => Event::Game(serde_json::from_slice(text)?),
+            EventType::Roll => Event::Roll(TurnEvent::decode(text)?),
+            EventType::Keep => Event::Keep(TurnEvent::decode(text)?),
+            EventType::Score => Event::Score(TurnEvent::decode(text)?),
+            EventType::End => Event::End(serde_json::from_slice(text)?),
+        })
+    }
+
     fn event_type(&self) -> EventType {
         match self {
             Event::Game(_) => EventType::Game,
@@ -86,8 +121,9 @@ impl fmt::Display for EventType {
 struct GameStart {
     game: String,
     rules: String,
+    #[serde(deserialize_with = "at_most::<_, _, MAX_PLAYERS>")]
     players: Vec<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "at_most::<_, _, MAX_TAGS>")]
     tags: Vec<(String, String)>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     date: Option<String>,
@@ -102,16 +138,78 @@ struct GameStart {
 }
 
 /// `roll`, `keep` and `score`: what one player did in one turn.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize)]
 struct TurnEvent<'a, Detail> {
+    #[serde(flatten, borrow)]
+    turn: TurnFields<'a>,
+    #[serde(flatten)]
+    detail: Detail,
+}
+
+/// The fields every turn event has: the game, the player and the round.
+#[derive(Debug, Serialize, Deserialize)]
+struct TurnFields<'a> {
     #[serde(borrow)]
     game: Cow<'a, str>,
     seat: u8,
     #[serde(borrow)]
     player: Cow<'a, str>,
     round: u16,
-    #[serde(flatten)]
-    detail: Detail,
+}
+
+impl<'a, Detail: DeserializeOwned> TurnEvent<'a, Detail> {
+    /// A turn event from its line: the player's fields, then the event's own, in two passes
+    /// (serde's flattening would buffer every other field's value first).
+    fn decode(text: &'a [u8]) -> serde_json::Result<TurnEvent<'a, Detail>> {
+        Ok(TurnEvent {
+            turn: serde_json::from_slice(text)?,
+            detail: serde_json::from_slice(text)?,
+        })
+    }
+}
+
+/// Most tags a `game` event may carry.
+const MAX_TAGS: usize = 1024;
+
+/// A JSON array of at most `N` items, refused as soon as it holds more (so a huge array costs no
+/// memory); `T` is the item.
+struct AtMost<T, const N: usize>(Vec<T>);
+
+impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for AtMost<T, N> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Items<T, const N: usize>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>, const N: usize> Visitor<'de> for Items<T, N> {
+            type Value = AtMost<T, N>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "an array of at most {N} items")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    if items.len() == N {
+                        return Err(de::Error::invalid_length(N + 1, &self));
+                    }
+                    items.push(item);
+                }
+                Ok(AtMost(items))
+            }
+        }
+        d.deserialize_seq(Items(std::marker::PhantomData))
+    }
+}
+
+/// Reads a field holding an array of at most `N` items.
+fn at_most<'de, D: Deserializer<'de>, T: Deserialize<'de>, const N: usize>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    AtMost::<T, N>::deserialize(d).map(|items| items.0)
+}
+
+/// Reads a field holding `null` or an array of at most `N` items.
+fn optional_at_most<'de, D: Deserializer<'de>, T: Deserialize<'de>, const N: usize>(
+    d: D,
+) -> Result<Option<Vec<T>>, D::Error> {
+    Option::<AtMost<T, N>>::deserialize(d).map(|items| items.map(|items| items.0))
 }
 
 /// `roll` (the dice on the table after roll `roll`) and `keep` (the dice kept after roll
@@ -145,7 +243,11 @@ struct GameEnd<'a> {
     #[serde(borrow)]
     game: Cow<'a, str>,
     termination: Termination,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "optional_at_most::<_, _, MAX_PLAYERS>"
+    )]
     result: Option<Vec<u32>>,
 }
 
@@ -321,18 +423,25 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips to the next line that starts a game ([`starts_game`]), not consuming it.
-    fn skip_to_next_game(&mut self) {
+    /// Whether the skipped lines held events (`None` if not), and then the game id of the
+    /// first of them that names one.
+    fn skip_to_next_game(&mut self) -> Option<Option<String>> {
+        let mut events: Option<Option<String>> = None;
         loop {
             let mark = self.lines.mark();
             let Some(line) = self.lines.next_line() else {
-                return;
+                return events;
             };
             if is_blank(line.text) {
                 continue;
             }
             if starts_game(self.previous, line.text) {
                 self.lines.rewind(mark);
-                return;
+                return events;
+            }
+            if events.as_ref().is_none_or(Option::is_none) && event_type(line.text).is_some() {
+                let id = serde_json::from_slice::<GameField>(line.text).ok();
+                events = Some(id.map(|field| field.game.into_owned()));
             }
             self.previous = Some(line.text);
         }
@@ -352,9 +461,14 @@ fn starts_game(previous: Option<&[u8]>, text: &[u8]) -> bool {
 
 /// The type of the event a line holds, if it holds a valid one.
 fn event_type(text: &[u8]) -> Option<EventType> {
-    serde_json::from_slice::<Event>(text)
-        .ok()
-        .map(|event| event.event_type())
+    Event::decode(text).ok().map(|event| event.event_type())
+}
+
+/// The `game` field of an event line.
+#[derive(Deserialize)]
+struct GameField<'a> {
+    #[serde(borrow)]
+    game: Cow<'a, str>,
 }
 
 /// Whether a line is blank (white space only).
@@ -380,10 +494,18 @@ impl GameReader for Reader<'_> {
             return None;
         }
         self.lines.start_game(&first);
-        let result = self.read_from(first, out);
-        if result.is_err() {
-            self.skip_to_next_game();
-        }
+        let result = self.read_from(first, out).map_err(|error| {
+            let rest = self.skip_to_next_game();
+            match (error.game_id.is_some(), rest) {
+                (true, _) => error,
+                // The first line is no `game` event, but events follow: a broken game.
+                (false, Some(id)) => ParseError {
+                    game_id: id.or(error.game_id),
+                    ..error
+                },
+                (false, None) => error.outside_games(),
+            }
+        });
         Some(result)
     }
 }
@@ -416,8 +538,8 @@ impl EventContext<'_> {
 
     /// Checks the fields every turn event has: the game id, the seat and the player.
     fn check_actor<D>(&self, event: &TurnEvent<'_, D>) -> Result<(), ParseError> {
-        let (seat, player) = (event.seat, event.player.as_ref());
-        self.check_game(&event.game)?;
+        let (seat, player) = (event.turn.seat, event.turn.player.as_ref());
+        self.check_game(&event.turn.game)?;
         let Some(seated) = self.players.get(usize::from(seat)) else {
             let expected = format!(
                 "a seat from 0 to {} (the game has {} players)",
@@ -446,7 +568,7 @@ impl EventContext<'_> {
         turn: &TurnRecord,
         event: &TurnEvent<'_, D>,
     ) -> Result<(), ParseError> {
-        let (seat, round) = (event.seat, event.round);
+        let (seat, round) = (event.turn.seat, event.turn.round);
         if seat != turn.seat {
             let expected = format!(
                 "seat {} (its turn of round {} is not finished)",
@@ -503,12 +625,12 @@ fn take_roll(
                     &event.detail.roll.to_string(),
                 ));
             }
-            if event.round == 0 {
+            if event.turn.round == 0 {
                 return Err(context.error("round", "a round number from 1", "0"));
             }
             let mut record = TurnRecord {
-                round: event.round,
-                seat: event.seat,
+                round: event.turn.round,
+                seat: event.turn.seat,
                 roll_count: 1,
                 line: context.line.number,
                 ..TurnRecord::default()
@@ -656,10 +778,10 @@ fn check_game_start(
     if start.rules.is_empty() {
         return error("rules", "a rule set name (not empty)", "\"\"");
     }
-    if start.players.is_empty() || start.players.len() > MAX_PLAYERS {
+    if start.players.is_empty() {
         return error(
             "players",
-            "1 to 256 player names",
+            "1 to 255 player names",
             &format!("{} names", start.players.len()),
         );
     }
@@ -697,7 +819,7 @@ fn has_shape(text: &str, pattern: &str) -> bool {
 
 /// Parses one line into an event, or an error pointing at what is wrong in it.
 fn parse_event<'a>(line: &SourceLine<'a>, site: &ErrorSite<'_>) -> Result<Event<'a>, ParseError> {
-    serde_json::from_slice(line.text).map_err(|error| json_error(&error, line, site))
+    Event::decode(line.text).map_err(|error| json_error(&error, line, site))
 }
 
 /// Where in `line` serde_json's `error` is (a byte offset) and what it says (without its own
@@ -771,10 +893,14 @@ fn field_shape(
         ),
         (Some(_), b"game") => ("the game id, a string", fits::<String>),
         (Some(Game), b"rules") => ("the rule set, a string", fits::<String>),
-        (Some(Game), b"players") => ("the player names, an array of strings", fits::<Vec<String>>),
+        (Some(Game), b"players") => (
+            // MAX_PLAYERS (255; the ygn reader asserts it).
+            "the player names, an array of 1 to 255 strings",
+            fits::<AtMost<String, MAX_PLAYERS>>,
+        ),
         (Some(Game), b"tags") => (
-            "an array of [name, value] string pairs",
-            fits::<Vec<(String, String)>>,
+            "an array of at most 1024 [name, value] string pairs",
+            fits::<AtMost<(String, String), MAX_TAGS>>,
         ),
         (Some(Game), b"date" | b"time" | b"file") => ("a string or null", fits::<Option<String>>),
         (Some(Game), b"line") => ("a line number or null", fits::<Option<LineNumber>>),
@@ -797,8 +923,8 @@ fn field_shape(
             fits::<Termination>,
         ),
         (Some(End), b"result") => (
-            "the final totals, an array of numbers, or null",
-            fits::<Option<Vec<u32>>>,
+            "the final totals, an array of numbers (one per player), or null",
+            fits::<Option<AtMost<u32, MAX_PLAYERS>>>,
         ),
         _ => return None,
     };
@@ -971,10 +1097,12 @@ fn turn_event<'a, D>(
     detail: D,
 ) -> TurnEvent<'a, D> {
     TurnEvent {
-        game: Cow::Borrowed(id),
-        seat: turn.seat,
-        player: Cow::Borrowed(player),
-        round: turn.round,
+        turn: TurnFields {
+            game: Cow::Borrowed(id),
+            seat: turn.seat,
+            player: Cow::Borrowed(player),
+            round: turn.round,
+        },
         detail,
     }
 }

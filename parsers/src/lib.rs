@@ -84,7 +84,9 @@ pub mod yatzy_solver;
 pub mod ygn;
 
 pub use error::{LineNumber, ParseError};
-pub use record::{BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord};
+pub use record::{
+    BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord, MAX_PLAYERS,
+};
 
 use cursor::Cursor;
 use std::fmt;
@@ -197,6 +199,15 @@ pub fn read_games<'a>(
     Some(Format::detect(content)?.games(content, file))
 }
 
+/// Whether `text` is one JSON object (or the start of one, when `cut` says the input may have
+/// ended inside it).
+fn is_json_object(text: &[u8], cut: bool) -> bool {
+    match serde_json::from_slice::<serde::de::IgnoredAny>(text) {
+        Ok(_) => true,
+        Err(e) => cut && e.is_eof(),
+    }
+}
+
 /// The log formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
@@ -233,22 +244,40 @@ impl Format {
         }
     }
 
-    /// Recognises the format from the start of the content: JSON objects are yatzy-solver
-    /// logs when they hold its fields, else JSONL; tag lines are YGN; Verhoeff masks or table
-    /// headers are Verhoeff; a header line naming turn-table columns is CSV. `None` if nothing
-    /// fits.
+    /// Recognises the format from the first line of the content that one of the formats
+    /// accepts as it stands, so a damaged line at the start (which the reader then reports)
+    /// does not hide the games after it: a whole JSON object (a yatzy-solver log when it holds
+    /// that solver's fields, else JSONL), a whole YGN tag line, a Verhoeff table header or
+    /// state column; a CSV header only as the first line (it names the columns). Blank lines
+    /// and `%` comments are passed over; only lines that begin in the first
+    /// [`Format::DETECT_WINDOW`] bytes are looked at. `None` if nothing fits.
     pub fn detect(content: &[u8]) -> Option<Format> {
         let mut lines = Cursor::new(content);
-        let first = std::iter::from_fn(|| lines.next_line())
-            .map(|line| line.text.trim_ascii())
-            .find(|text| !text.is_empty() && !text.starts_with(b"%"))?;
-        match first.first()? {
-            b'{' if yatzy_solver::looks_like(first) => Some(Format::YatzySolver),
+        let mut candidates = std::iter::from_fn(|| lines.next_line())
+            .take_while(|line| line.start < Format::DETECT_WINDOW)
+            .map(|line| (line.text.trim_ascii(), line.end >= content.len()))
+            .filter(|(text, _)| !text.is_empty() && !text.starts_with(b"%"));
+        let (first, _) = candidates.next()?;
+        if csv::looks_like(first) {
+            return Some(Format::Csv);
+        }
+        std::iter::once((first, false))
+            .chain(candidates)
+            .find_map(|(text, last)| Format::of_line(text, last))
+    }
+
+    /// How many bytes from the start of the content [`Format::detect`] looks at lines in.
+    pub const DETECT_WINDOW: usize = 64 * 1024;
+
+    /// The format a line (trimmed, not blank) shows as it stands; `last`: the line is the last
+    /// of the content, which may have cut it (a JSON object whose input ends early counts).
+    fn of_line(text: &[u8], last: bool) -> Option<Format> {
+        match text.first()? {
+            b'{' if !is_json_object(text, last) => None,
+            b'{' if yatzy_solver::looks_like(text) => Some(Format::YatzySolver),
             b'{' => Some(Format::Jsonl),
-            b'[' => Some(Format::Ygn),
-            _ if verhoeff::looks_like(first) => Some(Format::Verhoeff),
-            _ if csv::looks_like(first) => Some(Format::Csv),
-            _ => None,
+            b'[' => ygn::looks_like(text).then_some(Format::Ygn),
+            _ => verhoeff::looks_like(text).then_some(Format::Verhoeff),
         }
     }
 

@@ -193,6 +193,10 @@ pub struct Provenance {
     pub time: Option<String>,
 }
 
+/// Most players a game can have: every reader refuses more, and so does the replay (a seat
+/// is a `u8` and the count fits one too).
+pub const MAX_PLAYERS: usize = 255;
+
 /// A game in canonical form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {

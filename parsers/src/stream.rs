@@ -459,6 +459,7 @@ impl<'a> StreamReader<'a> {
             game_line: if game_line == 0 { line } else { game_line },
             expected: "the rest of the input".to_string(),
             found: format!("a read error: {failure}"),
+            outside_games: false,
         }
     }
 }

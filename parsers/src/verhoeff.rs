@@ -415,7 +415,33 @@ impl GameReader for Reader<'_> {
             game_id: None,
             game_line: first.number,
         };
-        Some(Err(stray_line_error(&site, &first)))
+        let error = stray_line_error(&site, &first);
+        Some(Err(if self.skip_stray_lines() {
+            error
+        } else {
+            error.outside_games()
+        }))
+    }
+}
+
+impl Reader<'_> {
+    /// After a stray line: reads the lines that belong to its error (up to the next line that
+    /// starts a game, as [`Reader::next_game_start`] would pass them over) and says whether
+    /// they hold a turn line, which makes the error a broken game's rather than damage outside
+    /// games. Reading them here makes them part of the error (a stream reader reads it again
+    /// when they run to the end of what it has).
+    fn skip_stray_lines(&mut self) -> bool {
+        let mut turns = false;
+        while let Some(line) = self.lines.peek() {
+            let step = self.delimiter.step(line.text);
+            if step.starts {
+                break;
+            }
+            turns |= step.kind == LineKind::Turn;
+            self.lines.advance(&line);
+            self.delimiter = step.after;
+        }
+        turns
     }
 }
 

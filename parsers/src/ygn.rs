@@ -44,8 +44,7 @@ use nom::{IResult, Parser};
 use std::io;
 use std::ops::{Range, RangeInclusive};
 
-/// At most this many players per game (a seat is a `u8`).
-const MAX_PLAYERS: usize = 256;
+use crate::record::MAX_PLAYERS;
 
 /// At most this many characters per player name.
 const MAX_NAME_CHARS: usize = 64;
@@ -204,8 +203,8 @@ impl<'a> Reader<'a> {
             if line.starts {
                 break;
             }
-            let first_game_tag = self.delimiter == Delimiter::Header { game_tag: false }
-                && line.after == Delimiter::Header { game_tag: true };
+            let first_game_tag = self.delimiter == Delimiter::Header { game_tag: None }
+                && matches!(line.after, Delimiter::Header { game_tag: Some(_) });
             if first_game_tag && line.kind == Kind::Tag {
                 late_id = line
                     .utf8()
@@ -252,7 +251,12 @@ impl GameReader for Reader<'_> {
                     game_id: game_id.as_deref(),
                     game_line: game.first_line.unwrap_or(failure.line),
                 };
-                let error = Err(site.error(failure.line, failure.column, expected, &failure.found));
+                let error = site.error(failure.line, failure.column, expected, &failure.found);
+                // Lines before the first tag line of the file are no game's.
+                let error = Err(match game.first_line {
+                    Some(_) => error,
+                    None => error.outside_games(),
+                });
                 // What was read of the broken game is of no use: the record is left empty.
                 self.strings.recycle(out);
                 out.clear();
@@ -266,14 +270,16 @@ impl GameReader for Reader<'_> {
 /// it. The sequential reader steps it line by line; a reader over a range rebuilds it from the
 /// few lines before the range ([`Delimiter::before`]). Blank lines never start a game; a tag
 /// line starts one after a turn line, before any game, and when it is a `Game` tag and the
-/// header already has one; a turn line starts one (that is only an error) before any game, as
-/// does a comment that is not UTF-8.
+/// header already has a `Game` tag of another value (a repeated copy of the same line is one
+/// game, whose reader reports the second copy); a turn line starts one (that is only an error,
+/// outside any game) before any game, as does a comment that is not UTF-8.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Delimiter {
     /// No game yet: only blank lines and valid comments so far.
     Start,
-    /// In a header (tag lines since the last turn line); `game_tag` once it has a `Game` tag.
-    Header { game_tag: bool },
+    /// In a header (tag lines since the last turn line); `game_tag`: once it has a `Game` tag,
+    /// a hash of that tag's value.
+    Header { game_tag: Option<u64> },
     /// After a turn line: a game's body (or what a stray line began).
     Body,
 }
@@ -289,19 +295,19 @@ impl Delimiter {
             }
             (Kind::Comment, _) => (false, self),
             (Kind::Turn, _) => (self == Delimiter::Start, Delimiter::Body),
-            (Kind::Tag, Delimiter::Header { game_tag }) => {
-                let game = is_game_tag(text);
-                (
-                    game && game_tag,
+            (Kind::Tag, Delimiter::Header { game_tag }) => match game_tag_value(text) {
+                Some(value) => (
+                    game_tag.is_some_and(|first| first != value),
                     Delimiter::Header {
-                        game_tag: game_tag || game,
+                        game_tag: Some(value),
                     },
-                )
-            }
+                ),
+                None => (false, self),
+            },
             (Kind::Tag, Delimiter::Start | Delimiter::Body) => (
                 true,
                 Delimiter::Header {
-                    game_tag: is_game_tag(text),
+                    game_tag: game_tag_value(text),
                 },
             ),
         }
@@ -345,9 +351,26 @@ pub(crate) fn context_start(lines: &Cursor<'_>) -> usize {
     Delimiter::context_start(lines)
 }
 
+/// Whether `line` (trimmed) is a whole tag line, `[Name "value"]`: what makes a log YGN.
+pub(crate) fn looks_like(line: &[u8]) -> bool {
+    tag_name(line).is_ok_and(|(rest, _)| tag_value(rest).is_ok())
+}
+
 /// Whether a tag line's name is `Game`.
 fn is_game_tag(text: &[u8]) -> bool {
     matches!(tag_name(text), Ok((_, name)) if name == KnownTag::Game.name().as_bytes())
+}
+
+/// For a `Game` tag line, a hash of what follows its name (the value as written): two copies
+/// of one line hash alike, so a repeated tag does not start a second game.
+fn game_tag_value(text: &[u8]) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let (rest, name) = tag_name(text).ok()?;
+    (name == KnownTag::Game.name().as_bytes()).then(|| {
+        let mut hasher = std::hash::DefaultHasher::new();
+        rest.trim_ascii().hash(&mut hasher);
+        hasher.finish()
+    })
 }
 
 /// The id of a game without a `Game` tag: `FILE:LINE` of its first tag line.
@@ -627,8 +650,9 @@ fn parse_players(
     let mut offset = 0;
     for name in value.split(", ") {
         check_player_name(name).map_err(|(at, expected)| (offset + at, expected))?;
+        const _: () = assert!(MAX_PLAYERS == 255, "the message below names the limit");
         if players.len() == MAX_PLAYERS {
-            return Err((offset, Expected::Text("at most 256 players")));
+            return Err((offset, Expected::Text("at most 255 players")));
         }
         if players.iter().any(|p| p == name) {
             return Err((offset, Expected::Text("distinct player names")));
@@ -1682,7 +1706,7 @@ mod tests {
         let name = "a player name: 1 to 64 characters, no white space and none of , : \" [ ] { } %";
         let long = "x".repeat(65);
         let long_players = format!("[Players \"ann, {long}\"]");
-        let many: Vec<String> = (0..257).map(|n| format!("p{n}")).collect();
+        let many: Vec<String> = (0..=MAX_PLAYERS).map(|n| format!("p{n}")).collect();
         let many_players = format!("[Players \"{}\"]", many.join(", "));
         let cases: &[(&str, u32, &str, &str)] = &[
             ("[Players \"ann,bob\"]", 14, name, ",bob\\\"]"),
@@ -1697,7 +1721,7 @@ mod tests {
                 "ann\\\"]",
             ),
             (&long_players, 80, name, "x\\\"]"),
-            (&many_players, 1437, "at most 256 players", "p256\\\"]"),
+            (&many_players, 1431, "at most 255 players", "p255\\\"]"),
             (
                 "[Players ann]",
                 10,

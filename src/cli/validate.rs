@@ -55,7 +55,9 @@ fn list_ids(ids: &[String], total: usize) -> String {
     text
 }
 
-/// Finds the game to validate: the one with id `wanted`, or the only game of the file.
+/// Finds the game to validate: the one with id `wanted`, or the only game of the file. As
+/// `analyze` does, a game that parses comes before syntax errors of the same id (those do not
+/// claim the id), and damaged lines outside games are no game (they are noted on stderr).
 fn pick_game(
     file: &LogFile,
     wanted: Option<&str>,
@@ -65,6 +67,12 @@ fn pick_game(
     let mut chosen = None;
     let mut matches = 0usize;
     file.for_each_game(|result| {
+        if let Err(e) = &result {
+            if e.outside_games {
+                notice(&format!("damaged lines outside games: {e}"));
+                return;
+            }
+        }
         count += 1;
         let id = match &result {
             Ok(game) => game.provenance.game_id.clone(),
@@ -76,7 +84,8 @@ fn pick_game(
         };
         if take {
             matches += 1;
-            if chosen.is_none() {
+            let parsed_first = result.is_ok() && matches!(chosen, Some(Err(_)));
+            if chosen.is_none() || parsed_first {
                 chosen = Some(result.cloned());
             }
         }
@@ -114,7 +123,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (chosen, matches) = pick_game(&file, args.game.as_deref())?;
     if matches > 1 {
         notice(&format!(
-            "{matches} games of {} have this id; the first is validated",
+            "{matches} games of {} have this id; the first that parses is validated",
             file.name()
         ));
     }

@@ -348,10 +348,12 @@ fn convert_goes_on_past_an_unrecognisable_file() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.jsonl");
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "shopping list\n- dice\n- pencils\n").unwrap();
     let run = dicelens(
         &[
             "convert",
-            root.join("verhoeff/bad_mask.txt").to_str().unwrap(),
+            notes.to_str().unwrap(),
             root.join("replay/abandoned.ygn").to_str().unwrap(),
             "--to",
             "jsonl",
@@ -364,7 +366,7 @@ fn convert_goes_on_past_an_unrecognisable_file() {
     assert!(run.status.success(), "{stderr}");
     assert!(
         stderr.contains("file skipped: ")
-            && stderr.contains("bad_mask.txt: cannot recognise the format"),
+            && stderr.contains("notes.txt: cannot recognise the format"),
         "{stderr}"
     );
     assert!(

@@ -7,6 +7,7 @@ mod analyze;
 mod cli;
 mod corpus_cli;
 mod corpus_properties;
+mod damage;
 mod dist_cli;
 mod distributions;
 mod examples;

@@ -188,7 +188,7 @@ fn game_event_fields_are_checked() {
         (
             GAME.replace(r#"["ann","bob"]"#, "[]"),
             "players",
-            "1 to 256 player names",
+            "1 to 255 player names",
         ),
         (GAME.replace(r#""bob""#, r#""""#), "players", "not empty"),
         (
@@ -210,7 +210,8 @@ fn game_event_fields_are_checked() {
     for (line, key, expected) in cases {
         let error = error_then_next_game(&[&line, END]);
         assert_error(&error, 1, column_of(&line, key), expected, "");
-        assert_eq!(error.game_id, None, "{error}");
+        // The game event is broken: the game is named by the `end` event after it.
+        assert_eq!(error.game_id.as_deref(), Some("g1"), "{error}");
     }
 }
 
@@ -439,4 +440,38 @@ fn a_game_cut_at_the_end_of_input_is_reported_there() {
         panic!("{outcomes:#?}")
     };
     assert_error(error, 3, 1, "an `end` event", "end of input");
+}
+
+#[test]
+fn arrays_longer_than_a_game_can_hold_are_refused_at_their_field() {
+    use dicelens_parsers::MAX_PLAYERS;
+    let names: Vec<String> = (0..=MAX_PLAYERS).map(|n| format!("\"p{n}\"")).collect();
+    let players = format!(
+        r#"{{"event":"game","game":"g1","rules":"yahtzee","players":[{}]}}"#,
+        names.join(",")
+    );
+    let error = error_then_next_game(&[&players, END]);
+    let column = column_of(&players, "players");
+    assert_eq!((error.line, error.column), (1, column), "{error}");
+    assert!(error.expected.contains("1 to 255 strings"), "{error}");
+    assert!(
+        read(&[&players.replace(",\"p255\"", ""), END])[0].is_ok(),
+        "255 players fit"
+    );
+
+    // Ten million totals: refused after the 256th, as the array is read.
+    let totals = vec!["1"; 10_000_000].join(",");
+    let end =
+        format!(r#"{{"event":"end","game":"g1","termination":"normal","result":[{totals}]}}"#);
+    let error = error_then_next_game(&[GAME, &end]);
+    assert_eq!(error.line, 2, "{error}");
+    assert!(error.expected.contains("one per player"), "{error}");
+
+    let tags: Vec<&str> = vec![r#"["a","b"]"#; 1025];
+    let game = format!(
+        r#"{{"event":"game","game":"g1","rules":"yahtzee","players":["ann"],"tags":[{}]}}"#,
+        tags.join(",")
+    );
+    let error = error_then_next_game(&[&game, END]);
+    assert!(error.expected.contains("at most 1024"), "{error}");
 }
