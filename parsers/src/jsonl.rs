@@ -80,9 +80,15 @@ impl<'a> Event<'a> {
                 event.ok_or_else(|| de::Error::missing_field("event"))
             }
         }
-        let mut tag = serde_json::Deserializer::from_slice(text);
-        let event = tag.deserialize_map(Tag)?;
-        tag.end()?;
+        let event = match EventType::written_first(text) {
+            Some(event) => event,
+            None => {
+                let mut tag = serde_json::Deserializer::from_slice(text);
+                let event = tag.deserialize_map(Tag)?;
+                tag.end()?;
+                event
+            }
+        };
         Ok(match event {
             EventType::Game => Event::Game(serde_json::from_slice(text)?),
             EventType::Roll => Event::Roll(TurnEvent::decode(text)?),
@@ -100,6 +106,23 @@ impl<'a> Event<'a> {
             Event::Score(_) => EventType::Score,
             Event::End(_) => EventType::End,
         }
+    }
+}
+
+impl EventType {
+    /// The type of a line that starts `{"event":"TYPE"` as dicelens writes it (the common case,
+    /// told without reading the line; the rest of it is read by the event's own decoder).
+    fn written_first(text: &[u8]) -> Option<EventType> {
+        let rest = text.strip_prefix(b"{\"event\":\"")?;
+        let name = &rest[..memchr::memchr(b'"', rest)?];
+        Some(match name {
+            b"game" => EventType::Game,
+            b"roll" => EventType::Roll,
+            b"keep" => EventType::Keep,
+            b"score" => EventType::Score,
+            b"end" => EventType::End,
+            _ => return None,
+        })
     }
 }
 
