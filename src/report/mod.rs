@@ -18,6 +18,7 @@ pub mod dist;
 pub mod eval;
 pub mod html;
 pub mod oracles;
+pub mod output;
 pub mod player;
 pub mod quality;
 pub mod rows;
