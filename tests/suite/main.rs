@@ -14,6 +14,7 @@ mod expected_tables;
 mod golden;
 mod inputs;
 mod merge;
+mod outputs;
 mod partitions;
 mod player;
 mod properties;
