@@ -111,13 +111,13 @@ fn simulated_corpus(plan: &Plan, dir: &std::path::Path) -> std::path::PathBuf {
 
 /// What `dicelens analyze` does with `corpus`, through the library: rated by `oracle` with
 /// tables from `dir` (the pipeline, `games.csv` written as the games are rated), then every
-/// output written into `dir/analysis`.
+/// output written into `dir/analysis` and put in place.
 fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleSpec) -> u64 {
     use dicelens::pipeline::{analyze, Options};
-    use dicelens::report::{self, csv::RowFiles, summary::SummaryFile, AnalysisFiles};
+    use dicelens::report::AnalysisFiles;
+    use dicelens::report::{self, csv::RowFiles, output::OutputDir, summary::SummaryFile};
     use dicelens::tables::Silent;
-    let out = dir.join("analysis");
-    std::fs::create_dir_all(&out).expect("the output directory");
+    let mut out = OutputDir::open(&dir.join("analysis")).expect("the output directory");
     let options = Options {
         oracle,
         tables: Some(dir.to_path_buf()),
@@ -126,10 +126,11 @@ fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleS
     let mut rows = RowFiles::create(&out, false).expect("games.csv");
     let analysis =
         analyze(&[corpus.to_path_buf()], &options, &mut rows, &Silent).expect("an analysis");
-    rows.finish().expect("games.csv");
+    rows.finish(&mut out).expect("games.csv");
     let summary_file = SummaryFile::of_analysis(&analysis);
     let files = AnalysisFiles::of_analysis(&analysis, &summary_file, 500, 0);
-    report::write_analysis(&out, &files).expect("the outputs");
+    report::write_analysis(&mut out, &files).expect("the outputs");
+    out.commit().expect("the outputs in place");
     analysis.aggregates.games
 }
 

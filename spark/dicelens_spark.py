@@ -417,8 +417,10 @@ def analyze_partition(settings: TaskSettings, plan, index: int, repeated: Iterab
     tmp = os.path.join(settings.shards, f".tmp-{index:05d}-{attempt}-{uuid.uuid4().hex}")
     with tempfile.TemporaryDirectory(prefix="dicelens-spark-") as local:
         command = [
+            # A partition may rate no game (all its games repeats, say): --allow-empty, the
+            # merge judges the whole corpus.
             "analyze", *partition.input_args(), *seen_ids_args(local, seen_ids),
-            *settings.analyze_flags, "--out", tmp,
+            *settings.analyze_flags, "--allow-empty", "--out", tmp,
         ]
         try:
             run_dicelens(settings, partition, command, kill_child=kill == "child")

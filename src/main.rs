@@ -6,11 +6,22 @@ mod cli;
 use cli::CliError;
 use std::process::ExitCode;
 
+/// The exit codes, as `--help` gives them (and README.md, "Exit codes").
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  failure: no input could be read, or no game rated (converted), or, with --strict, an input
+     file skipped; an output that cannot be written; an analysis to merge that is incomplete.
+     Files written by an earlier run stay as they were: outputs are replaced only once every
+     one of them is written (validate: 1 also for an illegal game)
+  2  usage error: a bad flag or value, an unknown player or game";
+
 #[derive(Parser)]
 #[command(
     name = "dicelens",
     version,
-    about = "Rates Yahtzee-family decisions against optimal play"
+    about = "Rates Yahtzee-family decisions against optimal play",
+    after_help = EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -23,21 +34,27 @@ enum Command {
     Eval(cli::eval::Args),
     /// The distribution of a sheet's final score: P(final >= x) for every total x, as a
     /// summary, CSV (--csv) or an SVG chart (--svg).
+    #[command(after_help = EXIT_CODES)]
     Dist(cli::dist::Args),
     /// Rate every decision of a corpus: leaderboard on stdout, statistics in --out.
+    #[command(after_help = EXIT_CODES)]
     Analyze(cli::analyze::Args),
     /// Merge earlier analyses (shards, or yesterday's run plus today's) and regenerate every output.
+    #[command(after_help = EXIT_CODES)]
     Merge(cli::merge::Args),
     /// The id of every game that parses, as CSV (`game_id`): how to find the game ids repeated
     /// across the partitions of a corpus (for `analyze --seen-ids`).
     Ids(cli::ids::Args),
     /// A synthetic corpus of simulated players with known skill, and its ground truth.
+    #[command(after_help = EXIT_CODES)]
     Simulate(cli::simulate::Args),
     /// Convert game logs between formats (YGN, JSONL; Verhoeff to either, or to Verhoeff).
+    #[command(after_help = EXIT_CODES)]
     Convert(cli::convert::Args),
     /// One game's legality verdict, every decision rated, and per-player totals.
     Validate(cli::validate::Args),
     /// One player's report: overview, percentile, errors by round and kind, worst decisions, trend.
+    #[command(after_help = EXIT_CODES)]
     Player(cli::player::Args),
     /// Build or check the precomputed tables.
     Tables(cli::tables::Args),

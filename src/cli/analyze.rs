@@ -2,12 +2,13 @@
 //! write the leaderboard, per-player and per-turn statistics, the summary, and the mergeable
 //! aggregates ([`dicelens::report`]).
 
-use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, TablesFlag};
+use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, TablesFlag};
 use super::tables::TERMINAL;
-use super::{notice, print_stdout, CliError};
+use super::{notice, print_stdout, CliError, Required};
 use dicelens::pipeline::{Analyzer, Options, Progress};
 use dicelens::replay::ReplayOptions;
 use dicelens::report::csv::RowFiles;
+use dicelens::report::output::OutputDir;
 use dicelens::report::summary::SummaryFile;
 use dicelens::report::{self, AnalysisFiles, WriteError};
 use std::path::{Path, PathBuf};
@@ -28,7 +29,8 @@ pub struct Args {
     pub filter: GameFilter,
     #[command(flatten)]
     pub format: FormatFlag,
-    /// Output directory.
+    /// Output directory: a new or empty one, or one dicelens wrote (whose files of an earlier
+    /// run are replaced, or removed when this run does not write them).
     #[arg(long, default_value = "analysis")]
     pub out: PathBuf,
     #[command(flatten)]
@@ -36,6 +38,13 @@ pub struct Args {
     /// Also write decisions.csv, one row per decision.
     #[arg(long)]
     pub decisions: bool,
+    #[command(flatten)]
+    pub strict: StrictFlag,
+    /// Write the outputs and succeed even if no file could be read or no game was rated: the
+    /// run is one partition of a corpus, which `merge --partitions` judges as a whole (implied
+    /// by --byte-range).
+    #[arg(long)]
+    pub allow_empty: bool,
     #[command(flatten)]
     pub tables: TablesFlag,
     #[command(flatten)]
@@ -96,16 +105,22 @@ pub(crate) fn cannot_write(e: WriteError) -> CliError {
     CliError::failure(e)
 }
 
-/// Creates the output directory.
-pub(crate) fn create_dir(dir: &Path) -> Result<(), CliError> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| CliError::failure(format!("cannot create {}: {e}", dir.display())))
+/// Opens the output directory of a run (`--out`): created if needed, refused if dicelens did not
+/// write it and it is not empty.
+pub(crate) fn open_out(dir: &Path) -> Result<OutputDir, CliError> {
+    OutputDir::open(dir).map_err(CliError::failure)
 }
 
 /// Runs `dicelens analyze`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let range = args.logs.range()?;
     let files = args.format.paths(&args.logs.files)?;
+    let required = Required {
+        files: Some(files.len()),
+        strict: args.strict.strict,
+        allow_empty: args.allow_empty || range.is_some(),
+        verb: "rated",
+    };
     let mut analyzer = Analyzer::new(Options {
         format: args.format.format,
         read: args.format.read_options()?,
@@ -120,8 +135,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(path) = &args.seen_ids {
         super::ids::read_seen_ids(path, |id| analyzer.mark_seen(id))?;
     }
-    create_dir(&args.out)?;
-    let mut rows = RowFiles::create(&args.out, args.decisions).map_err(cannot_write)?;
+    let mut out = open_out(&args.out)?;
+    let mut rows = RowFiles::create(&out, args.decisions).map_err(cannot_write)?;
     let mut analysis = analyzer
         .run(&files, &mut rows, &Bar::new())
         .map_err(CliError::failure)?;
@@ -133,7 +148,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             analysis.solo_games, analysis.multi_games
         ));
     }
-    rows.finish().map_err(cannot_write)?;
+    rows.finish(&mut out).map_err(cannot_write)?;
     // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
     // short run; let another thread do it (or the process's exit).
     let tables = std::mem::replace(
@@ -148,14 +163,24 @@ pub fn run(args: Args) -> Result<(), CliError> {
         args.min_games,
         args.leaderboard.top,
     );
-    write_outputs(&args.out, &files, args.leaderboard.json)
+    write_outputs(out, &files, args.leaderboard.json, &required)
 }
 
-/// Writes every output file of an analysis into `dir`, reports the summary on stderr and
-/// prints the leaderboard on stdout (shared by `analyze` and `merge`).
-pub(crate) fn write_outputs(dir: &Path, files: &AnalysisFiles, json: bool) -> Result<(), CliError> {
-    report::write_analysis(dir, files).map_err(cannot_write)?;
+/// Reports the summary on stderr; if the run has what `required` asks, writes every output
+/// file of the analysis into `out`, puts them in place and prints the leaderboard on stdout
+/// (shared by `analyze` and `merge`). Otherwise nothing is written.
+pub(crate) fn write_outputs(
+    mut out: OutputDir,
+    files: &AnalysisFiles,
+    json: bool,
+    required: &Required,
+) -> Result<(), CliError> {
     notice(files.summary.report().trim_end());
+    required.check(files.summary).map_err(|e| {
+        CliError::failure(format!("{e}; nothing written to {}", out.path().display()))
+    })?;
+    report::write_analysis(&mut out, files).map_err(cannot_write)?;
+    out.commit().map_err(cannot_write)?;
     let board = report::leaderboard(files.aggregates, files.min_games);
     let oracle = &files.summary_file.oracle;
     print_stdout(&if json {

@@ -1,10 +1,11 @@
 //! `dicelens convert`: games from any format (compressed or not, files, directories or standard
 //! input) to YGN, JSONL, CSV or Verhoeff's input form.
 
-use super::flags::FormatFlag;
-use super::{notice, CliError};
+use super::flags::{FormatFlag, StrictFlag};
+use super::{notice, CliError, Required};
 use dicelens::corpus::CorpusReader;
 use dicelens::replay::ReplayOptions;
+use dicelens::report::output::{Finished, PendingFile};
 use dicelens_parsers::{Format, GameRecord};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -20,24 +21,21 @@ pub struct Args {
     /// Output format: ygn, jsonl, csv or verhoeff.
     #[arg(long)]
     to: Format,
-    /// Output file (default: stdout).
+    /// Output file (default: stdout), replaced only once every game is written.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Convert games that ended early (abandoned, timeout, resigned) too.
     #[arg(long)]
     include_unfinished: bool,
+    #[command(flatten)]
+    strict: StrictFlag,
 }
 
 /// Runs `dicelens convert`. Every game that replays is converted (unfinished ones only with
 /// `--include-unfinished`); the others are counted on stderr with their reasons and locations.
+/// `--out` is replaced only when every game is written and some game was converted.
 pub fn run(args: Args) -> Result<(), CliError> {
     let to = args.to;
-    let mut sink: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(BufWriter::new(std::fs::File::create(path).map_err(
-            |e| CliError::failure(format!("cannot write {}: {e}", path.display())),
-        )?)),
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
-    };
     if to == Format::YatzySolver {
         return Err(CliError::flag(
             "--to",
@@ -45,12 +43,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ));
     }
     let files = args.format.paths(&args.files)?;
+    let required = Required {
+        files: Some(files.len()),
+        strict: args.strict.strict,
+        allow_empty: false,
+        verb: "converted",
+    };
     let mut reader = CorpusReader::for_options(
         ReplayOptions {
             include_unfinished: args.include_unfinished,
         },
         &args.format.read_options()?,
     );
+    let mut file = match &args.out {
+        Some(path) => Some(PendingFile::create(path).map_err(CliError::failure)?),
+        None => None,
+    };
+    let mut sink: Box<dyn Write + '_> = match file.as_mut() {
+        Some(file) => Box::new(file),
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
     let mut write_error = to.write_start(&mut sink).err();
     for path in &files {
         reader.read_path(path, args.format.format.fixed(), |game, replayed| {
@@ -71,7 +83,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
         });
     }
-    if let Some(e) = write_error.or_else(|| sink.flush().err()) {
+    let write_error = write_error.or_else(|| sink.flush().err());
+    drop(sink);
+    if let Some(e) = write_error {
+        if let Some(path) = &args.out {
+            return Err(CliError::failure(format!(
+                "cannot write {}: {e}",
+                path.display()
+            )));
+        }
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return Err(CliError::failure(format!(
                 "cannot write the converted games: {e}"
@@ -82,5 +102,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
         "converted to {to}: {}",
         reader.summary.report().trim_end()
     ));
+    required
+        .check(&reader.summary)
+        .map_err(|e| match &args.out {
+            Some(path) => CliError::failure(format!("{e}; nothing written to {}", path.display())),
+            None => e,
+        })?;
+    if let Some(file) = file {
+        file.finish()
+            .and_then(Finished::commit)
+            .map_err(CliError::failure)?;
+    }
     Ok(())
 }

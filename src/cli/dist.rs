@@ -9,6 +9,7 @@ use super::{print_stdout, CliError};
 use dicelens::position::Position;
 use dicelens::report::dist::{csv, summary, svg_chart};
 use dicelens::report::eval::sheet_heading;
+use dicelens::report::output::write_file;
 use dicelens::solve::distribution::FinalDist;
 use dicelens::tables::{load_dist, table_dir};
 use std::path::PathBuf;
@@ -44,8 +45,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let final_dist = FinalDist::new(sheet.points, dist);
     let heading = sheet_heading(&sheet);
     if let Some(path) = &args.svg {
-        std::fs::write(path, svg_chart(&final_dist, &heading))
-            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
+        write_file(path, svg_chart(&final_dist, &heading).as_bytes()).map_err(CliError::failure)?;
     }
     print_stdout(&if args.csv {
         csv(&final_dist)

@@ -118,6 +118,15 @@ pub struct GameFilter {
     pub include_unfinished: bool,
 }
 
+/// `--strict`: a skipped input file fails the run (`analyze`, `convert`, `player`).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct StrictFlag {
+    /// Fail (exit code 1, no output written) if any input file is skipped: unreadable, or of
+    /// no format dicelens knows.
+    #[arg(long)]
+    pub strict: bool,
+}
+
 /// `--oracle SPEC`: how games of several players are rated.
 #[derive(clap::Args, Clone, Debug)]
 pub struct OracleFlag {

@@ -2,11 +2,12 @@
 //! earlier run plus new logs) and regenerate every output from them, as if the union of their
 //! games had been analysed at once ([`dicelens::merge`]).
 
-use super::analyze::{create_dir, write_outputs, Bar, LeaderboardFlags};
+use super::analyze::{open_out, write_outputs, Bar, LeaderboardFlags};
 use super::flags::TablesFlag;
-use super::CliError;
+use super::{CliError, Required};
 use dicelens::merge::{merge, MergeError, Shard};
 use dicelens::report::csv::game_row;
+use dicelens::report::output::check_complete;
 use dicelens::report::AnalysisFiles;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,7 @@ pub struct Args {
     /// Output directories of earlier `analyze` (or `merge`) runs.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Output directory.
+    /// Output directory: a new or empty one, or one dicelens wrote (it may be one of the DIRs).
     #[arg(long)]
     pub out: PathBuf,
     /// Least games for a player to be on the leaderboard.
@@ -35,13 +36,25 @@ pub struct Args {
     pub partitions: bool,
 }
 
-/// Reads the analysis of every directory with `read`.
+/// What a merge asks of the analyses it merged: some game rated (exit code 1 otherwise).
+pub(super) const MERGE_REQUIRES: Required = Required {
+    files: None,
+    strict: false,
+    allow_empty: false,
+    verb: "rated",
+};
+
+/// Reads the analysis of every directory with `read`, after checking that each is the complete
+/// output of a run (its manifest, and the files it lists with their sizes).
 pub(super) fn read_shards(
     dirs: &[PathBuf],
     read: fn(&Path) -> Result<Shard, MergeError>,
 ) -> Result<Vec<Shard>, CliError> {
     dirs.iter()
-        .map(|dir| read(dir).map_err(CliError::failure))
+        .map(|dir| {
+            check_complete(dir).map_err(CliError::failure)?;
+            read(dir).map_err(CliError::failure)
+        })
         .collect()
 }
 
@@ -54,7 +67,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return super::partitions::merge(&args);
     }
     let shards = read_shards(&args.dirs, Shard::read_with_games)?;
-    create_dir(&args.out)?;
+    let out = open_out(&args.out)?;
     let merged =
         merge(&shards, args.tables.tables.as_deref(), &Bar::new()).map_err(CliError::failure)?;
     let mut games = String::new();
@@ -69,5 +82,5 @@ pub fn run(args: Args) -> Result<(), CliError> {
         min_games: args.min_games,
         top: args.leaderboard.top,
     };
-    write_outputs(&args.out, &files, args.leaderboard.json)
+    write_outputs(out, &files, args.leaderboard.json, &MERGE_REQUIRES)
 }

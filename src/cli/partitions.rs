@@ -3,13 +3,14 @@
 //! of the partitions before it) merged into exactly the outputs of one `analyze` of the corpus:
 //! every file byte for byte, and the leaderboard on stdout.
 
-use super::analyze::{create_dir, write_outputs};
-use super::merge::{read_shards, Args};
+use super::analyze::{open_out, write_outputs};
+use super::merge::{read_shards, Args, MERGE_REQUIRES};
 use super::CliError;
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::{fingerprint, Summary};
 use dicelens::merge::Shard;
 use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
+use dicelens::report::output::OutputDir;
 use dicelens::report::AnalysisFiles;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -35,7 +36,7 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     }
     let decisions = with_decisions(&shards)?;
     check_partition(&shards)?;
-    create_dir(&args.out)?;
+    let mut out = open_out(&args.out)?;
     let mut summary = Summary::default();
     let mut aggregates = Aggregates::default();
     for shard in &shards {
@@ -43,9 +44,9 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
         shard.summary.add_to(&mut summary);
     }
     summary.games_used = aggregates.games;
-    concatenate(&shards, &args.out, "games.csv", GAME_COLUMNS)?;
+    concatenate(&shards, &mut out, "games.csv", GAME_COLUMNS)?;
     if decisions {
-        concatenate(&shards, &args.out, "decisions.csv", DECISION_COLUMNS)?;
+        concatenate(&shards, &mut out, "decisions.csv", DECISION_COLUMNS)?;
     }
     // Everything that says how the shards were rated, as they say it: the summary then has
     // exactly the fields of `analyze`'s.
@@ -58,7 +59,7 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
         min_games: args.min_games,
         top: args.leaderboard.top,
     };
-    write_outputs(&args.out, &files, args.leaderboard.json)
+    write_outputs(out, &files, args.leaderboard.json, &MERGE_REQUIRES)
 }
 
 /// The fields of a shard's `summary.json` that say how it was rated (all but the counts; see
@@ -151,24 +152,29 @@ fn check_partition(shards: &[Shard]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes `out/name`: `header`, then the rows of every shard's `name` in shard order (each
+/// Writes `name` in `out`: `header`, then the rows of every shard's `name` in shard order (each
 /// checked to start with `header`, and copied as it is).
-fn concatenate(shards: &[Shard], out: &Path, name: &str, header: &str) -> Result<(), CliError> {
-    let path = out.join(name);
+fn concatenate(
+    shards: &[Shard],
+    out: &mut OutputDir,
+    name: &str,
+    header: &str,
+) -> Result<(), CliError> {
+    let mut file = out.create(name).map_err(CliError::failure)?;
+    let path = file.path().to_path_buf();
     let cannot_write =
         |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", path.display()));
-    let file = std::fs::File::create(&path).map_err(cannot_write)?;
-    let mut writer = std::io::BufWriter::new(file);
-    writeln!(writer, "{header}").map_err(cannot_write)?;
+    writeln!(file, "{header}").map_err(cannot_write)?;
     for shard in shards {
-        append_rows(&shard.dir.join(name), header, &mut writer)?;
+        append_rows(&shard.dir.join(name), header, &mut file, &path)?;
     }
-    writer.flush().map_err(cannot_write)
+    out.add(file.finish().map_err(CliError::failure)?);
+    Ok(())
 }
 
 /// Copies the rows of the CSV file at `path` (after its first line, which must be `header`) to
-/// `out`; an error if the file does not end with a line end (cut short).
-fn append_rows(path: &Path, header: &str, out: &mut impl Write) -> Result<(), CliError> {
+/// `out` (the file `to`); an error if the file does not end with a line end (cut short).
+fn append_rows(path: &Path, header: &str, out: &mut impl Write, to: &Path) -> Result<(), CliError> {
     let name = path.display();
     let failure = |what: String| CliError::failure(format!("{name}: {what}"));
     let file = std::fs::File::open(path).map_err(|e| failure(format!("cannot read: {e}")))?;
@@ -190,7 +196,7 @@ fn append_rows(path: &Path, header: &str, out: &mut impl Write) -> Result<(), Cl
             .map_err(|e| failure(format!("cannot read: {e}")))?;
         let Some(&end) = chunk.last() else { break };
         out.write_all(chunk)
-            .map_err(|e| failure(format!("cannot copy: {e}")))?;
+            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", to.display())))?;
         last = end;
         let len = chunk.len();
         reader.consume(len);

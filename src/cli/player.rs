@@ -2,16 +2,19 @@
 //! from log files (every player is rated, for the percentile; the player's worst decisions are
 //! kept) or from an analysis's `aggregates.json` (`--from DIR`, without the worst decisions).
 //!
-//! Exit codes: 0 done, 1 failure, 2 usage error (an unknown player included).
+//! Exit codes: 0 done, 1 failure (no input read, no game rated, a file skipped with `--strict`),
+//! 2 usage error (an unknown player included, and `--from` a directory that is not a complete
+//! analysis).
 
 use super::analyze::Bar;
-use super::flags::{FormatFlag, GameFilter, OracleFlag, TablesFlag};
-use super::{notice, print_stdout, CliError};
+use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
+use super::{notice, print_stdout, CliError, Required};
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::Summary;
 use dicelens::pipeline::{analyze, DecisionSink, Options};
 use dicelens::rate::{Rated, Unit};
 use dicelens::replay::ReplayOptions;
+use dicelens::report::output::{check_complete, write_file};
 use dicelens::report::player::{self as page, PlayerReport, WORST};
 use dicelens::report::rows::DecisionRow;
 use dicelens::report::summary::SummaryFile;
@@ -46,6 +49,8 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub oracle: OracleFlag,
+    #[command(flatten)]
+    pub strict: StrictFlag,
 }
 
 /// A usage error that is about the input, not one flag (exit code 2).
@@ -117,13 +122,18 @@ fn from_logs(
         name: &args.name,
         worst: Vec::new(),
     };
-    let analysis = analyze(
-        &args.format.paths(&args.files)?,
-        &options,
-        &mut sink,
-        &Bar::new(),
-    )
-    .map_err(CliError::failure)?;
+    let files = args.format.paths(&args.files)?;
+    let analysis = analyze(&files, &options, &mut sink, &Bar::new()).map_err(CliError::failure)?;
+    let required = Required {
+        files: Some(files.len()),
+        strict: args.strict.strict,
+        allow_empty: false,
+        verb: "rated",
+    };
+    if let Err(e) = required.check(&analysis.summary) {
+        notice(analysis.summary.report().trim_end());
+        return Err(e);
+    }
     Ok((
         analysis.aggregates,
         sink.worst,
@@ -132,8 +142,9 @@ fn from_logs(
     ))
 }
 
-/// Reads `DIR/aggregates.json`.
+/// Reads `DIR/aggregates.json` (of a complete analysis).
 fn from_aggregates(dir: &Path) -> Result<Aggregates, CliError> {
+    check_complete(dir).map_err(|e| CliError::flag("--from", e))?;
     let path = dir.join("aggregates.json");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| CliError::flag("--from", format!("cannot read {}: {e}", path.display())))?;
@@ -234,8 +245,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let path = args.out.join(page::file_name(&args.name));
-    std::fs::write(&path, page::html(&report))
-        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
+    write_file(&path, page::html(&report).as_bytes()).map_err(CliError::failure)?;
     if args.json {
         let json = page::json(&report);
         print_stdout(&(serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"))

@@ -1,12 +1,13 @@
-//! `dicelens simulate`: a synthetic corpus of players with known skill, and its ground truth.
+//! `dicelens simulate`: a synthetic corpus of players with known skill, and its ground truth
+//! (both replaced only once both are written).
 
 use super::{notice, CliError};
+use dicelens::report::output::{commit_all, PendingFile};
 use dicelens::rules::RuleSet;
 use dicelens::simulate::{add_truth, players, simulate_batch, Plan, PlayerTruth};
 use dicelens::tables::{load_expected, table_dir};
 use dicelens_parsers::Format;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Games simulated per parallel batch before they are written in order.
@@ -89,7 +90,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (table, _) = load_expected(&dir, rules, &notice);
     let failure =
         |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));
-    let mut out = BufWriter::new(File::create(&args.out).map_err(failure)?);
+    let mut out = PendingFile::create(&args.out).map_err(CliError::failure)?;
     format.write_start(&mut out).map_err(failure)?;
     let mut truth = vec![PlayerTruth::default(); players.len()];
     let bar = indicatif::ProgressBar::new(args.games as u64);
@@ -104,7 +105,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         start = end;
     }
     bar.finish_and_clear();
-    out.flush().map_err(failure)?;
+    let out = out.finish().map_err(CliError::failure)?;
     let truth_file = truth_path(&args.out);
     let mut csv = String::from("player,temperature,games,decisions,total_error\n");
     for (p, t) in players.iter().zip(&truth) {
@@ -113,8 +114,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             p.name, p.temperature, t.games, t.decisions, t.total_error
         ));
     }
-    std::fs::write(&truth_file, csv)
+    // The corpus and its truth are put in place together, once both are written.
+    let mut truth_out = PendingFile::create(&truth_file).map_err(CliError::failure)?;
+    truth_out
+        .write_all(csv.as_bytes())
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
+    let truth_out = truth_out.finish().map_err(CliError::failure)?;
+    commit_all(vec![out, truth_out]).map_err(CliError::failure)?;
     notice(&format!(
         "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {}",
         args.games,

@@ -2,13 +2,14 @@
 //! a corpus is rated, [`CsvFile`]; `games.csv` read back by `merge`), and `players.csv`,
 //! `leaderboard.csv` and `rounds.csv` (functions of the aggregates).
 
+use super::output::{Finished, OutputDir, PendingFile};
 use super::rows::DecisionRow;
 use super::{Ranked, WriteError};
 use crate::aggregate::{Aggregates, PlayerStats};
 use crate::rate::Class;
 use dicelens_parsers::LineNumber;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Header of `games.csv` (documented in docs/formats/analysis.md).
 pub const GAME_COLUMNS: &str = "game_id,file,line";
@@ -88,29 +89,32 @@ pub fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), 
 
 /// `games.csv` and (when wanted) `decisions.csv` of an analysis, as the sink of
 /// [`crate::pipeline::analyze`]: each chunk's rows are made on a worker, and written in corpus
-/// order.
+/// order (to temporary files of the output directory, put in place by its commit).
 pub struct RowFiles {
     games: CsvFile,
     decisions: Option<CsvFile>,
 }
 
 impl RowFiles {
-    /// Creates `dir/games.csv` and, with `decisions`, `dir/decisions.csv`.
-    pub fn create(dir: &Path, decisions: bool) -> Result<RowFiles, WriteError> {
+    /// Starts `games.csv` and, with `decisions`, `decisions.csv` in `out`.
+    pub fn create(out: &OutputDir, decisions: bool) -> Result<RowFiles, WriteError> {
         Ok(RowFiles {
-            games: CsvFile::create(dir, "games.csv", GAME_COLUMNS)?,
+            games: CsvFile::create(out, "games.csv", GAME_COLUMNS)?,
             decisions: if decisions {
-                Some(CsvFile::create(dir, "decisions.csv", DECISION_COLUMNS)?)
+                Some(CsvFile::create(out, "decisions.csv", DECISION_COLUMNS)?)
             } else {
                 None
             },
         })
     }
 
-    /// Flushes the files; the first error met, if any.
-    pub fn finish(self) -> Result<(), WriteError> {
-        self.games.finish()?;
-        self.decisions.map_or(Ok(()), CsvFile::finish)
+    /// Finishes the files and adds them to `out`; the first error met, if any.
+    pub fn finish(self, out: &mut OutputDir) -> Result<(), WriteError> {
+        out.add(self.games.finish()?);
+        if let Some(decisions) = self.decisions {
+            out.add(decisions.finish()?);
+        }
+        Ok(())
     }
 }
 
@@ -142,22 +146,18 @@ impl crate::pipeline::DecisionSink for RowFiles {
     }
 }
 
-/// A CSV file written batch by batch, so the rows of a large corpus are never all in memory;
-/// the first write error is kept and reported by [`CsvFile::finish`].
+/// A CSV file of an output directory written batch by batch, so the rows of a large corpus are
+/// never all in memory; the first write error is kept and reported by [`CsvFile::finish`].
 pub struct CsvFile {
-    path: PathBuf,
-    out: std::io::BufWriter<std::fs::File>,
+    file: PendingFile,
     error: Option<std::io::Error>,
 }
 
 impl CsvFile {
-    /// Creates `dir/name` and writes `header` (a line without its newline).
-    pub fn create(dir: &Path, name: &str, header: &str) -> Result<CsvFile, WriteError> {
-        let path = dir.join(name);
-        let file = std::fs::File::create(&path).map_err(|e| WriteError::new(&path, e))?;
+    /// Starts `name` in `out` with `header` (a line without its newline).
+    pub fn create(out: &OutputDir, name: &str, header: &str) -> Result<CsvFile, WriteError> {
         let mut csv = CsvFile {
-            path,
-            out: std::io::BufWriter::new(file),
+            file: out.create(name)?,
             error: None,
         };
         csv.write(&format!("{header}\n"));
@@ -168,21 +168,17 @@ impl CsvFile {
     pub fn write(&mut self, rows: &str) {
         use std::io::Write;
         if self.error.is_none() {
-            if let Err(e) = self.out.write_all(rows.as_bytes()) {
+            if let Err(e) = self.file.write_all(rows.as_bytes()) {
                 self.error = Some(e);
             }
         }
     }
 
-    /// Flushes the file; the first error met, if any.
-    pub fn finish(mut self) -> Result<(), WriteError> {
-        use std::io::Write;
-        if let (None, Err(e)) = (&self.error, self.out.flush()) {
-            self.error = Some(e);
-        }
+    /// Finishes the file (to be added to its output directory); the first error met, if any.
+    pub fn finish(self) -> Result<Finished, WriteError> {
         match self.error {
-            Some(e) => Err(WriteError::new(&self.path, e)),
-            None => Ok(()),
+            Some(e) => Err(WriteError::new(self.file.path(), e)),
+            None => self.file.finish(),
         }
     }
 }

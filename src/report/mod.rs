@@ -1,7 +1,8 @@
 //! Presentation of analyses, every output format: the leaderboard as text and JSON and the
 //! whole output directory of an analysis ([`write_analysis`]) in this module, the CSV files
 //! ([`csv`]), one row type for a rated decision ([`rows`]), `summary.json` ([`summary`]), the
-//! HTML report with SVG charts ([`html`]) and a player's report ([`player`]). Numbers are
+//! HTML report with SVG charts ([`html`]) and a player's report ([`player`]). Every file is
+//! written complete or not at all ([`output`]). Numbers are
 //! formatted here and only here; every output is a pure function of engine types, so it is the
 //! same bytes whatever the thread count or sharding.
 
@@ -18,6 +19,7 @@ pub mod dist;
 pub mod eval;
 pub mod html;
 pub mod oracles;
+pub mod output;
 pub mod player;
 pub mod quality;
 pub mod rows;
@@ -27,6 +29,7 @@ pub mod validate;
 
 pub use crate::rate::Unit;
 pub use csv::{csv_field, leaderboard_csv, players_csv, rounds_csv};
+use output::OutputDir;
 use summary::SummaryFile;
 
 /// A file that could not be written: its path and why.
@@ -55,12 +58,6 @@ impl std::fmt::Display for WriteError {
 }
 
 impl std::error::Error for WriteError {}
-
-/// Writes `dir/name`.
-fn write_file(dir: &Path, name: &str, content: &str) -> Result<(), WriteError> {
-    let path = dir.join(name);
-    std::fs::write(&path, content).map_err(|e| WriteError::new(&path, e))
-}
 
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {
@@ -98,19 +95,19 @@ impl<'a> AnalysisFiles<'a> {
     }
 }
 
-/// Writes every output file of an analysis into `dir`: `players.csv`, `leaderboard.csv`,
-/// `rounds.csv`, `summary.json`, `aggregates.json`, `games.csv` when its rows are given, and
-/// `report.html`.
-pub fn write_analysis(dir: &Path, files: &AnalysisFiles) -> Result<(), WriteError> {
+/// Writes every output file of an analysis into `out` (put in place by its commit):
+/// `players.csv`, `leaderboard.csv`, `rounds.csv`, `summary.json`, `aggregates.json`,
+/// `games.csv` when its rows are given, and `report.html`.
+pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), WriteError> {
     let aggregates = files.aggregates;
     let board = leaderboard(aggregates, files.min_games);
-    write_file(dir, "players.csv", &players_csv(aggregates))?;
-    write_file(dir, "leaderboard.csv", &leaderboard_csv(&board))?;
-    write_file(dir, "rounds.csv", &rounds_csv(aggregates))?;
-    write_file(dir, "summary.json", &files.summary_file.to_json())?;
-    write_file(dir, "aggregates.json", &aggregates_json(aggregates))?;
+    out.write("players.csv", &players_csv(aggregates))?;
+    out.write("leaderboard.csv", &leaderboard_csv(&board))?;
+    out.write("rounds.csv", &rounds_csv(aggregates))?;
+    out.write("summary.json", &files.summary_file.to_json())?;
+    out.write("aggregates.json", &aggregates_json(aggregates))?;
     if let Some(rows) = files.games {
-        write_file(dir, "games.csv", &format!("{}\n{rows}", csv::GAME_COLUMNS))?;
+        out.write("games.csv", &format!("{}\n{rows}", csv::GAME_COLUMNS))?;
     }
     let html = html::report_html(
         aggregates,
@@ -121,7 +118,7 @@ pub fn write_analysis(dir: &Path, files: &AnalysisFiles) -> Result<(), WriteErro
         files.min_games,
         files.top,
     );
-    write_file(dir, "report.html", &html)
+    out.write("report.html", &html)
 }
 
 /// `aggregates.json`: the aggregates as compact JSON and a line end.

@@ -9,12 +9,14 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Every output file of an analysis in `dir`, by name, with `log` (the path of the input as
-/// the run named it) replaced by `LOG`, so that runs over differently named inputs compare.
+/// the run named it) replaced by `LOG`, so that runs over differently named inputs compare
+/// (not the manifest, whose sizes depend on the name).
 fn outputs(dir: &Path, log: &str) -> BTreeMap<String, String> {
     std::fs::read_dir(dir)
         .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_name() != dicelens::report::output::MANIFEST)
         .map(|entry| {
-            let entry = entry.unwrap();
             let name = entry.file_name().into_string().unwrap();
             let content = std::fs::read_to_string(entry.path()).unwrap();
             let content = if log.is_empty() {

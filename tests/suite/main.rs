@@ -15,6 +15,7 @@ mod expected_tables;
 mod golden;
 mod inputs;
 mod merge;
+mod outputs;
 mod partitions;
 mod player;
 mod properties;

@@ -532,23 +532,25 @@ fn ids_round_trip_commas_quotes_and_line_breaks() {
         [&weird[0], &second, &weird[0], &weird[1]].map(String::as_str)
     );
 
-    // What `ids` prints, `--seen-ids` reads back: those games are duplicates.
+    // What `ids` prints, `--seen-ids` reads back: those games are duplicates. A partition
+    // that rates no game is written with --allow-empty (and is a failure without it).
     let seen = d.join("seen.csv");
     fs::write(&seen, run_ok(&["ids", arg(&jsonl)], 1)).unwrap();
     let out = d.join("out");
-    run_ok(
-        &[
-            "analyze",
-            arg(&jsonl),
-            "--oracle",
-            "e",
-            "--seen-ids",
-            arg(&seen),
-            "--out",
-            arg(&out),
-        ],
-        1,
-    );
+    let mut args = vec![
+        "analyze",
+        arg(&jsonl),
+        "--oracle",
+        "e",
+        "--seen-ids",
+        arg(&seen),
+        "--out",
+        arg(&out),
+    ];
+    assert_fails(&args, 1, &["no game rated: all 2 games read were skipped"]);
+    assert!(!out.exists());
+    args.push("--allow-empty");
+    run_ok(&args, 1);
     let summary: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["games_rated"], 0);

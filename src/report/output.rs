@@ -1,0 +1,775 @@
+//! Outputs complete or absent. Every file a command writes is first written to a temporary file
+//! beside its target (`.dicelens-tmp-PID-N-NAME`, in the target's directory), flushed to disk,
+//! and renamed onto the target only once every output of the run is written ([`PendingFile`],
+//! [`Finished`], [`write_file`]). A failure before that (a full disk, or a run that fails for
+//! another reason) leaves the previous outputs as they were, and no temporary file behind.
+//!
+//! An output directory ([`OutputDir`]: `analyze --out`, `merge --out`) also gets a manifest,
+//! [`MANIFEST`], renamed into place last: the names and sizes of the files the run wrote. The
+//! earlier manifest is removed before the first file is renamed, so a directory has a manifest
+//! only when a run completed in it. The manifest
+//! - says that the directory is complete ([`check_complete`], which `merge` and `player --from`
+//!   ask of a directory before they read it);
+//! - says which files of an earlier run to remove when a run does not write them again (an old
+//!   `decisions.csv` never stays beside the outputs of a run without `--decisions`);
+//! - tells a directory that dicelens wrote from one it did not: a run refuses a directory that
+//!   holds other files and no manifest.
+//!
+//! Test hook: with [`FAIL_WRITE_AFTER`]`=N` in the environment, writes to output files fail as
+//! on a full disk once the process has written N bytes to them in all (for tests of a full
+//! disk where no small file system can be mounted).
+
+use super::WriteError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// The manifest of an output directory: the files the last complete run wrote, with their sizes.
+pub const MANIFEST: &str = ".dicelens-outputs";
+
+/// How the names of temporary files begin.
+pub const TEMP_PREFIX: &str = ".dicelens-tmp-";
+
+/// The files `analyze` and `merge` may write into an output directory. A directory without a
+/// manifest that holds only these (an earlier version's outputs, or a run interrupted while it
+/// renamed its files) is taken as an earlier run's; they are removed when a run does not write
+/// them again.
+pub const KNOWN_OUTPUTS: [&str; 8] = [
+    "aggregates.json",
+    "decisions.csv",
+    "games.csv",
+    "leaderboard.csv",
+    "players.csv",
+    "report.html",
+    "rounds.csv",
+    "summary.json",
+];
+
+/// The test hook's environment variable: writes to output files fail once the process has
+/// written this many bytes to them in all.
+pub const FAIL_WRITE_AFTER: &str = "DICELENS_TEST_FAIL_WRITE_AFTER";
+
+/// The test hook's limit, if set.
+fn write_limit() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var(FAIL_WRITE_AFTER)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+    })
+}
+
+/// Bytes written to output files by this process (counted only under the test hook).
+static WRITTEN: AtomicU64 = AtomicU64::new(0);
+
+/// The directory of a file's path (`.` for a bare name).
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether `name` names a file directly inside a directory (no separator, not `.` or `..`).
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\'])
+}
+
+/// A temporary file, removed when dropped unless it was renamed.
+struct TempPath(Option<PathBuf>);
+
+impl TempPath {
+    /// Renames the file onto `target`; on failure it stays to be removed.
+    fn rename_to(&mut self, target: &Path) -> io::Result<()> {
+        if let Some(path) = &self.0 {
+            fs::rename(path, target)?;
+            self.0 = None;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// Creates a new temporary file in `dir` for the output `name`.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(File, TempPath)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    // The output's name makes the file recognisable; a long one is cut (file names are short).
+    let short: String = name.chars().take(64).collect();
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!("{TEMP_PREFIX}{}-{n}-{short}", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((file, TempPath(Some(path)))),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// A temporary file that counts its bytes and honours the test hook.
+struct Counted {
+    file: File,
+    bytes: u64,
+}
+
+impl Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut allowed = buf.len();
+        if let Some(limit) = write_limit() {
+            let before = WRITTEN.fetch_add(buf.len() as u64, Ordering::SeqCst);
+            let left = limit.saturating_sub(before);
+            if left == 0 && !buf.is_empty() {
+                return Err(io::Error::other(format!(
+                    "No space left on device (test hook {FAIL_WRITE_AFTER}={limit})"
+                )));
+            }
+            allowed = allowed.min(usize::try_from(left).unwrap_or(usize::MAX));
+        }
+        let n = self.file.write(&buf[..allowed])?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// An output being written: a temporary file beside its target. [`PendingFile::finish`] makes
+/// it a [`Finished`] file, which a commit renames onto the target; dropped before, the
+/// temporary file is removed and the target stays as it was.
+pub struct PendingFile {
+    out: BufWriter<Counted>,
+    temp: TempPath,
+    target: PathBuf,
+}
+
+impl PendingFile {
+    /// Starts writing `target` (its directory must exist).
+    pub fn create(target: &Path) -> Result<PendingFile, WriteError> {
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .ok_or_else(|| {
+                WriteError::new(
+                    target,
+                    io::Error::new(io::ErrorKind::InvalidInput, "not a file name"),
+                )
+            })?;
+        let (file, temp) =
+            create_temp(parent(target), &name).map_err(|e| WriteError::new(target, e))?;
+        Ok(PendingFile {
+            out: BufWriter::with_capacity(1 << 16, Counted { file, bytes: 0 }),
+            temp,
+            target: target.to_path_buf(),
+        })
+    }
+
+    /// The file this will become.
+    pub fn path(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flushes the file to disk: it is complete, ready to be renamed onto its target.
+    pub fn finish(mut self) -> Result<Finished, WriteError> {
+        let target = self.target.clone();
+        let fail = |e| WriteError::new(&target, e);
+        self.out.flush().map_err(fail)?;
+        let counted = self.out.get_ref();
+        counted.file.sync_all().map_err(fail)?;
+        let bytes = counted.bytes;
+        Ok(Finished {
+            temp: std::mem::replace(&mut self.temp, TempPath(None)),
+            target: self.target,
+            bytes,
+        })
+    }
+}
+
+impl Write for PendingFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// An output written completely (and flushed to disk) under a temporary name, waiting to be
+/// renamed onto its target; dropped without that, it is removed.
+pub struct Finished {
+    temp: TempPath,
+    target: PathBuf,
+    bytes: u64,
+}
+
+impl Finished {
+    /// Its size in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The file it becomes.
+    pub fn path(&self) -> &Path {
+        &self.target
+    }
+
+    /// Renames it onto its target (the directory not synced).
+    fn rename(mut self) -> Result<(), WriteError> {
+        let target = self.target.clone();
+        self.temp
+            .rename_to(&target)
+            .map_err(|e| WriteError::new(&target, e))
+    }
+
+    /// Renames it onto its target, replacing what was there.
+    pub fn commit(self) -> Result<(), WriteError> {
+        commit_all(vec![self])
+    }
+}
+
+/// Renames every file onto its target, in order, then syncs their directories.
+pub fn commit_all(files: Vec<Finished>) -> Result<(), WriteError> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for file in files {
+        let dir = parent(&file.target).to_path_buf();
+        file.rename()?;
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    for dir in dirs {
+        sync_dir(&dir);
+    }
+    Ok(())
+}
+
+/// Writes `path` whole or not at all: `content` goes to a temporary file beside it, renamed onto
+/// it once flushed to disk.
+pub fn write_file(path: &Path, content: &[u8]) -> Result<(), WriteError> {
+    let mut file = PendingFile::create(path)?;
+    file.write_all(content)
+        .map_err(|e| WriteError::new(path, e))?;
+    file.finish()?.commit()
+}
+
+/// Makes renames in `dir` durable (where the file system can; a failure only loses durability).
+fn sync_dir(dir: &Path) {
+    if let Ok(handle) = File::open(dir) {
+        let _ = handle.sync_all();
+    }
+}
+
+/// The manifest's content.
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Manifest {
+    /// Every file the run wrote (but the manifest), with its size in bytes.
+    files: BTreeMap<String, u64>,
+    /// `dicelens`.
+    tool: String,
+    /// The version that wrote the directory.
+    version: String,
+}
+
+impl Manifest {
+    /// Reads `dir`'s manifest: `Ok(None)` when there is none.
+    fn read(dir: &Path) -> Result<Option<Manifest>, OutputError> {
+        let path = dir.join(MANIFEST);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(OutputError::Unreadable { path, error: e }),
+        };
+        let manifest: Manifest =
+            serde_json::from_str(&text).map_err(|e| OutputError::Incomplete {
+                dir: dir.to_path_buf(),
+                why: format!("{MANIFEST} is not a manifest: {e}"),
+            })?;
+        if let Some(bad) = manifest.files.keys().find(|name| !is_plain_name(name)) {
+            return Err(OutputError::Incomplete {
+                dir: dir.to_path_buf(),
+                why: format!("{MANIFEST} lists {bad:?}, not a file of the directory"),
+            });
+        }
+        Ok(Some(manifest))
+    }
+}
+
+/// Why an output directory cannot be written or read.
+#[derive(Debug)]
+pub enum OutputError {
+    /// A file or directory that could not be created, written, renamed or removed.
+    Write(WriteError),
+    /// A file or directory that could not be read.
+    Unreadable {
+        /// Its path.
+        path: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
+    /// The output path exists and is not a directory.
+    NotADirectory(PathBuf),
+    /// The directory holds files and no manifest: dicelens did not write it.
+    NotOurs {
+        /// The directory.
+        dir: PathBuf,
+        /// The first few of the files that are not outputs, by name.
+        found: Vec<String>,
+    },
+    /// The directory is not the complete output of a run (no manifest, or its files differ
+    /// from what the manifest lists).
+    Incomplete {
+        /// The directory.
+        dir: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// Files named in [`OutputError::NotOurs`].
+const NAMES_SHOWN: usize = 3;
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutputError::Write(e) => e.fmt(f),
+            OutputError::Unreadable { path, error } => {
+                write!(f, "cannot read {}: {error}", path.display())
+            }
+            OutputError::NotADirectory(path) => {
+                write!(f, "{} exists and is not a directory", path.display())
+            }
+            OutputError::NotOurs { dir, found } => {
+                let mut names = found
+                    .iter()
+                    .take(NAMES_SHOWN)
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if found.len() > NAMES_SHOWN {
+                    names.push_str(", ...");
+                }
+                write!(
+                    f,
+                    "{} is not empty and dicelens did not write it (it holds {names}, and no \
+                     {MANIFEST}): write the outputs to a new or empty directory",
+                    dir.display()
+                )
+            }
+            OutputError::Incomplete { dir, why } => write!(
+                f,
+                "{}: not the complete output of a dicelens run: {why} (the run that wrote it \
+                 failed or was interrupted, an older dicelens wrote it, or its files changed \
+                 since: run it again)",
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+impl From<WriteError> for OutputError {
+    fn from(e: WriteError) -> Self {
+        OutputError::Write(e)
+    }
+}
+
+/// Checks that `dir` holds the complete output of a run: its manifest, and every file the
+/// manifest lists with the size it lists.
+pub fn check_complete(dir: &Path) -> Result<(), OutputError> {
+    let incomplete = |why: String| OutputError::Incomplete {
+        dir: dir.to_path_buf(),
+        why,
+    };
+    let Some(manifest) = Manifest::read(dir)? else {
+        return Err(incomplete(format!("{MANIFEST} is missing")));
+    };
+    for (name, &bytes) in &manifest.files {
+        match fs::metadata(dir.join(name)) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(incomplete(format!("{name} is missing")))
+            }
+            Err(e) => {
+                return Err(OutputError::Unreadable {
+                    path: dir.join(name),
+                    error: e,
+                })
+            }
+            Ok(meta) if meta.len() != bytes => {
+                return Err(incomplete(format!(
+                    "{name} has {} bytes, {bytes} when it was written",
+                    meta.len()
+                )))
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The output directory of a run: files are created as [`PendingFile`]s in it, finished, added,
+/// and renamed into place all together by [`OutputDir::commit`], which then removes the files of
+/// an earlier run that this one did not write and writes the manifest. Dropped without a
+/// commit, its files are removed, the earlier outputs stay as they were, and the directory is
+/// removed if the run created it.
+pub struct OutputDir {
+    dir: PathBuf,
+    /// Whether the directory was made for this run.
+    created: bool,
+    /// Files of an earlier run: removed by the commit unless written again.
+    earlier: Vec<String>,
+    /// The finished files, by name.
+    files: BTreeMap<String, Finished>,
+    committed: bool,
+}
+
+impl OutputDir {
+    /// Opens `dir` for a run's outputs, creating it if needed. Refused: a path that is not a
+    /// directory, and a directory that holds files and no manifest unless every one is an
+    /// output name ([`KNOWN_OUTPUTS`]).
+    pub fn open(dir: &Path) -> Result<OutputDir, OutputError> {
+        let created = match fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => false,
+            Ok(_) => return Err(OutputError::NotADirectory(dir.to_path_buf())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                fs::create_dir_all(dir).map_err(|e| WriteError::new(dir, e))?;
+                true
+            }
+            Err(e) => {
+                return Err(OutputError::Unreadable {
+                    path: dir.to_path_buf(),
+                    error: e,
+                })
+            }
+        };
+        let earlier = if created {
+            Vec::new()
+        } else {
+            earlier_outputs(dir)?
+        };
+        Ok(OutputDir {
+            dir: dir.to_path_buf(),
+            created,
+            earlier,
+            files: BTreeMap::new(),
+            committed: false,
+        })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Starts writing the file `name` of the directory.
+    pub fn create(&self, name: &str) -> Result<PendingFile, WriteError> {
+        PendingFile::create(&self.dir.join(name))
+    }
+
+    /// Adds a finished file (created by [`OutputDir::create`]) to the outputs; one of the same
+    /// name added before is dropped.
+    pub fn add(&mut self, file: Finished) {
+        let name = file
+            .target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.files.insert(name, file);
+    }
+
+    /// Writes the file `name` with `content` (renamed into place by the commit).
+    pub fn write(&mut self, name: &str, content: &str) -> Result<(), WriteError> {
+        let mut file = self.create(name)?;
+        file.write_all(content.as_bytes())
+            .map_err(|e| WriteError::new(file.path(), e))?;
+        let finished = file.finish()?;
+        self.add(finished);
+        Ok(())
+    }
+
+    /// Puts the outputs in place: writes the manifest under a temporary name, removes the
+    /// earlier manifest, renames every file onto its name, removes the earlier run's files that
+    /// were not written again (and temporary files an interrupted run left), and renames the
+    /// manifest into place last.
+    pub fn commit(mut self) -> Result<(), WriteError> {
+        let manifest = Manifest {
+            files: self
+                .files
+                .iter()
+                .map(|(name, file)| (name.clone(), file.bytes))
+                .collect(),
+            tool: "dicelens".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        };
+        let text = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
+        let mut pending = self.create(MANIFEST)?;
+        pending
+            .write_all(text.as_bytes())
+            .map_err(|e| WriteError::new(pending.path(), e))?;
+        let manifest_file = pending.finish()?;
+        // The directory changes from here on; without a manifest until the end, it reads as
+        // incomplete if the run stops half-way.
+        remove_if_present(&self.dir.join(MANIFEST))?;
+        for (_, file) in std::mem::take(&mut self.files) {
+            file.rename()?;
+        }
+        for name in &self.earlier {
+            if !manifest.files.contains_key(name) {
+                remove_if_present(&self.dir.join(name))?;
+            }
+        }
+        remove_stale_temps(&self.dir, manifest_file.temp.0.as_deref());
+        manifest_file.rename()?;
+        sync_dir(&self.dir);
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for OutputDir {
+    fn drop(&mut self) {
+        self.files.clear();
+        if self.created && !self.committed {
+            let _ = fs::remove_dir(&self.dir);
+        }
+    }
+}
+
+/// Removes the file at `path`, if there is one.
+fn remove_if_present(path: &Path) -> Result<(), WriteError> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(WriteError::new(path, e)),
+        _ => Ok(()),
+    }
+}
+
+/// Removes the temporary files that runs killed before their end left in `dir` (all but
+/// `keep`).
+fn remove_stale_temps(dir: &Path, keep: Option<&Path>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let is_temp = name.to_str().is_some_and(|n| n.starts_with(TEMP_PREFIX));
+        let kept = keep.is_some_and(|k| k.file_name() == Some(name.as_os_str()));
+        if is_temp && !kept && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The files of an earlier run in `dir` (those its manifest lists, and output names), or
+/// [`OutputError::NotOurs`] if it holds other files and has no manifest.
+fn earlier_outputs(dir: &Path) -> Result<Vec<String>, OutputError> {
+    let manifest = Manifest::read(dir).ok().flatten();
+    let unreadable = |e| OutputError::Unreadable {
+        path: dir.to_path_buf(),
+        error: e,
+    };
+    let mut earlier = Vec::new();
+    let mut others = Vec::new();
+    for entry in fs::read_dir(dir).map_err(unreadable)? {
+        let name = entry.map_err(unreadable)?.file_name();
+        let name = name.to_string_lossy();
+        if name == MANIFEST || name.starts_with(TEMP_PREFIX) {
+            continue;
+        }
+        let listed = manifest
+            .as_ref()
+            .is_some_and(|m| m.files.contains_key(name.as_ref()));
+        if listed || KNOWN_OUTPUTS.contains(&name.as_ref()) {
+            earlier.push(name.into_owned());
+        } else {
+            others.push(name.into_owned());
+        }
+    }
+    if manifest.is_none() && !others.is_empty() {
+        others.sort();
+        return Err(OutputError::NotOurs {
+            dir: dir.to_path_buf(),
+            found: others,
+        });
+    }
+    earlier.sort();
+    Ok(earlier)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A run into `dir` that writes `files` (name, content) and commits them.
+    fn committed(dir: &Path, files: &[(&str, &str)]) {
+        let mut out = OutputDir::open(dir).unwrap();
+        for (name, content) in files {
+            out.write(name, content).unwrap();
+        }
+        out.commit().unwrap();
+    }
+
+    #[test]
+    fn a_commit_puts_every_file_and_the_manifest_in_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let mut out = OutputDir::open(&dir).unwrap();
+        out.write("summary.json", "{}\n").unwrap();
+        let mut games = out.create("games.csv").unwrap();
+        games.write_all(b"game_id,file,line\n").unwrap();
+        out.add(games.finish().unwrap());
+        // Nothing is in place before the commit.
+        assert!(names(&dir).iter().all(|n| n.starts_with(TEMP_PREFIX)));
+        out.commit().unwrap();
+        assert_eq!(names(&dir), [MANIFEST, "games.csv", "summary.json"]);
+        check_complete(&dir).unwrap();
+        let manifest = Manifest::read(&dir).unwrap().unwrap();
+        assert_eq!(manifest.files["games.csv"], 18);
+        assert_eq!(manifest.files["summary.json"], 3);
+    }
+
+    #[test]
+    fn a_run_dropped_before_its_commit_leaves_the_earlier_outputs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        committed(dir, &[("summary.json", "old\n")]);
+        let mut out = OutputDir::open(dir).unwrap();
+        out.write("summary.json", "new\n").unwrap();
+        let mut half = out.create("games.csv").unwrap();
+        half.write_all(b"half a ro").unwrap();
+        drop(half);
+        drop(out);
+        assert_eq!(names(dir), [MANIFEST, "summary.json"]);
+        assert_eq!(
+            fs::read_to_string(dir.join("summary.json")).unwrap(),
+            "old\n"
+        );
+        check_complete(dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_made_for_a_failed_run_is_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("new");
+        let mut out = OutputDir::open(&dir).unwrap();
+        out.write("summary.json", "{}\n").unwrap();
+        drop(out);
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn files_an_earlier_run_wrote_and_this_one_did_not_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        committed(
+            dir,
+            &[
+                ("summary.json", "1\n"),
+                ("decisions.csv", "1\n"),
+                ("extra.txt", "1\n"),
+            ],
+        );
+        // Files of the user's are kept; a leftover temporary file is removed.
+        fs::write(dir.join("notes.txt"), "mine").unwrap();
+        fs::write(dir.join(format!("{TEMP_PREFIX}1-0-games.csv")), "cut").unwrap();
+        committed(dir, &[("summary.json", "2\n")]);
+        assert_eq!(names(dir), [MANIFEST, "notes.txt", "summary.json"]);
+    }
+
+    #[test]
+    fn a_directory_dicelens_did_not_write_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::write(dir.join("thesis.tex"), "mine").unwrap();
+        fs::write(dir.join("summary.json"), "{}").unwrap();
+        let error = OutputDir::open(dir).err().unwrap();
+        assert!(matches!(error, OutputError::NotOurs { .. }), "{error}");
+        let message = error.to_string();
+        assert!(message.contains("thesis.tex"), "{message}");
+        assert!(message.contains("new or empty directory"), "{message}");
+        // A file is no directory.
+        let file = dir.join("thesis.tex");
+        let error = OutputDir::open(&file).err().unwrap();
+        assert!(error.to_string().contains("not a directory"), "{error}");
+        // Outputs without a manifest (an older dicelens's) are taken as an earlier run's.
+        fs::remove_file(dir.join("thesis.tex")).unwrap();
+        fs::write(dir.join("decisions.csv"), "old").unwrap();
+        committed(dir, &[("summary.json", "{}\n")]);
+        assert_eq!(names(dir), [MANIFEST, "summary.json"]);
+    }
+
+    #[test]
+    fn a_directory_whose_files_differ_from_the_manifest_is_incomplete() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let error = check_complete(dir).err().unwrap();
+        assert!(error.to_string().contains("is missing"), "{error}");
+        let mut out = OutputDir::open(dir).unwrap();
+        out.write("aggregates.json", "{\"games\": 1}\n").unwrap();
+        out.write("games.csv", "game_id,file,line\nx,y,1\n")
+            .unwrap();
+        out.commit().unwrap();
+        fs::write(dir.join("games.csv"), "game_id,file,line\nx,y,").unwrap();
+        let error = check_complete(dir).err().unwrap();
+        let message = error.to_string();
+        assert!(
+            message.contains("games.csv has 22 bytes, 24 when"),
+            "{message}"
+        );
+        fs::remove_file(dir.join("aggregates.json")).unwrap();
+        let message = check_complete(dir).err().unwrap().to_string();
+        assert!(message.contains("aggregates.json is missing"), "{message}");
+        fs::write(
+            dir.join(MANIFEST),
+            "{\"files\": {\"../x\": 1}, \"tool\": \"\", \"version\": \"\"}",
+        )
+        .unwrap();
+        let message = check_complete(dir).err().unwrap().to_string();
+        assert!(message.contains("not a file of the directory"), "{message}");
+    }
+
+    #[test]
+    fn a_single_file_is_replaced_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("corpus.ygn");
+        fs::write(&path, "old").unwrap();
+        let mut file = PendingFile::create(&path).unwrap();
+        file.write_all(b"new, half").unwrap();
+        drop(file);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        write_file(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(names(tmp.path()), ["corpus.ygn"]);
+        let error = write_file(&tmp.path().join("no/such/dir.svg"), b"x")
+            .err()
+            .unwrap();
+        assert!(error.to_string().contains("no/such/dir.svg"), "{error}");
+    }
+}
