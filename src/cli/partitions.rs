@@ -8,7 +8,7 @@ use super::merge::{read_shards, Args};
 use super::CliError;
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::{fingerprint, Summary};
-use dicelens::merge::Shard;
+use dicelens::merge::{MergeError, Shard};
 use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
 use dicelens::report::AnalysisFiles;
 use std::collections::HashMap;
@@ -39,8 +39,14 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     let mut summary = Summary::default();
     let mut aggregates = Aggregates::default();
     for shard in &shards {
-        aggregates.merge(&shard.aggregates);
-        shard.summary.add_to(&mut summary);
+        let overflow = |file, e| CliError::failure(MergeError::overflow(&shard.dir, file, e));
+        aggregates
+            .merge(&shard.aggregates)
+            .map_err(|e| overflow("aggregates.json", e))?;
+        shard
+            .summary
+            .add_to(&mut summary)
+            .map_err(|e| overflow("summary.json", e))?;
     }
     summary.games_used = aggregates.games;
     concatenate(&shards, &args.out, "games.csv", GAME_COLUMNS)?;
