@@ -14,6 +14,86 @@ const NANO: f64 = 1e9;
 /// Micro-points per point (the unit of game errors in squares and of the histogram).
 const MICRO: f64 = 1e6;
 
+/// A sum that does not fit its counter: merging analyses whose counts add up to more than a
+/// 64-bit count (or a 128-bit sum of nano-points) can hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overflow {
+    /// The counter, as a path into `aggregates.json` (`players["ann"].all.decisions`).
+    pub counter: String,
+    /// The counter's width in bits.
+    pub bits: u32,
+}
+
+impl Overflow {
+    /// The same overflow, its counter named within `outer` (`all` and `decisions`:
+    /// `all.decisions`).
+    pub fn within(self, outer: &str) -> Overflow {
+        Overflow {
+            counter: format!("{outer}.{}", self.counter),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for Overflow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the counter {} overflows (the sum does not fit in {} bits)",
+            self.counter, self.bits
+        )
+    }
+}
+
+impl std::error::Error for Overflow {}
+
+/// A counter that adds with overflow checked.
+pub trait Counter: Copy {
+    /// `self + other`, `None` on overflow.
+    fn checked(self, other: Self) -> Option<Self>;
+    /// The counter's width in bits.
+    const BITS: u32;
+}
+
+impl Counter for u64 {
+    fn checked(self, other: u64) -> Option<u64> {
+        self.checked_add(other)
+    }
+    const BITS: u32 = u64::BITS;
+}
+
+impl Counter for i128 {
+    fn checked(self, other: i128) -> Option<i128> {
+        self.checked_add(other)
+    }
+    const BITS: u32 = i128::BITS;
+}
+
+/// Adds `other` to the counter `name` at `mine`; an error naming it on overflow (and `mine`
+/// unchanged).
+pub fn add_checked<T: Counter>(mine: &mut T, other: T, name: &str) -> Result<(), Overflow> {
+    match mine.checked(other) {
+        Some(sum) => {
+            *mine = sum;
+            Ok(())
+        }
+        None => Err(overflow_at(name, T::BITS)),
+    }
+}
+
+/// An overflow of the counter `counter`, `bits` wide.
+fn overflow_at(counter: &str, bits: u32) -> Overflow {
+    Overflow {
+        counter: counter.to_string(),
+        bits,
+    }
+}
+
+/// The name of the entry of `key` in a map called `map` (`players["ann"]`).
+fn entry_name(map: &str, key: impl std::fmt::Display) -> String {
+    format!("{map}[{:?}]", key.to_string())
+}
+
 /// Fixed-point nano-points of a value.
 fn nano(points: f64) -> i128 {
     (points * NANO).round() as i128
@@ -122,23 +202,31 @@ impl Tally {
         self.classes.add(r.class);
     }
 
-    /// Adds another tally.
-    pub fn merge(&mut self, o: &Tally) {
-        self.decisions += o.decisions;
-        self.unforced += o.unforced;
-        self.error_nano += o.error_nano;
-        self.luck_nano += o.luck_nano;
-        for (a, b) in self.classes.0.iter_mut().zip(o.classes.0) {
-            *a += b;
+    /// Adds another tally; an error naming the counter that would overflow (the tally is
+    /// then partly merged: discard it).
+    pub fn merge(&mut self, o: &Tally) -> Result<(), Overflow> {
+        add_checked(&mut self.decisions, o.decisions, "decisions")?;
+        add_checked(&mut self.unforced, o.unforced, "unforced")?;
+        add_checked(&mut self.error_nano, o.error_nano, "error_nano")?;
+        add_checked(&mut self.luck_nano, o.luck_nano, "luck_nano")?;
+        for ((a, b), class) in self
+            .classes
+            .0
+            .iter_mut()
+            .zip(o.classes.0)
+            .zip(ClassCounts::CLASSES)
+        {
+            add_checked(a, b, class.name()).map_err(|e| e.within("classes"))?;
         }
+        Ok(())
     }
 
     /// Removes another tally: undoes [`Tally::merge`] exactly.
     pub fn subtract(&mut self, o: &Tally) {
         self.decisions = self.decisions.saturating_sub(o.decisions);
         self.unforced = self.unforced.saturating_sub(o.unforced);
-        self.error_nano -= o.error_nano;
-        self.luck_nano -= o.luck_nano;
+        self.error_nano = self.error_nano.saturating_sub(o.error_nano);
+        self.luck_nano = self.luck_nano.saturating_sub(o.luck_nano);
         for (a, b) in self.classes.0.iter_mut().zip(o.classes.0) {
             *a = a.saturating_sub(b);
         }
@@ -209,22 +297,25 @@ impl PlayerStats {
         (mean - half, mean + half)
     }
 
-    /// Adds another player's statistics.
-    pub fn merge(&mut self, o: &PlayerStats) {
-        self.games += o.games;
-        self.all.merge(&o.all);
-        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
-            a.merge(b);
-        }
+    /// Adds another player's statistics; an error naming the counter that would overflow (the
+    /// statistics are then partly merged: discard them).
+    pub fn merge(&mut self, o: &PlayerStats) -> Result<(), Overflow> {
+        add_checked(&mut self.games, o.games, "games")?;
+        self.all.merge(&o.all).map_err(|e| e.within("all"))?;
+        merge_kinds(&mut self.kinds, &o.kinds)?;
         for (round, t) in &o.rounds {
-            self.rounds.entry(*round).or_default().merge(t);
+            let mine = self.rounds.entry(*round).or_default();
+            mine.merge(t)
+                .map_err(|e| e.within(&entry_name("rounds", round)))?;
         }
-        self.game_error_sq += o.game_error_sq;
+        add_checked(&mut self.game_error_sq, o.game_error_sq, "game_error_sq")?;
         for (day, (g, e)) in &o.days {
             let d = self.days.entry(day.clone()).or_default();
-            d.0 += g;
-            d.1 += e;
+            add_checked(&mut d.0, *g, "games")
+                .and_then(|()| add_checked(&mut d.1, *e, "error_nano"))
+                .map_err(|e| e.within(&entry_name("days", day)))?;
         }
+        Ok(())
     }
 
     /// Removes another player's statistics: undoes [`PlayerStats::merge`] exactly, dropping
@@ -241,13 +332,13 @@ impl PlayerStats {
             Tally::subtract,
             Tally::is_empty,
         );
-        self.game_error_sq -= o.game_error_sq;
+        self.game_error_sq = self.game_error_sq.saturating_sub(o.game_error_sq);
         subtract_entries(
             &mut self.days,
             &o.days,
             |d, (g, e)| {
                 d.0 = d.0.saturating_sub(*g);
-                d.1 -= e;
+                d.1 = d.1.saturating_sub(*e);
             },
             |d| *d == (0, 0),
         );
@@ -257,6 +348,14 @@ impl PlayerStats {
     pub fn is_empty(&self) -> bool {
         *self == PlayerStats::default()
     }
+}
+
+/// Adds the tallies by decision kind of `o` to `mine`.
+fn merge_kinds(mine: &mut [Tally; 3], o: &[Tally; 3]) -> Result<(), Overflow> {
+    for (i, (a, b)) in mine.iter_mut().zip(o).enumerate() {
+        a.merge(b).map_err(|e| e.within(&format!("kinds[{i}]")))?;
+    }
+    Ok(())
 }
 
 /// Decision kinds, in [`PlayerStats::kinds`] order.
@@ -318,11 +417,13 @@ impl ErrorHistogram {
         0.0
     }
 
-    /// Adds another histogram.
-    pub fn merge(&mut self, o: &ErrorHistogram) {
+    /// Adds another histogram; an error naming the bucket whose count would overflow.
+    pub fn merge(&mut self, o: &ErrorHistogram) -> Result<(), Overflow> {
         for (v, c) in &o.counts {
-            *self.counts.entry(*v).or_default() += c;
+            add_checked(self.counts.entry(*v).or_default(), *c, "")
+                .map_err(|_| overflow_at(&entry_name("counts", v), u64::BITS))?;
         }
+        Ok(())
     }
 
     /// Removes another histogram: undoes [`ErrorHistogram::merge`] exactly, dropping the
@@ -436,23 +537,31 @@ impl Aggregates {
         }
     }
 
-    /// Adds another analysis.
-    pub fn merge(&mut self, o: &Aggregates) {
-        self.games += o.games;
-        self.all.merge(&o.all);
-        for (a, b) in self.kinds.iter_mut().zip(&o.kinds) {
-            a.merge(b);
-        }
+    /// Adds another analysis. Every sum is checked: a counter that would overflow is an error
+    /// naming it as a path into `aggregates.json` (`players["ann"].all.decisions`), and the
+    /// aggregates are then partly merged (discard them).
+    pub fn merge(&mut self, o: &Aggregates) -> Result<(), Overflow> {
+        add_checked(&mut self.games, o.games, "games")?;
+        self.all.merge(&o.all).map_err(|e| e.within("all"))?;
+        merge_kinds(&mut self.kinds, &o.kinds)?;
         for (k, t) in &o.turns {
-            self.turns.entry(*k).or_default().merge(t);
+            let mine = self.turns.entry(*k).or_default();
+            mine.merge(t)
+                .map_err(|e| e.within(&entry_name("turns", k.packed())))?;
         }
         for (name, p) in &o.players {
-            self.players.entry(name.clone()).or_default().merge(p);
+            let mine = self.players.entry(name.clone()).or_default();
+            mine.merge(p)
+                .map_err(|e| e.within(&entry_name("players", name)))?;
         }
-        self.histogram.merge(&o.histogram);
+        self.histogram
+            .merge(&o.histogram)
+            .map_err(|e| e.within("histogram"))?;
         for (r, n) in &o.rule_sets {
-            *self.rule_sets.entry(r.clone()).or_default() += n;
+            add_checked(self.rule_sets.entry(r.clone()).or_default(), *n, "")
+                .map_err(|_| overflow_at(&entry_name("rule_sets", r), u64::BITS))?;
         }
+        Ok(())
     }
 
     /// Removes another analysis (for example one game counted twice): undoes
@@ -492,6 +601,75 @@ mod tests {
         assert!((e.quantile(1.0) - 7.0).abs() < 0.01, "{:?}", e.counts);
         assert!((e.quantile(0.8) - 2.0).abs() < 0.01, "{:?}", e.counts);
         assert_eq!(e.quantile(0.2), 0.0);
+    }
+
+    /// A merge whose sum does not fit a counter is an error naming the counter, however deep.
+    #[test]
+    fn merge_refuses_sums_that_overflow() {
+        let mut full = Aggregates {
+            games: u64::MAX,
+            ..Aggregates::default()
+        };
+        let one = Aggregates {
+            games: 1,
+            ..Aggregates::default()
+        };
+        let error = full.merge(&one).unwrap_err();
+        assert_eq!(
+            error,
+            Overflow {
+                counter: "games".into(),
+                bits: 64
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "the counter games overflows (the sum does not fit in 64 bits)"
+        );
+        assert_eq!(full.games, u64::MAX, "unchanged");
+        // Adding 0 to the maximum is fine.
+        full.merge(&Aggregates::default()).unwrap();
+        type Fill = fn(&mut Aggregates);
+        let with = |f: Fill| {
+            let mut a = Aggregates::default();
+            f(&mut a);
+            a
+        };
+        let cases: [(Fill, &str); 5] = [
+            (|a| a.all.decisions = u64::MAX, "all.decisions"),
+            (
+                |a| a.kinds[2].classes.0[3] = u64::MAX,
+                "kinds[2].classes.blunder",
+            ),
+            (
+                |a| {
+                    let p = a.players.entry("ann".into()).or_default();
+                    p.rounds.entry(4).or_default().error_nano = i128::MAX;
+                },
+                "players[\"ann\"].rounds[\"4\"].error_nano",
+            ),
+            (
+                |a| {
+                    let p = a.players.entry("ann".into()).or_default();
+                    p.days.insert("2024.01.02".into(), (u64::MAX, 0));
+                },
+                "players[\"ann\"].days[\"2024.01.02\"].games",
+            ),
+            (
+                |a| {
+                    a.histogram.counts.insert(1000, u64::MAX);
+                },
+                "histogram.counts[\"1000\"]",
+            ),
+        ];
+        for (fill, counter) in cases {
+            let mut big = with(fill);
+            let error = big.merge(&with(fill)).unwrap_err();
+            assert_eq!(error.counter, counter);
+        }
+        let mut sum = with(|a| a.all.luck_nano = i128::MIN);
+        let error = sum.merge(&with(|a| a.all.luck_nano = -1)).unwrap_err();
+        assert_eq!((error.counter.as_str(), error.bits), ("all.luck_nano", 128));
     }
 
     /// A rated decision of `seat` in `round` with the given error, luck and class.
@@ -552,7 +730,7 @@ mod tests {
             Some("2024-01-02"),
             &[rated(1, 9, 1, 0.000_123, -0.25, 0)],
         );
-        base.merge(&other);
+        base.merge(&other).unwrap();
         assert_ne!(base, before);
         base.subtract(&other);
         assert_eq!(base, before);

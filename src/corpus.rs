@@ -153,6 +153,14 @@ impl LogFile {
         })
     }
 
+    /// The same file, its games named as read from `name` (their provenance, and the ids made
+    /// of the file name and line in logs without ids): a log found at another path than the
+    /// one it was analysed under reads as it did then.
+    pub fn named(mut self, name: &str) -> LogFile {
+        self.name = name.to_string();
+        self
+    }
+
     /// The path (`-` for standard input).
     pub fn path(&self) -> &Path {
         &self.path

@@ -1,12 +1,16 @@
 //! Merging analyses (`dicelens merge`): the aggregates of several analyses (shards of a corpus,
 //! or an earlier run plus new logs) combined as if the union of their games had been analysed
 //! at once. A game id rated in more than one analysis is counted once: every later occurrence
-//! is read again from its log, rated with the oracle the analyses were rated with, and
-//! subtracted ([`merge`]). The analyses are read back from the files `analyze` wrote
-//! ([`Shard::read`]).
+//! is read again from its log (found by the absolute path `games.csv` records, else by the path
+//! as given), checked to be the game that was counted (its content hash, [`crate::game_hash`]),
+//! rated with the oracle the analyses were rated with, and subtracted ([`merge`]). A duplicate
+//! that cannot be subtracted so (its log changed or cannot be found) is an error, unless the
+//! merge is forced. The analyses are read back from the files `analyze` wrote
+//! ([`Shard::read`]); every sum is checked for overflow.
 
-use crate::aggregate::Aggregates;
-use crate::corpus::{LogFile, SkipReason, Summary};
+use crate::aggregate::{Aggregates, Overflow};
+use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
+use crate::game_hash::content_hash;
 use crate::pipeline::{rate_batch, Progress, Tables, BATCH};
 use crate::rate::OracleSpec;
 use crate::replay::{replay, ReplayOptions, Replayed};
@@ -59,6 +63,29 @@ pub enum MergeError {
     BadOracleSpec(String),
     /// No analysis to merge.
     NoAnalysis,
+    /// A sum does not fit its counter.
+    Overflow {
+        /// What was being added (`DIR/aggregates.json`).
+        what: String,
+        /// The counter.
+        overflow: Overflow,
+    },
+    /// Duplicates that cannot be subtracted (their logs changed or cannot be found), without
+    /// [`MergeOptions::force`]: the merged counts would be wrong.
+    NotSubtracted(Vec<NotSubtracted>),
+}
+
+/// Duplicates listed one by one in [`MergeError::NotSubtracted`]'s message.
+const LISTED: usize = 10;
+
+impl MergeError {
+    /// The overflow met adding the file `file` of the analysis in `dir` to those before it.
+    pub fn overflow(dir: &Path, file: &str, overflow: Overflow) -> MergeError {
+        MergeError::Overflow {
+            what: dir.join(file).display().to_string(),
+            overflow,
+        }
+    }
 }
 
 impl fmt::Display for MergeError {
@@ -80,6 +107,29 @@ impl fmt::Display for MergeError {
             MergeError::NotGames(why) => f.write_str(why),
             MergeError::BadOracleSpec(why) => write!(f, "summary.json: oracle_spec: {why}"),
             MergeError::NoAnalysis => f.write_str("no analysis to merge"),
+            MergeError::Overflow { what, overflow } => write!(
+                f,
+                "{what}: added to the analyses before it, {overflow}: these counts cannot be \
+                 merged"
+            ),
+            MergeError::NotSubtracted(list) => {
+                write!(
+                    f,
+                    "{} duplicate game{} cannot be subtracted, so the merged counts would be \
+                     wrong (--force merges anyway, leaving {} counted twice and listed in \
+                     summary.json):",
+                    list.len(),
+                    if list.len() == 1 { "" } else { "s" },
+                    if list.len() == 1 { "it" } else { "them" },
+                )?;
+                for d in list.iter().take(LISTED) {
+                    write!(f, "\n  {}: {}", d.shard, d.detail)?;
+                }
+                if list.len() > LISTED {
+                    write!(f, "\n  and {} more", list.len() - LISTED)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -151,6 +201,16 @@ pub struct Merged {
     pub games: Vec<GameRow>,
 }
 
+/// How analyses are merged.
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    /// Table directory (default: $DICELENS_TABLES, else ./tables), to rate duplicates again.
+    pub tables: Option<PathBuf>,
+    /// Merge even if some duplicates cannot be subtracted: they stay counted twice, and are
+    /// listed (notices, and `duplicates_not_subtracted` in the summary).
+    pub force: bool,
+}
+
 /// A later occurrence of a game id already seen: which shard, which row, and why it could not
 /// be subtracted (`None` once it was).
 struct Duplicate {
@@ -160,13 +220,15 @@ struct Duplicate {
 }
 
 /// Merges `shards` (read with [`Shard::read_with_games`]; at least one): sums their statistics
-/// and subtracts every later occurrence of a game id, read again from its log and rated with
-/// the first shard's oracle (tables from `tables`, default: $DICELENS_TABLES, else ./tables).
-/// Shards rated otherwise than the first, and duplicates that cannot be subtracted, are
-/// reported to `progress` as notices (and the latter listed in the summary).
+/// and subtracts every later occurrence of a game id, read again from its log, checked against
+/// its content hash, and rated with the first shard's oracle. Shards rated otherwise than the
+/// first, and ids under which two shards rated different games, are reported to `progress` as
+/// notices. A duplicate that cannot be subtracted is an error ([`MergeError::NotSubtracted`]),
+/// unless `options.force` (then a notice, and listed in the summary); so is a sum that
+/// overflows.
 pub fn merge(
     shards: &[Shard],
-    tables: Option<&Path>,
+    options: &MergeOptions,
     progress: &dyn Progress,
 ) -> Result<Merged, MergeError> {
     let Some(first) = shards.first() else {
@@ -174,9 +236,9 @@ pub fn merge(
     };
     let mut summary = Summary::default();
     let mut aggregates = Aggregates::default();
-    // Game id -> shards it was rated in, in order of first appearance.
+    // Game id -> its first row and the shards it was rated in, in order of first appearance.
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    let mut seen_in: Vec<(&str, Vec<usize>)> = Vec::new();
+    let mut seen_in: Vec<(&GameRow, Vec<usize>)> = Vec::new();
     let mut duplicates: Vec<Duplicate> = Vec::new();
     for (i, shard) in shards.iter().enumerate() {
         if shard.summary.oracle != first.summary.oracle
@@ -188,40 +250,55 @@ pub fn merge(
                 first.dir.display()
             ));
         }
-        aggregates.merge(&shard.aggregates);
-        shard.summary.add_to(&mut summary);
+        aggregates
+            .merge(&shard.aggregates)
+            .map_err(|e| MergeError::overflow(&shard.dir, "aggregates.json", e))?;
+        shard
+            .summary
+            .add_to(&mut summary)
+            .map_err(|e| MergeError::overflow(&shard.dir, "summary.json", e))?;
         for row in &shard.games {
             match seen.get(row.game_id.as_str()) {
                 Some(&at) => {
-                    seen_in[at].1.push(i);
+                    let (first_row, shards_in) = &mut seen_in[at];
+                    if let (Some(a), Some(b)) = (first_row.content_hash, row.content_hash) {
+                        if a != b {
+                            progress.notice(&format!(
+                                "game {}: {} and {} rated different games under this id \
+                                 (content hashes {a} and {b}); the first is kept, as `analyze` \
+                                 keeps the first game of a repeated id",
+                                row.game_id,
+                                shards[shards_in[0]].name(),
+                                shard.name(),
+                            ));
+                        }
+                    }
+                    shards_in.push(i);
                     duplicates.push(Duplicate {
                         shard: i,
                         row: row.clone(),
-                        problem: Some(format!("game not found at {}:{}", row.file, row.line)),
+                        problem: None,
                     });
                 }
                 None => {
                     seen.insert(&row.game_id, seen_in.len());
-                    seen_in.push((&row.game_id, vec![i]));
+                    seen_in.push((row, vec![i]));
                 }
             }
         }
     }
     let spec = first.oracle()?;
-    let mut tables = Tables::new(tables, spec);
-    subtract_duplicates(&mut duplicates, &mut tables, &mut aggregates, progress);
-    summary.games_read = summary.games_read.saturating_sub(duplicates.len() as u64);
-    summary.games_used = aggregates.games;
+    let mut tables = Tables::new(options.tables.as_deref(), spec);
+    subtract_duplicates(
+        shards,
+        &mut duplicates,
+        &mut tables,
+        &mut aggregates,
+        progress,
+    )?;
     let mut not_subtracted = Vec::new();
     for d in &duplicates {
         if let Some(problem) = &d.problem {
-            progress.notice(&format!(
-                "duplicate not subtracted: game {} of {} ({}:{}): {problem}",
-                d.row.game_id,
-                shards[d.shard].name(),
-                d.row.file,
-                d.row.line
-            ));
             not_subtracted.push(NotSubtracted {
                 detail: problem.clone(),
                 file: d.row.file.clone(),
@@ -231,12 +308,24 @@ pub fn merge(
             });
         }
     }
+    if !not_subtracted.is_empty() && !options.force {
+        return Err(MergeError::NotSubtracted(not_subtracted));
+    }
+    for d in &not_subtracted {
+        progress.notice(&format!(
+            "duplicate not subtracted (counted twice): {}: {}",
+            d.shard, d.detail
+        ));
+    }
+    let subtracted = (duplicates.len() - not_subtracted.len()) as u64;
+    summary.games_read = summary.games_read.saturating_sub(subtracted);
+    summary.games_used = aggregates.games;
     let games = rows_kept(shards, &duplicates);
     let duplicate_list: Vec<DuplicateGame> = seen_in
         .iter()
         .filter(|(_, at)| at.len() > 1)
-        .map(|(id, at)| DuplicateGame {
-            game_id: id.to_string(),
+        .map(|(row, at)| DuplicateGame {
+            game_id: row.game_id.clone(),
             shards: at.iter().map(|&i| shards[i].name()).collect(),
         })
         .collect();
@@ -294,17 +383,21 @@ struct Subtraction<'a> {
     batch: Vec<(GameRecord, Replayed)>,
     /// `indices[i]` is the duplicate of `batch[i]`.
     indices: Vec<usize>,
+    /// The first overflow met rating them.
+    overflow: Option<Overflow>,
 }
 
 impl Subtraction<'_> {
     /// Rates the batch and subtracts the games rated. Duplicates whose game the oracle cannot
-    /// rate keep a problem.
+    /// rate get a problem.
     fn flush(&mut self, duplicates: &mut [Duplicate]) {
         self.tables.load_for(&self.batch, self.progress);
         let mut one = Aggregates::default();
         let mut not_rated = Vec::new();
         let oracle = self.tables.oracle();
-        rate_batch(oracle, &self.batch, 0, &mut (), &mut one, &mut not_rated);
+        if let Err(e) = rate_batch(oracle, &self.batch, 0, &mut (), &mut one, &mut not_rated) {
+            self.overflow.get_or_insert(e);
+        }
         self.aggregates.subtract(&one);
         // The games the oracle could not rate, by where they are.
         let failed: HashSet<(&str, LineNumber, Option<&str>)> = not_rated
@@ -317,30 +410,74 @@ impl Subtraction<'_> {
                 continue;
             };
             let p = &game.provenance;
-            d.problem = if failed.contains(&(p.file.as_str(), p.line, Some(p.game_id.as_str()))) {
-                Some("the oracle cannot rate it again".into())
-            } else {
-                None
-            };
+            if failed.contains(&(p.file.as_str(), p.line, Some(p.game_id.as_str()))) {
+                d.problem = Some(format!(
+                    "{}: game {} at line {}: the oracle cannot rate it again",
+                    d.row.file, d.row.game_id, d.row.line
+                ));
+            }
         }
         self.batch.clear();
         self.indices.clear();
     }
 }
 
-/// Reads every duplicate occurrence again from its log and subtracts it from `aggregates`;
-/// each log is read once.
+/// Opens the log of `row` where it can be found: its absolute path when it was analysed, else
+/// its path as given (from the current directory); the games are named as they were then.
+/// `Err` says where it was looked for and why it could not be opened there.
+fn open_log(row: &GameRow) -> Result<LogFile, String> {
+    if row.file == STDIN_NAME {
+        return Err(format!(
+            "{}: read from standard input, which cannot be read again",
+            row.file
+        ));
+    }
+    let mut tried = Vec::new();
+    for path in [row.absolute_path.as_str(), row.file.as_str()] {
+        if path.is_empty() || tried.iter().any(|(p, _)| *p == path) {
+            continue;
+        }
+        match LogFile::open(Path::new(path), None) {
+            Ok(log) => return Ok(log.named(&row.file)),
+            Err(why) => tried.push((path, why.to_string())),
+        }
+    }
+    let tried: Vec<String> = tried.into_iter().map(|(_, why)| why).collect();
+    Err(format!(
+        "cannot find the log {}: {}",
+        row.file,
+        tried.join("; ")
+    ))
+}
+
+/// Reads every duplicate occurrence again from its log, checks that it is the game counted
+/// (content hash), and subtracts it from `aggregates`; each log is read once. A duplicate that
+/// cannot be subtracted keeps a problem saying why.
 fn subtract_duplicates(
+    shards: &[Shard],
     duplicates: &mut [Duplicate],
     tables: &mut Tables,
     aggregates: &mut Aggregates,
     progress: &dyn Progress,
-) {
-    let mut by_file: Vec<(String, Vec<usize>)> = Vec::new();
-    for (k, d) in duplicates.iter().enumerate() {
-        match by_file.iter_mut().find(|(f, _)| *f == d.row.file) {
+) -> Result<(), MergeError> {
+    // By log: its name and absolute path (two analyses run from different directories may
+    // name different logs alike).
+    let mut by_log: Vec<((String, String), Vec<usize>)> = Vec::new();
+    for (k, d) in duplicates.iter_mut().enumerate() {
+        if d.row.content_hash.is_none() {
+            d.problem = Some(format!(
+                "{}: no content hash for game {} (games.csv written by an older dicelens): \
+                 cannot check that {} has not changed since its analysis (analyse it again)",
+                shards[d.shard].dir.join("games.csv").display(),
+                d.row.game_id,
+                d.row.file
+            ));
+            continue;
+        }
+        let log = (d.row.file.clone(), d.row.absolute_path.clone());
+        match by_log.iter_mut().find(|(l, _)| *l == log) {
             Some((_, ks)) => ks.push(k),
-            None => by_file.push((d.row.file.clone(), vec![k])),
+            None => by_log.push((log, vec![k])),
         }
     }
     let options = ReplayOptions {
@@ -352,13 +489,17 @@ fn subtract_duplicates(
         progress,
         batch: Vec::new(),
         indices: Vec::new(),
+        overflow: None,
     };
-    for (file, ks) in by_file {
-        let log = match LogFile::open(Path::new(&file), None) {
+    for (_, ks) in by_log {
+        let Some(&k0) = ks.first() else { continue };
+        let log = match open_log(&duplicates[k0].row) {
             Ok(log) => log,
             Err(why) => {
                 for &k in &ks {
-                    duplicates[k].problem = Some(why.to_string());
+                    let row = &duplicates[k].row;
+                    duplicates[k].problem =
+                        Some(format!("game {} at line {}: {why}", row.game_id, row.line));
                 }
                 continue;
             }
@@ -378,16 +519,42 @@ fn subtract_duplicates(
             let Some(found) = wanted.remove(&key) else {
                 return;
             };
+            let hash = content_hash(game);
+            let mut same = Vec::new();
+            for k in found {
+                let d = &mut duplicates[k];
+                match d.row.content_hash {
+                    Some(counted) if counted == hash => same.push(k),
+                    counted => {
+                        d.problem = Some(format!(
+                            "{} changed since its analysis: game {} at line {} has content \
+                             hash {hash}, {} says {}",
+                            d.row.file,
+                            d.row.game_id,
+                            d.row.line,
+                            shards[d.shard].dir.join("games.csv").display(),
+                            counted.map_or_else(|| "none".to_string(), |h| h.to_string())
+                        ));
+                    }
+                }
+            }
+            if same.is_empty() {
+                return;
+            }
             match replay(game, options, &mut replayed) {
                 Ok(()) => {
-                    for k in found {
+                    for k in same {
                         pending.batch.push((game.clone(), replayed.clone()));
                         pending.indices.push(k);
                     }
                 }
                 Err(skip) => {
-                    for k in found {
-                        duplicates[k].problem = Some(format!("does not replay: {skip}"));
+                    for k in same {
+                        let row = &duplicates[k].row;
+                        duplicates[k].problem = Some(format!(
+                            "{}: game {} at line {} does not replay: {skip}",
+                            row.file, row.game_id, row.line
+                        ));
                     }
                 }
             }
@@ -395,13 +562,32 @@ fn subtract_duplicates(
                 pending.flush(duplicates);
             }
         });
+        for k in wanted.into_values().flatten() {
+            let row = &duplicates[k].row;
+            duplicates[k].problem = Some(format!(
+                "{} changed since its analysis: no game {} at line {} any more ({} says it \
+                 was there)",
+                row.file,
+                row.game_id,
+                row.line,
+                shards[duplicates[k].shard].dir.join("games.csv").display()
+            ));
+        }
     }
     pending.flush(duplicates);
+    match pending.overflow {
+        Some(overflow) => Err(MergeError::Overflow {
+            what: "the duplicate games rated again".into(),
+            overflow,
+        }),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game_hash::ContentHash;
     use crate::report::csv::{game_row, GAME_COLUMNS};
 
     /// A shard with only a summary.
@@ -436,30 +622,106 @@ mod tests {
     }
 
     #[test]
-    fn games_csv_round_trips_quoted_fields_and_refuses_short_rows() {
+    fn games_csv_round_trips_quoted_fields_and_refuses_bad_rows() {
         let mut text = format!("{GAME_COLUMNS}\n");
-        game_row(&mut text, "a,\"b\"", "dir/x y.ygn", 7);
-        game_row(&mut text, "plain", "line\nbreak.ygn", 12);
+        let hash = Some(ContentHash(0xfeed));
+        game_row(
+            &mut text,
+            "a,\"b\"",
+            "dir/x y.ygn",
+            7,
+            hash,
+            "/abs/dir/x y.ygn",
+        );
+        game_row(&mut text, "plain", "line\nbreak.ygn", 12, None, "");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.csv");
-        std::fs::write(&path, text).unwrap();
+        std::fs::write(&path, &text).unwrap();
         let mut rows = Vec::new();
         read_game_rows(&path, |row| rows.push(row)).unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(
-            (
-                rows[0].game_id.as_str(),
-                rows[0].file.as_str(),
-                rows[0].line
-            ),
-            ("a,\"b\"", "dir/x y.ygn", 7)
+            rows[0],
+            GameRow {
+                game_id: "a,\"b\"".into(),
+                file: "dir/x y.ygn".into(),
+                line: 7,
+                content_hash: hash,
+                absolute_path: "/abs/dir/x y.ygn".into(),
+            }
         );
+        assert!(text.contains(",000000000000feed,"), "{text}");
         assert_eq!(
-            (rows[1].file.as_str(), rows[1].line),
-            ("line\nbreak.ygn", 12)
+            (rows[1].file.as_str(), rows[1].line, rows[1].content_hash),
+            ("line\nbreak.ygn", 12, None)
         );
-        std::fs::write(&path, format!("{GAME_COLUMNS}\nx,y\n")).unwrap();
-        assert!(read_game_rows(&path, |_| {}).is_err());
+        // Rows written back are the same bytes.
+        let mut again = format!("{GAME_COLUMNS}\n");
+        rows.iter().for_each(|row| row.write(&mut again));
+        assert_eq!(again, text);
+        // The header of older analyses: no hash, no absolute path.
+        std::fs::write(&path, "game_id,file,line\ng,a.ygn,3\n").unwrap();
+        let mut old = Vec::new();
+        read_game_rows(&path, |row| old.push(row)).unwrap();
+        assert_eq!(old[0].content_hash, None);
+        assert_eq!(old[0].absolute_path, "");
+        for (bad, says) in [
+            (
+                format!("{GAME_COLUMNS}\nx,y\n"),
+                "line 2: 2 fields, expected 5",
+            ),
+            (
+                format!("{GAME_COLUMNS}\ng,a,1,xyz,\n"),
+                "line 2: content_hash",
+            ),
+            (
+                format!("{GAME_COLUMNS}\ng,a,one,,\n"),
+                "line 2: line: expected",
+            ),
+            ("id,where\n".to_string(), "line 1: expected the header"),
+        ] {
+            std::fs::write(&path, bad).unwrap();
+            let error = read_game_rows(&path, |_| {}).unwrap_err();
+            assert!(error.contains(says), "{error}");
+            assert!(error.contains("games.csv"), "{error}");
+        }
+    }
+
+    /// A shard whose counter is at the u64 maximum, merged with one that adds to it: an error
+    /// naming the shard's file and the counter (nothing is read or rated).
+    #[test]
+    fn counters_that_would_overflow_are_an_error_naming_the_shard() {
+        let shard = |dir: &str, games: u64, read: u64| Shard {
+            dir: PathBuf::from(dir),
+            aggregates: Aggregates {
+                games,
+                ..Aggregates::default()
+            },
+            summary: SummaryFile::parse(&format!(r#"{{"games_read": {read}}}"#)).unwrap(),
+            games: Vec::new(),
+        };
+        let options = MergeOptions::default();
+        let silent = &crate::tables::Silent;
+        let merged = |shards: &[Shard]| merge(shards, &options, silent).map(|m| m.aggregates.games);
+        assert_eq!(
+            merged(&[shard("a", u64::MAX - 1, 0), shard("b", 1, 0)]),
+            Ok(u64::MAX)
+        );
+        let error = merged(&[shard("a", u64::MAX, 0), shard("b", 1, 0)]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: added to the analyses before it, the counter games overflows (the sum does \
+                 not fit in 64 bits): these counts cannot be merged",
+                Path::new("b").join("aggregates.json").display()
+            )
+        );
+        let error = merged(&[shard("a", 0, u64::MAX), shard("b", 0, 2)]).unwrap_err();
+        assert!(
+            matches!(&error, MergeError::Overflow { what, overflow }
+                if what.ends_with("summary.json") && overflow.counter == "games_read"),
+            "{error}"
+        );
     }
 
     #[test]

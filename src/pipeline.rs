@@ -12,7 +12,7 @@
 //! println!("{} games rated", analysis.aggregates.games);
 //! ```
 
-use crate::aggregate::Aggregates;
+use crate::aggregate::{Aggregates, Overflow};
 use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
 use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
@@ -180,7 +180,8 @@ fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
 /// default thresholds of its game's unit ([`Oracle::unit`]): each chunk gives a partial
 /// aggregate, what `sink` gathered, and the games the oracle could not rate. Chunks are then
 /// taken in order: aggregates merged into `aggregates`, parts handed to the sink, unrated games
-/// added to `not_rated`. `first` is the index the sink gets for the batch's first game.
+/// added to `not_rated`. `first` is the index the sink gets for the batch's first game. An error
+/// if a counter of `aggregates` would overflow ([`Aggregates::merge`]).
 pub fn rate_batch<S: DecisionSink + ?Sized>(
     oracle: &MatchOracle,
     batch: &[(GameRecord, Replayed)],
@@ -188,7 +189,7 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
     sink: &mut S,
     aggregates: &mut Aggregates,
     not_rated: &mut Vec<(SkipReason, Location)>,
-) {
+) -> Result<(), Overflow> {
     let shared: &S = sink;
     type ChunkResult<P> = (Aggregates, P, Vec<(SkipReason, Location)>);
     let parts: Vec<ChunkResult<S::Part>> = batch
@@ -221,10 +222,11 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
         })
         .collect();
     for (agg, gathered, failed) in parts {
-        aggregates.merge(&agg);
+        aggregates.merge(&agg)?;
         sink.part(gathered);
         not_rated.extend(failed);
     }
+    Ok(())
 }
 
 /// How a corpus is read and rated.
@@ -253,6 +255,8 @@ pub enum AnalyzeError {
     /// A byte range after the first of a file that cannot be read now: its games must not be
     /// lost quietly (run it again once the file is readable).
     UnreadableRange(String),
+    /// A sum of the aggregates does not fit its counter.
+    Overflow(Overflow),
 }
 
 impl std::fmt::Display for AnalyzeError {
@@ -262,6 +266,7 @@ impl std::fmt::Display for AnalyzeError {
                 f,
                 "{why}: the byte range cannot be read (run it again once the file is readable)"
             ),
+            AnalyzeError::Overflow(overflow) => write!(f, "aggregates: {overflow}"),
         }
     }
 }
@@ -340,6 +345,8 @@ impl Analyzer {
         let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
         let (mut solo_games, mut multi_games) = (0, 0);
         let mut handed = 0;
+        // The first overflow met (the run reads on, and then fails with it).
+        let mut overflow = None;
         let mut flush = |batch: &mut GameBatch,
                          aggregates: &mut Aggregates,
                          not_rated: &mut Vec<(SkipReason, Location)>| {
@@ -350,14 +357,16 @@ impl Analyzer {
                     _ => multi_games += 1,
                 }
             }
-            rate_batch(
+            if let Err(e) = rate_batch(
                 &tables.oracle,
                 batch.games(),
                 handed,
                 sink,
                 aggregates,
                 not_rated,
-            );
+            ) {
+                overflow.get_or_insert(e);
+            }
             handed += batch.games().len();
             batch.clear();
         };
@@ -376,6 +385,9 @@ impl Analyzer {
             },
         )?;
         flush(&mut batch, &mut aggregates, &mut not_rated);
+        if let Some(e) = overflow {
+            return Err(AnalyzeError::Overflow(e));
+        }
         let summary = with_not_rated(reader.summary, not_rated);
         Ok(Analysis {
             aggregates,

@@ -150,7 +150,13 @@ fn sheet_from_state(
         let points = points.ok_or_else(|| {
             FlagError::new("--points", "Verhoeff's notation needs the points so far")
         })?;
-        Sheet::from_verhoeff(rules, state, points).map_err(|e| FlagError::new("--state", e))
+        Sheet::from_verhoeff(rules, state, points).map_err(|e| {
+            let flag = match e {
+                SheetError::PointsTooLow { .. } | SheetError::PointsTooHigh { .. } => "--points",
+                _ => "--state",
+            };
+            FlagError::new(flag, e)
+        })
     } else {
         if points.is_some() {
             return Err(FlagError::new(
@@ -234,7 +240,7 @@ fn sheet_from_flags(
         .map(|u| parse_number(names.upper, u))
         .transpose()?
         .unwrap_or(0);
-    let mut sheet = Sheet::from_codes(rules, &codes, upper, u32::MAX).map_err(|e| {
+    let mut sheet = Sheet::from_boxes(rules, &codes, upper).map_err(|e| {
         let flag = if matches!(e, SheetError::UpperUnreachable { .. }) {
             names.upper
         } else {
@@ -242,7 +248,9 @@ fn sheet_from_flags(
         };
         FlagError::new(flag, e)
     })?;
-    sheet.points = points.unwrap_or_else(|| sheet.least_points());
+    if let Some(points) = points {
+        sheet.points = points;
+    }
     sheet.check().map_err(|e| FlagError::new(names.points, e))?;
     Ok(sheet)
 }

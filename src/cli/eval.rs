@@ -23,7 +23,8 @@ pub struct SheetFlags {
     /// Upper-section total so far.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub upper: Option<String>,
-    /// Points so far, bonuses included (default: the least the sheet can hold).
+    /// Points so far, bonuses included (default: the least the sheet can hold; no more than
+    /// its filled boxes can hold).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub points: Option<String>,
     /// The sheet in the thesis's notation (2456TMDY0S,51,170) or Verhoeff's (_2__5_TF__LYC;15-).
@@ -63,7 +64,8 @@ pub struct Args {
     /// An opponent's upper-section total (repeat, same order; default 0).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     opponent_upper: Vec<String>,
-    /// An opponent's points (repeat, same order; default: the least the sheet can hold).
+    /// An opponent's points (repeat, same order; default: the least the sheet can hold; no
+    /// more than its filled boxes can hold).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     opponent_points: Vec<String>,
     /// With opponents: exact, emp:D, dynw:D (D in 0..=5) or e (solitaire). Default: exact for

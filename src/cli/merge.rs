@@ -5,8 +5,7 @@
 use super::analyze::{open_out, write_outputs, Bar, LeaderboardFlags};
 use super::flags::TablesFlag;
 use super::{CliError, Required};
-use dicelens::merge::{merge, MergeError, Shard};
-use dicelens::report::csv::game_row;
+use dicelens::merge::{merge, MergeError, MergeOptions, Shard};
 use dicelens::report::output::check_complete;
 use dicelens::report::AnalysisFiles;
 use std::path::{Path, PathBuf};
@@ -34,6 +33,11 @@ pub struct Args {
     /// corpus, byte for byte; a game id rated in two of them is an error.
     #[arg(long)]
     pub partitions: bool,
+    /// Merge even when some duplicate games cannot be subtracted (their log changed since its
+    /// analysis, or cannot be found): they stay counted twice, and are listed on stderr and in
+    /// summary.json (duplicates_not_subtracted). Without it, that is an error.
+    #[arg(long, conflicts_with = "partitions")]
+    pub force: bool,
 }
 
 /// What a merge asks of the analyses it merged: some game rated (exit code 1 otherwise).
@@ -68,11 +72,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let shards = read_shards(&args.dirs, Shard::read_with_games)?;
     let out = open_out(&args.out)?;
-    let merged =
-        merge(&shards, args.tables.tables.as_deref(), &Bar::new()).map_err(CliError::failure)?;
+    let options = MergeOptions {
+        tables: args.tables.tables.clone(),
+        force: args.force,
+    };
+    let merged = merge(&shards, &options, &Bar::new()).map_err(CliError::failure)?;
     let mut games = String::new();
     for row in &merged.games {
-        game_row(&mut games, &row.game_id, &row.file, row.line);
+        row.write(&mut games);
     }
     let files = AnalysisFiles {
         aggregates: &merged.aggregates,

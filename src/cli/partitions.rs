@@ -8,7 +8,7 @@ use super::merge::{read_shards, Args, MERGE_REQUIRES};
 use super::CliError;
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::{fingerprint, Summary};
-use dicelens::merge::Shard;
+use dicelens::merge::{MergeError, Shard};
 use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
 use dicelens::report::output::OutputDir;
 use dicelens::report::AnalysisFiles;
@@ -40,8 +40,14 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     let mut summary = Summary::default();
     let mut aggregates = Aggregates::default();
     for shard in &shards {
-        aggregates.merge(&shard.aggregates);
-        shard.summary.add_to(&mut summary);
+        let overflow = |file, e| CliError::failure(MergeError::overflow(&shard.dir, file, e));
+        aggregates
+            .merge(&shard.aggregates)
+            .map_err(|e| overflow("aggregates.json", e))?;
+        shard
+            .summary
+            .add_to(&mut summary)
+            .map_err(|e| overflow("summary.json", e))?;
     }
     summary.games_used = aggregates.games;
     concatenate(&shards, &mut out, "games.csv", GAME_COLUMNS)?;

@@ -6,37 +6,92 @@ use super::output::{Finished, OutputDir, PendingFile};
 use super::rows::DecisionRow;
 use super::{Ranked, WriteError};
 use crate::aggregate::{Aggregates, PlayerStats};
+use crate::game_hash::{content_hash, ContentHash};
 use crate::rate::Class;
 use dicelens_parsers::LineNumber;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::Mutex;
 
 /// Header of `games.csv` (documented in docs/formats/analysis.md).
-pub const GAME_COLUMNS: &str = "game_id,file,line";
+pub const GAME_COLUMNS: &str = "game_id,file,line,content_hash,absolute_path";
 
 /// Header of `decisions.csv` (documented in docs/formats/analysis.md).
 pub const DECISION_COLUMNS: &str =
     "game,player,seat,round,roll,dice,choice,value,best,best_value,error,luck,forced,class";
 
-/// One row of `games.csv`: a rated game's id, the log it came from, its first line.
+/// Header of `games.csv` as dicelens wrote it before content hashes and absolute paths (still
+/// read: such rows have neither).
+pub const OLD_GAME_COLUMNS: &str = "game_id,file,line";
+
+/// One row of `games.csv`: a rated game's id, the log it came from (as given, and as an
+/// absolute path), its first line there, and the hash of its content.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameRow {
     /// Game id.
     pub game_id: String,
-    /// The log file.
+    /// The log file, as given to `analyze`.
     pub file: String,
     /// The game's first line in it.
     pub line: LineNumber,
+    /// The game's content hash ([`crate::game_hash`]); `None` in a `games.csv` written before
+    /// content hashes (or a row copied from one).
+    pub content_hash: Option<ContentHash>,
+    /// The log's absolute path (symbolic links resolved) when it was analysed; empty when it
+    /// has none (standard input) or is not known (an older `games.csv`).
+    pub absolute_path: String,
 }
 
-/// Appends the `games.csv` row of one rated game.
-pub fn game_row(out: &mut String, game_id: &str, file: &str, line: LineNumber) {
+impl GameRow {
+    /// Appends the row to `out`.
+    pub fn write(&self, out: &mut String) {
+        game_row(
+            out,
+            &self.game_id,
+            &self.file,
+            self.line,
+            self.content_hash,
+            &self.absolute_path,
+        );
+    }
+}
+
+/// Appends the `games.csv` row of one rated game: its id, its log as given, its first line,
+/// its content hash (empty if unknown) and its log's absolute path (empty if unknown).
+pub fn game_row(
+    out: &mut String,
+    game_id: &str,
+    file: &str,
+    line: LineNumber,
+    content_hash: Option<ContentHash>,
+    absolute_path: &str,
+) {
     out.push_str(&csv_field(game_id));
     out.push(',');
     out.push_str(&csv_field(file));
     out.push(',');
     out.push_str(&line.to_string());
+    out.push(',');
+    if let Some(hash) = content_hash {
+        let _ = write!(out, "{hash}");
+    }
+    out.push(',');
+    out.push_str(&csv_field(absolute_path));
     out.push('\n');
+}
+
+/// The absolute path of the log named `name` (as the reader names it), symbolic links
+/// resolved; empty for standard input and for a path that cannot be resolved (or is not
+/// UTF-8).
+pub fn absolute_path(name: &str) -> String {
+    if name == crate::corpus::STDIN_NAME {
+        return String::new();
+    }
+    std::fs::canonicalize(name)
+        .ok()
+        .and_then(|path| path.to_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// Appends the `decisions.csv` row of a rated decision.
@@ -62,27 +117,58 @@ pub fn decision_row(out: &mut String, row: &DecisionRow) {
 }
 
 /// Calls `each` with every row of `games.csv` at `path` (read as a stream), after checking its
-/// header; an error names the file and the row.
+/// header ([`GAME_COLUMNS`], or [`OLD_GAME_COLUMNS`] of older analyses); an error names the
+/// file, the row and what was expected.
 pub fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), String> {
     let name = path.display();
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    // Flexible: a row of the wrong length is reported below, naming the header.
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(path)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
     let header = reader.headers().map_err(|e| format!("{name}: {e}"))?;
-    if header.iter().collect::<Vec<_>>().join(",") != GAME_COLUMNS {
-        return Err(format!("{name}: the header is not {GAME_COLUMNS}"));
-    }
-    for (i, record) in reader.records().enumerate() {
+    let header = header.iter().collect::<Vec<_>>().join(",");
+    let fields = if header == GAME_COLUMNS {
+        5
+    } else if header == OLD_GAME_COLUMNS {
+        3
+    } else {
+        return Err(format!(
+            "{name}: line 1: expected the header {GAME_COLUMNS} (or {OLD_GAME_COLUMNS}, from \
+             dicelens before content hashes), found {header:?}"
+        ));
+    };
+    for record in reader.records() {
         let record = record.map_err(|e| format!("{name}: {e}"))?;
-        match (record.get(0), record.get(1), record.get(2), record.len()) {
-            (Some(game_id), Some(file), Some(line), 3) => each(GameRow {
-                game_id: game_id.to_string(),
-                file: file.to_string(),
-                line: line
-                    .parse()
-                    .map_err(|_| format!("{name}: row {}: bad line {line:?}", i + 2))?,
-            }),
-            _ => return Err(format!("{name}: row {}: not 3 fields", i + 2)),
+        let at = record.position().map_or(0, |p| p.line());
+        let bad = |what: String| format!("{name}: line {at}: {what}");
+        if record.len() != fields {
+            return Err(bad(format!(
+                "{} fields, expected {fields} ({header})",
+                record.len()
+            )));
         }
+        let field = |i: usize| record.get(i).unwrap_or_default();
+        let line = field(2).parse().map_err(|_| {
+            bad(format!(
+                "line: expected a line number, found {:?}",
+                field(2)
+            ))
+        })?;
+        let content_hash = match field(3) {
+            "" => None,
+            text => Some(
+                text.parse::<ContentHash>()
+                    .map_err(|e| bad(format!("content_hash: {e}")))?,
+            ),
+        };
+        each(GameRow {
+            game_id: field(0).to_string(),
+            file: field(1).to_string(),
+            line,
+            content_hash,
+            absolute_path: field(4).to_string(),
+        });
     }
     Ok(())
 }
@@ -93,6 +179,8 @@ pub fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), 
 pub struct RowFiles {
     games: CsvFile,
     decisions: Option<CsvFile>,
+    /// The absolute path of every log named so far, by name ([`absolute_path`]).
+    absolute: Mutex<HashMap<String, String>>,
 }
 
 impl RowFiles {
@@ -105,6 +193,7 @@ impl RowFiles {
             } else {
                 None
             },
+            absolute: Mutex::new(HashMap::new()),
         })
     }
 
@@ -130,7 +219,14 @@ impl crate::pipeline::DecisionSink for RowFiles {
         (games, decisions): &mut (String, String),
     ) {
         let p = &game.provenance;
-        game_row(games, &p.game_id, &p.file, p.line);
+        let hash = Some(content_hash(game));
+        // Each log is resolved once; a poisoned lock still holds the paths resolved.
+        let mut absolute = self.absolute.lock().unwrap_or_else(|e| e.into_inner());
+        if !absolute.contains_key(&p.file) {
+            absolute.insert(p.file.clone(), absolute_path(&p.file));
+        }
+        let path = absolute.get(&p.file).map_or("", String::as_str);
+        game_row(games, &p.game_id, &p.file, p.line, hash, path);
         if self.decisions.is_some() {
             for row in DecisionRow::of_game(game, rated) {
                 decision_row(decisions, &row);

@@ -338,7 +338,11 @@ fn round_series(aggregates: &Aggregates, best: &[&Ranked]) -> (Vec<Series>, u32)
     let mut rounds: BTreeMap<u16, Tally> = BTreeMap::new();
     for r in best {
         for (round, tally) in &r.stats.rounds {
-            rounds.entry(*round).or_default().merge(tally);
+            if rounds.entry(*round).or_default().merge(tally).is_err() {
+                // Sums too large for their counters (only made-up aggregates have them): no
+                // series of the best players.
+                return (series, last_round);
+            }
         }
     }
     let points: Vec<(f64, f64, String)> = rounds

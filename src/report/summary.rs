@@ -4,7 +4,7 @@
 //! the file has always had them; fields of older versions (`multi_player_method`,
 //! `exact_free`) are read, and written back only when present.
 
-use crate::aggregate::Aggregates;
+use crate::aggregate::{add_checked, Aggregates, Overflow};
 use crate::corpus::{Location, SkipReason, Summary};
 use crate::rate::{OracleSpec, Thresholds, Unit};
 use dicelens_parsers::LineNumber;
@@ -325,9 +325,10 @@ impl SummaryFile {
         spec.parse()
     }
 
-    /// Adds the counts, skipped games and skipped files of this summary to `summary`.
-    pub fn add_to(&self, summary: &mut Summary) {
-        summary.games_read += self.games_read;
+    /// Adds the counts, skipped games and skipped files of this summary to `summary`; an error
+    /// if the count of games read would overflow.
+    pub fn add_to(&self, summary: &mut Summary) -> Result<(), Overflow> {
+        add_checked(&mut summary.games_read, self.games_read, "games_read")?;
         for (reason, places) in &self.skipped {
             for place in places {
                 summary.skip(reason.clone(), place.clone().into());
@@ -336,6 +337,7 @@ impl SummaryFile {
         summary
             .files_skipped
             .extend(self.files_skipped.iter().cloned());
+        Ok(())
     }
 
     /// The fields that say how games were rated (all but the counts), by name, each as

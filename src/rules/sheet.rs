@@ -47,6 +47,17 @@ pub enum SheetError {
         points: u32,
         /// The least possible points.
         least: u32,
+        /// The most possible points.
+        most: u32,
+    },
+    /// More points than the filled boxes and bonuses can hold.
+    PointsTooHigh {
+        /// The points given.
+        points: u32,
+        /// The least possible points.
+        least: u32,
+        /// The most possible points.
+        most: u32,
     },
     /// A notation that does not parse.
     Syntax(String),
@@ -70,18 +81,41 @@ impl fmt::Display for SheetError {
                 "upper total {total} is impossible with the filled upper boxes {}",
                 if filled.is_empty() { "(none)" } else { filled }
             ),
-            SheetError::PointsTooLow { points, least } => {
-                write!(
-                    f,
-                    "{points} points is less than the sheet already holds ({least} at least)"
-                )
-            }
+            SheetError::PointsTooLow {
+                points,
+                least,
+                most,
+            } => write!(
+                f,
+                "{points} points is less than the sheet already holds: with these boxes it holds \
+                 {}, bonuses included",
+                points_range(*least, *most)
+            ),
+            SheetError::PointsTooHigh {
+                points,
+                least,
+                most,
+            } => write!(
+                f,
+                "{points} points is more than the filled boxes can hold: with these boxes the \
+                 sheet holds {}, bonuses included",
+                points_range(*least, *most)
+            ),
             SheetError::Syntax(msg) => f.write_str(msg),
         }
     }
 }
 
 impl std::error::Error for SheetError {}
+
+/// `3 to 40 points`, or `exactly 3 points`.
+fn points_range(least: u32, most: u32) -> String {
+    if least == most {
+        format!("exactly {least} points")
+    } else {
+        format!("{least} to {most} points")
+    }
+}
 
 /// Bit set of the upper totals (0..=105) that the upper boxes in `mask` (bit f-1 for face f)
 /// can make, each box holding 0 to 5 dice of its face.
@@ -97,6 +131,40 @@ pub fn upper_totals(mask: u8) -> u128 {
         }
     }
     reach
+}
+
+/// The highest bit set in `bits`.
+fn highest_bit(bits: u128) -> Option<u32> {
+    (bits != 0).then(|| 127 - bits.leading_zeros())
+}
+
+/// Calls `each` with every roll and how it scores in box `b` of `rules`, in the sheets that
+/// make the most of it: none filled (no joker), and every box but `b` filled (a joker where the
+/// rules give one); `yahtzee_50`: the Yahtzee box holds 50.
+fn for_each_scoring(
+    rules: RuleSet,
+    b: usize,
+    yahtzee_50: bool,
+    mut each: impl FnMut(&Dice, Scored),
+) {
+    let sheets = [0, rules.full_mask() & !(1 << b)];
+    for i in 0..crate::dice::ROLLS {
+        let roll = Dice::roll(i);
+        for filled in sheets {
+            if let Some(scored) = rules.score(filled, yahtzee_50, &roll, b) {
+                each(&roll, scored);
+            }
+        }
+    }
+}
+
+/// The most box `b` of `rules` can hold, extra-Yahtzee bonus included.
+fn best_in_box(rules: RuleSet, b: usize, yahtzee_50: bool) -> u32 {
+    let mut best = 0;
+    for_each_scoring(rules, b, yahtzee_50, |_, scored| {
+        best = best.max(scored.points + scored.extra);
+    });
+    best
 }
 
 impl Sheet {
@@ -170,6 +238,19 @@ impl Sheet {
         upper_total: u32,
         points: u32,
     ) -> Result<Sheet, SheetError> {
+        let mut sheet = Sheet::from_boxes(rules, codes, upper_total)?;
+        sheet.points = points;
+        sheet.check_points()?;
+        Ok(sheet)
+    }
+
+    /// A sheet from a list of box codes (as [`Sheet::from_codes`]) and the upper total, holding
+    /// the least points it can ([`Sheet::least_points`]); checks the codes and the upper total.
+    pub fn from_boxes<S: AsRef<str>>(
+        rules: RuleSet,
+        codes: &[S],
+        upper_total: u32,
+    ) -> Result<Sheet, SheetError> {
         let mut sheet = Sheet::empty(rules);
         for code in codes {
             let code = code.as_ref().trim();
@@ -188,8 +269,8 @@ impl Sheet {
             sheet.filled |= 1 << b;
         }
         sheet.upper_total = upper_total;
-        sheet.points = points;
-        sheet.check()?;
+        sheet.check_upper()?;
+        sheet.points = sheet.least_points();
         Ok(sheet)
     }
 
@@ -206,8 +287,16 @@ impl Sheet {
         least
     }
 
-    /// Checks that the upper total and points are possible for the filled boxes.
+    /// Checks that the upper total and points are possible for the filled boxes: the upper
+    /// total one the filled upper boxes can make, the points from [`Sheet::least_points`] to
+    /// [`Sheet::most_points`].
     pub fn check(&self) -> Result<(), SheetError> {
+        self.check_upper()?;
+        self.check_points()
+    }
+
+    /// Checks that the filled upper boxes can make the upper total.
+    fn check_upper(&self) -> Result<(), SheetError> {
         let reach = upper_totals(self.upper_mask());
         let possible = if self.upper_total >= UPPER_THRESHOLD && self.upper_total <= 105 {
             // Only the capped value may be known: any reachable total at or above 63 will do.
@@ -231,14 +320,120 @@ impl Sheet {
                 filled,
             });
         }
-        let least = self.least_points();
-        if self.points < least {
+        Ok(())
+    }
+
+    /// Checks that the points lie from [`Sheet::least_points`] to [`Sheet::most_points`].
+    fn check_points(&self) -> Result<(), SheetError> {
+        let (least, most) = (self.least_points(), self.most_points());
+        let points = self.points;
+        if points < least {
             return Err(SheetError::PointsTooLow {
-                points: self.points,
+                points,
                 least,
+                most,
+            });
+        }
+        if points > most {
+            return Err(SheetError::PointsTooHigh {
+                points,
+                least,
+                most,
             });
         }
         Ok(())
+    }
+
+    /// The most points the sheet can hold, bonuses included: the upper section at the highest
+    /// total its filled boxes allow (any reachable total of at least 63 when the upper total is
+    /// 63, which may be capped) and its bonus, the highest score of each filled lower box (0 or
+    /// 50 for the Yahtzee box where its content is tracked), and, when the Yahtzee box holds 50,
+    /// an extra-Yahtzee bonus for every other filled box that could hold a further five of a
+    /// kind (an upper box only where its points fit the upper total). That is the highest sheet
+    /// of each rule set when every box is filled (1575 under the official Yahtzee rules, 374 in
+    /// Yatzy); for a partly filled sheet it may be above what play can reach, since it does not
+    /// check that the turns can come in an order that earns every bonus counted.
+    pub fn most_points(&self) -> u32 {
+        let rules = self.rules;
+        let y = rules.yahtzee_box();
+        let yahtzee_50 = self.yahtzee_50 && rules.tracks_yahtzee_50();
+        let filled = |b: usize| self.filled & (1 << b) != 0;
+        let mut lower = 0;
+        for b in (UPPER_BOXES..rules.box_count()).filter(|&b| filled(b)) {
+            lower += if b == y && rules.tracks_yahtzee_50() {
+                if yahtzee_50 {
+                    50
+                } else {
+                    0
+                }
+            } else {
+                best_in_box(rules, b, yahtzee_50)
+            };
+        }
+        // Each filled upper box that can hold a further five of a kind with its bonus: the
+        // points it then holds, and the bonus.
+        let mut bonus_boxes: Vec<(usize, u128, u32)> = Vec::new();
+        for b in (0..UPPER_BOXES).filter(|&b| filled(b)) {
+            let mut holds = 0u128;
+            let mut extra = 0;
+            for_each_scoring(rules, b, yahtzee_50, |roll, scored| {
+                if roll.five_of_a_kind().is_some() && scored.extra > 0 {
+                    holds |= 1u128 << scored.points;
+                    extra = extra.max(scored.extra);
+                }
+            });
+            if holds != 0 {
+                bonus_boxes.push((b, holds, extra));
+            }
+        }
+        let allowed = if self.upper_total == UPPER_THRESHOLD {
+            !((1u128 << UPPER_THRESHOLD) - 1)
+        } else if self.upper_total < 128 {
+            1u128 << self.upper_total
+        } else {
+            0
+        };
+        let mut upper = None;
+        for subset in 0..1u32 << bonus_boxes.len() {
+            let mut others = self.upper_mask();
+            let mut extras = 0;
+            let mut chosen = Vec::new();
+            for (i, &(b, holds, extra)) in bonus_boxes.iter().enumerate() {
+                if subset & (1 << i) != 0 {
+                    others &= !(1 << b);
+                    extras += extra;
+                    chosen.push(holds);
+                }
+            }
+            let mut reach = upper_totals(others);
+            for holds in chosen {
+                let mut next = 0u128;
+                for v in (0..128).filter(|v| holds & (1u128 << v) != 0) {
+                    next |= reach << v;
+                }
+                reach = next;
+            }
+            let Some(total) = highest_bit(reach & allowed) else {
+                continue;
+            };
+            let bonus = if total >= UPPER_THRESHOLD {
+                rules.upper_bonus()
+            } else {
+                0
+            };
+            let value = total + bonus + extras;
+            upper = Some(upper.map_or(value, |u: u32| u.max(value)));
+        }
+        // A sheet whose upper total its boxes cannot make (which `check` refuses): what it says.
+        let said = || {
+            let bonus = if self.upper_total >= UPPER_THRESHOLD {
+                rules.upper_bonus()
+            } else {
+                0
+            };
+            self.upper_total.saturating_add(bonus)
+        };
+        upper.unwrap_or_else(said).saturating_add(lower)
     }
 
     /// A sheet in the thesis's compact notation, e.g. `2456TMDY0S,51,170`: the filled boxes
@@ -482,6 +677,95 @@ mod tests {
     }
 
     #[test]
+    fn most_points_of_a_sheet() {
+        let full = |r: RuleSet, y: &str| {
+            let codes: Vec<&str> = r
+                .boxes()
+                .iter()
+                .map(|c| if c.code() == "Y" { y } else { c.code() })
+                .collect();
+            Sheet::from_boxes(r, &codes, 105).unwrap().most_points()
+        };
+        // The highest sheets: every box at its best, twelve extra Yahtzees where they pay.
+        assert_eq!(full(RuleSet::Yahtzee, "Y50"), 1575);
+        assert_eq!(full(RuleSet::YahtzeeFree, "Y50"), 1575);
+        assert_eq!(full(RuleSet::YahtzeeKurnik, "Y50"), 1575);
+        assert_eq!(full(RuleSet::Yahtzee, "Y0"), 375 - 50);
+        assert_eq!(full(RuleSet::YahtzeePlain, "Y"), 375);
+        assert_eq!(full(RuleSet::Yatzy, "Y"), 374);
+        let r = RuleSet::Yahtzee;
+        assert_eq!(Sheet::empty(r).most_points(), 0);
+        let most =
+            |codes: &[&str], upper: u32| Sheet::from_boxes(r, codes, upper).unwrap().most_points();
+        assert_eq!(most(&["C"], 0), 30);
+        assert_eq!(most(&["LS", "Y0"], 0), 40);
+        // With 50 in the Yahtzee box, a further five of a kind pays 100 in any box...
+        assert_eq!(most(&["LS", "Y50"], 0), 40 + 100 + 50);
+        assert_eq!(most(&["1", "Y50"], 5), 5 + 100 + 50);
+        // ... and 0 in an upper box of another face (a joker, forced there).
+        assert_eq!(most(&["1", "Y50"], 0), 100 + 50);
+        // Ones holding 3 are not five of a kind: no bonus there.
+        assert_eq!(most(&["1", "Y50"], 3), 3 + 50);
+        // An upper total of 63 may be capped: the most is the highest the boxes make.
+        assert_eq!(
+            most(&["1", "2", "3", "4", "5", "6"], 63),
+            105 + 35,
+            "five of each face"
+        );
+        let s = Sheet::from_codes(r, &["1"], 3, 3).unwrap();
+        assert_eq!(
+            Sheet { points: 4, ..s }.check(),
+            Err(SheetError::PointsTooHigh {
+                points: 4,
+                least: 3,
+                most: 3
+            })
+        );
+        let message = Sheet::from_codes(r, &["C"], 0, 31).unwrap_err().to_string();
+        assert!(message.contains("0 to 30 points"), "{message}");
+    }
+
+    /// No game played by the rules ever holds more than `most_points` (nor less than
+    /// `least_points`): random turns, five of a kind rolled often, every rule set.
+    #[test]
+    fn played_sheets_stay_within_their_bounds() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for rules in RuleSet::ALL {
+            for _ in 0..300 {
+                let mut sheet = Sheet::empty(rules);
+                while !sheet.is_complete() {
+                    let roll = if next(3) == 0 {
+                        let face = next(6) as u8 + 1;
+                        Dice::from_faces(&[face; 5]).unwrap()
+                    } else {
+                        Dice::roll(next(crate::dice::ROLLS))
+                    };
+                    let legal: Vec<usize> = (0..rules.box_count())
+                        .filter(|&b| sheet.score(&roll, b).is_some())
+                        .collect();
+                    let b = legal[next(legal.len())];
+                    sheet = sheet.after(&roll, b).unwrap().0;
+                    assert!(
+                        sheet.least_points() <= sheet.points && sheet.points <= sheet.most_points(),
+                        "{rules:?} {} upper {}: {} points, {} to {}",
+                        sheet.filled_codes(),
+                        sheet.upper_total,
+                        sheet.points,
+                        sheet.least_points(),
+                        sheet.most_points()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn impossible_sheets_are_refused() {
         let r = RuleSet::Yahtzee;
         assert!(matches!(
@@ -492,7 +776,7 @@ mod tests {
             Sheet::from_codes(r, &["2"], 3, 10),
             Err(SheetError::UpperUnreachable { .. })
         ));
-        assert!(Sheet::from_codes(r, &["2"], 4, 10).is_ok());
+        assert!(Sheet::from_codes(r, &["2"], 4, 4).is_ok());
         assert!(matches!(
             Sheet::from_codes(r, &["3K", "3k"], 0, 0),
             Err(SheetError::FilledTwice(_))

@@ -191,7 +191,7 @@ fn thesis_notation_and_text_output() {
 #[test]
 fn bad_eval_input_is_a_one_line_error_naming_the_flag() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 14] = [
         (
             &["--filled", "1,XX"],
             "--filled: unknown category code 'XX'",
@@ -211,6 +211,25 @@ fn bad_eval_input_is_a_one_line_error_naming_the_flag() {
         (&["--rules", "poker"], "--rules: unknown rule set 'poker'"),
         (&["--upper", "abc"], "--upper: expected a whole number"),
         (&["--filled", "Y50", "--points", "10"], "--points"),
+        // Points the sheet cannot hold: the message names the bounds.
+        (
+            &["--filled", "1", "--upper", "3", "--points", "999"],
+            "--points: 999 points is more than the filled boxes can hold: with these boxes the \
+             sheet holds exactly 3 points",
+        ),
+        (
+            &["--filled", "C,Y50", "--points", "40"],
+            "--points: 40 points is less than the sheet already holds: with these boxes it holds \
+             50 to 180 points",
+        ),
+        (
+            &["--state", "_2__5_TF__LYC;15-", "--points", "500"],
+            "--points: 500 points is more than the filled boxes can hold",
+        ),
+        (
+            &["--opponent-filled", "C", "--opponent-points", "31"],
+            "--opponent-points: 31 points is more than the filled boxes can hold",
+        ),
     ];
     for (args, expected) in cases {
         let mut full = vec!["eval"];

@@ -100,7 +100,8 @@ pub fn csv_rows(path: &Path) -> HashMap<String, HashMap<String, String>> {
 
 /// The sheet of `rules` with every box filled except `free` (codes as `RuleSet::parse_box`
 /// reads them), the Yahtzee box (when filled and tracked) holding 50 if `yahtzee_50`, and the
-/// given upper total and points (generous points keep the sheet consistent).
+/// given upper total and points: at least the least the sheet holds, but not checked against
+/// the most its boxes can hold (generous points, which the solvers value like any others).
 pub fn reduced(
     rules: RuleSet,
     free: &[&str],
@@ -129,8 +130,14 @@ pub fn reduced(
             }
         })
         .collect();
-    let sheet = Sheet::from_codes(rules, &codes, upper_total, points)
+    let mut sheet = Sheet::from_boxes(rules, &codes, upper_total)
         .unwrap_or_else(|e| panic!("{rules} sheet without {free:?}: {e}"));
+    assert!(
+        points >= sheet.least_points(),
+        "{rules} sheet without {free:?}: {points} points, {} at least",
+        sheet.least_points()
+    );
+    sheet.points = points;
     assert_eq!(
         rules.box_count() - sheet.filled_count() as usize,
         free.len(),

@@ -306,6 +306,23 @@ fn fails(args: &[&str], code: i32, needle: &str) {
 }
 
 #[test]
+fn points_the_sheet_cannot_hold_are_usage_errors_naming_the_bounds() {
+    // Chance holds at most 30; with 50 in the Yahtzee box a further five of a kind in Chance
+    // adds 100.
+    fails(
+        &["--filled", "C", "--points", "31"],
+        2,
+        "--points: 31 points is more than the filled boxes can hold: with these boxes the sheet \
+         holds 0 to 30 points, bonuses included",
+    );
+    fails(
+        &["--filled", "C,Y50", "--points", "181"],
+        2,
+        "50 to 180 points",
+    );
+}
+
+#[test]
 fn bad_sheets_are_usage_errors_naming_the_flag() {
     fails(&["--filled", "1,2", "--upper", "999"], 2, "--upper");
     fails(&["--filled", "1,ZZ"], 2, "--filled");

@@ -2,7 +2,9 @@
 //! (with the fixtures beside it), and everything it prints and writes must equal, byte for byte,
 //! what the binary of the last commit before the redesign (issue 11) printed and wrote, kept in
 //! `tests/golden/expected/`. `DICELENS_BLESS=1 cargo test --test golden` rewrites them; do that
-//! only for a change meant to alter an output, and say so in the commit.
+//! only for a change meant to alter an output, and say so in the commit. The absolute paths
+//! outputs record (`games.csv`'s `absolute_path`) are compared with the directory the commands
+//! ran in written `$WORK`, and the repository (where the fixtures are) `$REPO`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,6 +43,30 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     let mut out = BTreeMap::new();
     walk(dir, dir, &mut out);
+    out
+}
+
+/// `bytes` with every occurrence of each path of `places` replaced by its name, longest path
+/// first.
+fn placeless(bytes: &[u8], places: &[(String, &str)]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let mut places = places.to_vec();
+    places.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
+    for (path, name) in places {
+        let (path, name) = (path.as_bytes(), name.as_bytes());
+        let mut replaced = Vec::with_capacity(out.len());
+        let mut i = 0;
+        while i < out.len() {
+            if out[i..].starts_with(path) {
+                replaced.extend_from_slice(name);
+                i += path.len();
+            } else {
+                replaced.push(out[i]);
+                i += 1;
+            }
+        }
+        out = replaced;
+    }
     out
 }
 
@@ -89,7 +115,15 @@ fn every_output_equals_the_golden_files() {
         )
         .unwrap();
     }
-    let got = files(dir);
+    let canonical = |path: &Path| path.canonicalize().unwrap().to_str().unwrap().to_string();
+    let places = [
+        (canonical(dir), "$WORK"),
+        (canonical(Path::new(env!("CARGO_MANIFEST_DIR"))), "$REPO"),
+    ];
+    let got: BTreeMap<String, Vec<u8>> = files(dir)
+        .into_iter()
+        .map(|(name, bytes)| (name, placeless(&bytes, &places)))
+        .collect();
     let expected_dir = golden().join("expected");
     if std::env::var_os("DICELENS_BLESS").is_some() {
         let _ = std::fs::remove_dir_all(&expected_dir);

@@ -86,7 +86,9 @@ proptest! {
         prop_assume!(filled != rules.full_mask());
         let upper: u32 = (0..6).filter(|f| filled & (1 << f) != 0).map(|f| (f + 1) * upper_dice[f as usize]).sum();
         let yahtzee_filled = filled & (1 << rules.yahtzee_box()) != 0;
-        let sheet = Sheet { rules, filled, yahtzee_50: y50 && yahtzee_filled, upper_total: upper, points: 300 };
+        let mut sheet = Sheet { rules, filled, yahtzee_50: y50 && yahtzee_filled, upper_total: upper, points: 0 };
+        // Points the sheet can hold: from the least to the most.
+        sheet.points = (sheet.least_points() + sheet.most_points()) / 2;
         prop_assert!(sheet.check().is_ok());
         let roll = Dice::from_faces(&faces).unwrap();
         let table = yahtzee_table();
