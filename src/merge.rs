@@ -300,7 +300,16 @@ impl Subtraction<'_> {
     /// Rates the batch and subtracts the games rated. Duplicates whose game the oracle cannot
     /// rate keep a problem.
     fn flush(&mut self, duplicates: &mut [Duplicate]) {
-        self.tables.load_for(&self.batch, self.progress);
+        if let Err(e) = self.tables.load_for(&self.batch, self.progress) {
+            for &k in &self.indices {
+                if let Some(d) = duplicates.get_mut(k) {
+                    d.problem = Some(e.to_string());
+                }
+            }
+            self.batch.clear();
+            self.indices.clear();
+            return;
+        }
         let mut one = Aggregates::default();
         let mut not_rated = Vec::new();
         let oracle = self.tables.oracle();
@@ -395,6 +404,12 @@ fn subtract_duplicates(
                 pending.flush(duplicates);
             }
         });
+        // The games not found are not there because the log changed, if it did.
+        if let Some(change) = log.changed() {
+            for k in wanted.into_values().flatten() {
+                duplicates[k].problem = Some(change.clone());
+            }
+        }
     }
     pending.flush(duplicates);
 }

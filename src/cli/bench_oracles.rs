@@ -109,9 +109,15 @@ impl DecisionSink for Errors {
 }
 
 /// Rates every game with `spec`: tables loaded first, then the rating timed.
-fn rate(games: &[(GameRecord, Replayed)], spec: OracleSpec, args: &OraclesArgs) -> CorpusRating {
+fn rate(
+    games: &[(GameRecord, Replayed)],
+    spec: OracleSpec,
+    args: &OraclesArgs,
+) -> Result<CorpusRating, CliError> {
     let mut tables = Tables::new(args.tables.tables.as_deref(), spec);
-    tables.load_for(games, &Bar::new());
+    tables
+        .load_for(games, &Bar::new())
+        .map_err(CliError::failure)?;
     notice(&format!("rating {} games with {spec}", games.len()));
     let bar = indicatif::ProgressBar::new(games.len() as u64);
     let mut rating = CorpusRating::default();
@@ -135,7 +141,7 @@ fn rate(games: &[(GameRecord, Replayed)], spec: OracleSpec, args: &OraclesArgs) 
     // Freeing the oracle's caches is not part of its time, nor (done here, before the next
     // oracle starts) of the next oracle's.
     drop(tables);
-    rating
+    Ok(rating)
 }
 
 /// The unit an oracle rates `rating`'s games in.
@@ -147,10 +153,10 @@ fn unit(spec: OracleSpec, rating: &CorpusRating) -> Unit {
 pub fn oracles(args: &OraclesArgs) -> Result<(), CliError> {
     let (reference_spec, candidate_specs) = specs(args)?;
     let games = read_games(args)?;
-    let reference = rate(&games, reference_spec, args);
+    let reference = rate(&games, reference_spec, args)?;
     let mut candidates = Vec::new();
     for &spec in &candidate_specs {
-        let rating = rate(&games, spec, args);
+        let rating = rate(&games, spec, args)?;
         candidates.push((spec, rating));
     }
     let measured = |spec: OracleSpec, rating: &CorpusRating| Measured {
