@@ -371,8 +371,8 @@ pub fn log_paths(inputs: &[PathBuf], globs: &[String]) -> Result<Vec<PathBuf>, S
 /// Why a log file cannot be read; the message names the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpenError {
-    /// The file cannot be opened or mapped (missing, not permitted, a directory...): perhaps
-    /// only for now.
+    /// The file cannot be opened or read (missing, not permitted, a directory, a device, a FIFO
+    /// without a writer...): perhaps only for now.
     Unreadable(String),
     /// Its content is of no format the readers know (and no `--format` was given).
     Unrecognised(String),
