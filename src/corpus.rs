@@ -2,15 +2,12 @@
 //! format recognised, games read one by one and replayed, and every game that cannot be used
 //! counted by reason with its location.
 
-use crate::files::{
-    fifo_wait, is_fifo, open_nonblocking, set_blocking, wait_for_writer, WatchedFile,
-};
+use crate::files::{open_input, refusal, stdin_metadata, Input as OpenedInput, WatchedFile};
 use crate::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
 use dicelens_parsers::stream::{Compression, Input};
 use dicelens_parsers::{Format, GameRecord, LineNumber, ParseError, ReadOptions, Termination};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashSet};
-use std::fs::File;
 use std::io::{IsTerminal, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -257,80 +254,34 @@ fn open_stdin() -> Result<Opened, String> {
     if stdin.is_terminal() {
         return Err("standard input is a terminal: pipe a log into it, or name a file".into());
     }
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        let metadata = stdin
-            .as_fd()
-            .try_clone_to_owned()
-            .map(File::from)
-            .and_then(|file| file.metadata())
-            .map_err(|e| format!("cannot read: {e}"))?;
-        if let Some(why) = crate::files::refusal(&metadata) {
-            return Err(why);
+    match stdin_metadata() {
+        Ok(metadata) => {
+            if let Some(why) = refusal(&metadata) {
+                return Err(why);
+            }
         }
+        // Where the kind cannot be told, standard input is read as it is.
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {}
+        Err(e) => return Err(format!("cannot read: {e}")),
     }
     Ok(Opened::Stream(Box::new(stdin)))
 }
 
-/// Opens the input at `path` (named `name` in messages) without ever blocking: its kind is
-/// looked at first (a directory or device is refused), then it is opened without blocking and
-/// looked at again (it may have been replaced in between). A regular file that says it holds
-/// bytes is watched for change; a FIFO is waited on for a writer (see
-/// [`crate::files::fifo_wait`]), unless it is this process's own standard input (as
-/// `/dev/stdin` is).
+/// Opens the log at `path` (named `name` in messages) without ever blocking (see
+/// [`crate::files::open_input`]): a regular file that says it holds bytes is watched for
+/// change, anything else is read as a stream.
 fn open_path(path: &Path, name: &str) -> Result<Opened, String> {
-    let cannot_open = |e: std::io::Error| format!("cannot open: {e}");
-    let refused = |metadata: &std::fs::Metadata| {
-        if metadata.is_dir() {
-            return Some(
-                "a directory (give it as an argument of its own: its files are read)".into(),
-            );
+    if path.is_dir() {
+        return Err("a directory (give it as an argument of its own: its files are read)".into());
+    }
+    match open_input(path)? {
+        OpenedInput::File(file) if file.metadata().is_ok_and(|m| m.len() > 0) => {
+            WatchedFile::new(file, name)
+                .map(Opened::File)
+                .map_err(|e| format!("cannot open: {e}"))
         }
-        crate::files::refusal(metadata)
-    };
-    let before = std::fs::metadata(path).map_err(cannot_open)?;
-    if let Some(why) = refused(&before) {
-        return Err(why);
-    }
-    let file = open_nonblocking(path).map_err(cannot_open)?;
-    let metadata = file.metadata().map_err(cannot_open)?;
-    if let Some(why) = refused(&metadata) {
-        return Err(why);
-    }
-    if metadata.is_file() && metadata.len() > 0 {
-        set_blocking(&file).map_err(cannot_open)?;
-        let watched = WatchedFile::new(file, name).map_err(cannot_open)?;
-        return Ok(Opened::File(watched));
-    }
-    if is_fifo(&metadata) && !is_stdin(&metadata) {
-        let wait = fifo_wait()?;
-        let first = wait_for_writer(&file, wait).map_err(|e| e.to_string())?;
-        return Ok(Opened::Stream(Box::new(
-            std::io::Cursor::new(first).chain(file),
-        )));
-    }
-    set_blocking(&file).map_err(cannot_open)?;
-    Ok(Opened::Stream(Box::new(file)))
-}
-
-/// Whether `metadata` is of this process's standard input (the same file or pipe).
-fn is_stdin(metadata: &std::fs::Metadata) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        use std::os::unix::fs::MetadataExt;
-        std::io::stdin()
-            .as_fd()
-            .try_clone_to_owned()
-            .map(File::from)
-            .and_then(|stdin| stdin.metadata())
-            .is_ok_and(|stdin| stdin.dev() == metadata.dev() && stdin.ino() == metadata.ino())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = metadata;
-        false
+        OpenedInput::File(file) => Ok(Opened::Stream(Box::new(file))),
+        OpenedInput::Stream(stream) => Ok(Opened::Stream(stream)),
     }
 }
 

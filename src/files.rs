@@ -116,6 +116,88 @@ pub fn refusal(metadata: &Metadata) -> Option<String> {
     ))
 }
 
+/// An input opened by [`open_input`].
+pub enum Input {
+    /// A regular file (which may say it is empty, as `/proc` files do), blocking as usual.
+    File(File),
+    /// Anything else that is read: a pipe or FIFO (with its first bytes, if some came while
+    /// waiting for a writer), `/dev/null`.
+    Stream(Box<dyn Read + Send>),
+}
+
+impl Input {
+    /// The input as a stream, from its first byte.
+    pub fn into_read(self) -> Box<dyn Read + Send> {
+        match self {
+            Input::File(file) => Box::new(file),
+            Input::Stream(stream) => stream,
+        }
+    }
+}
+
+/// Opens the input at `path` without ever blocking: its kind is looked at first (a device,
+/// socket or directory is refused, see [`refusal`]), then it is opened without blocking and
+/// looked at again (it may have been replaced in between). A FIFO is waited on for a writer at
+/// most [`fifo_wait`] (unless it is this process's own standard input, as `/dev/stdin` may be);
+/// the message of an error says what is wrong, without the path.
+pub fn open_input(path: &Path) -> Result<Input, String> {
+    let cannot_open = |e: io::Error| format!("cannot open: {e}");
+    let before = std::fs::metadata(path).map_err(cannot_open)?;
+    if let Some(why) = refusal(&before) {
+        return Err(why);
+    }
+    let file = open_nonblocking(path).map_err(cannot_open)?;
+    let metadata = file.metadata().map_err(cannot_open)?;
+    if let Some(why) = refusal(&metadata) {
+        return Err(why);
+    }
+    if is_fifo(&metadata) && !is_stdin(&metadata) {
+        let first = wait_for_writer(&file, fifo_wait()?).map_err(|e| e.to_string())?;
+        return Ok(Input::Stream(Box::new(io::Cursor::new(first).chain(file))));
+    }
+    set_blocking(&file).map_err(cannot_open)?;
+    Ok(if metadata.is_file() {
+        Input::File(file)
+    } else {
+        Input::Stream(Box::new(file))
+    })
+}
+
+/// What this process's standard input is (a pipe, a file, a terminal...).
+pub fn stdin_metadata() -> io::Result<Metadata> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(File::from)
+            .and_then(|stdin| stdin.metadata())
+    }
+    #[cfg(not(unix))]
+    {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "what standard input is cannot be told here",
+        ))
+    }
+}
+
+/// Whether `metadata` is of this process's standard input (the same file or pipe).
+fn is_stdin(metadata: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        stdin_metadata()
+            .is_ok_and(|stdin| stdin.dev() == metadata.dev() && stdin.ino() == metadata.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        false
+    }
+}
+
 /// Opens `path` for reading without blocking on it (a FIFO without a writer, a device that
 /// waits for a carrier); reads from the file may then return `WouldBlock` until
 /// [`set_blocking`] is called.

@@ -25,8 +25,9 @@ pub struct Args {
 pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliError> {
     let flag = "--seen-ids";
     let name = path.display();
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::flag(flag, format!("cannot read {name}: {e}")))?;
+    let file = dicelens::files::open_input(path)
+        .map_err(|e| CliError::flag(flag, format!("cannot read {name}: {e}")))?
+        .into_read();
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

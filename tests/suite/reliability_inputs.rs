@@ -408,3 +408,46 @@ fn a_table_path_that_is_not_a_regular_file_is_an_error_and_leaves_nothing_behind
         .collect();
     assert_eq!(left, ["yahtzee.expected.tbl"]);
 }
+
+#[test]
+fn a_seen_ids_fifo_is_waited_on_a_bounded_time_and_bench_read_refuses_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = small_log(dir.path());
+    let fifo = dir.path().join("ids.fifo");
+    make_fifo(&fifo);
+    let (log, fifo_text) = (path.to_str().unwrap(), fifo.to_str().unwrap());
+    let out = dir.path().join("out");
+    let args = [
+        "analyze",
+        log,
+        "--seen-ids",
+        fifo_text,
+        "--oracle",
+        "e",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let output = run_within(&mut dicelens(&args, "0.3"), StdinFrom::Nothing, LIMIT);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains(&format!(
+            "--seen-ids: cannot read {fifo_text}: a FIFO without a writer: none opened it within \
+             0.3 s"
+        )),
+        "{}",
+        text(&output.stderr)
+    );
+    let output = run_within(
+        &mut dicelens(&["bench", "read", fifo_text], "0.3"),
+        StdinFrom::Nothing,
+        LIMIT,
+    );
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains(&format!(
+            "{fifo_text}: a FIFO, not a regular file (bench read reads each file several times)"
+        )),
+        "{}",
+        text(&output.stderr)
+    );
+}
