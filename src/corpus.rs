@@ -1,17 +1,17 @@
-//! Reading a corpus: log files memory-mapped, their format recognised, games streamed one by
-//! one and replayed, and every game that cannot be used counted by reason with its location.
+//! Reading a corpus: log files read in pieces into the tool's own buffers (or as streams), their
+//! format recognised, games read one by one and replayed, and every game that cannot be used
+//! counted by reason with its location.
 
+use crate::files::{open_input, refusal, stdin_metadata, Input as OpenedInput, WatchedFile};
 use crate::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
 use dicelens_parsers::stream::{Compression, Input};
 use dicelens_parsers::{Format, GameRecord, LineNumber, ParseError, ReadOptions, Termination};
-use memmap2::Mmap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashSet};
-use std::fs::File;
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How the format of a log file is found (`--format`): recognised from each file's content,
 /// or one format for every file.
@@ -53,28 +53,30 @@ impl std::fmt::Display for InputFormat {
     }
 }
 
-/// Bytes of a mapped log read before they are given back to the kernel (a multiple of every
-/// page size).
-const RELEASE_STEP: usize = 16 << 20;
-
 /// The name a log read from standard input (`-`) goes by in records and messages.
 pub const STDIN_NAME: &str = "<stdin>";
 
-/// A log file: mapped into memory when it is a plain regular file, else read as a stream
+/// A log file: a regular file read in pieces into the tool's own buffers (never mapped: a file
+/// cut short while it is read gives an error naming it, not a signal), else read as a stream
 /// (standard input, a pipe or FIFO, a gzip or zstd file decompressed as it is read, a file
-/// that says it is empty as `/proc` files do).
+/// that says it is empty as `/proc` files do). Devices other than `/dev/null`, sockets and
+/// terminals are refused; a FIFO is waited on for a writer a bounded time
+/// ([`crate::files::fifo_wait`]).
 pub struct LogFile {
     path: PathBuf,
     name: String,
     source: Source,
+    /// The regular file the bytes come from, watched for change (none for other inputs).
+    watched: Option<Arc<WatchedFile>>,
     format: Format,
     options: ReadOptions,
 }
 
 /// Where a log's bytes come from.
 enum Source {
-    /// A regular, uncompressed file, mapped (`None` when empty).
-    Mapped(Option<Mmap>),
+    /// A regular, uncompressed file, read from its start for each read (so it can be read
+    /// again, and by byte ranges).
+    File(Arc<WatchedFile>),
     /// A stream, read once (taken by the first read).
     Stream(Mutex<Option<Box<dyn Read + Send>>>),
 }
@@ -118,36 +120,36 @@ impl LogFile {
             let format = recognise(input.head(), input.compression())?;
             Ok((Source::Stream(Mutex::new(Some(input.into_read()))), format))
         };
-        let (source, format) = if is_stdin {
-            stream(Box::new(std::io::stdin()))?
+        let opened = if is_stdin {
+            open_stdin().map_err(unreadable)?
         } else {
-            let file = File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
-            let metadata = file.metadata().map_err(|e| unreadable(e.to_string()))?;
-            if metadata.is_dir() {
-                return Err(unreadable(
-                    "a directory (give it as an argument of its own: its files are read)".into(),
-                ));
+            open_path(path, &name).map_err(unreadable)?
+        };
+        let (source, watched, format) = match opened {
+            Opened::Stream(read) => {
+                let (source, format) = stream(read)?;
+                (source, None, format)
             }
-            if !metadata.is_file() || metadata.len() == 0 {
-                stream(Box::new(file))?
-            } else {
-                // SAFETY: the map is read-only; a log changed while it is read can only give
-                // garbled games, which the parsers reject like any other bad input.
-                let map = unsafe { Mmap::map(&file) }
-                    .map_err(|e| unreadable(format!("cannot map: {e}")))?;
-                if Compression::detect(&map) == Compression::None {
-                    let format = recognise(&map, Compression::None)?;
-                    (Source::Mapped(Some(map)), format)
+            Opened::File(file) => {
+                let file = Arc::new(file);
+                let len = usize::try_from(file.len()).unwrap_or(usize::MAX);
+                let mut head = vec![0u8; Input::HEAD.min(len)];
+                file.read_exact_at(&mut head, 0)
+                    .map_err(|e| unreadable(e.to_string()))?;
+                let (source, format) = if Compression::detect(&head) == Compression::None {
+                    let format = recognise(&head, Compression::None)?;
+                    (Source::File(Arc::clone(&file)), format)
                 } else {
-                    drop(map);
-                    stream(Box::new(file))?
-                }
+                    stream(Box::new(WatchedFile::reader(Arc::clone(&file))))?
+                };
+                (source, Some(file), format)
             }
         };
         Ok(LogFile {
             path: path.to_path_buf(),
             name,
             source,
+            watched,
             format,
             options: options.clone(),
         })
@@ -182,6 +184,20 @@ impl LogFile {
         matches!(self.source, Source::Stream(_))
     }
 
+    /// How the file changed while it was read ("FILE changed while being read (was N bytes,
+    /// now M)"), if a read found it changed: the read then ended with an error in place of
+    /// the game it was in (see [`LogFile::change_in`]).
+    pub fn changed(&self) -> Option<String> {
+        self.watched.as_ref().and_then(|file| file.changed())
+    }
+
+    /// The change `error` reports, if it is the error that ended a read of this file because
+    /// the file changed ([`LogFile::changed`]), rather than a syntax error.
+    pub fn change_in(&self, error: &ParseError) -> Option<String> {
+        self.changed()
+            .filter(|change| error.found.contains(change.as_str()))
+    }
+
     /// Calls `each` with every game of the file, or the syntax error that replaced it.
     /// The record is the caller's to change or swap out (the reader refills whatever record it
     /// is left with).
@@ -191,24 +207,29 @@ impl LogFile {
 
     /// Like [`LogFile::for_each_game`], for the games that begin in `range` (byte offsets from
     /// the start of the file, as Hadoop input splits: adjacent ranges read every game once; see
-    /// [`Format::range_reader`]), or every game when `range` is `None`.
+    /// [`Format::range_reader`]), or every game when `range` is `None`. The file is read from
+    /// its start (the part before the range only scanned for its line count).
     ///
     /// A stream has no byte ranges: the range that starts at 0 reads all of it, the others
     /// nothing. A stream is read once: a second read of the same `LogFile` gives nothing.
+    ///
+    /// A file that changes while it is read (cut short, rewritten, grown) ends the read with an
+    /// error naming it in place of the game being read ([`LogFile::change_in`] tells it).
     pub fn for_each_game_in(
         &self,
         range: Option<Range<u64>>,
         mut each: impl FnMut(Result<&mut GameRecord, ParseError>),
     ) {
         let offset = |at: u64| usize::try_from(at).unwrap_or(usize::MAX);
-        let (mut reader, map) = match &self.source {
-            Source::Mapped(map) => {
-                let content: &[u8] = map.as_deref().unwrap_or(&[]);
+        let mut reader = match &self.source {
+            Source::File(file) => {
                 let range = range.map_or(0..usize::MAX, |r| offset(r.start)..offset(r.end));
-                let reader =
-                    self.format
-                        .range_reader_with(content, &self.name, range, &self.options);
-                (reader, map.as_ref())
+                self.format.range_stream_reader(
+                    Box::new(WatchedFile::reader(&**file)),
+                    &self.name,
+                    range,
+                    &self.options,
+                )
             }
             Source::Stream(stream) => {
                 if range.is_some_and(|r| r.start > 0) {
@@ -216,39 +237,60 @@ impl LogFile {
                 }
                 let taken = stream.lock().map(|mut s| s.take()).unwrap_or(None);
                 let Some(read) = taken else { return };
-                (
-                    self.format.stream_reader(read, &self.name, &self.options),
-                    None,
-                )
+                self.format.stream_reader(read, &self.name, &self.options)
             }
         };
         let mut game = GameRecord::default();
-        let mut released = 0;
         while let Some(result) = reader.read_game(&mut game) {
             each(result.map(|()| &mut game));
-            if let Some(map) = map {
-                released = release(map, released, reader.consumed());
-            }
         }
     }
 }
 
-/// Gives the pages of the mapped file in `from..to` back to the kernel once there are at least
-/// [`RELEASE_STEP`] bytes of them, so a long file read once does not stay in the process's
-/// resident memory; returns where the released part now ends. (A page read again is simply
-/// read from the file again.)
-fn release(map: &Mmap, from: usize, to: usize) -> usize {
-    if to < from + RELEASE_STEP {
-        return from;
+/// An input opened: a regular file, or a stream.
+enum Opened {
+    /// A regular file that says it holds bytes.
+    File(WatchedFile),
+    /// Anything read as a stream.
+    Stream(Box<dyn Read + Send>),
+}
+
+/// Opens standard input: a terminal is refused (it would wait for typing), as is a device
+/// other than `/dev/null`.
+fn open_stdin() -> Result<Opened, String> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err("standard input is a terminal: pipe a log into it, or name a file".into());
     }
-    let end = to - to % RELEASE_STEP;
-    #[cfg(unix)]
-    // SAFETY: the map is read-only and private, so dropping its pages loses nothing: the next
-    // access reads them from the file again. No reference into the range is used after this
-    // point (the reader has moved past it).
-    let _ =
-        unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, end - from) };
-    end
+    match stdin_metadata() {
+        Ok(metadata) => {
+            if let Some(why) = refusal(&metadata) {
+                return Err(why);
+            }
+        }
+        // Where the kind cannot be told, standard input is read as it is.
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {}
+        Err(e) => return Err(format!("cannot read: {e}")),
+    }
+    Ok(Opened::Stream(Box::new(stdin)))
+}
+
+/// Opens the log at `path` (named `name` in messages) without ever blocking (see
+/// [`crate::files::open_input`]): a regular file that says it holds bytes is watched for
+/// change, anything else is read as a stream.
+fn open_path(path: &Path, name: &str) -> Result<Opened, String> {
+    if path.is_dir() {
+        return Err("a directory (give it as an argument of its own: its files are read)".into());
+    }
+    match open_input(path)? {
+        OpenedInput::File(file) if file.metadata().is_ok_and(|m| m.len() > 0) => {
+            WatchedFile::new(file, name)
+                .map(Opened::File)
+                .map_err(|e| format!("cannot open: {e}"))
+        }
+        OpenedInput::File(file) => Ok(Opened::Stream(Box::new(file))),
+        OpenedInput::Stream(stream) => Ok(Opened::Stream(stream)),
+    }
 }
 
 /// The log files named by `inputs`, in order: a file as given (`-` for standard input, a
@@ -288,8 +330,8 @@ pub fn log_paths(inputs: &[PathBuf], globs: &[String]) -> Result<Vec<PathBuf>, S
 /// Why a log file cannot be read; the message names the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpenError {
-    /// The file cannot be opened or mapped (missing, not permitted, a directory...): perhaps
-    /// only for now.
+    /// The file cannot be opened or read (missing, not permitted, a directory, a device, a FIFO
+    /// without a writer...): perhaps only for now.
     Unreadable(String),
     /// Its content is of no format the readers know (and no `--format` was given).
     Unrecognised(String),
@@ -359,6 +401,9 @@ pub enum SkipReason {
     OtherRuleSet,
     /// The oracle cannot value one of its decisions.
     NotRatedByOracle,
+    /// The file changed while it was read (cut short, rewritten, grown): the game being read
+    /// then and the rest of the file are not read.
+    FileChanged,
     /// A reason this version does not know, read back from an analysis (kept as written).
     Other(String),
 }
@@ -389,6 +434,7 @@ impl SkipReason {
             SkipReason::DuplicateGameId,
             SkipReason::OtherRuleSet,
             SkipReason::NotRatedByOracle,
+            SkipReason::FileChanged,
         ];
         fixed
             .into_iter()
@@ -409,6 +455,7 @@ impl std::fmt::Display for SkipReason {
             SkipReason::Unfinished(t) => write!(f, "unfinished ({})", t.as_str()),
             SkipReason::OtherRuleSet => f.write_str("other rule set"),
             SkipReason::NotRatedByOracle => f.write_str("not rated by the oracle"),
+            SkipReason::FileChanged => f.write_str("file changed while read"),
             SkipReason::Other(text) => f.write_str(text),
         }
     }
@@ -608,17 +655,22 @@ impl CorpusReader {
             let game = match result {
                 Ok(game) => game,
                 Err(e) => {
+                    let (reason, detail) = match file.change_in(&e) {
+                        Some(change) => (
+                            SkipReason::FileChanged,
+                            format!("{change}: the file is not read from here on"),
+                        ),
+                        None if e.outside_games => (SkipReason::DamagedLines, e.to_string()),
+                        None => (SkipReason::SyntaxError, e.to_string()),
+                    };
+                    if reason != SkipReason::DamagedLines {
+                        self.summary.games_read += 1;
+                    }
                     let location = Location {
                         file: name.clone(),
                         line: e.line,
                         game_id: e.game_id.clone(),
-                        detail: e.to_string(),
-                    };
-                    let reason = if e.outside_games {
-                        SkipReason::DamagedLines
-                    } else {
-                        self.summary.games_read += 1;
-                        SkipReason::SyntaxError
+                        detail,
                     };
                     self.summary.skip(reason, location);
                     return;
@@ -699,6 +751,7 @@ mod tests {
                 SkipReason::DuplicateGameId,
                 SkipReason::OtherRuleSet,
                 SkipReason::NotRatedByOracle,
+                SkipReason::FileChanged,
             ])
         {
             assert_eq!(SkipReason::from_name(&reason.to_string()), reason);

@@ -10,7 +10,7 @@ use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDi
 use crate::solve::expected::{position_options, sheet_value, OptionValue};
 use crate::solve::match_points::{ExactRange, MatchSearch, Method};
 use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
-use crate::tables::{load_dist, load_expected, Progress};
+use crate::tables::{load_dist, load_expected, Progress, TableError};
 use std::fmt;
 use std::path::Path;
 
@@ -108,6 +108,8 @@ pub enum EvalError {
     NoDistribution,
     /// The method gives no value for this position.
     NotValued(Method),
+    /// A table the position needs cannot be used or built (its path is not a regular file).
+    Table(TableError),
 }
 
 /// What an [`EvalError`] is about, so a front end can point at the input to change.
@@ -119,6 +121,8 @@ pub enum Subject {
     Sheet,
     /// The target.
     Target,
+    /// The table directory (`--tables`).
+    Tables,
 }
 
 impl EvalError {
@@ -127,6 +131,7 @@ impl EvalError {
         match self {
             EvalError::MoverComplete | EvalError::NoDistribution => Subject::Sheet,
             EvalError::TargetWithOpponents => Subject::Target,
+            EvalError::Table(_) => Subject::Tables,
             _ => Subject::Method,
         }
     }
@@ -146,6 +151,7 @@ impl fmt::Display for EvalError {
             ),
             EvalError::NoDistribution => f.write_str("no distribution for this sheet"),
             EvalError::NotValued(method) => write!(f, "{method} cannot value this position"),
+            EvalError::Table(e) => write!(f, "{e}"),
         }
     }
 }
@@ -190,9 +196,16 @@ fn solitaire(
         return Err(EvalError::MoverComplete);
     }
     let target = question.target;
-    let (table, _) = load_expected(dir, sheet.rules, progress);
+    let (table, _) = load_expected(dir, sheet.rules, progress).map_err(EvalError::Table)?;
     let values = table.values();
-    let dists = target.map(|_| load_dist(dir, sheet.rules, progress).0);
+    let dists = match target {
+        Some(_) => Some(
+            load_dist(dir, sheet.rules, progress)
+                .map_err(EvalError::Table)?
+                .0,
+        ),
+        None => None,
+    };
     let Some((roll, rolls_left)) = question.position.roll else {
         let value = sheet_value(values, &sheet).unwrap_or(f64::NAN);
         let target = target.zip(dists.as_ref()).map(|(t, d)| {
@@ -255,7 +268,14 @@ fn against_opponents(
     if method == Method::Exact && free > MOST_EXACT_FREE {
         return Err(EvalError::ExactTooManyFree { free });
     }
-    let dists = (method != Method::Exact).then(|| load_dist(dir, mover.rules, progress).0);
+    let dists = match method {
+        Method::Exact => None,
+        _ => Some(
+            load_dist(dir, mover.rules, progress)
+                .map_err(EvalError::Table)?
+                .0,
+        ),
+    };
     let empty = DistTableData::default();
     let solver = ExactTwoPlayer::new(mover.rules);
     let dists: &dyn DistSource = match &dists {

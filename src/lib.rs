@@ -91,6 +91,7 @@ pub mod compare;
 pub mod corpus;
 pub mod dice;
 pub mod evaluate;
+pub mod files;
 pub mod game_hash;
 pub mod merge;
 pub mod pipeline;

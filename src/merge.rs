@@ -391,7 +391,16 @@ impl Subtraction<'_> {
     /// Rates the batch and subtracts the games rated. Duplicates whose game the oracle cannot
     /// rate get a problem.
     fn flush(&mut self, duplicates: &mut [Duplicate]) {
-        self.tables.load_for(&self.batch, self.progress);
+        if let Err(e) = self.tables.load_for(&self.batch, self.progress) {
+            for &k in &self.indices {
+                if let Some(d) = duplicates.get_mut(k) {
+                    d.problem = Some(e.to_string());
+                }
+            }
+            self.batch.clear();
+            self.indices.clear();
+            return;
+        }
         let mut one = Aggregates::default();
         let mut not_rated = Vec::new();
         let oracle = self.tables.oracle();
@@ -562,16 +571,21 @@ fn subtract_duplicates(
                 pending.flush(duplicates);
             }
         });
+        // The games not found are not there because the log changed: since its analysis, or
+        // while it was read again here.
+        let changed_while_read = log.changed();
         for k in wanted.into_values().flatten() {
             let row = &duplicates[k].row;
-            duplicates[k].problem = Some(format!(
-                "{} changed since its analysis: no game {} at line {} any more ({} says it \
-                 was there)",
-                row.file,
-                row.game_id,
-                row.line,
-                shards[duplicates[k].shard].dir.join("games.csv").display()
-            ));
+            duplicates[k].problem = Some(changed_while_read.clone().unwrap_or_else(|| {
+                format!(
+                    "{} changed since its analysis: no game {} at line {} any more ({} says it \
+                     was there)",
+                    row.file,
+                    row.game_id,
+                    row.line,
+                    shards[duplicates[k].shard].dir.join("games.csv").display()
+                )
+            }));
         }
     }
     pending.flush(duplicates);

@@ -19,7 +19,7 @@ use crate::rate::{
 };
 use crate::replay::{ReplayOptions, Replayed};
 use crate::rules::RuleSet;
-use crate::tables::{load_dist, load_expected, table_dir};
+use crate::tables::{load_dist, load_expected, table_dir, TableError};
 use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -44,6 +44,10 @@ pub trait Progress: crate::tables::Progress {
     fn start(&self, _files: usize) {}
     /// One more file was read.
     fn file_done(&self) {}
+    /// A batch of games was rated: `rated` games have been handed to the oracle so far. Called
+    /// between batches, while the file being read is still open (so a test can change files
+    /// under the run at a known point).
+    fn batch_rated(&self, _rated: usize) {}
     /// The run is over.
     fn finish(&self) {}
 }
@@ -100,21 +104,31 @@ impl Tables {
     }
 
     /// Loads the tables every game of `batch` needs and that are not loaded yet (building them
-    /// if missing, with a notice to `progress`).
-    pub fn load_for(&mut self, batch: &[(GameRecord, Replayed)], progress: &dyn Progress) {
+    /// if missing, with a notice to `progress`). Fails when a table's path is not a regular
+    /// file.
+    pub fn load_for(
+        &mut self,
+        batch: &[(GameRecord, Replayed)],
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
         for (_, replayed) in batch {
-            self.load_for_game(replayed, progress);
+            self.load_for_game(replayed, progress)?;
         }
+        Ok(())
     }
 
     /// Loads the tables one replayed game needs and that are not loaded yet (none if its rule
-    /// set is unknown).
-    pub fn load_for_game(&mut self, replayed: &Replayed, progress: &dyn crate::tables::Progress) {
+    /// set is unknown). Fails when a table's path is not a regular file.
+    pub fn load_for_game(
+        &mut self,
+        replayed: &Replayed,
+        progress: &dyn crate::tables::Progress,
+    ) -> Result<(), TableError> {
         let Some(rules) = replayed.rules else {
-            return;
+            return Ok(());
         };
         if !self.loaded.contains(&rules) {
-            let (table, _) = load_expected(&self.dir, rules, progress);
+            let (table, _) = load_expected(&self.dir, rules, progress)?;
             self.oracle
                 .solitaire
                 .add_table(rules, table.values().to_vec());
@@ -122,10 +136,11 @@ impl Tables {
         }
         let several = replayed.seats > 1;
         if several && self.oracle.needs_dists() && !self.dists_loaded.contains(&rules) {
-            let (table, _) = load_dist(&self.dir, rules, progress);
+            let (table, _) = load_dist(&self.dir, rules, progress)?;
             self.oracle.add_dists(rules, table);
             self.dists_loaded.push(rules);
         }
+        Ok(())
     }
 }
 
@@ -257,6 +272,8 @@ pub enum AnalyzeError {
     UnreadableRange(String),
     /// A sum of the aggregates does not fit its counter.
     Overflow(Overflow),
+    /// A table the games need cannot be used or built: its path is not a regular file.
+    Table(TableError),
 }
 
 impl std::fmt::Display for AnalyzeError {
@@ -267,6 +284,7 @@ impl std::fmt::Display for AnalyzeError {
                 "{why}: the byte range cannot be read (run it again once the file is readable)"
             ),
             AnalyzeError::Overflow(overflow) => write!(f, "aggregates: {overflow}"),
+            AnalyzeError::Table(e) => write!(f, "{e}"),
         }
     }
 }
@@ -347,10 +365,22 @@ impl Analyzer {
         let mut handed = 0;
         // The first overflow met (the run reads on, and then fails with it).
         let mut overflow = None;
+        // A table that cannot be loaded stops the rating; the file being read is read to its
+        // end (its games dropped), and no other file is read.
+        let mut table_error: Option<TableError> = None;
         let mut flush = |batch: &mut GameBatch,
                          aggregates: &mut Aggregates,
-                         not_rated: &mut Vec<(SkipReason, Location)>| {
-            tables.load_for(batch.games(), progress);
+                         not_rated: &mut Vec<(SkipReason, Location)>,
+                         table_error: &mut Option<TableError>| {
+            if table_error.is_some() {
+                batch.clear();
+                return;
+            }
+            if let Err(e) = tables.load_for(batch.games(), progress) {
+                *table_error = Some(e);
+                batch.clear();
+                return;
+            }
             for (_, replayed) in batch.games() {
                 match replayed.seats {
                     1 => solo_games += 1,
@@ -369,6 +399,7 @@ impl Analyzer {
             }
             handed += batch.games().len();
             batch.clear();
+            progress.batch_rated(handed);
         };
         let mut batch = GameBatch::default();
         read_each(
@@ -380,11 +411,20 @@ impl Analyzer {
             |game, replayed, not_rated| {
                 batch.take(game, replayed);
                 if batch.is_full() {
-                    flush(&mut batch, &mut aggregates, not_rated);
+                    flush(&mut batch, &mut aggregates, not_rated, &mut table_error);
                 }
+                table_error.is_none()
             },
         )?;
-        flush(&mut batch, &mut aggregates, &mut not_rated);
+        flush(
+            &mut batch,
+            &mut aggregates,
+            &mut not_rated,
+            &mut table_error,
+        );
+        if let Some(e) = table_error {
+            return Err(AnalyzeError::Table(e));
+        }
         if let Some(e) = overflow {
             return Err(AnalyzeError::Overflow(e));
         }
@@ -404,21 +444,25 @@ impl Analyzer {
 
 /// Reads and replays every game of `files` (of the byte range, if one is given) as `options`
 /// say, handing `each` the games of the wanted rule set in corpus order; the others go to
-/// `not_rated` (which `each` gets too).
+/// `not_rated` (which `each` gets too). Once `each` returns false, no further file is read.
 fn read_each(
     reader: &mut CorpusReader,
     files: &[PathBuf],
     options: &Options,
     progress: &dyn Progress,
     not_rated: &mut Vec<(SkipReason, Location)>,
-    mut each: impl FnMut(&mut GameRecord, &mut Replayed, &mut Vec<(SkipReason, Location)>),
+    mut each: impl FnMut(&mut GameRecord, &mut Replayed, &mut Vec<(SkipReason, Location)>) -> bool,
 ) -> Result<(), AnalyzeError> {
     progress.start(files.len());
     let format = options.format.fixed();
+    let mut going = true;
     for path in files {
+        if !going {
+            break;
+        }
         let unread = reader.read_path_in(path, format, options.range.clone(), |game, replayed| {
-            if wanted_rule_set(options.only, game, replayed.rules, not_rated) {
-                each(game, replayed, not_rated);
+            if going && wanted_rule_set(options.only, game, replayed.rules, not_rated) {
+                going = each(game, replayed, not_rated);
             }
         });
         if let Some(why) = unread {
@@ -457,7 +501,10 @@ pub fn read_corpus(
         options,
         progress,
         &mut not_rated,
-        |game, replayed, _| games.push((std::mem::take(game), std::mem::take(replayed))),
+        |game, replayed, _| {
+            games.push((std::mem::take(game), std::mem::take(replayed)));
+            true
+        },
     )?;
     Ok((games, with_not_rated(reader.summary, not_rated)))
 }

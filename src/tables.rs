@@ -1,20 +1,27 @@
-//! Table files: where precomputed tables live, their header and checksum, memory-mapping, and
-//! rebuilding any table that is missing, damaged or does not match this build.
+//! Table files: where precomputed tables live, their header and checksum, reading them into
+//! memory, and rebuilding any table that is missing, damaged or does not match this build.
+//!
+//! A table is read whole into memory the tool owns when it is opened (never mapped: a table
+//! truncated or rewritten in place while a run uses it cannot raise a signal), its length
+//! checked against its header and its checksum against every byte; one that changes while it
+//! is read is reported as such, naming it, and rebuilt. The tool writes tables only to a
+//! temporary file that is then renamed over the table (removed on every error), never in place.
+//! A table path that is not a regular file (a directory, a FIFO, a device) is an error at once.
 //!
 //! File layout (little-endian), 64-byte header then the payload:
 //! `0..8` magic `DICELENS`, `8..12` format version, `12..16` table kind, `16..40` rule-set name
 //! (NUL-padded), `40..44` builder version, `44..48` zero, `48..56` number of entries,
 //! `56..64` CRC-32 of bytes `0..56` followed by the payload. Payload: one `f64` per state.
 
+use crate::files::{kind_name, open_nonblocking, set_blocking, WatchedFile};
 use crate::rules::RuleSet;
 use crate::solve::distribution::{build_dist, BuildObserver, Dist, DistSource, DistTableData};
 use crate::solve::expected::build_table;
 use crate::solve::states::StateSpace;
-use memmap2::Mmap;
 
 #[cfg(target_endian = "big")]
 compile_error!(
-    "table files are little-endian and mapped as they are: big-endian hosts are not supported"
+    "table files are little-endian and read as they are: big-endian hosts are not supported"
 );
 use std::fmt;
 use std::fs::{self, File};
@@ -108,6 +115,10 @@ pub enum TableProblem {
     Checksum,
     /// The file could not be read.
     Unreadable(String),
+    /// The path is not a regular file (`a directory`, `a FIFO`...): an error, never rebuilt.
+    NotAFile(&'static str),
+    /// The file changed while it was read (how: "was N bytes, now M").
+    Changed(String),
 }
 
 impl fmt::Display for TableProblem {
@@ -128,13 +139,73 @@ impl fmt::Display for TableProblem {
             ),
             TableProblem::Checksum => f.write_str("damaged: checksum mismatch"),
             TableProblem::Unreadable(e) => write!(f, "unreadable: {e}"),
+            TableProblem::NotAFile(kind) => write!(f, "{kind}, not a table file"),
+            TableProblem::Changed(how) => write!(f, "changed while being read ({how})"),
         }
     }
 }
 
-/// The bytes of a table: a verified memory map, or freshly built values.
+/// A table that cannot be used or built where it belongs: its path is taken by something that
+/// is not a regular file. The message names the path and says what to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The table's path.
+    pub path: PathBuf,
+    /// What is there instead.
+    pub problem: TableProblem,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "table {} is {}: remove it, or give another table directory (--tables or \
+             ${TABLES_ENV})",
+            self.path.display(),
+            self.problem
+        )
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// The problem as an error, if it is one that stops the run (the path is not a regular file);
+/// any other problem is mended by building the table.
+fn fatal(path: &Path, problem: &TableProblem) -> Result<(), TableError> {
+    match problem {
+        TableProblem::NotAFile(_) => Err(TableError {
+            path: path.to_path_buf(),
+            problem: problem.clone(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The bytes of a table file, read whole into memory aligned for its `f64`, `u32` and `u16`
+/// fields.
+struct TableBytes {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl TableBytes {
+    /// The file's bytes.
+    fn bytes(&self) -> &[u8] {
+        let all: &[u8] = bytemuck::cast_slice(&self.words);
+        all.get(..self.len).unwrap_or(all)
+    }
+}
+
+impl std::ops::Deref for TableBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+/// The values of a table: a verified file read into memory, or freshly built values.
 enum Storage {
-    Mapped(Mmap),
+    Read(TableBytes),
     Owned(Vec<f64>),
 }
 
@@ -154,7 +225,7 @@ impl ExpectedTable {
     pub fn values(&self) -> &[f64] {
         match &self.storage {
             Storage::Owned(v) => v,
-            Storage::Mapped(map) => payload(map).unwrap_or(&[]),
+            Storage::Read(bytes) => payload(bytes).unwrap_or(&[]),
         }
     }
 
@@ -222,7 +293,7 @@ fn read_u32(bytes: &[u8], at: usize) -> u32 {
         .map_or(0, u32::from_le_bytes)
 }
 
-/// Checks a mapped file against what this build expects for a table of `kind` and `rules`.
+/// Checks a file's bytes against what this build expects for a table of `kind` and `rules`.
 fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> {
     let entries = StateSpace::new(rules).len() as u64;
     let extra = read_u32(bytes, 44);
@@ -279,20 +350,65 @@ fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> 
     Ok(())
 }
 
-/// Maps the file at `path` (read-only).
-fn map_file(path: &Path) -> Result<Mmap, TableProblem> {
-    let file = match File::open(path) {
+/// Reads the file at `path` whole into memory, without ever blocking on it: a path that is not
+/// a regular file is refused (looked at before it is opened, and again once it is opened
+/// without blocking, in case it was replaced in between), and a file that changes while it is
+/// read is reported.
+fn read_file(path: &Path) -> Result<TableBytes, TableProblem> {
+    let unreadable = |e: io::Error| TableProblem::Unreadable(e.to_string());
+    let before = match fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TableProblem::Missing),
+        Err(e) => return Err(unreadable(e)),
+    };
+    if !before.is_file() {
+        return Err(TableProblem::NotAFile(kind_name(&before)));
+    }
+    let file = match open_nonblocking(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TableProblem::Missing),
-        Err(e) => return Err(TableProblem::Unreadable(e.to_string())),
+        Err(e) => return Err(unreadable(e)),
     };
-    // SAFETY: table files are only ever replaced by rename, never modified in place, so the
-    // mapping stays valid; their contents are verified (checksum) before use.
-    unsafe { Mmap::map(&file) }.map_err(|e| TableProblem::Unreadable(e.to_string()))
+    let metadata = file.metadata().map_err(unreadable)?;
+    if !metadata.is_file() {
+        return Err(TableProblem::NotAFile(kind_name(&metadata)));
+    }
+    set_blocking(&file).map_err(unreadable)?;
+    let file = WatchedFile::new(file, &path.display().to_string()).map_err(unreadable)?;
+    let len = usize::try_from(file.len()).map_err(|_| {
+        TableProblem::Unreadable(format!("{} bytes: too large to read", file.len()))
+    })?;
+    let mut words = vec![0u64; len.div_ceil(8)];
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+    let read = file
+        .read_exact_at(&mut bytes[..len], 0)
+        .and_then(|()| file.check());
+    if let Err(e) = read {
+        return Err(match file.how_changed() {
+            Some(how) => TableProblem::Changed(how),
+            None => unreadable(e),
+        });
+    }
+    Ok(TableBytes { words, len })
 }
 
-/// Writes a table file atomically (temporary file, then rename): the header with its
-/// checksum, then the payload's parts.
+/// A temporary file that is removed when dropped, unless kept (renamed to its final name).
+struct TempFile {
+    path: PathBuf,
+    kept: bool,
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.kept {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Writes a table file atomically (temporary file in the same directory, then rename; the
+/// temporary file is removed if anything fails): the header with its checksum, then the
+/// payload's parts. A table is never written in place.
 fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
@@ -306,26 +422,29 @@ fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!("{name}.tmp{}", std::process::id()));
-    {
-        let mut f = io::BufWriter::new(File::create(&tmp)?);
-        f.write_all(&head)?;
-        for part in parts {
-            f.write_all(part)?;
-        }
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    let mut tmp = TempFile {
+        path: dir.join(format!("{name}.tmp{}", std::process::id())),
+        kept: false,
+    };
+    let mut f = io::BufWriter::new(File::create(&tmp.path)?);
+    f.write_all(&head)?;
+    for part in parts {
+        f.write_all(part)?;
     }
-    fs::rename(&tmp, path)
+    f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    fs::rename(&tmp.path, path)?;
+    tmp.kept = true;
+    Ok(())
 }
 
 /// Opens and verifies the table of `rules` in `dir` without building anything.
 pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableProblem> {
-    let map = map_file(&expected_path(dir, rules))?;
-    verify(&map, rules, EXPECTED)?;
-    payload(&map).ok_or(TableProblem::NotATable)?;
+    let bytes = read_file(&expected_path(dir, rules))?;
+    verify(&bytes, rules, EXPECTED)?;
+    payload(&bytes).ok_or(TableProblem::NotATable)?;
     Ok(ExpectedTable {
         rules,
-        storage: Storage::Mapped(map),
+        storage: Storage::Read(bytes),
     })
 }
 
@@ -368,15 +487,17 @@ pub enum Found {
 /// Opens the table of `rules`, building it first when it is missing, damaged or mismatched,
 /// and saving what it built. `progress` receives a notice before any build starts, and one if
 /// the built table cannot be saved (it is then used from memory), and the build's progress.
+/// Fails, building nothing, when the table's path is not a regular file.
 pub fn load_expected(
     dir: &Path,
     rules: RuleSet,
     progress: &dyn Progress,
-) -> (ExpectedTable, Found) {
+) -> Result<(ExpectedTable, Found), TableError> {
     match open_expected(dir, rules) {
-        Ok(t) => (t, Found::Valid),
+        Ok(t) => Ok((t, Found::Valid)),
         Err(problem) => {
             let path = expected_path(dir, rules);
+            fatal(&path, &problem)?;
             progress.notice(&format!(
                 "table {} is {problem}; building it",
                 path.display()
@@ -388,7 +509,7 @@ pub fn load_expected(
                     path.display()
                 ));
             }
-            (table, Found::Rebuilt(problem))
+            Ok((table, Found::Rebuilt(problem)))
         }
     }
 }
@@ -430,7 +551,7 @@ pub fn dist_partial_path(dir: &Path, rules: RuleSet) -> PathBuf {
 }
 
 enum DistStorage {
-    Mapped(Mmap),
+    Read(TableBytes),
     Owned(DistTableData),
 }
 
@@ -440,11 +561,11 @@ pub struct DistTable {
     storage: DistStorage,
 }
 
-/// The index and values of a mapped distribution file (verified before).
-fn dist_parts(map: &[u8], states: usize) -> Option<(&[IndexEntry], &[u16])> {
+/// The index and values of a distribution file's bytes (verified before).
+fn dist_parts(bytes: &[u8], states: usize) -> Option<(&[IndexEntry], &[u16])> {
     let index_end = HEADER_LEN + states * 8;
-    let index = bytemuck::try_cast_slice(map.get(HEADER_LEN..index_end)?).ok()?;
-    let values = bytemuck::try_cast_slice(map.get(index_end..)?).ok()?;
+    let index = bytemuck::try_cast_slice(bytes.get(HEADER_LEN..index_end)?).ok()?;
+    let values = bytemuck::try_cast_slice(bytes.get(index_end..)?).ok()?;
     Some((index, values))
 }
 
@@ -464,9 +585,9 @@ impl DistTable {
     pub fn stored_values(&self) -> u64 {
         match &self.storage {
             DistStorage::Owned(data) => data.values.iter().map(|v| v.len() as u64).sum(),
-            DistStorage::Mapped(map) => {
+            DistStorage::Read(bytes) => {
                 let states = StateSpace::new(self.rules).len();
-                dist_parts(map, states).map_or(0, |(_, v)| v.len() as u64)
+                dist_parts(bytes, states).map_or(0, |(_, v)| v.len() as u64)
             }
         }
     }
@@ -476,9 +597,9 @@ impl DistSource for DistTable {
     fn dist(&self, index: usize) -> Dist<'_> {
         match &self.storage {
             DistStorage::Owned(data) => data.dist(index),
-            DistStorage::Mapped(map) => {
+            DistStorage::Read(bytes) => {
                 let states = StateSpace::new(self.rules).len();
-                let found = dist_parts(map, states).and_then(|(entries, values)| {
+                let found = dist_parts(bytes, states).and_then(|(entries, values)| {
                     let e = entries.get(index)?;
                     let offset = e.offset as usize;
                     let values = values.get(offset..offset + usize::from(e.len))?;
@@ -499,10 +620,10 @@ impl DistSource for DistTable {
 /// Opens and verifies the distribution table of `rules` in `dir` without building anything:
 /// header, size, checksum of every byte, and an index that tiles the values exactly.
 pub fn open_dist(dir: &Path, rules: RuleSet) -> Result<DistTable, TableProblem> {
-    let map = map_file(&dist_path(dir, rules))?;
-    verify(&map, rules, DIST)?;
+    let bytes = read_file(&dist_path(dir, rules))?;
+    verify(&bytes, rules, DIST)?;
     let states = StateSpace::new(rules).len();
-    let (index, values) = dist_parts(&map, states).ok_or(TableProblem::NotATable)?;
+    let (index, values) = dist_parts(&bytes, states).ok_or(TableProblem::NotATable)?;
     let mut next = 0u64;
     for e in index {
         if u64::from(e.offset) != next {
@@ -515,7 +636,7 @@ pub fn open_dist(dir: &Path, rules: RuleSet) -> Result<DistTable, TableProblem> 
     }
     Ok(DistTable {
         rules,
-        storage: DistStorage::Mapped(map),
+        storage: DistStorage::Read(bytes),
     })
 }
 
@@ -739,11 +860,16 @@ pub fn build_dist_file_reporting(
 /// Opens the distribution table of `rules`, building it first (resuming an interrupted build)
 /// when it is missing, damaged or mismatched. `progress` receives a notice before a build
 /// starts, and one if the table cannot be saved (it is then used from memory), and the build's
-/// progress.
-pub fn load_dist(dir: &Path, rules: RuleSet, progress: &dyn Progress) -> (DistTable, Found) {
+/// progress. Fails, building nothing, when the table's path is not a regular file.
+pub fn load_dist(
+    dir: &Path,
+    rules: RuleSet,
+    progress: &dyn Progress,
+) -> Result<(DistTable, Found), TableError> {
     match open_dist(dir, rules) {
-        Ok(t) => (t, Found::Valid),
+        Ok(t) => Ok((t, Found::Valid)),
         Err(problem) => {
+            fatal(&dist_path(dir, rules), &problem)?;
             progress.notice(&format!(
                 "table {} is {problem}; building it (a few minutes; an interrupted build resumes)",
                 dist_path(dir, rules).display()
@@ -766,7 +892,7 @@ pub fn load_dist(dir: &Path, rules: RuleSet, progress: &dyn Progress) -> (DistTa
                 rules,
                 storage: DistStorage::Owned(built),
             });
-            (table, Found::Rebuilt(problem))
+            Ok((table, Found::Rebuilt(problem)))
         }
     }
 }
@@ -785,5 +911,143 @@ pub fn dist_from_data(rules: RuleSet, data: DistTableData) -> DistTable {
     DistTable {
         rules,
         storage: DistStorage::Owned(data),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    const RULES: RuleSet = RuleSet::Yahtzee;
+
+    /// A valid expected-score table of `RULES` in `dir` (arbitrary values: only the file's
+    /// layout is checked), and a valid distribution table (every distribution empty).
+    fn write_tables(dir: &Path) -> Vec<f64> {
+        let states = StateSpace::new(RULES).len();
+        let values: Vec<f64> = (0..states).map(|i| i as f64).collect();
+        write_expected(dir, RULES, &values).unwrap();
+        let mut data = empty_dists();
+        data.set(states - 1, 7, vec![40_000, 20_000]);
+        write_dist(dir, RULES, &data).unwrap();
+        values
+    }
+
+    /// A distribution for every state of `RULES`, each empty.
+    fn empty_dists() -> DistTableData {
+        let states = StateSpace::new(RULES).len();
+        DistTableData {
+            starts: vec![0; states],
+            values: vec![Vec::new(); states],
+        }
+    }
+
+    /// Cuts the file at `path` to `len` bytes in place (as `cp` over it starts by doing).
+    fn truncate(path: &Path, len: u64) {
+        File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_len(len)
+            .unwrap();
+    }
+
+    /// Runs `load` on a thread and returns what it gives, failing if it takes a minute.
+    fn within_a_minute<T: Send + 'static>(load: impl FnOnce() -> T + Send + 'static) -> T {
+        let (send, receive) = mpsc::channel();
+        std::thread::spawn(move || send.send(load()));
+        receive
+            .recv_timeout(Duration::from_secs(60))
+            .expect("no answer within a minute: the load blocks")
+    }
+
+    #[test]
+    fn a_table_cut_short_after_it_is_opened_is_still_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let values = write_tables(dir.path());
+        let expected = open_expected(dir.path(), RULES).unwrap();
+        let dists = open_dist(dir.path(), RULES).unwrap();
+        // Mapped tables would raise SIGBUS on the next read of a page past the new end.
+        truncate(&expected_path(dir.path(), RULES), 100);
+        truncate(&dist_path(dir.path(), RULES), 100);
+        assert_eq!(expected.values(), &values[..]);
+        let last = dists.dist(values.len() - 1);
+        assert_eq!((last.start, last.values), (7, &[40_000, 20_000][..]));
+        assert_eq!(dists.stored_values(), 2);
+        // Opened again, the cut tables are damaged (and rebuilt by `load_*`).
+        let found = 100;
+        let expected_len = (HEADER_LEN + values.len() * 8) as u64;
+        assert_eq!(
+            open_expected(dir.path(), RULES).err(),
+            Some(TableProblem::WrongSize {
+                found,
+                expected: expected_len
+            })
+        );
+        assert!(matches!(
+            open_dist(dir.path(), RULES).err(),
+            Some(TableProblem::WrongSize { found: 100, .. })
+        ));
+    }
+
+    #[test]
+    fn a_table_path_that_is_not_a_regular_file_is_an_error_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = expected_path(dir.path(), RULES);
+        fs::create_dir(&path).unwrap();
+        let tables = dir.path().to_path_buf();
+        let error = within_a_minute(move || load_expected(&tables, RULES, &Silent).err());
+        let error = error.expect("a directory is not a table");
+        assert_eq!(error.problem, TableProblem::NotAFile("a directory"));
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "table {} is a directory, not a table file: remove it, or give another table \
+                 directory (--tables or $DICELENS_TABLES)",
+                path.display()
+            )
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let fifo = dist_path(dir.path(), RULES);
+            let name = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+            // SAFETY: a NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+            let tables = dir.path().to_path_buf();
+            let problem = within_a_minute(move || open_dist(&tables, RULES).err());
+            assert_eq!(problem, Some(TableProblem::NotAFile("a FIFO")));
+            let tables = dir.path().to_path_buf();
+            let error = within_a_minute(move || load_dist(&tables, RULES, &Silent).err());
+            assert_eq!(error.map(|e| e.path), Some(fifo));
+        }
+        // Nothing was built or left behind: the directory holds what the test made.
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let mut made = vec!["yahtzee.expected.tbl".to_string()];
+        if cfg!(unix) {
+            made.insert(0, "yahtzee.dist.tbl".to_string());
+        }
+        assert_eq!(left, made);
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_written_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // The table's name is taken by a directory: the rename fails.
+        fs::create_dir(expected_path(dir.path(), RULES)).unwrap();
+        let states = StateSpace::new(RULES).len();
+        assert!(write_expected(dir.path(), RULES, &vec![0.0; states]).is_err());
+        assert!(write_dist(dir.path(), RULES, &empty_dists()).is_ok());
+        fs::remove_file(dist_path(dir.path(), RULES)).unwrap();
+        let left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["yahtzee.expected.tbl"]);
     }
 }

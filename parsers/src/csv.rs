@@ -603,13 +603,24 @@ impl<'a> Reader<'a> {
         file: &'a str,
         options: &CsvOptions,
     ) -> Reader<'a> {
+        Reader::from_read_in_range(input, file, 0..usize::MAX, options)
+    }
+
+    /// A reader of the games of a table read from `input` whose first row lies in `range`
+    /// (byte offsets from the start of the stream), as [`Reader::with_range`] gives them.
+    pub fn from_read_in_range(
+        input: Box<dyn Read + Send + 'a>,
+        file: &'a str,
+        range: Range<usize>,
+        options: &CsvOptions,
+    ) -> Reader<'a> {
         let source = Source::Stream {
             input,
             buffer: Vec::new(),
             start: 0,
             ended: false,
         };
-        Reader::new(source, file, 0..usize::MAX, options)
+        Reader::new(source, file, range, options)
     }
 
     fn new(source: Source<'a>, file: &'a str, range: Range<usize>, options: &CsvOptions) -> Self {

@@ -347,7 +347,7 @@ pub(crate) fn lossy(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 /// Where the first line of `content` starts: after its byte-order mark, if any.
-fn first_line_start(content: &[u8]) -> usize {
+pub(crate) fn first_line_start(content: &[u8]) -> usize {
     if content.starts_with(BOM) {
         BOM.len()
     } else {

@@ -5,8 +5,8 @@
 //! only records. Formats: YGN (the native format, [`ygn`]), Verhoeff's records ([`verhoeff`])
 //! and JSONL events ([`jsonl`]).
 //!
-//! Readers stream: they take the whole content (usually a memory-mapped file) and read one game
-//! per call, so a corpus of any size is read in constant memory. A reader can also be opened
+//! Readers stream: they take the content (all of it, or a piece of a stream: see [`stream`]) and
+//! read one game per call, so a corpus of any size is read in constant memory. A reader can also be opened
 //! over a byte range of its content ([`Format::range_reader`]), as a Hadoop input split is read:
 //! it reads the games that begin in the range, finding the first one by the same rule the
 //! sequential reader uses to tell where one game ends and the next begins, so adjacent ranges

@@ -18,6 +18,11 @@
 //! longer than [`MAX_PENDING`] is cut there, read as if the stream ended, and reading goes on
 //! after it.
 //!
+//! [`Format::range_stream_reader`] reads only the games that begin in a byte range of a stream
+//! read from its start, exactly those [`Format::range_reader`] gives over the whole content:
+//! the stream before the range is scanned for its line count but not parsed (the lines the
+//! format looks back at kept as above), and reading stops once a game begins after the range.
+//!
 //! A stream that fails part way (a truncated or damaged compressed file, a read error) ends
 //! with one more [`ParseError`]: where the data stopped, the game it stopped in, and why; the
 //! games before it are read as usual. CSV tables are not made of adjacent lines: their reader
@@ -28,6 +33,7 @@ use crate::LineNumber;
 use crate::{Format, GameReader, GameRecord, ParseError, ReadOptions};
 use std::collections::VecDeque;
 use std::io::{self, Read};
+use std::ops::Range;
 use std::sync::mpsc;
 
 /// Bytes of the stream read before a piece is parsed.
@@ -249,9 +255,30 @@ impl Format {
         file: &'a str,
         options: &ReadOptions,
     ) -> Box<dyn GameReader + Send + 'a> {
+        self.range_stream_reader(input, file, 0..usize::MAX, options)
+    }
+
+    /// A reader of the games of the stream `input` (read from its first byte) that begin in
+    /// `range`, exactly those a [`Format::range_reader`] over the whole content gives: the
+    /// stream before the range is read but not parsed (its lines only counted, and the lines
+    /// before the range that the format's rule for where a game starts looks back at kept), and
+    /// reading stops once a game begins at or after the range's end. A CSV table's reader reads
+    /// the whole table, as over a range of content.
+    pub fn range_stream_reader<'a>(
+        self,
+        input: Box<dyn Read + Send + 'a>,
+        file: &'a str,
+        range: Range<usize>,
+        options: &ReadOptions,
+    ) -> Box<dyn GameReader + Send + 'a> {
         match self {
-            Format::Csv => Box::new(crate::csv::Reader::from_read(input, file, &options.csv)),
-            _ => Box::new(StreamReader::new(self, input, file)),
+            Format::Csv => Box::new(crate::csv::Reader::from_read_in_range(
+                input,
+                file,
+                range,
+                &options.csv,
+            )),
+            _ => Box::new(StreamReader::new(self, input, file).in_range(range)),
         }
     }
 }
@@ -283,6 +310,11 @@ pub struct StreamReader<'a> {
     game_offset: usize,
     piece: usize,
     max_pending: usize,
+    /// Only games that begin here are returned (see [`StreamReader::in_range`]).
+    range: Range<usize>,
+    /// Whether `next` has reached the first line at or after the range's start (before it,
+    /// the stream is read but not parsed).
+    in_range: bool,
 }
 
 impl<'a> StreamReader<'a> {
@@ -320,6 +352,68 @@ impl<'a> StreamReader<'a> {
             game_offset: 0,
             piece: piece.max(1),
             max_pending: max_pending.max(1),
+            range: 0..usize::MAX,
+            in_range: true,
+        }
+    }
+
+    /// The same reader for the games that begin in `range` only (byte offsets from the start
+    /// of the stream; see [`Format::range_stream_reader`]).
+    pub fn in_range(mut self, range: Range<usize>) -> Self {
+        self.in_range = range.start == 0;
+        self.range = range;
+        self
+    }
+
+    /// Before the range: moves `next` over the lines read so far, up to the first line that
+    /// starts at or after the range's start once that line's start is in (or the stream has
+    /// ended), counting them. Nothing is parsed; the lines before `next` are kept as
+    /// [`StreamReader::fill`] keeps them before a game's start.
+    fn pass_lines_before_range(&mut self) {
+        let target = self.range_first_line();
+        let to = target
+            .unwrap_or_else(|| self.complete_lines())
+            .max(self.next);
+        let passed = self.buf.get(self.next..to).unwrap_or_default();
+        self.line = self
+            .line
+            .saturating_add(memchr::memchr_iter(b'\n', passed).count() as LineNumber);
+        (self.next, self.skip, self.keep_from) = (to, 0, to);
+        self.in_range = target.is_some();
+    }
+
+    /// Where the bytes in end that surely hold whole lines: after the last line feed, or all
+    /// of them once the stream has ended.
+    fn complete_lines(&self) -> usize {
+        if self.eof {
+            self.buf.len()
+        } else {
+            memchr::memrchr(b'\n', &self.buf).map_or(0, |newline| newline + 1)
+        }
+    }
+
+    /// Where the first line that starts at or after the range's start starts in `buf`, as
+    /// [`Format::range_reader`] finds it (the first line, after a byte-order mark, for a start
+    /// within that mark); `None` while the bytes in cannot tell yet.
+    fn range_first_line(&self) -> Option<usize> {
+        let complete = self.complete_lines();
+        let start = self.range.start.saturating_sub(self.base);
+        let first = if self.base == 0 {
+            crate::cursor::first_line_start(&self.buf)
+        } else {
+            0
+        };
+        if start <= first {
+            return Some(first);
+        }
+        if start <= complete && self.buf.get(start - 1) == Some(&b'\n') {
+            return Some(start);
+        }
+        let rest = self.buf.get(start..complete).unwrap_or_default();
+        match memchr::memchr(b'\n', rest) {
+            Some(at) => Some(start + at + 1),
+            None if self.eof => Some(self.buf.len()),
+            None => None,
         }
     }
 
@@ -365,10 +459,10 @@ impl<'a> StreamReader<'a> {
     fn parse(&mut self) {
         let forced = !self.eof && self.buf.len() - self.next > self.max_pending;
         let all = self.eof || forced;
-        let complete = if all {
+        let complete = if forced {
             self.buf.len()
         } else {
-            memchr::memrchr(b'\n', &self.buf).map_or(0, |newline| newline + 1)
+            self.complete_lines()
         };
         let content = self.buf.get(..complete).unwrap_or_default();
         let mut reader = (self.next < complete)
@@ -468,6 +562,12 @@ impl GameReader for StreamReader<'_> {
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         loop {
             if let Some((outcome, offset)) = self.ready.pop_front() {
+                if offset >= self.range.end {
+                    // Games begin in order: no later one is in the range.
+                    self.ready.clear();
+                    self.done = true;
+                    return None;
+                }
                 self.game_offset = offset;
                 return Some(outcome.map(|mut game| {
                     std::mem::swap(out, &mut game);
@@ -480,6 +580,12 @@ impl GameReader for StreamReader<'_> {
             // Bytes are parsed once after each fill: what a parse left (a game that may go
             // on) waits for more.
             self.fill();
+            if !self.in_range {
+                self.pass_lines_before_range();
+                if !self.in_range {
+                    continue;
+                }
+            }
             self.parse();
         }
     }

@@ -1,10 +1,10 @@
 //! YGN, the native game-log format (`docs/formats/ygn.md`): a streaming reader and a canonical
 //! writer.
 //!
-//! The reader walks the (usually memory-mapped) content one line at a time with the crate's line
-//! cursor (line ends are found a word at a time, then with memchr past 64 bytes); each line that
-//! is read (not skipped) is checked to be UTF-8 once (ASCII quickly), and small nom parsers over
-//! bytes take it apart. A turn fills a fixed-size [`TurnRecord`] without allocating; names
+//! The reader walks the content (all of it, or a piece of a stream) one line at a time with the
+//! crate's line cursor (line ends are found a word at a time, then with memchr past 64 bytes);
+//! each line that is read (not skipped) is checked to be UTF-8 once (ASCII quickly), and small
+//! nom parsers over bytes take it apart. A turn fills a fixed-size [`TurnRecord`] without allocating; names
 //! and tag values reuse the strings of the game read before, so a reused record allocates only
 //! when a game has more or longer text than the one before.
 //!

@@ -107,8 +107,8 @@ fn quality(args: &QualityArgs) -> Result<(), CliError> {
         ));
     }
     let dir = table_dir(args.tables.tables.as_deref());
-    let (expected, _) = load_expected(&dir, rules, &TERMINAL);
-    let (dists, _) = load_dist(&dir, rules, &TERMINAL);
+    let (expected, _) = load_expected(&dir, rules, &TERMINAL).map_err(CliError::failure)?;
+    let (dists, _) = load_dist(&dir, rules, &TERMINAL).map_err(CliError::failure)?;
     let solver = ExactTwoPlayer::new(rules);
     let start = std::time::Instant::now();
     let player = MatchSearch::new(&dists, None, Method::Emp(1));

@@ -115,7 +115,9 @@ fn rate(
     args: &OraclesArgs,
 ) -> Result<CorpusRating, CliError> {
     let mut tables = Tables::new(args.tables.tables.as_deref(), spec);
-    tables.load_for(games, &Bar::new());
+    tables
+        .load_for(games, &Bar::new())
+        .map_err(CliError::failure)?;
     notice(&format!("rating {} games with {spec}", games.len()));
     let bar = indicatif::ProgressBar::new(games.len() as u64);
     let mut rating = CorpusRating::default();

@@ -123,6 +123,16 @@ pub fn read(args: &ReadArgs) -> Result<(), CliError> {
         "file                          compression  content_MB  measurement         seconds    MB/s  x_baseline\n",
     );
     for path in args.format.paths(&args.files)? {
+        // Each file is read several times: a stream (pipe, FIFO, device) cannot be.
+        let metadata = std::fs::metadata(&path)
+            .map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
+        if !metadata.is_file() {
+            return Err(CliError::failure(format!(
+                "{}: {}, not a regular file (bench read reads each file several times)",
+                path.display(),
+                dicelens::files::kind_name(&metadata)
+            )));
+        }
         let head = std::fs::File::open(&path)
             .and_then(|mut f| {
                 let mut magic = [0u8; 4];

@@ -33,7 +33,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let sheet = Position::parse(&args.sheet.text())?.sheet;
     let dir = table_dir(args.tables.tables.as_deref());
-    let (table, _) = load_dist(&dir, sheet.rules, &TERMINAL);
+    let (table, _) = load_dist(&dir, sheet.rules, &TERMINAL).map_err(CliError::failure)?;
     let dist = table.sheet_dist(&sheet).ok_or_else(|| {
         let flag = if args.sheet.state.is_some() {
             "--state"

@@ -144,6 +144,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Subject::Method => method_flag,
             Subject::Sheet => "--filled",
             Subject::Target => "--target",
+            // Not a usage error: the table's path holds something else.
+            Subject::Tables => return CliError::failure(e),
         };
         CliError::flag(flag, e)
     })?;

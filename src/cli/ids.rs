@@ -25,8 +25,9 @@ pub struct Args {
 pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliError> {
     let flag = "--seen-ids";
     let name = path.display();
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::flag(flag, format!("cannot read {name}: {e}")))?;
+    let file = dicelens::files::open_input(path)
+        .map_err(|e| CliError::flag(flag, format!("cannot read {name}: {e}")))?
+        .into_read();
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -81,7 +82,8 @@ pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliE
 
 /// Runs `dicelens ids`: prints, as CSV with the header `game_id`, the id of every game of the
 /// files (or of the byte range of the one file) that parses, in read order: the games whose
-/// ids `analyze` checks for duplicates. A file that cannot be read is reported on stderr.
+/// ids `analyze` checks for duplicates. A file that cannot be read is reported on stderr; one
+/// that changes while it is read fails the run (its later ids would be missing).
 pub fn run(args: Args) -> Result<(), CliError> {
     let format = args.format.format.fixed();
     let options = args.format.read_options()?;
@@ -102,7 +104,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 // partitions after it: fail, so that it is run again.
                 Unopened::Fail(why) => {
                     return Err(CliError::failure(format!(
-                        "{why}: the byte range cannot be read (run it again once the file is                          readable)"
+                        "{why}: the byte range cannot be read (run it again once the file is \
+                         readable)"
                     )))
                 }
             },
@@ -112,6 +115,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 result = out.write_record([&game.provenance.game_id]);
             }
         });
+        // The ids after the change are missing: fail, so that it is run again.
+        if let Some(change) = file.changed() {
+            let _ = out.flush();
+            return Err(CliError::failure(format!(
+                "{change}: its ids are not all listed (run it again once the file is left alone)"
+            )));
+        }
     }
     let flushed = result
         .map_err(std::io::Error::from)

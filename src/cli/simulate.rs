@@ -87,7 +87,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     let dir = table_dir(args.tables.tables.as_deref());
-    let (table, _) = load_expected(&dir, rules, &notice);
+    let (table, _) = load_expected(&dir, rules, &notice).map_err(CliError::failure)?;
     let failure =
         |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));
     let mut out = PendingFile::create(&args.out).map_err(CliError::failure)?;

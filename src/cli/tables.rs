@@ -239,7 +239,7 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
         if is_variant && !expected_path(&dir, r).exists() {
             continue;
         }
-        let (table, found) = load_expected(&dir, r, &TERMINAL);
+        let (table, found) = load_expected(&dir, r, &TERMINAL).map_err(CliError::failure)?;
         let value = table.empty_sheet_value();
         let published = r.published_empty_sheet_value();
         let agrees = (value - published).abs() <= PUBLISHED_TOLERANCE;
@@ -263,13 +263,13 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
         if !path.exists() {
             continue;
         }
-        let (table, found) = load_dist(&dir, r, &TERMINAL);
+        let (table, found) = load_dist(&dir, r, &TERMINAL).map_err(CliError::failure)?;
         let status = match found {
             Found::Valid => "valid".to_string(),
             Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
         };
         // The "mean" of the maximal probabilities is at least the optimal expected score.
-        let (expected, _) = load_expected(&dir, r, &TERMINAL);
+        let (expected, _) = load_expected(&dir, r, &TERMINAL).map_err(CliError::failure)?;
         let empty = dicelens::rules::Sheet::empty(r);
         let mean = table.sheet_dist(&empty).map_or(0.0, |d| d.mean());
         if mean < expected.empty_sheet_value() - 1e-3 {

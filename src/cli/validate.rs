@@ -189,7 +189,10 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
     }
     let mut tables = Tables::new(args.tables.tables.as_deref(), args.oracle.oracle);
     if !replayed.decisions.is_empty() {
-        tables.load_for_game(replayed, &TERMINAL);
+        if let Err(e) = tables.load_for_game(replayed, &TERMINAL) {
+            rating.not_rated = Some(e.to_string());
+            return (rating, rated);
+        }
     }
     let oracle = tables.oracle();
     rating.oracle = Some(oracle.describe());

@@ -127,7 +127,8 @@ impl<'a> FinalDist<'a> {
     }
 }
 
-/// Anything holding a distribution per state index: a table being built or a mapped file.
+/// Anything holding a distribution per state index: a table being built or one read from its
+/// file.
 pub trait DistSource: Sync {
     /// The distribution of the state with this table index.
     fn dist(&self, index: usize) -> Dist<'_>;

@@ -4,8 +4,9 @@ use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::build_table;
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Each rule set's expected-score table, built once per test binary.
 pub fn table(rules: RuleSet) -> &'static [f64] {
@@ -55,6 +56,73 @@ pub fn run(args: &[&str], threads: usize) -> Output {
         .env("RAYON_NUM_THREADS", threads.to_string())
         .output()
         .expect("the binary runs")
+}
+
+/// What a command run by [`run_within`] reads on its standard input.
+pub enum StdinFrom {
+    /// Nothing (`/dev/null`).
+    Nothing,
+    /// These bytes, through a pipe.
+    Pipe(Vec<u8>),
+    /// This file.
+    File(std::fs::File),
+}
+
+/// Runs `command` (its output captured, its standard input as `stdin` says) and waits for it
+/// at most `limit`: past that it is killed and the test fails, so that a run that would hang
+/// fails instead. Panics too if it was ended by a signal.
+pub fn run_within(command: &mut Command, stdin: StdinFrom, limit: Duration) -> Output {
+    use std::io::{Read, Write};
+    let (stdin, input) = match stdin {
+        StdinFrom::Nothing => (Stdio::null(), None),
+        StdinFrom::Pipe(bytes) => (Stdio::piped(), Some(bytes)),
+        StdinFrom::File(file) => (Stdio::from(file), None),
+    };
+    let mut child = command
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    let writer = child.stdin.take().zip(input).map(|(mut stdin, bytes)| {
+        // A command that stops reading early closes the pipe: not an error here.
+        std::thread::spawn(move || drop(stdin.write_all(&bytes)))
+    });
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the command can be waited on") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} still runs after {limit:?}: killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
+    let output = Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    };
+    assert!(
+        status.code().is_some(),
+        "{command:?} ended by a signal ({status}): {}",
+        text(&output.stderr)
+    );
+    output
 }
 
 /// Runs the binary like [`run`]; panics with its stderr unless it succeeds; returns stdout.

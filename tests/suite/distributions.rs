@@ -298,7 +298,7 @@ fn damaged_tables_are_detected_and_rebuilt() {
         open_dist(copy.path(), rules).err(),
         Some(TableProblem::Checksum)
     );
-    let (_, found) = load_dist(copy.path(), rules, &dicelens::tables::Silent);
+    let (_, found) = load_dist(copy.path(), rules, &dicelens::tables::Silent).unwrap();
     assert_eq!(found, Found::Rebuilt(TableProblem::Checksum));
     assert!(
         std::fs::read(&path).unwrap() == good,

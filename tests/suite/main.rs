@@ -20,6 +20,7 @@ mod partitions;
 mod player;
 mod properties;
 mod ranges;
+mod reliability_inputs;
 mod replay;
 mod report_html;
 mod spark;

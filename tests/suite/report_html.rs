@@ -6,10 +6,10 @@
 //! to install it (`.ci/run` installs it). The screenshot and the page are kept in
 //! `target/tmp/report_html/` for a look.
 
-use std::io::Read;
+use crate::common::{run_within, StdinFrom};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// Where Debian's `chromium` package puts the browser.
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -36,7 +36,8 @@ fn dicelens(tables: &Path, args: &[&str]) {
 /// time); returns its stdout. Fails the test if Chromium fails or takes longer than [`TIMEOUT`].
 fn chromium(page: &Path, extra: &[String]) -> Vec<u8> {
     let profile = tempfile::tempdir().expect("a temporary profile directory");
-    let mut child = Command::new(CHROMIUM)
+    let mut command = Command::new(CHROMIUM);
+    command
         .args([
             "--headless",
             "--no-sandbox",
@@ -50,41 +51,15 @@ fn chromium(page: &Path, extra: &[String]) -> Vec<u8> {
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
         .args(extra)
-        .arg(format!("file://{}", page.display()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {CHROMIUM}: {e}"));
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            bytes
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
-    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting for chromium") {
-            break status;
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium {extra:?} took more than {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let stdout = stdout.join().expect("stdout reader");
-    let stderr = stderr.join().expect("stderr reader");
+        .arg(format!("file://{}", page.display()));
+    let output = run_within(&mut command, StdinFrom::Nothing, TIMEOUT);
     assert!(
-        status.success(),
-        "chromium {extra:?} failed ({status}): {}",
-        String::from_utf8_lossy(&stderr)
+        output.status.success(),
+        "chromium {extra:?} failed ({}): {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
     );
-    stdout
+    output.stdout
 }
 
 /// The `<svg>` element with id `id` in a serialised DOM, from its start tag to its end tag.

@@ -3,8 +3,10 @@
 //! errors of one read of the whole content, each once, with the same offsets.
 
 use crate::common::fixture;
+use dicelens_parsers::stream::StreamReader;
 use dicelens_parsers::{Format, GameRecord, ParseError};
 use proptest::prelude::*;
+use std::ops::Range;
 
 /// One outcome of a read: where the game begins, and the game or the error.
 pub type Outcome = (usize, Result<GameRecord, ParseError>);
@@ -23,8 +25,33 @@ pub fn outcomes(mut reader: Box<dyn dicelens_parsers::GameReader + Send + '_>) -
     out
 }
 
-/// Checks that the ranges cut at `cuts` (any offsets, sorted here) read what the whole read does.
-fn check_cuts(format: Format, content: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
+/// The outcomes of the stream reader over `content` for the games that begin in `range`, reading
+/// pieces of `piece` bytes (CSV: its own stream reader, which reads as it needs).
+fn streamed_range(
+    format: Format,
+    content: &[u8],
+    range: Range<usize>,
+    piece: usize,
+) -> Vec<Outcome> {
+    let source = Box::new(std::io::Cursor::new(content.to_vec()));
+    match format {
+        Format::Csv => {
+            outcomes(format.range_stream_reader(source, "t", range, &Default::default()))
+        }
+        _ => outcomes(Box::new(
+            StreamReader::with_sizes(format, source, "t", piece, usize::MAX).in_range(range),
+        )),
+    }
+}
+
+/// Checks that the ranges cut at `cuts` (any offsets, sorted here) read what the whole read does,
+/// over the content and (given a piece size) over a stream read in pieces of that many bytes.
+fn check_cuts(
+    format: Format,
+    content: &[u8],
+    cuts: &[usize],
+    piece: Option<usize>,
+) -> Result<(), TestCaseError> {
     let whole = outcomes(format.reader(content, "t"));
     let mut bounds: Vec<usize> = cuts.iter().map(|&c| c.min(content.len() + 3)).collect();
     bounds.sort_unstable();
@@ -36,6 +63,17 @@ fn check_cuts(format: Format, content: &[u8], cuts: &[usize]) -> Result<(), Test
         let read = outcomes(format.range_reader(content, "t", range.clone()));
         for (offset, _) in &read {
             prop_assert!(range.contains(offset), "{offset} outside {range:?}");
+        }
+        if let Some(piece) = piece {
+            let streamed = streamed_range(format, content, range.clone(), piece);
+            prop_assert_eq!(
+                &streamed,
+                &read,
+                "{} streamed in pieces of {}, {:?}",
+                format,
+                piece,
+                range
+            );
         }
         pieces.extend(read);
     }
@@ -167,37 +205,38 @@ fn check(
     format: Format,
     content: &[u8],
     cuts: &[prop::sample::Index],
+    piece: usize,
 ) -> Result<(), TestCaseError> {
     let cuts: Vec<usize> = cuts.iter().map(|i| i.index(content.len() + 2)).collect();
-    check_cuts(format, content, &cuts)
+    check_cuts(format, content, &cuts, Some(piece))
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn ygn_ranges_read_what_the_whole_read_does(content in content(Format::Ygn), cuts in cuts()) {
-        check(Format::Ygn, &content, &cuts)?;
+    fn ygn_ranges_read_what_the_whole_read_does(content in content(Format::Ygn), cuts in cuts(), piece in 1usize..80) {
+        check(Format::Ygn, &content, &cuts, piece)?;
     }
 
     #[test]
-    fn jsonl_ranges_read_what_the_whole_read_does(content in content(Format::Jsonl), cuts in cuts()) {
-        check(Format::Jsonl, &content, &cuts)?;
+    fn jsonl_ranges_read_what_the_whole_read_does(content in content(Format::Jsonl), cuts in cuts(), piece in 1usize..80) {
+        check(Format::Jsonl, &content, &cuts, piece)?;
     }
 
     #[test]
-    fn yatzy_solver_ranges_read_what_the_whole_read_does(content in content(Format::YatzySolver), cuts in cuts()) {
-        check(Format::YatzySolver, &content, &cuts)?;
+    fn yatzy_solver_ranges_read_what_the_whole_read_does(content in content(Format::YatzySolver), cuts in cuts(), piece in 1usize..80) {
+        check(Format::YatzySolver, &content, &cuts, piece)?;
     }
 
     #[test]
-    fn csv_ranges_read_what_the_whole_read_does(content in content(Format::Csv), cuts in cuts()) {
-        check(Format::Csv, &content, &cuts)?;
+    fn csv_ranges_read_what_the_whole_read_does(content in content(Format::Csv), cuts in cuts(), piece in 1usize..80) {
+        check(Format::Csv, &content, &cuts, piece)?;
     }
 
     #[test]
-    fn verhoeff_ranges_read_what_the_whole_read_does(content in content(Format::Verhoeff), cuts in cuts()) {
-        check(Format::Verhoeff, &content, &cuts)?;
+    fn verhoeff_ranges_read_what_the_whole_read_does(content in content(Format::Verhoeff), cuts in cuts(), piece in 1usize..80) {
+        check(Format::Verhoeff, &content, &cuts, piece)?;
     }
 }
 
@@ -262,7 +301,10 @@ fn fixtures_cut_anywhere_read_as_a_whole() {
         for name in *names {
             let (_, content) = fixture(folder, name);
             for cut in 0..=content.len() {
-                check_cuts(*format, &content, &[cut, cut])
+                // A few cuts streamed too, in pieces of 16 to 112 bytes (smaller pieces: the
+                // random contents above).
+                let piece = (cut % 61 == 0).then_some(16 + cut % 97);
+                check_cuts(*format, &content, &[cut, cut], piece)
                     .unwrap_or_else(|e| panic!("{folder}/{name} cut at {cut}: {e}"));
             }
         }

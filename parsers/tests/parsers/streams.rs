@@ -151,6 +151,31 @@ fn a_stream_that_fails_ends_with_an_error_in_place_of_the_game_it_cut() {
     );
 }
 
+#[test]
+fn a_range_of_a_stream_that_fails_before_the_range_ends_with_the_failure() {
+    let (_, content) = fixture("ygn", "valid.ygn");
+    let whole = outcomes(Format::Ygn.reader(&content, "t"));
+    let (second, third) = (whole[1].0, whole[2].0);
+    let read = |fail_at: usize, range: std::ops::Range<usize>| {
+        let source = FailingSource {
+            content: io::Cursor::new(content.clone()),
+            left: fail_at,
+        };
+        let reader = StreamReader::with_sizes(Format::Ygn, Box::new(source), "t", 16, 1 << 20);
+        outcomes(Box::new(reader.in_range(range)))
+    };
+    // Failing before the range starts: the range's games are not there, and the read says why
+    // (it does not end quietly with no game).
+    let failed = read(second - 5, third..content.len());
+    assert!(
+        matches!(&failed[..], [(_, Err(e))] if e.found == "a read error: the disk went away"),
+        "{failed:#?}"
+    );
+    // Failing after the range's last game: the range reads as a whole.
+    assert_eq!(read(third + 3, 0..second), whole[..1]);
+    assert_eq!(read(content.len(), second..third), whole[1..2]);
+}
+
 /// `content` compressed as `compression` says.
 fn compress(content: &[u8], compression: Compression) -> Vec<u8> {
     match compression {
