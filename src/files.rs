@@ -343,8 +343,12 @@ impl WatchedFile {
     /// The message of the first change a read found ("FILE changed while being read (was N
     /// bytes, now M)"), if one did.
     pub fn changed(&self) -> Option<String> {
-        let how = self.how_changed()?;
-        Some(format!("{} changed while being read ({how})", self.name))
+        Some(self.change_message(&self.how_changed()?))
+    }
+
+    /// "FILE changed while being read (HOW)".
+    fn change_message(&self, how: &str) -> String {
+        format!("{} changed while being read ({how})", self.name)
     }
 
     /// How the file had changed when a read first found it changed ("was N bytes, now M",
@@ -369,7 +373,7 @@ impl WatchedFile {
 
     /// Records and returns the change `how` (the first one found is kept).
     fn change(&self, how: String) -> io::Error {
-        let message = format!("{} changed while being read ({how})", self.name);
+        let message = self.change_message(&how);
         if let Ok(mut found) = self.changed.lock() {
             found.get_or_insert(how);
         }

@@ -450,6 +450,9 @@ impl<'a> Reader<'a> {
     /// first of them that names one.
     fn skip_to_next_game(&mut self) -> Option<Option<String>> {
         let mut events: Option<Option<String>> = None;
+        // Each line is decoded once: its type says whether it starts a game, and whether the
+        // line after it may.
+        let mut previous = self.previous.map(event_type);
         loop {
             let mark = self.lines.mark();
             let Some(line) = self.lines.next_line() else {
@@ -458,28 +461,31 @@ impl<'a> Reader<'a> {
             if is_blank(line.text) {
                 continue;
             }
-            if starts_game(self.previous, line.text) {
+            let this = event_type(line.text);
+            if starts_game(previous, this) {
                 self.lines.rewind(mark);
                 return events;
             }
-            if events.as_ref().is_none_or(Option::is_none) && event_type(line.text).is_some() {
+            if this.is_some() && events.as_ref().is_none_or(Option::is_none) {
                 let id = serde_json::from_slice::<GameField>(line.text).ok();
                 events = Some(id.map(|field| field.game.into_owned()));
             }
+            previous = Some(this);
             self.previous = Some(line.text);
         }
     }
 }
 
-/// Whether the non-blank line `text` starts a game, after the non-blank line `previous` (`None`
-/// when it is the first of the content): the rule shared by the sequential reader and the reader
-/// over a range. It starts one when it holds a `game` event, or when `previous` is missing or
-/// holds an `end` event (whatever the line holds then: an event that cannot start a game is
-/// that game's error). A game that ends well ends at its `end` event, so the next line starts
-/// one; after an error, the reader skips to the next line that starts one.
-fn starts_game(previous: Option<&[u8]>, text: &[u8]) -> bool {
-    previous.is_none_or(|previous| event_type(previous) == Some(EventType::End))
-        || event_type(text) == Some(EventType::Game)
+/// Whether a non-blank line holding an event of type `this` (`None`: no valid event) starts a
+/// game, after a non-blank line holding `previous` (`None` when it is the first of the
+/// content): the rule shared by the sequential reader and the reader over a range. It starts
+/// one when it holds a `game` event, or when the previous line is missing or holds an `end`
+/// event (whatever the line holds then: an event that cannot start a game is that game's
+/// error). A game that ends well ends at its `end` event, so the next line starts one; after
+/// an error, the reader skips to the next line that starts one.
+fn starts_game(previous: Option<Option<EventType>>, this: Option<EventType>) -> bool {
+    previous.is_none_or(|previous| previous == Some(EventType::End))
+        || this == Some(EventType::Game)
 }
 
 /// The type of the event a line holds, if it holds a valid one.
