@@ -46,6 +46,13 @@ impl std::str::FromStr for ContentHash {
     }
 }
 
+/// 64-bit FNV-1a of `bytes` (for names made from text, such as a game page's file name).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = Fnv(Fnv::OFFSET);
+    hash.bytes(bytes);
+    hash.0
+}
+
 /// 64-bit FNV-1a.
 struct Fnv(u64);
 

@@ -17,6 +17,7 @@ pub mod svg;
 pub mod csv;
 pub mod dist;
 pub mod eval;
+pub mod game;
 pub mod html;
 pub mod oracles;
 pub mod output;

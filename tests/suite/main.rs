@@ -1,6 +1,7 @@
 //! The integration tests, as one test binary (one build, one link, tables built once for
 //! every test): a module per area, and `common` with the shared helpers.
 
+mod browser;
 mod common;
 
 mod analyze;
