@@ -5,7 +5,7 @@
 //! `$DICELENS_TABLES`, else `./tables`, built on first use).
 
 use dicelens::pipeline::{analyze, Options};
-use dicelens::report::{leaderboard, leaderboard_text};
+use dicelens::report::{leaderboard_text, leaderboards};
 use dicelens::tables::Silent;
 use std::path::PathBuf;
 
@@ -20,10 +20,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     files.sort();
     let analysis = analyze(&files, &Options::default(), &mut (), &Silent)?;
-    let board = leaderboard(&analysis.aggregates, min_games);
+    let boards = leaderboards(&analysis.aggregates, min_games);
     print!(
         "{}",
-        leaderboard_text(&board, 20, &analysis.oracle, min_games)
+        leaderboard_text(&boards, 20, &analysis.oracle, min_games)
     );
     eprintln!(
         "{} games read, {} rated",

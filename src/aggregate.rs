@@ -4,7 +4,7 @@
 //! and associative: threads, shards and resumed runs give byte-identical outputs. Rates are
 //! ratios of sums, computed only when reported.
 
-use crate::rate::{Class, Rated};
+use crate::rate::{Class, Rated, Unit};
 use crate::rules::Choice;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -148,11 +148,14 @@ impl std::ops::IndexMut<Class> for ClassCounts {
     }
 }
 
-/// The key of a turn of the game in [`Aggregates::turns`]: games of `seats` players, `turn`
-/// 1-based in play order (a two-seat game has turns 1..=26). Ordered by seats, then turn;
-/// serialised as the number `seats * 1000 + turn` (the form of aggregates.json).
+/// The key of a turn of the game in [`Aggregates::turns`]: games of `rounds` rounds (the rule
+/// set's boxes: 13 for Yahtzee, 15 for Yatzy) and `seats` players, `turn` 1-based in play order
+/// (a two-seat Yahtzee game has turns 1..=26). Ordered by rounds, seats, then turn; serialised
+/// as the text `ROUNDS/SEATS/TURN` (the form of aggregates.json).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SeatsTurn {
+    /// Rounds in a game of the rule set.
+    pub rounds: u16,
     /// Players in the game.
     pub seats: u16,
     /// Turn of the game, 1-based.
@@ -170,25 +173,32 @@ impl SeatsTurn {
         (self.turn.max(1) - 1) % self.seats.max(1) + 1
     }
 
-    /// The serialised form, `seats * 1000 + turn`.
-    fn packed(self) -> u32 {
-        u32::from(self.seats) * 1000 + u32::from(self.turn)
+    /// The serialised form, `ROUNDS/SEATS/TURN`.
+    fn packed(self) -> String {
+        format!("{}/{}/{}", self.rounds, self.seats, self.turn)
     }
 }
 
 impl Serialize for SeatsTurn {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u32(self.packed())
+        s.serialize_str(&self.packed())
     }
 }
 
 impl<'de> Deserialize<'de> for SeatsTurn {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SeatsTurn, D::Error> {
-        let key = u32::deserialize(d)?;
-        let seats = u16::try_from(key / 1000)
-            .map_err(|_| serde::de::Error::custom(format!("turn key {key}: too many seats")))?;
-        let turn = (key % 1000) as u16;
-        Ok(SeatsTurn { seats, turn })
+        let key = String::deserialize(d)?;
+        let bad =
+            || serde::de::Error::custom(format!("turn key {key:?}: expected ROUNDS/SEATS/TURN"));
+        let mut parts = key.split('/').map(|p| p.parse::<u16>());
+        match (parts.next(), parts.next(), parts.next(), parts.next()) {
+            (Some(Ok(rounds)), Some(Ok(seats)), Some(Ok(turn)), None) => Ok(SeatsTurn {
+                rounds,
+                seats,
+                turn,
+            }),
+            _ => Err(bad()),
+        }
     }
 }
 
@@ -490,14 +500,15 @@ pub struct Aggregates {
 }
 
 impl Aggregates {
-    /// Adds one rated game: `players` in seat order, the game's rated decisions, its date.
-    pub fn add_game(
-        &mut self,
-        rules: &str,
-        players: &[String],
-        date: Option<&str>,
-        rated: &[Rated],
-    ) {
+    /// Adds one rated game.
+    pub fn add_game(&mut self, game: GameStats<'_>) {
+        let GameStats {
+            rules,
+            rounds,
+            players,
+            date,
+            rated,
+        } = game;
         self.games += 1;
         *counter(&mut self.rule_sets, rules) += 1;
         let seats = players.len() as u8;
@@ -508,6 +519,7 @@ impl Aggregates {
                 + u16::from(r.decision.seat)
                 + 1;
             let key = SeatsTurn {
+                rounds,
                 seats: u16::from(seats),
                 turn,
             };
@@ -547,7 +559,7 @@ impl Aggregates {
         for (k, t) in &o.turns {
             let mine = self.turns.entry(*k).or_default();
             mine.merge(t)
-                .map_err(|e| e.within(&entry_name("turns", k.packed())))?;
+                .map_err(|e| e.within(&entry_name("turns", &k.packed())))?;
         }
         for (name, p) in &o.players {
             let mine = self.players.entry(name.clone()).or_default();
@@ -584,6 +596,111 @@ impl Aggregates {
         self.histogram.subtract(&o.histogram);
         subtract_entries(&mut self.rule_sets, &o.rule_sets, subtract_count, is_zero);
     }
+}
+
+/// An analysis's statistics, one part per unit of its errors: games rated in expected points
+/// (one-player games, and every game under the solitaire oracle) and games rated in expected
+/// match points (games of several players under a match-point oracle). Errors in different
+/// units are never added: every leaderboard, chart and player total is of one part.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByUnit {
+    /// Games rated in expected points.
+    pub points: Aggregates,
+    /// Games rated in expected match points.
+    pub match_points: Aggregates,
+}
+
+impl ByUnit {
+    /// The part of `unit` (the points part for [`Unit::Mixed`], which no game has).
+    pub fn part(&self, unit: Unit) -> &Aggregates {
+        match unit {
+            Unit::MatchPoints => &self.match_points,
+            Unit::Points | Unit::Mixed => &self.points,
+        }
+    }
+
+    /// The part of `unit`, to add to.
+    pub fn part_mut(&mut self, unit: Unit) -> &mut Aggregates {
+        match unit {
+            Unit::MatchPoints => &mut self.match_points,
+            Unit::Points | Unit::Mixed => &mut self.points,
+        }
+    }
+
+    /// The parts that hold games, with their units: points first.
+    pub fn parts(&self) -> impl Iterator<Item = (Unit, &Aggregates)> {
+        [
+            (Unit::Points, &self.points),
+            (Unit::MatchPoints, &self.match_points),
+        ]
+        .into_iter()
+        .filter(|(_, part)| part.games > 0 || !part.players.is_empty())
+    }
+
+    /// Games rated, in both parts.
+    pub fn games(&self) -> u64 {
+        self.points.games + self.match_points.games
+    }
+
+    /// Decisions rated, in both parts.
+    pub fn decisions(&self) -> u64 {
+        self.points.all.decisions + self.match_points.all.decisions
+    }
+
+    /// The unit of the analysis: that of its one part, [`Unit::Mixed`] when both hold games,
+    /// points when neither does.
+    pub fn unit(&self) -> Unit {
+        self.parts()
+            .map(|(unit, _)| unit)
+            .reduce(Unit::and)
+            .unwrap_or(Unit::Points)
+    }
+
+    /// Games rated by rule set, in both parts.
+    pub fn rule_sets(&self) -> BTreeMap<String, u64> {
+        let mut all = self.points.rule_sets.clone();
+        for (rules, games) in &self.match_points.rule_sets {
+            *all.entry(rules.clone()).or_default() += games;
+        }
+        all
+    }
+
+    /// Adds one rated game to the part of `unit` (see [`Aggregates::add_game`]).
+    pub fn add_game(&mut self, unit: Unit, game: GameStats<'_>) {
+        self.part_mut(unit).add_game(game);
+    }
+
+    /// Adds another analysis, part by part (checked as [`Aggregates::merge`]; an overflow names
+    /// the part, `points.games`).
+    pub fn merge(&mut self, o: &ByUnit) -> Result<(), Overflow> {
+        self.points
+            .merge(&o.points)
+            .map_err(|e| e.within("points"))?;
+        self.match_points
+            .merge(&o.match_points)
+            .map_err(|e| e.within("match_points"))
+    }
+
+    /// Removes another analysis, part by part (see [`Aggregates::subtract`]).
+    pub fn subtract(&mut self, o: &ByUnit) {
+        self.points.subtract(&o.points);
+        self.match_points.subtract(&o.match_points);
+    }
+}
+
+/// One rated game, as [`ByUnit::add_game`] takes it.
+#[derive(Clone, Copy, Debug)]
+pub struct GameStats<'a> {
+    /// The rule set's name.
+    pub rules: &'a str,
+    /// Rounds of a game of the rule set.
+    pub rounds: u16,
+    /// The players, in seat order.
+    pub players: &'a [String],
+    /// The game's date, if known.
+    pub date: Option<&'a str>,
+    /// The game's rated decisions.
+    pub rated: &'a [Rated],
 }
 
 #[cfg(test)]
@@ -703,33 +820,67 @@ mod tests {
     #[test]
     fn subtract_undoes_merge_exactly() {
         let names = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
-        let mut base = Aggregates::default();
+        let game = |rules, players: &'static [String], date, rated: &'static [Rated]| GameStats {
+            rules,
+            rounds: if rules == "yatzy" { 15 } else { 13 },
+            players,
+            date,
+            rated,
+        };
+        let leak = |v: Vec<String>| -> &'static [String] { Vec::leak(v) };
+        let rows = |v: Vec<Rated>| -> &'static [Rated] { Vec::leak(v) };
+        let mut base = ByUnit::default();
         base.add_game(
-            "yahtzee",
-            &names("ann", "bob"),
-            Some("2024-01-02"),
-            &[rated(0, 1, 1, 0.25, 0.5, 1), rated(1, 1, 3, 0.0, -1.5, 0)],
+            Unit::MatchPoints,
+            game(
+                "yahtzee",
+                leak(names("ann", "bob")),
+                Some("2024-01-02"),
+                rows(vec![
+                    rated(0, 1, 1, 0.25, 0.5, 1),
+                    rated(1, 1, 3, 0.0, -1.5, 0),
+                ]),
+            ),
         );
         base.add_game(
-            "yahtzee",
-            &names("bob", "cy"),
-            None,
-            &[rated(0, 2, 2, 1.5, 0.1, 2), rated(1, 3, 3, 6.0, 2.0, 3)],
+            Unit::Points,
+            game(
+                "yahtzee",
+                leak(vec!["bob".into()]),
+                None,
+                rows(vec![
+                    rated(0, 2, 2, 1.5, 0.1, 2),
+                    rated(0, 3, 3, 6.0, 2.0, 3),
+                ]),
+            ),
         );
         let before = base.clone();
-        let mut other = Aggregates::default();
+        let mut other = ByUnit::default();
         other.add_game(
-            "yatzy",
-            &names("ann", "dee"),
-            Some("2024-03-04"),
-            &[rated(0, 1, 1, 0.25, 0.5, 1), rated(1, 7, 2, 12.5, 3.0, 3)],
+            Unit::MatchPoints,
+            game(
+                "yatzy",
+                leak(names("ann", "dee")),
+                Some("2024-03-04"),
+                rows(vec![
+                    rated(0, 1, 1, 0.25, 0.5, 1),
+                    rated(1, 7, 2, 12.5, 3.0, 3),
+                ]),
+            ),
         );
         other.add_game(
-            "yahtzee",
-            &names("bob", "ann"),
-            Some("2024-01-02"),
-            &[rated(1, 9, 1, 0.000_123, -0.25, 0)],
+            Unit::Points,
+            game(
+                "yahtzee",
+                leak(vec!["ann".into()]),
+                Some("2024-01-02"),
+                rows(vec![rated(0, 9, 1, 0.000_123, -0.25, 0)]),
+            ),
         );
+        // Each unit has its own part: nothing of one is added to the other.
+        assert_eq!((other.points.games, other.match_points.games), (1, 1));
+        assert_eq!(other.unit(), Unit::Mixed);
+        assert!(!other.points.players.contains_key("dee"));
         base.merge(&other).unwrap();
         assert_ne!(base, before);
         base.subtract(&other);
@@ -740,6 +891,6 @@ mod tests {
         );
         // Subtracting everything leaves the empty analysis.
         base.subtract(&before);
-        assert_eq!(base, Aggregates::default());
+        assert_eq!(base, ByUnit::default());
     }
 }

@@ -3,7 +3,7 @@
 //! much the leaderboard moves. Pure functions of the two ratings, so that the comparison can
 //! be tested without timing anything.
 
-use crate::aggregate::Aggregates;
+use crate::aggregate::{Aggregates, ByUnit};
 use crate::report::leaderboard;
 
 /// One oracle's rating of a corpus, game by game in corpus order.
@@ -12,7 +12,7 @@ pub struct CorpusRating {
     /// Per game, the error of each decision in order; `None` if the oracle could not rate it.
     pub errors: Vec<Option<Vec<f64>>>,
     /// The statistics of the games rated (what `analyze` would report).
-    pub aggregates: Aggregates,
+    pub aggregates: ByUnit,
     /// Wall-clock seconds the rating took.
     pub seconds: f64,
 }
@@ -20,7 +20,7 @@ pub struct CorpusRating {
 impl CorpusRating {
     /// Games rated per second.
     pub fn games_per_second(&self) -> f64 {
-        self.aggregates.games as f64 / self.seconds.max(1e-9)
+        self.aggregates.games() as f64 / self.seconds.max(1e-9)
     }
 }
 
@@ -73,10 +73,11 @@ pub fn compare(reference: &CorpusRating, candidate: &CorpusRating, min_games: u6
     }
     c.decision_mean_abs_diff = sum / c.decisions.max(1) as f64;
 
-    let board = leaderboard(&reference.aggregates, min_games);
+    let (reference_part, candidate_part) = (players_of(reference), players_of(candidate));
+    let board = leaderboard(reference_part, min_games);
     // The candidate's ranks among the same players.
     let on_board: std::collections::HashSet<&str> = board.iter().map(|r| r.name).collect();
-    let their_rank: std::collections::HashMap<&str, usize> = leaderboard(&candidate.aggregates, 0)
+    let their_rank: std::collections::HashMap<&str, usize> = leaderboard(candidate_part, 0)
         .iter()
         .filter(|t| on_board.contains(t.name))
         .enumerate()
@@ -85,7 +86,7 @@ pub fn compare(reference: &CorpusRating, candidate: &CorpusRating, min_games: u6
     let mut ranks = (Vec::new(), Vec::new());
     let mut player_sum = 0.0;
     for row in &board {
-        let Some(other) = candidate.aggregates.players.get(row.name) else {
+        let Some(other) = candidate_part.players.get(row.name) else {
             continue;
         };
         let diff = (other.error_per_game() - row.stats.error_per_game()).abs();
@@ -114,6 +115,16 @@ pub fn compare(reference: &CorpusRating, candidate: &CorpusRating, min_games: u6
     c.spearman = spearman(&ranks.0, &ranks.1);
     c.positions_changed = ranks.0.iter().zip(&ranks.1).filter(|(a, b)| a != b).count();
     c
+}
+
+/// The part of a rating whose players are compared: the one that has games (the points part
+/// when both have: a corpus of one- and several-player games is compared on the one-player
+/// games).
+fn players_of(rating: &CorpusRating) -> &Aggregates {
+    match rating.aggregates.parts().next() {
+        Some((_, part)) => part,
+        None => &rating.aggregates.points,
+    }
 }
 
 /// Spearman's rank correlation of two samples of the same length: Pearson's correlation of

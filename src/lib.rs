@@ -71,8 +71,9 @@
 //! # A whole corpus
 //!
 //! [`analyze`] reads, replays and rates every game of a list of log files and returns the
-//! [`Analysis`] (per-player and per-round aggregates, the games skipped and why), handing each
-//! rated game to a [`DecisionSink`]; `examples/leaderboard.rs` prints a leaderboard from it.
+//! [`Analysis`] (per-player and per-round aggregates, one part per unit of the errors: expected
+//! points and expected match points, never added; the games skipped and why), handing each
+//! rated game to a [`DecisionSink`]; `examples/leaderboard.rs` prints the leaderboards from it.
 //!
 //! ```no_run
 //! use dicelens::{analyze, Options, OracleSpec};
@@ -80,8 +81,10 @@
 //!
 //! let options = Options { oracle: OracleSpec::DEFAULT, ..Options::default() };
 //! let analysis = analyze(&["games.ygn".into()], &options, &mut (), &Silent)?;
-//! for (player, stats) in &analysis.aggregates.players {
-//!     println!("{player}: {:.3} per game", stats.error_per_game());
+//! for (unit, part) in analysis.aggregates.parts() {
+//!     for (player, stats) in &part.players {
+//!         println!("{player}: {:.3} {} per game", stats.error_per_game(), unit.short());
+//!     }
 //! }
 //! # Ok::<(), dicelens::AnalyzeError>(())
 //! ```

@@ -12,7 +12,7 @@
 //! println!("{} games rated", analysis.aggregates.games);
 //! ```
 
-use crate::aggregate::{Aggregates, Overflow};
+use crate::aggregate::{ByUnit, GameStats, Overflow};
 use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
 use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
@@ -202,11 +202,11 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
     batch: &[(GameRecord, Replayed)],
     first: usize,
     sink: &mut S,
-    aggregates: &mut Aggregates,
+    aggregates: &mut ByUnit,
     not_rated: &mut Vec<(SkipReason, Location)>,
 ) -> Result<(), Overflow> {
     let shared: &S = sink;
-    type ChunkResult<P> = (Aggregates, P, Vec<(SkipReason, Location)>);
+    type ChunkResult<P> = (ByUnit, P, Vec<(SkipReason, Location)>);
     let parts: Vec<ChunkResult<S::Part>> = batch
         .par_chunks(CHUNK)
         .enumerate()
@@ -214,21 +214,26 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
             CACHE.with(|cache| {
                 let mut cache = cache.borrow_mut();
                 cache.serve(oracle.id());
-                let mut agg = Aggregates::default();
+                let mut agg = ByUnit::default();
                 let mut gathered = S::Part::default();
                 let mut failed = Vec::new();
                 let mut rated = Vec::new();
                 for (i, (game, replayed)) in chunk.iter().enumerate() {
-                    let thresholds = Thresholds::for_unit(oracle.unit(replayed.seats));
+                    let unit = oracle.unit(replayed.seats);
+                    let thresholds = Thresholds::for_unit(unit);
                     if rate_game(oracle, replayed, &thresholds, &mut cache, &mut rated).is_err() {
                         failed.push(not_rated_by_oracle(game));
                         continue;
                     }
                     agg.add_game(
-                        &game.rules,
-                        &game.players,
-                        game.provenance.date.as_deref(),
-                        &rated,
+                        unit,
+                        GameStats {
+                            rules: &game.rules,
+                            rounds: replayed.rules.map_or(0, |r| r.boxes().len() as u16),
+                            players: &game.players,
+                            date: game.provenance.date.as_deref(),
+                            rated: &rated,
+                        },
                     );
                     shared.game(first + c * CHUNK + i, game, &rated, &mut gathered);
                 }
@@ -293,8 +298,8 @@ impl std::error::Error for AnalyzeError {}
 
 /// The result of an analysis.
 pub struct Analysis {
-    /// The statistics of every rated game.
-    pub aggregates: Aggregates,
+    /// The statistics of every rated game, one part per unit.
+    pub aggregates: ByUnit,
     /// Games read, used and skipped (the games the oracle could not rate included).
     pub summary: Summary,
     /// The oracle's description.
@@ -315,13 +320,13 @@ pub struct Analysis {
 impl Analysis {
     /// Games rated.
     pub fn games_rated(&self) -> u64 {
-        self.aggregates.games
+        self.aggregates.games()
     }
 
     /// Whether some players' totals mix units: one-player games in points and games of several
     /// players in match points.
     pub fn mixes_units(&self) -> bool {
-        self.spec.is_match_points() && self.solo_games > 0 && self.multi_games > 0
+        self.aggregates.unit() == crate::rate::Unit::Mixed
     }
 }
 
@@ -359,7 +364,7 @@ impl Analyzer {
             options,
         } = self;
         let mut tables = Tables::new(options.tables.as_deref(), options.oracle);
-        let mut aggregates = Aggregates::default();
+        let mut aggregates = ByUnit::default();
         let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
         let (mut solo_games, mut multi_games) = (0, 0);
         let mut handed = 0;
@@ -369,7 +374,7 @@ impl Analyzer {
         // end (its games dropped), and no other file is read.
         let mut table_error: Option<TableError> = None;
         let mut flush = |batch: &mut GameBatch,
-                         aggregates: &mut Aggregates,
+                         aggregates: &mut ByUnit,
                          not_rated: &mut Vec<(SkipReason, Location)>,
                          table_error: &mut Option<TableError>| {
             if table_error.is_some() {
@@ -616,7 +621,7 @@ mod tests {
             })
         };
         let (one, used, ids) = run(1);
-        assert_eq!(one.games, 300);
+        assert_eq!(one.games(), 300);
         assert_eq!(used, 300);
         assert_eq!(ids.len(), 300);
         assert!(ids.iter().enumerate().all(|(i, (index, _))| *index == i));

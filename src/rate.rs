@@ -58,25 +58,6 @@ pub enum Unit {
 }
 
 impl Unit {
-    /// The unit of an analysis whose games of several players were rated in match points when
-    /// `match_point_oracle`, read from its aggregates (which seat counts have decisions): match
-    /// points for games of several players under a match-point oracle, points for the others.
-    pub fn of(match_point_oracle: bool, aggregates: &crate::aggregate::Aggregates) -> Unit {
-        let spec = if match_point_oracle {
-            OracleSpec::DEFAULT
-        } else {
-            OracleSpec::SOLITAIRE
-        };
-        aggregates
-            .turns
-            .keys()
-            .map(|key| spec.unit(usize::from(key.seats)))
-            .fold(None, |acc: Option<Unit>, u| {
-                Some(acc.map_or(u, |a| a.and(u)))
-            })
-            .unwrap_or(Unit::Points)
-    }
-
     /// The unit of an analysis holding games in `self` and in `other`.
     pub fn and(self, other: Unit) -> Unit {
         if self == other {
@@ -94,6 +75,24 @@ impl Unit {
             Unit::Mixed => {
                 "expected points (one-player games) or match points (games of several players)"
             }
+        }
+    }
+
+    /// The unit as a key in files (`points`, `match_points`, `mixed`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Unit::Points => "points",
+            Unit::MatchPoints => "match_points",
+            Unit::Mixed => "mixed",
+        }
+    }
+
+    /// The unit abbreviated, for narrow column headers (`pts`, `mp`).
+    pub fn abbreviation(self) -> &'static str {
+        match self {
+            Unit::Points => "pts",
+            Unit::MatchPoints => "mp",
+            Unit::Mixed => "pts|mp",
         }
     }
 
@@ -289,6 +288,31 @@ impl Thresholds {
         error: 0.01,
         blunder: 0.05,
     };
+}
+
+/// The class thresholds of each unit of an analysis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnitThresholds {
+    /// Of errors in expected points.
+    pub points: Thresholds,
+    /// Of errors in expected match points.
+    pub match_points: Thresholds,
+}
+
+impl UnitThresholds {
+    /// The defaults of both units.
+    pub const DEFAULT: UnitThresholds = UnitThresholds {
+        points: Thresholds::POINTS,
+        match_points: Thresholds::MATCH_POINTS,
+    };
+
+    /// The thresholds of `unit` (those of points for [`Unit::Mixed`]).
+    pub fn of(&self, unit: Unit) -> Thresholds {
+        match unit {
+            Unit::MatchPoints => self.match_points,
+            Unit::Points | Unit::Mixed => self.points,
+        }
+    }
 }
 
 impl Thresholds {
@@ -550,12 +574,6 @@ impl OracleSpec {
         } else {
             Unit::Points
         }
-    }
-
-    /// The unit of an analysis rated with this spec, read from its aggregates (which seat
-    /// counts have decisions; see [`Unit::of`]).
-    pub fn unit_of(&self, aggregates: &crate::aggregate::Aggregates) -> Unit {
-        Unit::of(self.is_match_points(), aggregates)
     }
 
     /// The name of a named setting this spec equals (`reference`, `default`), if any.

@@ -142,10 +142,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(CliError::failure)?;
     if analysis.mixes_units() {
         notice(&format!(
-            "warning: {} one-player games are rated in expected points and {} games of several \
-             players in expected match points; a player with both has totals in mixed units: \
-             analyse those logs apart (or use --oracle e)",
-            analysis.solo_games, analysis.multi_games
+            "note: {} one-player games are rated in expected points and {} games of several \
+             players in expected match points: each unit gets its own leaderboard and charts",
+            analysis.aggregates.points.games, analysis.aggregates.match_points.games
         ));
     }
     rows.finish(&mut out).map_err(cannot_write)?;
@@ -181,11 +180,11 @@ pub(crate) fn write_outputs(
     })?;
     report::write_analysis(&mut out, files).map_err(cannot_write)?;
     out.commit().map_err(cannot_write)?;
-    let board = report::leaderboard(files.aggregates, files.min_games);
+    let boards = files.leaderboards();
     let oracle = &files.summary_file.oracle;
     print_stdout(&if json {
-        report::leaderboard_json(&board, files.top, oracle, files.min_games)
+        report::leaderboard_json(&boards, files.top, oracle, files.min_games)
     } else {
-        report::leaderboard_text(&board, files.top, oracle, files.min_games)
+        report::leaderboard_text(&boards, files.top, oracle, files.min_games)
     })
 }

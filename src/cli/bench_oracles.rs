@@ -146,8 +146,8 @@ fn rate(
 }
 
 /// The unit an oracle rates `rating`'s games in.
-fn unit(spec: OracleSpec, rating: &CorpusRating) -> Unit {
-    spec.unit_of(&rating.aggregates)
+fn unit(rating: &CorpusRating) -> Unit {
+    rating.aggregates.unit()
 }
 
 /// Runs `dicelens bench oracles`.
@@ -162,10 +162,10 @@ pub fn oracles(args: &OraclesArgs) -> Result<(), CliError> {
     }
     let measured = |spec: OracleSpec, rating: &CorpusRating| Measured {
         spec,
-        unit: unit(spec, rating),
+        unit: unit(rating),
         games_per_second: rating.games_per_second(),
         speed_ratio: rating.games_per_second() / reference.games_per_second(),
-        games: rating.aggregates.games,
+        games: rating.aggregates.games(),
         comparison: compare(&reference, rating, args.min_games),
     };
     let reference_row = measured(reference_spec, &reference);

@@ -6,7 +6,7 @@
 use super::analyze::{open_out, write_outputs};
 use super::merge::{read_shards, Args, MERGE_REQUIRES};
 use super::CliError;
-use dicelens::aggregate::Aggregates;
+use dicelens::aggregate::ByUnit;
 use dicelens::corpus::{fingerprint, Summary};
 use dicelens::merge::{MergeError, Shard};
 use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
@@ -38,7 +38,7 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     check_partition(&shards)?;
     let mut out = open_out(&args.out)?;
     let mut summary = Summary::default();
-    let mut aggregates = Aggregates::default();
+    let mut aggregates = ByUnit::default();
     for shard in &shards {
         let overflow = |file, e| CliError::failure(MergeError::overflow(&shard.dir, file, e));
         aggregates
@@ -49,7 +49,7 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
             .add_to(&mut summary)
             .map_err(|e| overflow("summary.json", e))?;
     }
-    summary.games_used = aggregates.games;
+    summary.games_used = aggregates.games();
     concatenate(&shards, &mut out, "games.csv", GAME_COLUMNS)?;
     if decisions {
         concatenate(&shards, &mut out, "decisions.csv", DECISION_COLUMNS)?;

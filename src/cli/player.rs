@@ -9,7 +9,7 @@
 use super::analyze::Bar;
 use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
 use super::{notice, print_stdout, CliError, Required};
-use dicelens::aggregate::Aggregates;
+use dicelens::aggregate::{Aggregates, ByUnit};
 use dicelens::corpus::Summary;
 use dicelens::pipeline::{analyze, DecisionSink, Options};
 use dicelens::rate::{Rated, Unit};
@@ -106,7 +106,7 @@ impl DecisionSink for WorstOf<'_> {
 /// oracle and the summary.
 fn from_logs(
     args: &Args,
-) -> Result<(Aggregates, Vec<DecisionRow<'static>>, String, Summary), CliError> {
+) -> Result<(ByUnit, Vec<DecisionRow<'static>>, String, Summary), CliError> {
     let options = Options {
         format: args.format.format,
         read: args.format.read_options()?,
@@ -143,7 +143,7 @@ fn from_logs(
 }
 
 /// Reads `DIR/aggregates.json` (of a complete analysis).
-fn from_aggregates(dir: &Path) -> Result<Aggregates, CliError> {
+fn from_aggregates(dir: &Path) -> Result<ByUnit, CliError> {
     check_complete(dir).map_err(|e| CliError::flag("--from", e))?;
     let path = dir.join("aggregates.json");
     let text = std::fs::read_to_string(&path)
@@ -172,13 +172,14 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The error for an unknown player: the closest names (by edit distance, then name).
-fn unknown(name: &str, aggregates: &Aggregates) -> CliError {
+fn unknown(name: &str, aggregates: &ByUnit) -> CliError {
     let mut names: Vec<(usize, &String)> = aggregates
-        .players
-        .keys()
+        .parts()
+        .flat_map(|(_, part)| part.players.keys())
         .map(|n| (distance(name, n), n))
         .collect();
     names.sort();
+    names.dedup();
     let closest: Vec<&str> = names
         .iter()
         .take(CLOSEST)
@@ -196,7 +197,7 @@ fn unknown(name: &str, aggregates: &Aggregates) -> CliError {
 
 /// Runs `dicelens player`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let (aggregates, worst, oracle, source, unit) = match (&args.from, args.files.is_empty()) {
+    let (aggregates, worst, oracle, source) = match (&args.from, args.files.is_empty()) {
         (Some(_), false) => {
             return Err(usage("give either log files or --from DIR, not both"));
         }
@@ -205,23 +206,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let aggregates = from_aggregates(dir)?;
             let source = format!(
                 "{} games from {} (worst decisions not available)",
-                aggregates.games,
+                aggregates.games(),
                 dir.join("aggregates.json").display()
             );
-            // The oracle the analysis names in its summary, and whether it rated games of
-            // several players in match points.
-            let summary = std::fs::read_to_string(dir.join("summary.json"))
+            // The oracle the analysis names in its summary.
+            let oracle = std::fs::read_to_string(dir.join("summary.json"))
                 .ok()
-                .and_then(|text| SummaryFile::parse(&text).ok());
-            let (oracle, unit) = match summary {
-                Some(s) if !s.oracle.is_empty() => (s.oracle.clone(), s.unit(&aggregates)),
-                Some(s) => ("not named in summary.json".into(), s.unit(&aggregates)),
-                None => (
-                    "not named in summary.json".into(),
-                    Unit::of(false, &aggregates),
-                ),
-            };
-            (aggregates, None, oracle, source, unit)
+                .and_then(|text| SummaryFile::parse(&text).ok())
+                .map(|s| s.oracle)
+                .filter(|o| !o.is_empty())
+                .unwrap_or_else(|| "not named in summary.json".into());
+            (aggregates, None, oracle, source)
         }
         (None, false) => {
             let (aggregates, worst, oracle, summary) = from_logs(&args)?;
@@ -231,16 +226,39 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let files = args.files.len();
             let source = format!(
                 "{} games rated from {files} log file{}",
-                aggregates.games,
+                aggregates.games(),
                 if files == 1 { "" } else { "s" }
             );
-            let unit = args.oracle.oracle.unit_of(&aggregates);
-            (aggregates, Some(worst), oracle, source, unit)
+            (aggregates, Some(worst), oracle, source)
         }
     };
-    let Some(stats) = aggregates.players.get(&args.name) else {
+    // The part of the unit the player has most games in (points among equals).
+    let mut parts: Vec<(Unit, &Aggregates)> = aggregates
+        .parts()
+        .filter(|(_, part)| part.players.contains_key(&args.name))
+        .collect();
+    parts.sort_by_key(|(_, part)| std::cmp::Reverse(part.players[&args.name].games));
+    let Some(&(unit, part)) = parts.first() else {
         return Err(unknown(&args.name, &aggregates));
     };
+    for (other, p) in parts.iter().skip(1) {
+        notice(&format!(
+            "{} also has {} games rated in {}; this report is of the {} games rated in {}",
+            args.name,
+            p.players[&args.name].games,
+            other.name(),
+            part.players[&args.name].games,
+            unit.name()
+        ));
+    }
+    let aggregates = part;
+    let Some(stats) = aggregates.players.get(&args.name) else {
+        return Err(unknown(&args.name, &ByUnit::default()));
+    };
+    let worst = worst.map(|mut rows| {
+        rows.retain(|row| row.unit == unit);
+        rows
+    });
     let report = PlayerReport::new(&aggregates, &args.name, stats, oracle, source, worst, unit);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;

@@ -4,10 +4,10 @@
 
 use super::output::{Finished, OutputDir, PendingFile};
 use super::rows::DecisionRow;
-use super::{Ranked, WriteError};
-use crate::aggregate::{Aggregates, PlayerStats};
+use super::{Leaderboard, WriteError};
+use crate::aggregate::{ByUnit, PlayerStats};
 use crate::game_hash::{content_hash, ContentHash};
-use crate::rate::Class;
+use crate::rate::{Class, Unit};
 use dicelens_parsers::LineNumber;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -288,12 +288,13 @@ pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// One CSV row of a player's statistics (after `rank,` for the leaderboard).
-fn player_row(name: &str, p: &PlayerStats) -> String {
+/// One CSV row of a player's statistics in `unit` (after `rank,` for the leaderboard).
+fn player_row(name: &str, unit: Unit, p: &PlayerStats) -> String {
     let (lo, hi) = p.error_per_game_ci();
     format!(
-        "{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9}",
+        "{},{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9}",
         csv_field(name),
+        unit.key(),
         p.games,
         p.all.decisions,
         p.all.unforced,
@@ -309,47 +310,64 @@ fn player_row(name: &str, p: &PlayerStats) -> String {
     )
 }
 
-/// The columns of a player's statistics.
+/// The columns of a player's statistics: the name, the unit of the player's errors (`points`
+/// or `match_points`: a player with games of both has a row in each), then the statistics, the
+/// error and luck columns in that unit.
 const PLAYER_COLUMNS: &str =
-    "player,games,decisions,unforced,total_error,error_per_decision,error_per_game,\
+    "player,unit,games,decisions,unforced,total_error,error_per_decision,error_per_game,\
 ci95_low,ci95_high,doubtful,errors,blunders,luck";
 
-/// `players.csv`: every player, by name.
-pub fn players_csv(aggregates: &Aggregates) -> String {
+/// `players.csv`: every player of each unit, points first, by name.
+pub fn players_csv(aggregates: &ByUnit) -> String {
     let mut out = format!("{PLAYER_COLUMNS}\n");
-    for (name, p) in &aggregates.players {
-        out.push_str(&player_row(name, p));
-        out.push('\n');
+    for (unit, part) in aggregates.parts() {
+        for (name, p) in &part.players {
+            out.push_str(&player_row(name, unit, p));
+            out.push('\n');
+        }
     }
     out
 }
 
-/// `leaderboard.csv`: the ranked players.
-pub fn leaderboard_csv(board: &[Ranked]) -> String {
+/// `leaderboard.csv`: the ranked players of each unit (ranks are within the unit).
+pub fn leaderboard_csv(boards: &[Leaderboard]) -> String {
     let mut out = format!("rank,{PLAYER_COLUMNS}\n");
-    for r in board {
-        let _ = writeln!(out, "{},{}", r.rank, player_row(r.name, r.stats));
+    for board in boards {
+        for r in &board.ranked {
+            let _ = writeln!(
+                out,
+                "{},{}",
+                r.rank,
+                player_row(r.name, board.unit, r.stats)
+            );
+        }
     }
     out
 }
 
-/// `rounds.csv`: per turn of the game (by number of seats), then per decision kind.
-pub fn rounds_csv(aggregates: &Aggregates) -> String {
-    let mut out =
-        String::from("seats,turn,round,seat,decisions,unforced,total_error,error_per_decision\n");
-    for (key, t) in &aggregates.turns {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{:.9},{:.9}",
-            key.seats,
-            key.turn,
-            key.round(),
-            key.seat(),
-            t.decisions,
-            t.unforced,
-            t.total_error(),
-            t.error_per_decision()
-        );
+/// `rounds.csv`: per unit, per rule family (rounds of its games), per turn of the game (by
+/// number of seats); the error columns in the unit.
+pub fn rounds_csv(aggregates: &ByUnit) -> String {
+    let mut out = String::from(
+        "unit,rounds,seats,turn,round,seat,decisions,unforced,total_error,error_per_decision\n",
+    );
+    for (unit, part) in aggregates.parts() {
+        for (key, t) in &part.turns {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{:.9},{:.9}",
+                unit.key(),
+                key.rounds,
+                key.seats,
+                key.turn,
+                key.round(),
+                key.seat(),
+                t.decisions,
+                t.unforced,
+                t.total_error(),
+                t.error_per_decision()
+            );
+        }
     }
     out
 }

@@ -1,61 +1,67 @@
-//! `report.html`: an analysis as one self-contained HTML5 page (inline CSS and hand-written
-//! SVG, no script, no external resource): the corpus summary with skip reasons, the per-round
-//! difficulty chart, the error distribution, the error by decision kind and the leaderboard.
+//! `report.html`: an analysis as one self-contained HTML5 page (inline CSS, hand-written SVG
+//! and a few lines of inline script that sort the leaderboards; no external resource): the
+//! corpus summary with skip reasons, then one part per unit of the errors (expected points,
+//! expected match points), each with its difficulty chart per rule family, its error classes,
+//! its error by decision kind and its leaderboard of every ranked player. Errors in different
+//! units are never drawn on one axis or ranked in one table.
 //!
 //! The page is a pure function of its inputs (no date, no randomness) and every number is
 //! written with fixed decimals, so the same analysis gives the same bytes. Every chart is an
-//! `<svg>` with a stable id (`round-chart`, `error-distribution`, `kind-chart`), a `<title>`
-//! and a `<desc>`; an analysis without games still gives a valid page with empty charts.
+//! `<svg>` with a stable id (`round-chart-UNIT-ROUNDS`, `error-classes-UNIT`,
+//! `kind-chart-UNIT`; UNIT is `points` or `match-points`), a `<title>` and a `<desc>`; an
+//! analysis without games still gives a valid page with empty charts.
 
 use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, nice_axis, no_data, no_data_between,
     plot_background, px, step_decimals, svg_open, y_axis, Scale, LEFT, RIGHT,
 };
-use super::{Ranked, Unit};
-use crate::aggregate::{Aggregates, Tally, KINDS};
+use super::{Leaderboard, Ranked, Unit};
+use crate::aggregate::{Aggregates, ByUnit, Tally, KINDS};
 use crate::corpus::Summary;
-use crate::rate::Class;
+use crate::rate::{Class, Thresholds, UnitThresholds};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// Colors of the per-seat-count series, by order of appearance.
+/// Colors of the seat series, by order of appearance.
 const SEAT_COLORS: [&str; 6] = [
     "#1f6fb4", "#2e9d4a", "#8a5cc2", "#8c564b", "#149fb0", "#6b6b6b",
 ];
 /// Color of the best players' series.
-const BEST_COLOR: &str = "#d1362f";
+pub(super) const BEST_COLOR: &str = "#d1362f";
 /// Colors of the decision classes: fine, doubtful, error, blunder.
-const CLASS_COLORS: [&str; 4] = ["#4f9d5b", "#d9b53c", "#e58a2e", "#c9403a"];
+pub(super) const CLASS_COLORS: [&str; 4] = ["#4f9d5b", "#d9b53c", "#e58a2e", "#c9403a"];
 /// Names of the decision classes.
-const CLASS_NAMES: [&str; 4] = ["fine", "doubtful", "error", "blunder"];
+pub(super) const CLASS_NAMES: [&str; 4] = ["fine", "doubtful", "error", "blunder"];
 
-/// Buckets of the error distribution: label, exclusive upper bound in micro-points, and the
-/// decision class (with the default thresholds) whose color the bar gets. Each bucket holds
-/// its lower bound, as the classes do (an error of exactly 1 point is an error, not doubtful).
-const BUCKETS: [(&str, u64, usize); 7] = [
-    ("0", 1, 0),
-    ("0 \u{2013} 0.001", 1_000, 0),
-    ("0.001 \u{2013} 0.01", 10_000, 0),
-    ("0.01 \u{2013} 0.1", 100_000, 1),
-    ("0.1 \u{2013} 1", 1_000_000, 1),
-    ("1 \u{2013} 5", 5_000_000, 2),
-    ("5 and more", u64::MAX, 3),
-];
+/// Everything the report is made from.
+pub struct ReportInput<'a> {
+    /// The statistics, one part per unit.
+    pub aggregates: &'a ByUnit,
+    /// The leaderboards, one per unit that has games ([`super::leaderboards`]).
+    pub boards: &'a [Leaderboard<'a>],
+    /// Games read and skipped.
+    pub summary: &'a Summary,
+    /// What rated the decisions.
+    pub oracle: &'a str,
+    /// The class thresholds of each unit.
+    pub thresholds: UnitThresholds,
+    /// Least games for a leaderboard.
+    pub min_games: u64,
+}
 
-/// The whole report: one HTML5 document. `board` is the leaderboard (players with at least
-/// `min_games` games, ranked), of which the first `top` are listed and the best tenth (at
-/// least one player) make the "best players" series of the round chart; `oracle` names what
-/// rated the decisions, `unit` what its errors are in.
-pub fn report_html(
-    aggregates: &Aggregates,
-    board: &[Ranked],
-    summary: &Summary,
-    oracle: &str,
-    unit: Unit,
-    min_games: u64,
-    top: usize,
-) -> String {
-    let best = best_players(board);
+/// The id suffix of a unit (`points`, `match-points`).
+fn unit_id(unit: Unit) -> String {
+    unit.key().replace('_', "-")
+}
+
+/// The relative path of a ranked player's page from the analysis directory.
+pub fn player_link(name: &str) -> String {
+    format!("players/{}", super::player::file_name(name))
+}
+
+/// The whole report: one HTML5 document.
+pub fn report_html(input: &ReportInput) -> String {
+    let aggregates = input.aggregates;
     let mut out = String::with_capacity(64 * 1024);
     out.push_str(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -64,90 +70,138 @@ pub fn report_html(
     );
     out.push_str(STYLE);
     out.push_str("</style>\n</head>\n<body>\n<main>\n");
-    header(&mut out, aggregates, oracle);
-    corpus_section(&mut out, aggregates, summary);
-    if aggregates.games == 0 {
+    header(&mut out, aggregates, input.oracle);
+    corpus_section(&mut out, aggregates, input.summary);
+    if aggregates.games() == 0 {
         out.push_str(
             "<p class=\"empty\" id=\"nothing\">No games were rated: there is nothing to show. \
              The charts below are empty.</p>\n",
         );
     }
-
-    out.push_str("<section id=\"rounds\">\n<h2>Difficulty by round</h2>\n");
+    if input.boards.len() > 1 {
+        out.push_str(
+            "<p class=\"note\" id=\"units\">This corpus holds games rated in two units, so it \
+             has two parts below, each with its own charts and leaderboard: errors in expected \
+             points and errors in expected match points are never added or compared.</p>\n",
+        );
+    }
+    if input.boards.is_empty() {
+        // An empty analysis: the charts of points, empty.
+        let empty = Aggregates::default();
+        let board = Leaderboard {
+            unit: Unit::Points,
+            part: &empty,
+            games: "games".into(),
+            ranked: Vec::new(),
+            most_games: 0,
+        };
+        unit_part(&mut out, &board, input);
+    }
+    for board in input.boards {
+        unit_part(&mut out, board, input);
+    }
     let _ = writeln!(
         out,
-        "<p class=\"note\">Mean error per decision ({} lost against optimal play) at each \
-         turn of the game, one line per number of seats: the turns of a round are placed side \
-         by side within it, in seat order. The red dashed line is the best players' mean error \
-         per decision in each round.</p>",
-        unit.name()
-    );
-    out.push_str(&round_chart(aggregates, &best, unit));
-    let _ = writeln!(out, "<p class=\"note\">{}</p>", best_caption(board, &best));
-    out.push_str("</section>\n");
-
-    out.push_str("<section id=\"distribution\">\n<h2>Error distribution</h2>\n");
-    let _ = writeln!(
-        out,
-        "<p class=\"note\">Decisions by error ({}), in buckets growing tenfold; the colors are \
-         the decision classes (fine, doubtful, error, blunder). An error of 0 has its own bar; \
-         every other bucket holds its lower bound but not its upper one. Errors are recorded to \
-         three significant digits.</p>",
-        unit.name()
-    );
-    out.push_str(&distribution_chart(aggregates, unit));
-    out.push_str("</section>\n");
-
-    out.push_str("<section id=\"kinds\">\n<h2>Error by decision kind</h2>\n");
-    out.push_str(&kind_chart(aggregates, unit));
-    kind_table(&mut out, aggregates);
-    out.push_str("</section>\n");
-
-    leaderboard_section(&mut out, board, &best, min_games, top, unit);
-    let _ = writeln!(
-        out,
-        "<footer>Written by dicelens {}. Errors and luck are in {} under the oracle named \
-         above.</footer>",
+        "<footer>Written by dicelens {}. Each part's errors and luck are in its own unit \
+         under the oracle named above.</footer>",
         env!("CARGO_PKG_VERSION"),
-        unit.name()
     );
+    out.push_str(SORT_SCRIPT);
     out.push_str("</main>\n</body>\n</html>\n");
     out
 }
 
-/// Inline style sheet.
-pub(super) const STYLE: &str = concat!(
-    "\
-:root { color-scheme: light; }
-body { margin: 0; background: #f4f5f7; color: #1d2330;
-  font: 15px/1.45 system-ui, -apple-system, \"Segoe UI\", \"DejaVu Sans\", \"Liberation Sans\", sans-serif; }
-main { max-width: 1080px; margin: 0 auto; padding: 24px 28px 40px; }
-h1 { font-size: 26px; margin: 0 0 4px; }
-h2 { font-size: 19px; margin: 0 0 8px; }
-header p { margin: 2px 0; color: #4a5263; }
-section { background: #fff; border: 1px solid #dde1e7; border-radius: 8px; padding: 16px 20px;
-  margin: 18px 0; }
-.note { color: #4a5263; font-size: 13.5px; margin: 6px 0; }
-.empty { background: #fff6e0; border: 1px solid #e8cf8a; border-radius: 8px; padding: 12px 16px;
-  font-weight: 600; }
-dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr));
-  gap: 8px 18px; margin: 8px 0 14px; }
-dl.facts div { border-left: 3px solid #1f6fb4; padding-left: 10px; }
-dl.facts dt { font-size: 12.5px; color: #5b6475; }
-dl.facts dd { margin: 0; font-size: 18px; font-weight: 600; font-variant-numeric: tabular-nums; }
-table { border-collapse: collapse; width: 100%; font-size: 14px; margin: 8px 0; }
-caption { text-align: left; font-weight: 600; padding: 4px 0; }
-th, td { padding: 4px 10px; border-bottom: 1px solid #e6e9ee; text-align: left; }
-th { background: #eef1f5; font-weight: 600; white-space: nowrap; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tbody tr:nth-child(even) { background: #f9fafb; }
-tr.best td { background: #fdeceb; }
-",
-    chart_style!(),
-    "\
-footer { color: #6b7385; font-size: 13px; margin-top: 12px; }
-"
-);
+/// One unit's part of the report: its title, the round charts (one per rule family), the
+/// error classes, the kinds and the leaderboard.
+fn unit_part(out: &mut String, board: &Leaderboard, input: &ReportInput) {
+    let (unit, part) = (board.unit, board.part);
+    let id = unit_id(unit);
+    let best = best_players(&board.ranked);
+    let thresholds = input.thresholds.of(unit);
+    let _ = writeln!(
+        out,
+        "<h2 class=\"unit-title\" id=\"unit-{id}\">{} in {}<small>{} games, {} decisions, \
+         {} players; every error below is in {}{}</small></h2>",
+        capitalized(&board.games),
+        unit.name(),
+        part.games,
+        part.all.decisions,
+        part.players.len(),
+        unit.name(),
+        unit_explained(unit)
+    );
+
+    let _ = writeln!(
+        out,
+        "<section id=\"rounds-{id}\" class=\"rounds\">\n<h2>Difficulty by round</h2>\n\
+         <p class=\"note\">Mean error per decision ({}) in each round of the game, one line \
+         per seat (seat 1 moves first in every round); the red dashed line is the best \
+         players' mean error per decision in each round, over all their games of this part. \
+         Rule sets with different numbers of rounds get a chart each.</p>",
+        unit.name()
+    );
+    let families = rule_families(part);
+    if families.is_empty() {
+        out.push_str(&round_chart(part, 13, &best, unit, &id));
+    }
+    for rounds in families {
+        if rounds > 0 {
+            let _ = writeln!(
+                out,
+                "<h3>Games of {rounds} rounds ({})</h3>",
+                escape(&rule_sets_of_rounds(part, rounds))
+            );
+        }
+        out.push_str(&round_chart(part, rounds, &best, unit, &id));
+    }
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">{}</p>",
+        best_caption(&board.ranked, &best)
+    );
+    out.push_str("</section>\n");
+
+    let _ = writeln!(
+        out,
+        "<section id=\"classes-{id}\" class=\"distribution\">\n<h2>Decisions by class</h2>\n\
+         <p class=\"note\">Every decision is classed by its error in {}: the bars count the \
+         decisions of each class; the legend gives each class's range.</p>",
+        unit.name()
+    );
+    out.push_str(&class_chart(part, unit, thresholds, &id));
+    class_legend(out, unit, thresholds, part);
+    out.push_str("</section>\n");
+
+    let _ = writeln!(
+        out,
+        "<section id=\"kinds-{id}\" class=\"kinds\">\n<h2>Error by decision kind</h2>"
+    );
+    out.push_str(&kind_chart(part, unit, &id));
+    kind_table(out, part, unit, &id);
+    out.push_str("</section>\n");
+
+    leaderboard_section(out, board, &best, input.min_games, &id);
+}
+
+/// `text` with its first letter in upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// What an error in `unit` means, after the unit's name.
+fn unit_explained(unit: Unit) -> &'static str {
+    match unit {
+        Unit::MatchPoints => {
+            " (the expected share of the match won: 1 for a win, 1/2 for a draw; an error \
+             of 0.01 is one percent of winning chances given away)"
+        }
+        _ => " (points of final score given away against optimal play)",
+    }
+}
 
 /// Share `part / whole` in percent, one decimal (0 when `whole` is 0).
 fn percent(part: u64, whole: u64) -> String {
@@ -159,7 +213,7 @@ fn percent(part: u64, whole: u64) -> String {
 }
 
 /// The best players: the top tenth of the leaderboard, at least one player (none if empty).
-fn best_players<'a, 'b>(board: &'b [Ranked<'a>]) -> Vec<&'b Ranked<'a>> {
+pub fn best_players<'a, 'b>(board: &'b [Ranked<'a>]) -> Vec<&'b Ranked<'a>> {
     let n = (board.len() / 10).max(1).min(board.len());
     board.iter().take(n).collect()
 }
@@ -184,7 +238,7 @@ fn best_caption(board: &[Ranked], best: &[&Ranked]) -> String {
 }
 
 /// The page header: title, version, oracle, rule sets.
-fn header(out: &mut String, aggregates: &Aggregates, oracle: &str) {
+fn header(out: &mut String, aggregates: &ByUnit, oracle: &str) {
     out.push_str("<header>\n<h1>dicelens analysis report</h1>\n");
     let _ = writeln!(
         out,
@@ -192,17 +246,20 @@ fn header(out: &mut String, aggregates: &Aggregates, oracle: &str) {
         env!("CARGO_PKG_VERSION"),
         escape(oracle)
     );
-    let _ = writeln!(out, "<p>Rule sets: {}</p>", rule_sets(aggregates));
+    let _ = writeln!(
+        out,
+        "<p>Rule sets: {}</p>",
+        rule_sets(&aggregates.rule_sets())
+    );
     out.push_str("</header>\n");
 }
 
 /// The rule sets with their games, or "none".
-fn rule_sets(aggregates: &Aggregates) -> String {
-    if aggregates.rule_sets.is_empty() {
+fn rule_sets(games: &BTreeMap<String, u64>) -> String {
+    if games.is_empty() {
         return "none".into();
     }
-    aggregates
-        .rule_sets
+    games
         .iter()
         .map(|(rules, games)| {
             let s = if *games == 1 { "" } else { "s" };
@@ -212,25 +269,49 @@ fn rule_sets(aggregates: &Aggregates) -> String {
         .join(", ")
 }
 
+/// The numbers of rounds of the rule sets of a part's turns, ascending.
+fn rule_families(part: &Aggregates) -> Vec<u16> {
+    let mut rounds: Vec<u16> = part.turns.keys().map(|k| k.rounds).collect();
+    rounds.dedup();
+    rounds.sort_unstable();
+    rounds.dedup();
+    rounds
+}
+
+/// The rule sets of a part whose games have `rounds` rounds, by name.
+fn rule_sets_of_rounds(part: &Aggregates, rounds: u16) -> String {
+    let names: Vec<&str> = part
+        .rule_sets
+        .keys()
+        .filter(|name| {
+            name.parse::<crate::rules::RuleSet>()
+                .is_ok_and(|r| r.boxes().len() == usize::from(rounds))
+        })
+        .map(String::as_str)
+        .collect();
+    if names.is_empty() {
+        "rule sets of that length".into()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// The corpus: counts, and the skipped games by reason.
-fn corpus_section(out: &mut String, aggregates: &Aggregates, summary: &Summary) {
+fn corpus_section(out: &mut String, aggregates: &ByUnit, summary: &Summary) {
     out.push_str("<section id=\"corpus\">\n<h2>Corpus</h2>\n<dl class=\"facts\">\n");
-    let facts = [
+    let mut facts = vec![
         ("games read", summary.games_read.to_string()),
-        ("games rated", aggregates.games.to_string()),
+        ("games rated", aggregates.games().to_string()),
         ("games skipped", summary.skipped_count().to_string()),
-        ("decisions rated", aggregates.all.decisions.to_string()),
-        ("not forced", aggregates.all.unforced.to_string()),
-        ("players", aggregates.players.len().to_string()),
-        (
-            "error per decision",
-            fixed(aggregates.all.error_per_decision(), 6),
-        ),
-        (
-            "error per game (per player)",
-            fixed(error_per_player_game(aggregates), 4),
-        ),
+        ("decisions rated", aggregates.decisions().to_string()),
     ];
+    for (unit, part) in aggregates.parts() {
+        let name = match unit {
+            Unit::MatchPoints => "error per game, per player (match points)",
+            _ => "error per game, per player (points)",
+        };
+        facts.push((name, fixed(error_per_player_game(part), 4)));
+    }
     for (name, value) in facts {
         let _ = writeln!(out, "<div><dt>{name}</dt><dd>{value}</dd></div>");
     }
@@ -284,7 +365,7 @@ fn error_per_player_game(aggregates: &Aggregates) -> f64 {
 
 /// One line of the round chart.
 struct Series {
-    /// Class names after `series` (`seats seats-2`, `best`).
+    /// Class names after `series` (`seat seats-2 seat-1`, `best`).
     class: String,
     /// Legend text.
     label: String,
@@ -292,64 +373,71 @@ struct Series {
     color: &'static str,
     /// Dashed line.
     dashed: bool,
-    /// Points: x in rounds, mean error per decision, tooltip.
+    /// Points: round, mean error per decision, tooltip.
     points: Vec<(f64, f64, String)>,
 }
 
-/// The series of the round chart (one per seat count present, then the best players) and the
-/// last round of any.
-fn round_series(aggregates: &Aggregates, best: &[&Ranked]) -> (Vec<Series>, u32) {
-    let mut by_seats: BTreeMap<u32, Vec<(u32, &Tally)>> = BTreeMap::new();
-    for (key, tally) in &aggregates.turns {
-        if tally.decisions > 0 {
-            by_seats
-                .entry(u32::from(key.seats).max(1))
+/// The label of the line of `seat` (1-based) in games of `seats` players.
+fn seat_label(seats: u16, seat: u16) -> String {
+    match seats {
+        0 | 1 => "all players".into(),
+        2 => match seat {
+            1 => "seat 1 (moves first)".into(),
+            _ => "seat 2 (moves second)".into(),
+        },
+        _ => format!("{seats} players, seat {seat}"),
+    }
+}
+
+/// The series of the round chart of games of `rounds` rounds: one per seat of each seat
+/// count, then the best players'.
+fn round_series(aggregates: &Aggregates, rounds: u16, best: &[&Ranked]) -> Vec<Series> {
+    let mut by_seat: BTreeMap<(u16, u16), Vec<(u16, &Tally)>> = BTreeMap::new();
+    for (key, tally) in aggregates.turns.range(..) {
+        if key.rounds == rounds && tally.decisions > 0 {
+            by_seat
+                .entry((key.seats.max(1), key.seat()))
                 .or_default()
-                .push((u32::from(key.turn).max(1), tally));
+                .push((key.round(), tally));
         }
     }
-    let mut last_round = 0;
     let mut series = Vec::new();
-    for (i, (seats, turns)) in by_seats.into_iter().enumerate() {
-        let noun = if seats == 1 { "seat" } else { "seats" };
-        let mut points = Vec::new();
-        for (turn, tally) in turns {
-            let round = (turn - 1) / seats + 1;
-            let seat = (turn - 1) % seats + 1;
-            last_round = last_round.max(round);
-            let x = f64::from(round) - 0.5 + (f64::from(seat) - 0.5) / f64::from(seats);
-            let e = tally.error_per_decision();
-            let tip = format!(
-                "{seats} {noun}, turn {turn} (round {round}, seat {seat}): {} per decision, \
-                 {} decisions",
-                fixed(e, 4),
-                tally.decisions
-            );
-            points.push((x, e, tip));
-        }
+    for (i, ((seats, seat), turns)) in by_seat.into_iter().enumerate() {
+        let label = seat_label(seats, seat);
+        let points = turns
+            .into_iter()
+            .map(|(round, tally)| {
+                let e = tally.error_per_decision();
+                let tip = format!(
+                    "{label}, round {round}: {} per decision, {} decisions",
+                    fixed(e, 4),
+                    tally.decisions
+                );
+                (f64::from(round), e, tip)
+            })
+            .collect();
         series.push(Series {
-            class: format!("seats seats-{seats}"),
-            label: format!("all players, {seats} {noun} (by turn)"),
+            class: format!("seat seats-{seats} seat-{seat}"),
+            label,
             color: SEAT_COLORS[i % SEAT_COLORS.len()],
             dashed: false,
             points,
         });
     }
-    let mut rounds: BTreeMap<u16, Tally> = BTreeMap::new();
+    let mut by_round: BTreeMap<u16, Tally> = BTreeMap::new();
     for r in best {
-        for (round, tally) in &r.stats.rounds {
-            if rounds.entry(*round).or_default().merge(tally).is_err() {
+        for (round, tally) in r.stats.rounds.range(1..=rounds) {
+            if by_round.entry(*round).or_default().merge(tally).is_err() {
                 // Sums too large for their counters (only made-up aggregates have them): no
                 // series of the best players.
-                return (series, last_round);
+                return series;
             }
         }
     }
-    let points: Vec<(f64, f64, String)> = rounds
+    let points: Vec<(f64, f64, String)> = by_round
         .iter()
-        .filter(|(round, t)| **round > 0 && t.decisions > 0)
+        .filter(|(_, t)| t.decisions > 0)
         .map(|(round, t)| {
-            last_round = last_round.max(u32::from(*round));
             let e = t.error_per_decision();
             let tip = format!(
                 "best players, round {round}: {} per decision, {} decisions",
@@ -359,23 +447,40 @@ fn round_series(aggregates: &Aggregates, best: &[&Ranked]) -> (Vec<Series>, u32)
             (f64::from(*round), e, tip)
         })
         .collect();
-    if !points.is_empty() {
-        let s = if best.len() == 1 { "" } else { "s" };
+    if !points.is_empty() && !series.is_empty() {
+        let label = match best.len() {
+            1 => "best player".to_string(),
+            n => format!("best {n} players"),
+        };
         series.push(Series {
             class: "best".into(),
-            label: format!("best {} player{s} (by round)", best.len()),
+            label,
             color: BEST_COLOR,
             dashed: true,
             points,
         });
     }
-    (series, last_round)
+    series
 }
 
-/// The per-round difficulty chart (`#round-chart`).
-fn round_chart(aggregates: &Aggregates, best: &[&Ranked], unit: Unit) -> String {
-    let (series, last_round) = round_series(aggregates, best);
-    let rounds = if last_round == 0 { 13 } else { last_round };
+/// The difficulty chart of games of `rounds` rounds (`#round-chart-UNIT-ROUNDS`).
+fn round_chart(
+    aggregates: &Aggregates,
+    rounds: u16,
+    best: &[&Ranked],
+    unit: Unit,
+    id: &str,
+) -> String {
+    let series = round_series(aggregates, rounds, best);
+    let last = if rounds == 0 {
+        series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0 as u32))
+            .max()
+            .unwrap_or(13)
+    } else {
+        u32::from(rounds)
+    };
     let (top, bottom) = (24.0, 330.0);
     let legend_rows = series.len().div_ceil(3).max(1);
     let height = bottom + 62.0 + 24.0 * legend_rows as f64;
@@ -384,7 +489,7 @@ fn round_chart(aggregates: &Aggregates, best: &[&Ranked], unit: Unit) -> String 
         .flat_map(|s| s.points.iter().map(|p| finite(p.1)))
         .fold(0.0, f64::max);
     let (y_top, step) = nice_axis(max, false);
-    let x = Scale::slots(f64::from(rounds), LEFT, RIGHT);
+    let x = Scale::slots(f64::from(last), LEFT, RIGHT);
     let y = Scale::from_zero(y_top, bottom, top);
     let mut out = String::new();
     let desc = if series.is_empty() {
@@ -392,15 +497,16 @@ fn round_chart(aggregates: &Aggregates, best: &[&Ranked], unit: Unit) -> String 
     } else {
         let names: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
         format!(
-            "Mean error per decision by round, rounds 1 to {rounds}; lines: {}.",
+            "Mean error per decision in {} by round, rounds 1 to {last}; lines: {}.",
+            unit.name(),
             names.join("; ")
         )
     };
     svg_open(
         &mut out,
-        "round-chart",
+        &format!("round-chart-{id}-{rounds}"),
         height,
-        "Mean error per decision by round of the game",
+        &format!("Mean error per decision by round ({})", unit.short()),
         &desc,
     );
     plot_background(&mut out, top, bottom);
@@ -409,11 +515,11 @@ fn round_chart(aggregates: &Aggregates, best: &[&Ranked], unit: Unit) -> String 
         y,
         y_top,
         step,
-        &format!("mean error per decision ({})", unit.short()),
+        &format!("error per decision ({})", unit.short()),
     );
     out.push_str("<g class=\"x-axis\">\n");
-    let every = rounds.div_ceil(20).max(1);
-    for round in (1..=rounds).filter(|r| (r - 1) % every == 0) {
+    let every = last.div_ceil(20).max(1);
+    for round in (1..=last).filter(|r| (r - 1) % every == 0) {
         let _ = writeln!(
             out,
             "<path class=\"axis\" d=\"M{x} {b}v5\"/><text x=\"{x}\" y=\"{}\" \
@@ -493,55 +599,54 @@ fn round_chart(aggregates: &Aggregates, best: &[&Ranked], unit: Unit) -> String 
     out
 }
 
-/// Counts of decisions per bucket of [`BUCKETS`].
-fn bucket_counts(aggregates: &Aggregates) -> [u64; 7] {
-    let mut counts = [0u64; 7];
-    for (&micro, &n) in &aggregates.histogram.counts {
-        let i = BUCKETS
-            .iter()
-            .position(|b| micro < b.1)
-            .unwrap_or(BUCKETS.len() - 1);
-        counts[i] += n;
+/// The range of class `i` (0 fine .. 3 blunder) under `t`, in words.
+fn class_range(i: usize, t: Thresholds) -> String {
+    let n = |x: f64| format!("{x}");
+    match i {
+        0 => format!("below {}", n(t.doubtful)),
+        1 => format!("{} to {}", n(t.doubtful), n(t.error)),
+        2 => format!("{} to {}", n(t.error), n(t.blunder)),
+        _ => format!("{} and more", n(t.blunder)),
     }
-    counts
 }
 
-/// The error distribution histogram (`#error-distribution`).
-fn distribution_chart(aggregates: &Aggregates, unit: Unit) -> String {
-    let counts = bucket_counts(aggregates);
+/// Decisions by class, one bar per class in its color (`#error-classes-UNIT`).
+fn class_chart(part: &Aggregates, unit: Unit, thresholds: Thresholds, id: &str) -> String {
+    let counts = part.all.classes.0;
     let total: u64 = counts.iter().sum();
     let max = counts.iter().copied().max().unwrap_or(0);
     let (top, bottom) = (34.0, 320.0);
     let height = bottom + 56.0;
     let (y_top, step) = nice_axis(max as f64, true);
     let y = Scale::from_zero(y_top, bottom, top);
-    let band = (RIGHT - LEFT) / BUCKETS.len() as f64;
+    let band = (RIGHT - LEFT) / counts.len() as f64;
     let mut out = String::new();
     let desc = if total == 0 {
         "No decisions were rated.".to_string()
     } else {
-        let parts: Vec<String> = BUCKETS
+        let parts: Vec<String> = CLASS_NAMES
             .iter()
             .zip(counts)
-            .map(|(b, n)| format!("{}: {n}", b.0))
+            .enumerate()
+            .map(|(i, (name, n))| format!("{name} ({}): {n}", class_range(i, thresholds)))
             .collect();
         format!(
-            "Decisions by error in {}, {total} in all; {}.",
+            "Decisions by class of their error in {}, {total} in all; {}.",
             unit.name(),
             parts.join("; ")
         )
     };
     svg_open(
         &mut out,
-        "error-distribution",
+        &format!("error-classes-{id}"),
         height,
-        "Distribution of decision errors",
+        &format!("Decisions by class of error ({})", unit.short()),
         &desc,
     );
     plot_background(&mut out, top, bottom);
     y_axis(&mut out, y, y_top, step, "decisions");
     axes(&mut out, top, bottom);
-    for (i, (bucket, n)) in BUCKETS.iter().zip(counts).enumerate() {
+    for (i, n) in counts.into_iter().enumerate() {
         let cx = LEFT + band * (i as f64 + 0.5);
         let bar_top = if n > 0 {
             y.at(n as f64).min(bottom - 1.0)
@@ -551,14 +656,16 @@ fn distribution_chart(aggregates: &Aggregates, unit: Unit) -> String {
         let _ = writeln!(
             out,
             "<rect class=\"bar {}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\">\
-             <title>error {}: {n} decisions ({}%)</title></rect>",
-            CLASS_NAMES[bucket.2],
+             <title>{}, error {} {}: {n} decisions ({}%)</title></rect>",
+            CLASS_NAMES[i],
             px(cx - band * 0.36),
             px(bar_top),
             px(band * 0.72),
             px(bottom - bar_top),
-            CLASS_COLORS[bucket.2],
-            bucket.0,
+            CLASS_COLORS[i],
+            CLASS_NAMES[i],
+            class_range(i, thresholds),
+            unit.short(),
             percent(n, total)
         );
         let _ = writeln!(
@@ -570,17 +677,18 @@ fn distribution_chart(aggregates: &Aggregates, unit: Unit) -> String {
         );
         let _ = writeln!(
             out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{} ({})</text>",
             px(cx),
             px(bottom + 20.0),
-            bucket.0
+            CLASS_NAMES[i],
+            class_range(i, thresholds)
         );
     }
     axis_title(
         &mut out,
         (LEFT + RIGHT) / 2.0,
         bottom + 44.0,
-        &format!("error of a decision ({})", unit.name()),
+        &format!("class of the decision, by its error ({})", unit.short()),
     );
     if total == 0 {
         no_data(&mut out, top, bottom, "no decisions rated");
@@ -589,8 +697,32 @@ fn distribution_chart(aggregates: &Aggregates, unit: Unit) -> String {
     out
 }
 
-/// Error per decision by decision kind, as horizontal bars (`#kind-chart`).
-fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
+/// The legend of the class chart: each class's color, name and range, and how many fine
+/// decisions were the best move.
+fn class_legend(out: &mut String, unit: Unit, thresholds: Thresholds, part: &Aggregates) {
+    out.push_str("<ul class=\"legend class-legend\">\n");
+    for (i, name) in CLASS_NAMES.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<li class=\"legend-{name}\"><span class=\"swatch\" style=\"background: {}\">\
+             </span>{name}: error {} {}</li>",
+            CLASS_COLORS[i],
+            class_range(i, thresholds),
+            unit.short()
+        );
+    }
+    out.push_str("</ul>\n");
+    let best = part.histogram.counts.get(&0).copied().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">Of the {} fine decisions, {best} were the best move (error 0). \
+         The thresholds are those of summary.json.</p>",
+        part.all.classes[Class::Fine]
+    );
+}
+
+/// Error per decision by decision kind, as horizontal bars (`#kind-chart-UNIT`).
+fn kind_chart(aggregates: &Aggregates, unit: Unit, id: &str) -> String {
     let label_width = 150.0;
     let (left, right) = (LEFT + label_width, RIGHT - 90.0);
     let (top, row) = (14.0, 42.0);
@@ -613,13 +745,20 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
             .zip(&aggregates.kinds)
             .map(|(k, t)| format!("{k}: {}", fixed(t.error_per_decision(), 4)))
             .collect();
-        format!("Mean error per decision by kind; {}.", parts.join("; "))
+        format!(
+            "Mean error per decision in {} by kind; {}.",
+            unit.name(),
+            parts.join("; ")
+        )
     };
     svg_open(
         &mut out,
-        "kind-chart",
+        &format!("kind-chart-{id}"),
         height,
-        "Mean error per decision by decision kind",
+        &format!(
+            "Mean error per decision by decision kind ({})",
+            unit.short()
+        ),
         &desc,
     );
     let _ = writeln!(
@@ -653,7 +792,7 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
             out,
             "<text x=\"{}\" y=\"{}\" dy=\"4\" text-anchor=\"end\">{kind}</text>\
              <rect class=\"bar kind-{i}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" \
-             fill=\"{}\"><title>{kind}: {} per decision, {} decisions</title></rect>\
+             fill=\"{}\"><title>{kind}: {} {} per decision, {} decisions</title></rect>\
              <text class=\"value\" x=\"{}\" y=\"{}\" dy=\"4\">{}</text>",
             px(left - 10.0),
             px(cy),
@@ -663,6 +802,7 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
             px(row * 0.6),
             SEAT_COLORS[0],
             fixed(e, 4),
+            unit.short(),
             t.decisions,
             px(left + w.max(0.0) + 6.0),
             px(cy),
@@ -683,13 +823,15 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit) -> String {
 }
 
 /// The table of decisions, errors and classes by decision kind.
-fn kind_table(out: &mut String, aggregates: &Aggregates) {
-    out.push_str(
-        "<table id=\"kind-table\">\n<thead><tr><th>decision kind</th>\
+fn kind_table(out: &mut String, aggregates: &Aggregates, unit: Unit, id: &str) {
+    let u = unit.short();
+    let _ = writeln!(
+        out,
+        "<table id=\"kind-table-{id}\" class=\"kinds\">\n<thead><tr><th>decision kind</th>\
          <th class=\"num\">decisions</th><th class=\"num\">not forced</th>\
-         <th class=\"num\">total error</th><th class=\"num\">error/decision</th>\
+         <th class=\"num\">total error<br>({u})</th><th class=\"num\">error/decision<br>({u})</th>\
          <th class=\"num\">doubtful</th><th class=\"num\">errors</th>\
-         <th class=\"num\">blunders</th></tr></thead>\n<tbody>\n",
+         <th class=\"num\">blunders</th></tr></thead>\n<tbody>"
     );
     let rows = KINDS
         .iter()
@@ -713,40 +855,64 @@ fn kind_table(out: &mut String, aggregates: &Aggregates) {
     out.push_str("</tbody>\n</table>\n");
 }
 
-/// The leaderboard table (the first `top` players).
+/// A sortable header cell: `num` for a numeric column.
+fn sortable(label: &str, num: bool) -> String {
+    let class = if num { "num sortable" } else { "sortable" };
+    format!(
+        "<th class=\"{class}\" data-type=\"{}\">{label}</th>",
+        if num { "num" } else { "text" }
+    )
+}
+
+/// The leaderboard table of one unit: every ranked player, each linked to their page;
+/// sortable by any column.
 fn leaderboard_section(
     out: &mut String,
-    board: &[Ranked],
+    board: &Leaderboard,
     best: &[&Ranked],
     min_games: u64,
-    top: usize,
-    unit: Unit,
+    id: &str,
 ) {
-    out.push_str("<section id=\"leaderboard\">\n<h2>Leaderboard</h2>\n");
-    let shown = board.len().min(top);
+    let unit = board.unit;
+    let ranked = &board.ranked;
     let s = if min_games == 1 { "" } else { "s" };
     let _ = writeln!(
         out,
-        "<p class=\"note\">{} players with at least {min_games} game{s}, ranked by error per \
-         game ({} lost per game against optimal play); the first {shown} shown. The 95% \
-         confidence interval is by game. Highlighted: the best players of the round chart.</p>",
-        board.len(),
+        "<section id=\"leaderboard-{id}\" class=\"leaderboard\">\n<h2>Leaderboard ({})</h2>\n\
+         <p class=\"note\">All {} players of these {} with at least {min_games} game{s}, \
+         ranked by error per game ({} lost per game against optimal play). The 95% \
+         confidence interval is by game. Highlighted: the best players of the round chart. \
+         Click a column's header to sort by it; a name opens the player's page.</p>",
+        unit.short(),
+        ranked.len(),
+        escape(&board.games),
         unit.name()
     );
-    out.push_str(
-        "<table id=\"leaderboard-table\">\n<thead><tr><th class=\"num\">rank</th>\
-         <th>player</th><th class=\"num\">games</th><th class=\"num\">error/game</th>\
-         <th class=\"num\">95% CI</th><th class=\"num\">error/decision</th>\
-         <th class=\"num\">doubtful</th><th class=\"num\">errors</th>\
-         <th class=\"num\">blunders</th></tr></thead>\n<tbody>\n",
+    let u = unit.short();
+    let _ = writeln!(
+        out,
+        "<div class=\"board-wrap\">\n<table id=\"leaderboard-table-{id}\" class=\"board\">\n\
+         <thead><tr>{}{}{}{}{}{}{}{}{}</tr></thead>\n<tbody>",
+        sortable("rank", true),
+        sortable("player", false),
+        sortable("games", true),
+        sortable(&format!("error/game<br>({u})"), true),
+        "<th class=\"num\">95% CI<br>(of error/game)</th>",
+        sortable(&format!("error/decision<br>({u})"), true),
+        sortable("doubtful", true),
+        sortable("errors", true),
+        sortable("blunders", true),
     );
-    if shown == 0 {
+    if ranked.is_empty() {
+        let hint = super::min_games_hint(board, min_games)
+            .map(|h| format!(": {}", escape(&h)))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "<tr><td colspan=\"9\">No player has at least {min_games} game{s}.</td></tr>"
+            "<tr><td colspan=\"9\">No player has at least {min_games} game{s}{hint}.</td></tr>"
         );
     }
-    for r in board.iter().take(top) {
+    for r in ranked {
         let p = r.stats;
         let (lo, hi) = p.error_per_game_ci();
         let class = if best.iter().any(|b| b.rank == r.rank) {
@@ -756,10 +922,12 @@ fn leaderboard_section(
         };
         let _ = writeln!(
             out,
-            "<tr{class}><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            "<tr{class}><td class=\"num\">{}</td><td><a href=\"{}\">{}</a></td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td></tr>",
             r.rank,
+            escape(&player_link(r.name)),
             escape(r.name),
             p.games,
             fixed(p.error_per_game(), 4),
@@ -771,14 +939,92 @@ fn leaderboard_section(
             p.all.classes[Class::Blunder]
         );
     }
-    out.push_str("</tbody>\n</table>\n</section>\n");
+    out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
 }
+
+/// Sorts a table of class `board` by the column whose sortable header is clicked (numbers by
+/// value, text by locale; a second click reverses). No library: the page stays one file.
+const SORT_SCRIPT: &str = "<script>
+for (const table of document.querySelectorAll('table.board')) {
+  const heads = table.tHead.rows[0].cells;
+  for (const th of heads) {
+    if (!th.classList.contains('sortable')) continue;
+    th.addEventListener('click', () => {
+      const col = th.cellIndex, num = th.dataset.type === 'num';
+      const up = th.getAttribute('aria-sort') !== 'ascending';
+      for (const h of heads) h.removeAttribute('aria-sort');
+      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+      const body = table.tBodies[0];
+      const rows = Array.from(body.rows);
+      const key = r => num ? parseFloat(r.cells[col].textContent) : r.cells[col].textContent;
+      rows.sort((a, b) => {
+        const x = key(a), y = key(b);
+        const c = num ? x - y : String(x).localeCompare(String(y));
+        return up ? c : -c;
+      });
+      for (const r of rows) body.appendChild(r);
+    });
+  }
+}
+</script>
+";
+
+/// Inline style sheet.
+pub(super) const STYLE: &str = concat!(
+    "\
+:root { color-scheme: light; }
+body { margin: 0; background: #f4f5f7; color: #1d2330;
+  font: 15px/1.45 system-ui, -apple-system, \"Segoe UI\", \"DejaVu Sans\", \"Liberation Sans\", sans-serif; }
+main { max-width: 1080px; margin: 0 auto; padding: 24px 28px 40px; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 19px; margin: 0 0 8px; }
+header p { margin: 2px 0; color: #4a5263; }
+section { background: #fff; border: 1px solid #dde1e7; border-radius: 8px; padding: 16px 20px;
+  margin: 18px 0; }
+.note { color: #4a5263; font-size: 13.5px; margin: 6px 0; }
+.empty { background: #fff6e0; border: 1px solid #e8cf8a; border-radius: 8px; padding: 12px 16px;
+  font-weight: 600; }
+dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr));
+  gap: 8px 18px; margin: 8px 0 14px; }
+dl.facts div { border-left: 3px solid #1f6fb4; padding-left: 10px; }
+dl.facts dt { font-size: 12.5px; color: #5b6475; }
+dl.facts dd { margin: 0; font-size: 18px; font-weight: 600; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; width: 100%; font-size: 14px; margin: 8px 0; }
+caption { text-align: left; font-weight: 600; padding: 4px 0; }
+th, td { padding: 4px 10px; border-bottom: 1px solid #e6e9ee; text-align: left; }
+th { background: #eef1f5; font-weight: 600; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tbody tr:nth-child(even) { background: #f9fafb; }
+tr.best td { background: #fdeceb; }
+.unit-title { font-size: 22px; margin: 34px 0 0; padding: 6px 0 6px 12px;
+  border-left: 6px solid #1f6fb4; }
+.unit-title small { display: block; font-size: 14px; font-weight: 400; color: #4a5263; }
+ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 6px 22px; padding: 0;
+  margin: 6px 0; font-size: 13.5px; }
+ul.legend li { display: flex; align-items: center; gap: 6px; }
+.swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; }
+.board-wrap { max-height: 640px; overflow: auto; border: 1px solid #e6e9ee; }
+.board-wrap table { margin: 0; }
+.board-wrap thead th { position: sticky; top: 0; }
+th.sortable { cursor: pointer; user-select: none; }
+table.board th, table.kinds th { white-space: normal; vertical-align: bottom; }
+table.kinds td:first-child { white-space: nowrap; }
+th.sortable::after { content: \" \\2195\"; color: #98a0ae; font-size: 11px; }
+th[aria-sort=ascending]::after { content: \" \\25B2\"; color: #1d2330; }
+th[aria-sort=descending]::after { content: \" \\25BC\"; color: #1d2330; }
+td a { color: #1f5fa0; }
+",
+    chart_style!(),
+    "\
+footer { color: #6b7385; font-size: 13px; margin-top: 12px; }
+"
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aggregate::{PlayerStats, SeatsTurn};
-    use crate::report::leaderboard;
+    use crate::aggregate::{ClassCounts, PlayerStats, SeatsTurn};
+    use crate::report::leaderboards;
 
     /// A tally of `decisions` decisions with `error` points of error in all.
     fn tally(decisions: u64, error: f64) -> Tally {
@@ -787,31 +1033,39 @@ mod tests {
             unforced: decisions,
             error_nano: (error * 1e9) as i128,
             luck_nano: 0,
-            classes: crate::aggregate::ClassCounts([decisions, 0, 0, 0]),
+            classes: ClassCounts([decisions, 0, 0, 0]),
         }
     }
 
-    /// Aggregates with one- and two-seat turns, two players and a spread histogram.
-    fn sample() -> Aggregates {
+    /// One part with the turns of `seats`-player games of 13 rounds (and of 15 rounds when
+    /// `yatzy`), two players and classes spread over the four classes.
+    fn part(seats: u16, yatzy: bool) -> Aggregates {
         let mut a = Aggregates {
             games: 3,
-            all: tally(90, 30.0),
+            all: Tally {
+                classes: ClassCounts([60, 15, 10, 5]),
+                ..tally(90, 30.0)
+            },
             kinds: [tally(30, 12.0), tally(30, 9.0), tally(30, 9.0)],
             ..Default::default()
         };
-        for turn in 1..=13 {
-            a.turns.insert(
-                SeatsTurn { seats: 1, turn },
-                tally(3, f64::from(turn) * 0.1),
-            );
+        let families: &[u16] = if yatzy { &[13, 15] } else { &[13] };
+        for &rounds in families {
+            for turn in 1..=rounds * seats {
+                a.turns.insert(
+                    SeatsTurn {
+                        rounds,
+                        seats,
+                        turn,
+                    },
+                    tally(3, f64::from(turn) * 0.1),
+                );
+            }
         }
-        for turn in 1..=26 {
-            a.turns.insert(
-                SeatsTurn { seats: 2, turn },
-                tally(2, f64::from(turn) * 0.05),
-            );
+        a.rule_sets.insert("yahtzee".into(), 2);
+        if yatzy {
+            a.rule_sets.insert("yatzy".into(), 1);
         }
-        a.rule_sets.insert("yahtzee".into(), 3);
         for (name, games, error) in [("<b>&\"x\"", 2, 20.0), ("sim01", 3, 1.0)] {
             let mut p = PlayerStats {
                 games,
@@ -823,15 +1077,7 @@ mod tests {
             }
             a.players.insert(name.into(), p);
         }
-        for (micro, n) in [
-            (0, 50),
-            (500, 10),
-            (5_000, 10),
-            (2_000_000, 15),
-            (9_000_000, 5),
-        ] {
-            a.histogram.counts.insert(micro, n);
-        }
+        a.histogram.counts.insert(0, 50);
         a
     }
 
@@ -862,39 +1108,48 @@ mod tests {
         }
     }
 
-    /// The page of `a` in points, with no skipped game.
-    fn page(a: &Aggregates, board: &[Ranked], oracle: &str, min_games: u64, top: usize) -> String {
-        report_html(
-            a,
-            board,
-            &Summary::default(),
+    /// The page of `a`, with no skipped game.
+    fn page(a: &ByUnit, oracle: &str, min_games: u64) -> String {
+        let boards = leaderboards(a, min_games);
+        report_html(&ReportInput {
+            aggregates: a,
+            boards: &boards,
+            summary: &Summary::default(),
             oracle,
-            Unit::Points,
+            thresholds: UnitThresholds::DEFAULT,
             min_games,
-            top,
-        )
+        })
+    }
+
+    /// Points only.
+    fn points(part: Aggregates) -> ByUnit {
+        ByUnit {
+            points: part,
+            ..ByUnit::default()
+        }
     }
 
     #[test]
-    fn player_names_are_escaped() {
-        let a = sample();
-        let board = leaderboard(&a, 1);
-        let html = page(&a, &board, "oracle <o>", 1, 10);
+    fn player_names_are_escaped_and_linked() {
+        let html = page(&points(part(1, false)), "oracle <o>", 1);
         assert!(html.contains("&lt;b&gt;&amp;&quot;x&quot;"), "escaped name");
         assert!(!html.contains("<b>&\"x\""), "raw name in the page");
         assert!(html.contains("oracle &lt;o&gt;"));
+        assert!(html.contains(&format!("<a href=\"{}\">sim01</a>", player_link("sim01"))));
         assert_eq!(escape("a'b"), "a&#39;b");
     }
 
     #[test]
     fn empty_aggregates_give_a_valid_page() {
-        let a = Aggregates::default();
-        let board = leaderboard(&a, 5);
-        let html = page(&a, &board, "solitaire", 5, 20);
+        let html = page(&ByUnit::default(), "solitaire", 5);
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.trim_end().ends_with("</html>"));
         assert!(html.contains("nothing to show"));
-        for id in ["round-chart", "error-distribution", "kind-chart"] {
+        for id in [
+            "round-chart-points-13",
+            "error-classes-points",
+            "kind-chart-points",
+        ] {
             assert!(html.contains(&format!("<svg id=\"{id}\"")), "{id}");
         }
         assert_eq!(html.matches("<svg").count(), html.matches("</svg>").count());
@@ -903,48 +1158,87 @@ mod tests {
     }
 
     #[test]
-    fn one_series_per_seat_count_and_one_for_the_best() {
-        let a = sample();
-        let board = leaderboard(&a, 1);
-        let html = page(&a, &board, "solitaire", 1, 10);
-        assert_eq!(html.matches("<polyline class=\"series seats ").count(), 2);
-        assert!(html.contains("class=\"series seats seats-1\""));
-        assert!(html.contains("class=\"series seats seats-2\""));
+    fn one_line_per_seat_and_one_for_the_best() {
+        let html = page(&points(part(2, false)), "solitaire", 1);
+        assert_eq!(html.matches("<polyline class=\"series seat ").count(), 2);
+        assert!(html.contains("class=\"series seat seats-2 seat-1\""));
+        assert!(html.contains("class=\"series seat seats-2 seat-2\""));
         assert_eq!(html.matches("<polyline class=\"series best\"").count(), 1);
-        // 13 + 26 turns and 13 rounds of the best player.
-        assert_eq!(
-            html.matches("<circle class=\"point\"").count(),
-            13 + 26 + 13
-        );
+        // 13 rounds for each seat and for the best player.
+        assert_eq!(html.matches("<circle class=\"point\"").count(), 3 * 13);
         assert_finite_coordinates(&html);
-
-        let mut two = sample();
-        two.turns.retain(|k, _| k.seats == 2);
-        let html = page(&two, &board, "solitaire", 1, 10);
-        assert_eq!(html.matches("<polyline class=\"series seats ").count(), 1);
     }
 
     #[test]
-    fn histogram_buckets_hold_their_lower_bound() {
-        let mut a = Aggregates::default();
-        for (micro, n) in [
-            (0, 1),
-            (1, 2),
-            (999, 3),
-            (1_000, 4),
-            (1_000_000, 5),
-            (5_000_000, 6),
-        ] {
-            a.histogram.counts.insert(micro, n);
+    fn rule_families_of_different_lengths_get_a_chart_each() {
+        let html = page(&points(part(1, true)), "solitaire", 1);
+        assert!(html.contains("<svg id=\"round-chart-points-13\""));
+        assert!(html.contains("<svg id=\"round-chart-points-15\""));
+        assert!(html.contains("Games of 15 rounds (yatzy)"));
+    }
+
+    #[test]
+    fn each_unit_gets_its_own_part_headed_with_its_unit() {
+        let both = ByUnit {
+            points: part(1, false),
+            match_points: part(2, false),
+        };
+        let html = page(&both, "default", 1);
+        assert!(html.contains("id=\"units\""), "the two-unit note");
+        for id in ["points", "match-points"] {
+            for chart in ["error-classes", "kind-chart"] {
+                assert!(
+                    html.contains(&format!("<svg id=\"{chart}-{id}\"")),
+                    "{chart}-{id}"
+                );
+            }
+            assert!(html.contains(&format!("<table id=\"leaderboard-table-{id}\"")));
         }
-        a.histogram.counts.insert(u64::MAX, 7);
-        assert_eq!(bucket_counts(&a), [1, 5, 4, 0, 0, 5, 13]);
+        assert!(html.contains("One-player games in expected points"));
+        assert!(html.contains("Games of several players in expected match points"));
+        assert!(html.contains("error/game<br>(match points)"));
+        assert!(html.contains("error/game<br>(points)"));
+    }
+
+    #[test]
+    fn class_bars_follow_the_classes_of_the_unit() {
+        let both = ByUnit {
+            points: part(1, false),
+            match_points: part(2, false),
+        };
+        let html = page(&both, "default", 1);
+        let chart = |id: &str| {
+            let start = html
+                .find(&format!("<svg id=\"error-classes-{id}\""))
+                .unwrap();
+            let end = start + html[start..].find("</svg>").unwrap();
+            html[start..end].to_string()
+        };
+        for (id, t) in [
+            ("points", Thresholds::POINTS),
+            ("match-points", Thresholds::MATCH_POINTS),
+        ] {
+            let svg = chart(id);
+            assert_eq!(svg.matches("<rect class=\"bar ").count(), 4, "{id}");
+            for (i, name) in CLASS_NAMES.iter().enumerate() {
+                assert!(
+                    svg.contains(&format!("<rect class=\"bar {name}\"")),
+                    "{id}: bar {name}"
+                );
+                assert!(svg.contains(&format!("fill=\"{}\"", CLASS_COLORS[i])));
+            }
+            assert!(svg.contains(&format!("{}: 15", "doubtful")) || svg.contains("15 decisions"));
+            assert!(
+                svg.contains(&format!("blunder ({} and more)", t.blunder)),
+                "{id}"
+            );
+        }
     }
 
     #[test]
     fn best_players_are_a_tenth_at_least_one() {
-        let a = sample();
-        let board = leaderboard(&a, 1);
+        let a = part(1, false);
+        let board = crate::report::leaderboard(&a, 1);
         assert_eq!(best_players(&board).len(), 1);
         assert_eq!(best_players(&board)[0].name, "sim01");
         assert!(best_players(&[]).is_empty());
@@ -967,10 +1261,7 @@ mod tests {
 
     #[test]
     fn the_page_is_deterministic() {
-        let a = sample();
-        let board = leaderboard(&a, 1);
-        let one = page(&a, &board, "solitaire", 1, 10);
-        let two = page(&a, &board, "solitaire", 1, 10);
-        assert_eq!(one, two);
+        let a = points(part(2, true));
+        assert_eq!(page(&a, "solitaire", 1), page(&a, "solitaire", 1));
     }
 }

@@ -6,7 +6,7 @@
 //! formatted here and only here; every output is a pure function of engine types, so it is the
 //! same bytes whatever the thread count or sharding.
 
-use crate::aggregate::{Aggregates, PlayerStats};
+use crate::aggregate::{Aggregates, ByUnit, PlayerStats};
 use crate::corpus::Summary;
 use crate::rate::Class;
 use std::fmt::Write;
@@ -62,17 +62,17 @@ impl std::error::Error for WriteError {}
 
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {
-    /// The merged statistics.
-    pub aggregates: &'a Aggregates,
+    /// The merged statistics, one part per unit.
+    pub aggregates: &'a ByUnit,
     /// Games read and skipped (the report's corpus section).
     pub summary: &'a Summary,
-    /// `summary.json` (its counts, the oracle, the thresholds, the unit of the errors).
+    /// `summary.json` (its counts, the oracle, the thresholds of each unit).
     pub summary_file: &'a SummaryFile,
     /// `games.csv` rows (without the header); `None` if the file is written already.
     pub games: Option<&'a str>,
     /// Least games for the leaderboard.
     pub min_games: u64,
-    /// Leaderboard lines in the HTML report.
+    /// Leaderboard lines printed on stdout (the HTML report lists every ranked player).
     pub top: usize,
 }
 
@@ -94,6 +94,11 @@ impl<'a> AnalysisFiles<'a> {
             top,
         }
     }
+
+    /// The leaderboards of the analysis, one per unit that has games.
+    pub fn leaderboards(&self) -> Vec<Leaderboard<'a>> {
+        leaderboards(self.aggregates, self.min_games)
+    }
 }
 
 /// Writes every output file of an analysis into `out` (put in place by its commit):
@@ -101,29 +106,28 @@ impl<'a> AnalysisFiles<'a> {
 /// `games.csv` when its rows are given, and `report.html`.
 pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), WriteError> {
     let aggregates = files.aggregates;
-    let board = leaderboard(aggregates, files.min_games);
+    let boards = files.leaderboards();
     out.write("players.csv", &players_csv(aggregates))?;
-    out.write("leaderboard.csv", &leaderboard_csv(&board))?;
+    out.write("leaderboard.csv", &leaderboard_csv(&boards))?;
     out.write("rounds.csv", &rounds_csv(aggregates))?;
     out.write("summary.json", &files.summary_file.to_json())?;
     out.write("aggregates.json", &aggregates_json(aggregates))?;
     if let Some(rows) = files.games {
         out.write("games.csv", &format!("{}\n{rows}", csv::GAME_COLUMNS))?;
     }
-    let html = html::report_html(
+    let html = html::report_html(&html::ReportInput {
         aggregates,
-        &board,
-        files.summary,
-        &files.summary_file.oracle,
-        files.summary_file.unit(aggregates),
-        files.min_games,
-        files.top,
-    );
+        boards: &boards,
+        summary: files.summary,
+        oracle: &files.summary_file.oracle,
+        thresholds: files.summary_file.thresholds_by_unit(),
+        min_games: files.min_games,
+    });
     out.write("report.html", &html)
 }
 
 /// `aggregates.json`: the aggregates as compact JSON and a line end.
-pub fn aggregates_json(aggregates: &Aggregates) -> String {
+pub fn aggregates_json(aggregates: &ByUnit) -> String {
     serde_json::to_string(aggregates).unwrap_or_default() + "\n"
 }
 
@@ -141,37 +145,70 @@ struct RankedJson<'a> {
     rank: usize,
 }
 
-/// The leaderboard as JSON.
+/// One unit's leaderboard as JSON.
 #[derive(serde::Serialize)]
-struct LeaderboardJson<'a> {
+struct BoardJson<'a> {
+    /// `points` or `match_points`.
+    unit: &'static str,
+    /// The unit in full.
+    unit_name: &'static str,
+    /// Which games (`one-player games`, ...).
+    games: String,
+    /// Players ranked (more than listed when `top` cuts the list).
+    ranked: usize,
+    /// How to rank players when nobody has enough games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
     leaderboard: Vec<RankedJson<'a>>,
+}
+
+/// The leaderboards as JSON.
+#[derive(serde::Serialize)]
+struct LeaderboardsJson<'a> {
+    leaderboards: Vec<BoardJson<'a>>,
     min_games: u64,
     oracle: &'a str,
 }
 
-/// The leaderboard as pretty JSON (the first `top` players) and a line end.
-pub fn leaderboard_json(board: &[Ranked], top: usize, oracle: &str, min_games: u64) -> String {
-    let leaderboard = board
+/// The leaderboards as pretty JSON (the first `top` players of each) and a line end.
+pub fn leaderboard_json(
+    boards: &[Leaderboard],
+    top: usize,
+    oracle: &str,
+    min_games: u64,
+) -> String {
+    let leaderboards = boards
         .iter()
-        .take(top)
-        .map(|r| {
-            let (lo, hi) = r.stats.error_per_game_ci();
-            let classes = &r.stats.all.classes;
-            RankedJson {
-                blunders: classes[Class::Blunder],
-                ci95: [lo, hi],
-                doubtful: classes[Class::Doubtful],
-                error_per_decision: r.stats.all.error_per_decision(),
-                error_per_game: r.stats.error_per_game(),
-                errors: classes[Class::Error],
-                games: r.stats.games,
-                player: r.name,
-                rank: r.rank,
-            }
+        .map(|board| BoardJson {
+            unit: board.unit.key(),
+            unit_name: board.unit.name(),
+            games: board.games.clone(),
+            ranked: board.ranked.len(),
+            hint: min_games_hint(board, min_games),
+            leaderboard: board
+                .ranked
+                .iter()
+                .take(top)
+                .map(|r| {
+                    let (lo, hi) = r.stats.error_per_game_ci();
+                    let classes = &r.stats.all.classes;
+                    RankedJson {
+                        blunders: classes[Class::Blunder],
+                        ci95: [lo, hi],
+                        doubtful: classes[Class::Doubtful],
+                        error_per_decision: r.stats.all.error_per_decision(),
+                        error_per_game: r.stats.error_per_game(),
+                        errors: classes[Class::Error],
+                        games: r.stats.games,
+                        player: r.name,
+                        rank: r.rank,
+                    }
+                })
+                .collect(),
         })
         .collect();
-    let json = LeaderboardJson {
-        leaderboard,
+    let json = LeaderboardsJson {
+        leaderboards,
         min_games,
         oracle,
     };
@@ -188,7 +225,48 @@ pub struct Ranked<'a> {
     pub stats: &'a PlayerStats,
 }
 
-/// Players with at least `min_games` games, by error per game (then name).
+/// The leaderboard of one unit: its players with at least `min_games` games, ranked.
+pub struct Leaderboard<'a> {
+    /// What the errors are in.
+    pub unit: Unit,
+    /// The part of the analysis the players are ranked in.
+    pub part: &'a Aggregates,
+    /// Which games the part holds, in words (`one-player games`).
+    pub games: String,
+    /// The ranked players.
+    pub ranked: Vec<Ranked<'a>>,
+    /// The most games any player of the part has (to hint at a lower `--min-games`).
+    pub most_games: u64,
+}
+
+/// Which games a part of an analysis holds, in words: `one-player games`, `games of several
+/// players`, or `games of one and of several players`, from the seat counts of its turns.
+pub fn games_of(part: &Aggregates) -> String {
+    let solo = part.turns.keys().any(|k| k.seats <= 1);
+    let multi = part.turns.keys().any(|k| k.seats > 1);
+    match (solo, multi) {
+        (true, false) => "one-player games",
+        (false, true) => "games of several players",
+        _ => "games of one and of several players",
+    }
+    .to_string()
+}
+
+/// The leaderboards of an analysis: one per unit that has games (points first).
+pub fn leaderboards(aggregates: &ByUnit, min_games: u64) -> Vec<Leaderboard<'_>> {
+    aggregates
+        .parts()
+        .map(|(unit, part)| Leaderboard {
+            unit,
+            part,
+            games: games_of(part),
+            ranked: leaderboard(part, min_games),
+            most_games: part.players.values().map(|p| p.games).max().unwrap_or(0),
+        })
+        .collect()
+}
+
+/// Players of one part with at least `min_games` games, by error per game (then name).
 pub fn leaderboard(aggregates: &Aggregates, min_games: u64) -> Vec<Ranked<'_>> {
     let mut players: Vec<(&String, &PlayerStats)> = aggregates
         .players
@@ -211,69 +289,77 @@ pub fn leaderboard(aggregates: &Aggregates, min_games: u64) -> Vec<Ranked<'_>> {
         .collect()
 }
 
-/// The leaderboard as an aligned text table (the first `top` players).
-pub fn leaderboard_text(board: &[Ranked], top: usize, oracle: &str, min_games: u64) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "leaderboard: {} players with at least {min_games} games; oracle: {oracle}",
-        board.len()
-    );
-    let _ = writeln!(
-        out,
-        "{:>4}  {:<20} {:>7} {:>10} {:>21} {:>10} {:>9} {:>7} {:>8}",
-        "rank",
-        "player",
-        "games",
-        "err/game",
-        "95% CI",
-        "err/dec",
-        "doubtful",
-        "errors",
-        "blunders"
-    );
-    for r in board.iter().take(top) {
-        let p = r.stats;
-        let (lo, hi) = p.error_per_game_ci();
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<20} {:>7} {:>10.4} {:>21} {:>10.6} {:>9} {:>7} {:>8}",
-            r.rank,
-            r.name,
-            p.games,
-            p.error_per_game(),
-            format!("[{lo:.4}, {hi:.4}]"),
-            p.all.error_per_decision(),
-            p.all.classes[Class::Doubtful],
-            p.all.classes[Class::Error],
-            p.all.classes[Class::Blunder]
-        );
-    }
-    out
+/// The hint of a leaderboard that ranks nobody: how many games its most active player has,
+/// and the `--min-games` that would rank them.
+pub fn min_games_hint(board: &Leaderboard, min_games: u64) -> Option<String> {
+    (board.ranked.is_empty() && board.most_games > 0).then(|| {
+        let s = if board.most_games == 1 { "" } else { "s" };
+        format!(
+            "no player has {min_games} games or more; the most any player has is {} game{s}: lower \
+             --min-games (for example --min-games {}) to rank players",
+            board.most_games,
+            board.most_games.min(min_games)
+        )
+    })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Aggregates holding decisions of games with these seat counts.
-    fn with_seats(seats: &[u16]) -> Aggregates {
-        let mut a = Aggregates::default();
-        for s in seats {
-            a.turns.insert(
-                crate::aggregate::SeatsTurn { seats: *s, turn: 1 },
-                Default::default(),
+/// The leaderboards as aligned text tables (the first `top` players of each), each headed
+/// with its unit; a leaderboard that ranks nobody says how to get one.
+pub fn leaderboard_text(
+    boards: &[Leaderboard],
+    top: usize,
+    oracle: &str,
+    min_games: u64,
+) -> String {
+    let mut out = format!("oracle: {oracle}\n");
+    if boards.is_empty() {
+        out.push_str("leaderboard: no game rated\n");
+    }
+    for board in boards {
+        let unit = board.unit;
+        let s = if min_games == 1 { "" } else { "s" };
+        let _ = writeln!(
+            out,
+            "\nleaderboard of {}, errors in {}: {} players with at least {min_games} game{s}",
+            board.games,
+            unit.name(),
+            board.ranked.len()
+        );
+        if let Some(hint) = min_games_hint(board, min_games) {
+            let _ = writeln!(out, "{hint}");
+            continue;
+        }
+        let per = |what: &str| format!("{}/{what}", unit.abbreviation());
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<20} {:>7} {:>10} {:>21} {:>10} {:>9} {:>7} {:>8}",
+            "rank",
+            "player",
+            "games",
+            per("game"),
+            "95% CI",
+            per("dec"),
+            "doubtful",
+            "errors",
+            "blunders"
+        );
+        for r in board.ranked.iter().take(top) {
+            let p = r.stats;
+            let (lo, hi) = p.error_per_game_ci();
+            let _ = writeln!(
+                out,
+                "{:>4}  {:<20} {:>7} {:>10.4} {:>21} {:>10.6} {:>9} {:>7} {:>8}",
+                r.rank,
+                r.name,
+                p.games,
+                p.error_per_game(),
+                format!("[{lo:.4}, {hi:.4}]"),
+                p.all.error_per_decision(),
+                p.all.classes[Class::Doubtful],
+                p.all.classes[Class::Error],
+                p.all.classes[Class::Blunder]
             );
         }
-        a
     }
-
-    #[test]
-    fn unit_follows_the_oracle_and_the_seats() {
-        assert_eq!(Unit::of(false, &with_seats(&[1, 2])), Unit::Points);
-        assert_eq!(Unit::of(true, &with_seats(&[2, 3])), Unit::MatchPoints);
-        assert_eq!(Unit::of(true, &with_seats(&[1])), Unit::Points);
-        assert_eq!(Unit::of(true, &with_seats(&[1, 2])), Unit::Mixed);
-        assert_eq!(Unit::of(true, &with_seats(&[])), Unit::Points);
-    }
+    out
 }

@@ -4,9 +4,9 @@
 //! the file has always had them; fields of older versions (`multi_player_method`,
 //! `exact_free`) are read, and written back only when present.
 
-use crate::aggregate::{add_checked, Aggregates, Overflow};
+use crate::aggregate::{add_checked, ByUnit, Overflow};
 use crate::corpus::{Location, SkipReason, Summary};
-use crate::rate::{OracleSpec, Thresholds, Unit};
+use crate::rate::{OracleSpec, Thresholds, Unit, UnitThresholds};
 use dicelens_parsers::LineNumber;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -136,6 +136,10 @@ pub struct SummaryFile {
     /// Files that could not be read, with why.
     #[serde(default)]
     pub files_skipped: Vec<String>,
+    /// Games rated by the unit of their errors (`points`, `match_points`), for the units that
+    /// have games.
+    #[serde(default)]
+    pub games_by_unit: BTreeMap<String, u64>,
     /// Games rated.
     #[serde(default)]
     pub games_rated: u64,
@@ -160,7 +164,7 @@ pub struct SummaryFile {
     /// The oracle's spec.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub oracle_spec: Option<String>,
-    /// Players rated.
+    /// Players rated (a player of both units counted once).
     #[serde(default)]
     pub players: usize,
     /// Games rated by rule set.
@@ -192,13 +196,24 @@ impl std::fmt::Display for SummaryError {
 
 impl std::error::Error for SummaryError {}
 
+/// Players rated, a player of both units counted once.
+fn players(aggregates: &ByUnit) -> usize {
+    let mut names: Vec<&String> = aggregates
+        .parts()
+        .flat_map(|(_, part)| part.players.keys())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.len()
+}
+
 impl SummaryFile {
     /// The summary of an analysis: its counts, the oracle (description and spec) and the
     /// thresholds of points; the match-point thresholds when the spec rates games of several
     /// players in match points.
     pub fn new(
         summary: &Summary,
-        aggregates: &Aggregates,
+        aggregates: &ByUnit,
         oracle: &str,
         spec: OracleSpec,
         thresholds: Thresholds,
@@ -226,14 +241,18 @@ impl SummaryFile {
 
     /// A summary holding only the counts of `summary` and `aggregates` (the fields that say
     /// how games were rated are left empty).
-    pub fn counts(summary: &Summary, aggregates: &Aggregates) -> SummaryFile {
+    pub fn counts(summary: &Summary, aggregates: &ByUnit) -> SummaryFile {
         SummaryFile {
-            decisions: aggregates.all.decisions,
+            decisions: aggregates.decisions(),
             duplicates: None,
             duplicates_not_subtracted: None,
             exact_free: None,
             files_skipped: summary.files_skipped.clone(),
-            games_rated: aggregates.games,
+            games_rated: aggregates.games(),
+            games_by_unit: aggregates
+                .parts()
+                .map(|(unit, part)| (unit.key().to_string(), part.games))
+                .collect(),
             games_read: summary.games_read,
             games_skipped: summary.skipped_count(),
             match_point_thresholds: None,
@@ -241,8 +260,8 @@ impl SummaryFile {
             multi_player_method: None,
             oracle: String::new(),
             oracle_spec: None,
-            players: aggregates.players.len(),
-            rule_sets: aggregates.rule_sets.clone(),
+            players: players(aggregates),
+            rule_sets: aggregates.rule_sets(),
             skipped: summary
                 .skipped
                 .iter()
@@ -256,7 +275,7 @@ impl SummaryFile {
 
     /// The same settings (tool, oracle, thresholds, merge fields) with the counts of
     /// `summary` and `aggregates`.
-    pub fn with_counts(&self, summary: &Summary, aggregates: &Aggregates) -> SummaryFile {
+    pub fn with_counts(&self, summary: &Summary, aggregates: &ByUnit) -> SummaryFile {
         SummaryFile {
             oracle: self.oracle.clone(),
             oracle_spec: self.oracle_spec.clone(),
@@ -302,9 +321,15 @@ impl SummaryFile {
         self.thresholds.into()
     }
 
-    /// The unit of the analysis's errors (see [`Unit::of`]).
-    pub fn unit(&self, aggregates: &Aggregates) -> Unit {
-        Unit::of(self.match_points(), aggregates)
+    /// The class thresholds of each unit: those of points as written, those of match points
+    /// as written or the defaults.
+    pub fn thresholds_by_unit(&self) -> UnitThresholds {
+        UnitThresholds {
+            points: self.points_thresholds(),
+            match_points: self
+                .match_point_thresholds
+                .map_or(Thresholds::MATCH_POINTS, Into::into),
+        }
     }
 
     /// The oracle the analysis was rated with, so that games are rated again the same way: its
@@ -387,7 +412,7 @@ mod tests {
         );
         let file = SummaryFile::new(
             &summary,
-            &Aggregates::default(),
+            &ByUnit::default(),
             "o",
             OracleSpec::DEFAULT,
             Thresholds::POINTS,

@@ -125,14 +125,14 @@ fn outputs_are_identical_with_one_and_two_threads() {
         runs.push((stdout, files));
     }
     assert_eq!(runs[0], runs[1]);
-    assert!(runs[0].0.contains("leaderboard:"));
+    assert!(runs[0].0.contains("leaderboard of "));
     // rounds.csv has the 26 turns of a two-seat game, and turns sum to all decisions.
     let rounds = fs::read_to_string(dir.path().join("t1/rounds.csv")).unwrap();
     assert_eq!(rounds.lines().count(), 1 + 26);
     let decisions: u64 = rounds
         .lines()
         .skip(1)
-        .map(|l| l.split(',').nth(4).unwrap().parse::<u64>().unwrap())
+        .map(|l| l.split(',').nth(6).unwrap().parse::<u64>().unwrap())
         .sum();
     let rows = fs::read_to_string(dir.path().join("t1/decisions.csv"))
         .unwrap()
@@ -193,8 +193,8 @@ fn malformed_games_are_counted_with_reason_and_location() {
     let default = dicelens::rate::OracleSpec::DEFAULT.to_string();
     assert_eq!(summary["oracle_spec"], default.as_str());
     assert!(oracle.contains(&format!("({default})")), "{oracle}");
-    // valid.ygn holds one-player and two-player games: the run warns that a player's totals
-    // could mix points and match points, unless every game is rated in points.
+    // valid.ygn holds one-player and two-player games: the run says that each unit gets its
+    // own leaderboard, unless every game is rated in points.
     let valid = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ygn/valid.ygn");
     let mixed = dir.path().join("mixed");
     for (oracle, warns) in [("emp:1", true), ("e", false)] {
@@ -209,7 +209,11 @@ fn malformed_games_are_counted_with_reason_and_location() {
         let out = crate::common::run(&args, 2);
         let stderr = crate::common::text(&out.stderr);
         assert!(out.status.success(), "{stderr}");
-        assert_eq!(stderr.contains("mixed units"), warns, "{oracle}: {stderr}");
+        assert_eq!(
+            stderr.contains("each unit gets its own leaderboard"),
+            warns,
+            "{oracle}: {stderr}"
+        );
     }
     for (reason, id, line) in expected_skipped {
         let places = summary["skipped"][&reason]

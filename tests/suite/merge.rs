@@ -464,17 +464,17 @@ fn counters_that_would_overflow_are_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     analysed(d, 4, 0..2, 2..4);
-    // a's games counter at the u64 maximum: adding b's overflows it.
+    // a's games counter (of its part in points) at the u64 maximum: adding b's overflows it.
     let path = d.join("a/aggregates.json");
     let mut aggregates: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-    aggregates["games"] = serde_json::json!(u64::MAX);
+    aggregates["points"]["games"] = serde_json::json!(u64::MAX);
     edit_output(&d.join("a"), "aggregates.json", aggregates.to_string());
     for more in [&[][..], &["--partitions"]] {
         let stderr = fails(&refs(&merge_args(d, &["a", "b"], "m", more)));
         let expected = format!(
-            "{}: added to the analyses before it, the counter games overflows (the sum does \
-             not fit in 64 bits)",
+            "{}: added to the analyses before it, the counter points.games overflows (the sum \
+             does not fit in 64 bits)",
             d.join("b/aggregates.json").display()
         );
         assert!(stderr.contains(&expected), "{expected}\n{stderr}");
