@@ -131,7 +131,7 @@ fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleS
     let files = AnalysisFiles::of_analysis(&analysis, &summary_file, 500, 0);
     report::write_analysis(&mut out, &files).expect("the outputs");
     out.commit().expect("the outputs in place");
-    analysis.aggregates.games
+    analysis.aggregates.games()
 }
 
 /// `analyze` end to end (parse, replay, rate, aggregate, write outputs) on one-seat games,

@@ -559,7 +559,7 @@ impl Aggregates {
         for (k, t) in &o.turns {
             let mine = self.turns.entry(*k).or_default();
             mine.merge(t)
-                .map_err(|e| e.within(&entry_name("turns", &k.packed())))?;
+                .map_err(|e| e.within(&entry_name("turns", k.packed())))?;
         }
         for (name, p) in &o.players {
             let mine = self.players.entry(name.clone()).or_default();
@@ -598,97 +598,144 @@ impl Aggregates {
     }
 }
 
-/// An analysis's statistics, one part per unit of its errors: games rated in expected points
-/// (one-player games, and every game under the solitaire oracle) and games rated in expected
-/// match points (games of several players under a match-point oracle). Errors in different
-/// units are never added: every leaderboard, chart and player total is of one part.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ByUnit {
-    /// Games rated in expected points.
-    pub points: Aggregates,
-    /// Games rated in expected match points.
-    pub match_points: Aggregates,
+/// Which part of an analysis a game belongs to: the unit its errors are in and the length of
+/// its rule set's games. Errors of different parts are never added: every leaderboard, chart
+/// and player total is of one part (a Yatzy game of 15 rounds has more decisions than a
+/// Yahtzee game of 13, so their errors per game are not comparable either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PartKey {
+    /// What the errors are in: [`Unit::Points`] or [`Unit::MatchPoints`].
+    pub unit: Unit,
+    /// Rounds of a game of the rule set (13 for the Yahtzee rule sets, 15 for Yatzy; 0 when
+    /// unknown).
+    pub rounds: u16,
 }
 
-impl ByUnit {
-    /// The part of `unit` (the points part for [`Unit::Mixed`], which no game has).
-    pub fn part(&self, unit: Unit) -> &Aggregates {
-        match unit {
-            Unit::MatchPoints => &self.match_points,
-            Unit::Points | Unit::Mixed => &self.points,
-        }
+impl PartKey {
+    /// The key as text, `UNIT/ROUNDS` (`points/13`, `match_points/15`): the form of
+    /// aggregates.json and of ids in reports.
+    pub fn text(self) -> String {
+        format!("{}/{}", self.unit.key(), self.rounds)
     }
 
-    /// The part of `unit`, to add to.
-    pub fn part_mut(&mut self, unit: Unit) -> &mut Aggregates {
-        match unit {
-            Unit::MatchPoints => &mut self.match_points,
-            Unit::Points | Unit::Mixed => &mut self.points,
-        }
+    /// The key as an HTML id suffix (`points-13`, `match-points-15`).
+    pub fn id(self) -> String {
+        format!("{}-{}", self.unit.key().replace('_', "-"), self.rounds)
+    }
+}
+
+impl Serialize for PartKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de> Deserialize<'de> for PartKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PartKey, D::Error> {
+        let key = String::deserialize(d)?;
+        let bad = || serde::de::Error::custom(format!("part key {key:?}: expected UNIT/ROUNDS"));
+        let (unit, rounds) = key.split_once('/').ok_or_else(bad)?;
+        let unit = match unit {
+            "points" => Unit::Points,
+            "match_points" => Unit::MatchPoints,
+            _ => return Err(bad()),
+        };
+        let rounds = rounds.parse().map_err(|_| bad())?;
+        Ok(PartKey { unit, rounds })
+    }
+}
+
+/// An analysis's statistics, one part per [`PartKey`] (unit of the errors and length of the
+/// games): games rated in expected points (one-player games, and every game under the
+/// solitaire oracle) apart from games rated in expected match points (games of several players
+/// under a match-point oracle), and games of 13 rounds apart from games of 15.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Parts(pub BTreeMap<PartKey, Aggregates>);
+
+impl Parts {
+    /// The parts, in key order (points first, shorter games first).
+    pub fn parts(&self) -> impl Iterator<Item = (PartKey, &Aggregates)> {
+        self.0.iter().map(|(key, part)| (*key, part))
     }
 
-    /// The parts that hold games, with their units: points first.
-    pub fn parts(&self) -> impl Iterator<Item = (Unit, &Aggregates)> {
-        [
-            (Unit::Points, &self.points),
-            (Unit::MatchPoints, &self.match_points),
-        ]
-        .into_iter()
-        .filter(|(_, part)| part.games > 0 || !part.players.is_empty())
+    /// The part of `key`, if it has games.
+    pub fn part(&self, key: PartKey) -> Option<&Aggregates> {
+        self.0.get(&key)
     }
 
-    /// Games rated, in both parts.
+    /// Games rated, in all parts.
     pub fn games(&self) -> u64 {
-        self.points.games + self.match_points.games
+        self.0.values().map(|part| part.games).sum()
     }
 
-    /// Decisions rated, in both parts.
+    /// Decisions rated, in all parts.
     pub fn decisions(&self) -> u64 {
-        self.points.all.decisions + self.match_points.all.decisions
+        self.0.values().map(|part| part.all.decisions).sum()
     }
 
-    /// The unit of the analysis: that of its one part, [`Unit::Mixed`] when both hold games,
-    /// points when neither does.
-    pub fn unit(&self) -> Unit {
+    /// Games rated in `unit`, in all its parts.
+    pub fn games_in(&self, unit: Unit) -> u64 {
         self.parts()
-            .map(|(unit, _)| unit)
+            .filter(|(key, _)| key.unit == unit)
+            .map(|(_, part)| part.games)
+            .sum()
+    }
+
+    /// The unit of the analysis: that of its parts, [`Unit::Mixed`] when they have both,
+    /// points when there is none.
+    pub fn unit(&self) -> Unit {
+        self.0
+            .keys()
+            .map(|key| key.unit)
             .reduce(Unit::and)
             .unwrap_or(Unit::Points)
     }
 
-    /// Games rated by rule set, in both parts.
+    /// Games rated by rule set, in all parts.
     pub fn rule_sets(&self) -> BTreeMap<String, u64> {
-        let mut all = self.points.rule_sets.clone();
-        for (rules, games) in &self.match_points.rule_sets {
-            *all.entry(rules.clone()).or_default() += games;
+        let mut all = BTreeMap::new();
+        for part in self.0.values() {
+            for (rules, games) in &part.rule_sets {
+                *all.entry(rules.clone()).or_default() += games;
+            }
         }
         all
     }
 
-    /// Adds one rated game to the part of `unit` (see [`Aggregates::add_game`]).
-    pub fn add_game(&mut self, unit: Unit, game: GameStats<'_>) {
-        self.part_mut(unit).add_game(game);
+    /// Adds one rated game to the part of `key` (see [`Aggregates::add_game`]).
+    pub fn add_game(&mut self, key: PartKey, game: GameStats<'_>) {
+        self.0.entry(key).or_default().add_game(game);
     }
 
     /// Adds another analysis, part by part (checked as [`Aggregates::merge`]; an overflow names
-    /// the part, `points.games`).
-    pub fn merge(&mut self, o: &ByUnit) -> Result<(), Overflow> {
-        self.points
-            .merge(&o.points)
-            .map_err(|e| e.within("points"))?;
-        self.match_points
-            .merge(&o.match_points)
-            .map_err(|e| e.within("match_points"))
+    /// the part, `points/13.games`).
+    pub fn merge(&mut self, o: &Parts) -> Result<(), Overflow> {
+        for (key, part) in &o.0 {
+            self.0
+                .entry(*key)
+                .or_default()
+                .merge(part)
+                .map_err(|e| e.within(&key.text()))?;
+        }
+        Ok(())
     }
 
-    /// Removes another analysis, part by part (see [`Aggregates::subtract`]).
-    pub fn subtract(&mut self, o: &ByUnit) {
-        self.points.subtract(&o.points);
-        self.match_points.subtract(&o.match_points);
+    /// Removes another analysis, part by part (see [`Aggregates::subtract`]); a part left
+    /// without games is removed.
+    pub fn subtract(&mut self, o: &Parts) {
+        for (key, part) in &o.0 {
+            if let Some(mine) = self.0.get_mut(key) {
+                mine.subtract(part);
+                if mine.games == 0 && mine.players.is_empty() && mine.all.is_empty() {
+                    self.0.remove(key);
+                }
+            }
+        }
     }
 }
 
-/// One rated game, as [`ByUnit::add_game`] takes it.
+/// One rated game, as [`Parts::add_game`] takes it.
 #[derive(Clone, Copy, Debug)]
 pub struct GameStats<'a> {
     /// The rule set's name.
@@ -829,9 +876,23 @@ mod tests {
         };
         let leak = |v: Vec<String>| -> &'static [String] { Vec::leak(v) };
         let rows = |v: Vec<Rated>| -> &'static [Rated] { Vec::leak(v) };
-        let mut base = ByUnit::default();
+        let (points, match_points) = (
+            PartKey {
+                unit: Unit::Points,
+                rounds: 13,
+            },
+            PartKey {
+                unit: Unit::MatchPoints,
+                rounds: 13,
+            },
+        );
+        let yatzy = PartKey {
+            unit: Unit::MatchPoints,
+            rounds: 15,
+        };
+        let mut base = Parts::default();
         base.add_game(
-            Unit::MatchPoints,
+            match_points,
             game(
                 "yahtzee",
                 leak(names("ann", "bob")),
@@ -843,7 +904,7 @@ mod tests {
             ),
         );
         base.add_game(
-            Unit::Points,
+            points,
             game(
                 "yahtzee",
                 leak(vec!["bob".into()]),
@@ -855,9 +916,9 @@ mod tests {
             ),
         );
         let before = base.clone();
-        let mut other = ByUnit::default();
+        let mut other = Parts::default();
         other.add_game(
-            Unit::MatchPoints,
+            yatzy,
             game(
                 "yatzy",
                 leak(names("ann", "dee")),
@@ -869,7 +930,7 @@ mod tests {
             ),
         );
         other.add_game(
-            Unit::Points,
+            points,
             game(
                 "yahtzee",
                 leak(vec!["ann".into()]),
@@ -877,10 +938,15 @@ mod tests {
                 rows(vec![rated(0, 9, 1, 0.000_123, -0.25, 0)]),
             ),
         );
-        // Each unit has its own part: nothing of one is added to the other.
-        assert_eq!((other.points.games, other.match_points.games), (1, 1));
+        // Each unit and length has its own part: nothing of one is added to another.
+        assert_eq!(other.part(points).map(|p| p.games), Some(1));
+        assert_eq!(other.part(yatzy).map(|p| p.games), Some(1));
+        assert_eq!(other.part(match_points), None);
         assert_eq!(other.unit(), Unit::Mixed);
-        assert!(!other.points.players.contains_key("dee"));
+        assert!(!other.part(points).unwrap().players.contains_key("dee"));
+        let json = serde_json::to_string(&other).unwrap();
+        assert!(json.starts_with("{\"points/13\":{"), "{json}");
+        assert_eq!(serde_json::from_str::<Parts>(&json).unwrap(), other);
         base.merge(&other).unwrap();
         assert_ne!(base, before);
         base.subtract(&other);
@@ -891,6 +957,6 @@ mod tests {
         );
         // Subtracting everything leaves the empty analysis.
         base.subtract(&before);
-        assert_eq!(base, ByUnit::default());
+        assert_eq!(base, Parts::default());
     }
 }

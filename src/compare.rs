@@ -3,7 +3,7 @@
 //! much the leaderboard moves. Pure functions of the two ratings, so that the comparison can
 //! be tested without timing anything.
 
-use crate::aggregate::{Aggregates, ByUnit};
+use crate::aggregate::{Aggregates, Parts};
 use crate::report::leaderboard;
 
 /// One oracle's rating of a corpus, game by game in corpus order.
@@ -12,7 +12,7 @@ pub struct CorpusRating {
     /// Per game, the error of each decision in order; `None` if the oracle could not rate it.
     pub errors: Vec<Option<Vec<f64>>>,
     /// The statistics of the games rated (what `analyze` would report).
-    pub aggregates: ByUnit,
+    pub aggregates: Parts,
     /// Wall-clock seconds the rating took.
     pub seconds: f64,
 }
@@ -73,7 +73,9 @@ pub fn compare(reference: &CorpusRating, candidate: &CorpusRating, min_games: u6
     }
     c.decision_mean_abs_diff = sum / c.decisions.max(1) as f64;
 
-    let (reference_part, candidate_part) = (players_of(reference), players_of(candidate));
+    let empty = Aggregates::default();
+    let reference_part = players_of(reference).unwrap_or(&empty);
+    let candidate_part = players_of(candidate).unwrap_or(&empty);
     let board = leaderboard(reference_part, min_games);
     // The candidate's ranks among the same players.
     let on_board: std::collections::HashSet<&str> = board.iter().map(|r| r.name).collect();
@@ -117,14 +119,10 @@ pub fn compare(reference: &CorpusRating, candidate: &CorpusRating, min_games: u6
     c
 }
 
-/// The part of a rating whose players are compared: the one that has games (the points part
-/// when both have: a corpus of one- and several-player games is compared on the one-player
-/// games).
-fn players_of(rating: &CorpusRating) -> &Aggregates {
-    match rating.aggregates.parts().next() {
-        Some((_, part)) => part,
-        None => &rating.aggregates.points,
-    }
+/// The part of a rating whose players are compared: its first part (a corpus of several parts,
+/// such as one- and several-player games, is compared on the first).
+fn players_of(rating: &CorpusRating) -> Option<&Aggregates> {
+    rating.aggregates.parts().next().map(|(_, part)| part)
 }
 
 /// Spearman's rank correlation of two samples of the same length: Pearson's correlation of

@@ -8,7 +8,7 @@
 //! merge is forced. The analyses are read back from the files `analyze` wrote
 //! ([`Shard::read`]); every sum is checked for overflow.
 
-use crate::aggregate::{ByUnit, Overflow};
+use crate::aggregate::{Overflow, Parts};
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
 use crate::pipeline::{rate_batch, Progress, Tables, BATCH};
@@ -26,7 +26,7 @@ pub struct Shard {
     /// The directory.
     pub dir: PathBuf,
     /// Its `aggregates.json`.
-    pub aggregates: ByUnit,
+    pub aggregates: Parts,
     /// Its `summary.json`.
     pub summary: SummaryFile,
     /// Its `games.csv` (empty unless read: [`Shard::read_with_games`]).
@@ -146,7 +146,7 @@ impl Shard {
                 why: e.to_string(),
             })
         };
-        let aggregates: ByUnit = serde_json::from_str(&read("aggregates.json")?).map_err(|e| {
+        let aggregates: Parts = serde_json::from_str(&read("aggregates.json")?).map_err(|e| {
             MergeError::NotAggregates {
                 path: dir.join("aggregates.json"),
                 why: e.to_string(),
@@ -190,7 +190,7 @@ impl Shard {
 /// Analyses merged: what an analysis of the union of their games gives.
 pub struct Merged {
     /// The statistics, duplicates subtracted.
-    pub aggregates: ByUnit,
+    pub aggregates: Parts,
     /// Games read and skipped.
     pub summary: Summary,
     /// `summary.json`: the counts, the oracle as the analyses name it, and what was merged
@@ -234,7 +234,7 @@ pub fn merge(
         return Err(MergeError::NoAnalysis);
     };
     let mut summary = Summary::default();
-    let mut aggregates = ByUnit::default();
+    let mut aggregates = Parts::default();
     // Game id -> its first row and the shards it was rated in, in order of first appearance.
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut seen_in: Vec<(&GameRow, Vec<usize>)> = Vec::new();
@@ -376,7 +376,7 @@ fn rows_kept(shards: &[Shard], duplicates: &[Duplicate]) -> Vec<GameRow> {
 /// Duplicates read again, waiting to be rated and subtracted in one batch.
 struct Subtraction<'a> {
     tables: &'a mut Tables,
-    aggregates: &'a mut ByUnit,
+    aggregates: &'a mut Parts,
     progress: &'a dyn Progress,
     /// The games read again.
     batch: Vec<(GameRecord, Replayed)>,
@@ -400,7 +400,7 @@ impl Subtraction<'_> {
             self.indices.clear();
             return;
         }
-        let mut one = ByUnit::default();
+        let mut one = Parts::default();
         let mut not_rated = Vec::new();
         let oracle = self.tables.oracle();
         if let Err(e) = rate_batch(oracle, &self.batch, 0, &mut (), &mut one, &mut not_rated) {
@@ -465,7 +465,7 @@ fn subtract_duplicates(
     shards: &[Shard],
     duplicates: &mut [Duplicate],
     tables: &mut Tables,
-    aggregates: &mut ByUnit,
+    aggregates: &mut Parts,
     progress: &dyn Progress,
 ) -> Result<(), MergeError> {
     // By log: its name and absolute path (two analyses run from different directories may
@@ -607,7 +607,7 @@ mod tests {
     fn with_summary(json: &str) -> Shard {
         Shard {
             dir: PathBuf::from("a"),
-            aggregates: ByUnit::default(),
+            aggregates: Parts::default(),
             summary: SummaryFile::parse(json).unwrap(),
             games: Vec::new(),
         }
@@ -706,13 +706,19 @@ mod tests {
     fn counters_that_would_overflow_are_an_error_naming_the_shard() {
         let shard = |dir: &str, games: u64, read: u64| Shard {
             dir: PathBuf::from(dir),
-            aggregates: ByUnit {
-                points: crate::aggregate::Aggregates {
-                    games,
-                    ..Default::default()
-                },
-                ..ByUnit::default()
-            },
+            aggregates: Parts(
+                [(
+                    crate::aggregate::PartKey {
+                        unit: crate::rate::Unit::Points,
+                        rounds: 13,
+                    },
+                    crate::aggregate::Aggregates {
+                        games,
+                        ..Default::default()
+                    },
+                )]
+                .into(),
+            ),
             summary: SummaryFile::parse(&format!(r#"{{"games_read": {read}}}"#)).unwrap(),
             games: Vec::new(),
         };
@@ -728,7 +734,7 @@ mod tests {
         assert_eq!(
             error.to_string(),
             format!(
-                "{}: added to the analyses before it, the counter points.games overflows (the sum does \
+                "{}: added to the analyses before it, the counter points/13.games overflows (the sum does \
                  not fit in 64 bits): these counts cannot be merged",
                 Path::new("b").join("aggregates.json").display()
             )

@@ -12,7 +12,7 @@
 //! println!("{} games rated", analysis.aggregates.games);
 //! ```
 
-use crate::aggregate::{ByUnit, GameStats, Overflow};
+use crate::aggregate::{GameStats, Overflow, PartKey, Parts};
 use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
 use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
@@ -202,11 +202,11 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
     batch: &[(GameRecord, Replayed)],
     first: usize,
     sink: &mut S,
-    aggregates: &mut ByUnit,
+    aggregates: &mut Parts,
     not_rated: &mut Vec<(SkipReason, Location)>,
 ) -> Result<(), Overflow> {
     let shared: &S = sink;
-    type ChunkResult<P> = (ByUnit, P, Vec<(SkipReason, Location)>);
+    type ChunkResult<P> = (Parts, P, Vec<(SkipReason, Location)>);
     let parts: Vec<ChunkResult<S::Part>> = batch
         .par_chunks(CHUNK)
         .enumerate()
@@ -214,7 +214,7 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
             CACHE.with(|cache| {
                 let mut cache = cache.borrow_mut();
                 cache.serve(oracle.id());
-                let mut agg = ByUnit::default();
+                let mut agg = Parts::default();
                 let mut gathered = S::Part::default();
                 let mut failed = Vec::new();
                 let mut rated = Vec::new();
@@ -225,11 +225,12 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                         failed.push(not_rated_by_oracle(game));
                         continue;
                     }
+                    let rounds = replayed.rules.map_or(0, |r| r.boxes().len() as u16);
                     agg.add_game(
-                        unit,
+                        PartKey { unit, rounds },
                         GameStats {
                             rules: &game.rules,
-                            rounds: replayed.rules.map_or(0, |r| r.boxes().len() as u16),
+                            rounds,
                             players: &game.players,
                             date: game.provenance.date.as_deref(),
                             rated: &rated,
@@ -299,7 +300,7 @@ impl std::error::Error for AnalyzeError {}
 /// The result of an analysis.
 pub struct Analysis {
     /// The statistics of every rated game, one part per unit.
-    pub aggregates: ByUnit,
+    pub aggregates: Parts,
     /// Games read, used and skipped (the games the oracle could not rate included).
     pub summary: Summary,
     /// The oracle's description.
@@ -364,7 +365,7 @@ impl Analyzer {
             options,
         } = self;
         let mut tables = Tables::new(options.tables.as_deref(), options.oracle);
-        let mut aggregates = ByUnit::default();
+        let mut aggregates = Parts::default();
         let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
         let (mut solo_games, mut multi_games) = (0, 0);
         let mut handed = 0;
@@ -374,7 +375,7 @@ impl Analyzer {
         // end (its games dropped), and no other file is read.
         let mut table_error: Option<TableError> = None;
         let mut flush = |batch: &mut GameBatch,
-                         aggregates: &mut ByUnit,
+                         aggregates: &mut Parts,
                          not_rated: &mut Vec<(SkipReason, Location)>,
                          table_error: &mut Option<TableError>| {
             if table_error.is_some() {

@@ -47,7 +47,7 @@ pub trait Oracle: Sync {
 /// What errors are measured in: the unit of one rated game ([`Unit::Points`] or
 /// [`Unit::MatchPoints`], as its oracle says), or of an analysis of many ([`Unit::Mixed`] when
 /// it holds both).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Unit {
     /// Expected final points (the solitaire oracle).
     Points,

@@ -6,6 +6,7 @@ use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, Tab
 use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError, Required};
 use dicelens::pipeline::{Analyzer, Options, Progress};
+use dicelens::rate::Unit;
 use dicelens::replay::ReplayOptions;
 use dicelens::report::csv::RowFiles;
 use dicelens::report::output::OutputDir;
@@ -144,7 +145,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         notice(&format!(
             "note: {} one-player games are rated in expected points and {} games of several \
              players in expected match points: each unit gets its own leaderboard and charts",
-            analysis.aggregates.points.games, analysis.aggregates.match_points.games
+            analysis.aggregates.games_in(Unit::Points),
+            analysis.aggregates.games_in(Unit::MatchPoints)
         ));
     }
     rows.finish(&mut out).map_err(cannot_write)?;

@@ -6,7 +6,7 @@
 use super::analyze::{open_out, write_outputs};
 use super::merge::{read_shards, Args, MERGE_REQUIRES};
 use super::CliError;
-use dicelens::aggregate::ByUnit;
+use dicelens::aggregate::Parts;
 use dicelens::corpus::{fingerprint, Summary};
 use dicelens::merge::{MergeError, Shard};
 use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
@@ -38,7 +38,7 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     check_partition(&shards)?;
     let mut out = open_out(&args.out)?;
     let mut summary = Summary::default();
-    let mut aggregates = ByUnit::default();
+    let mut aggregates = Parts::default();
     for shard in &shards {
         let overflow = |file, e| CliError::failure(MergeError::overflow(&shard.dir, file, e));
         aggregates

@@ -9,10 +9,10 @@
 use super::analyze::Bar;
 use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
 use super::{notice, print_stdout, CliError, Required};
-use dicelens::aggregate::{Aggregates, ByUnit};
+use dicelens::aggregate::{Aggregates, PartKey, Parts};
 use dicelens::corpus::Summary;
 use dicelens::pipeline::{analyze, DecisionSink, Options};
-use dicelens::rate::{Rated, Unit};
+use dicelens::rate::Rated;
 use dicelens::replay::ReplayOptions;
 use dicelens::report::output::{check_complete, write_file};
 use dicelens::report::player::{self as page, PlayerReport, WORST};
@@ -104,9 +104,7 @@ impl DecisionSink for WorstOf<'_> {
 
 /// Rates the log files: the aggregates of every player, the worst decisions of `name`, the
 /// oracle and the summary.
-fn from_logs(
-    args: &Args,
-) -> Result<(ByUnit, Vec<DecisionRow<'static>>, String, Summary), CliError> {
+fn from_logs(args: &Args) -> Result<(Parts, Vec<DecisionRow<'static>>, String, Summary), CliError> {
     let options = Options {
         format: args.format.format,
         read: args.format.read_options()?,
@@ -143,7 +141,7 @@ fn from_logs(
 }
 
 /// Reads `DIR/aggregates.json` (of a complete analysis).
-fn from_aggregates(dir: &Path) -> Result<ByUnit, CliError> {
+fn from_aggregates(dir: &Path) -> Result<Parts, CliError> {
     check_complete(dir).map_err(|e| CliError::flag("--from", e))?;
     let path = dir.join("aggregates.json");
     let text = std::fs::read_to_string(&path)
@@ -172,7 +170,7 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The error for an unknown player: the closest names (by edit distance, then name).
-fn unknown(name: &str, aggregates: &ByUnit) -> CliError {
+fn unknown(name: &str, aggregates: &Parts) -> CliError {
     let mut names: Vec<(usize, &String)> = aggregates
         .parts()
         .flat_map(|(_, part)| part.players.keys())
@@ -232,34 +230,38 @@ pub fn run(args: Args) -> Result<(), CliError> {
             (aggregates, Some(worst), oracle, source)
         }
     };
-    // The part of the unit the player has most games in (points among equals).
-    let mut parts: Vec<(Unit, &Aggregates)> = aggregates
+    // The part (unit and length of game) the player has most games in (the first among equals).
+    let mut parts: Vec<(PartKey, &Aggregates)> = aggregates
         .parts()
         .filter(|(_, part)| part.players.contains_key(&args.name))
         .collect();
     parts.sort_by_key(|(_, part)| std::cmp::Reverse(part.players[&args.name].games));
-    let Some(&(unit, part)) = parts.first() else {
+    let Some(&(key, part)) = parts.first() else {
         return Err(unknown(&args.name, &aggregates));
     };
+    let unit = key.unit;
     for (other, p) in parts.iter().skip(1) {
         notice(&format!(
-            "{} also has {} games rated in {}; this report is of the {} games rated in {}",
+            "{} also has {} games of {} rounds rated in {}; this report is of the {} games of \
+             {} rounds rated in {}",
             args.name,
             p.players[&args.name].games,
-            other.name(),
+            other.rounds,
+            other.unit.name(),
             part.players[&args.name].games,
+            key.rounds,
             unit.name()
         ));
     }
     let aggregates = part;
     let Some(stats) = aggregates.players.get(&args.name) else {
-        return Err(unknown(&args.name, &ByUnit::default()));
+        return Err(unknown(&args.name, &Parts::default()));
     };
     let worst = worst.map(|mut rows| {
         rows.retain(|row| row.unit == unit);
         rows
     });
-    let report = PlayerReport::new(&aggregates, &args.name, stats, oracle, source, worst, unit);
+    let report = PlayerReport::new(aggregates, &args.name, stats, oracle, source, worst, unit);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let path = args.out.join(page::file_name(&args.name));

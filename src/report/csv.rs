@@ -5,9 +5,9 @@
 use super::output::{Finished, OutputDir, PendingFile};
 use super::rows::DecisionRow;
 use super::{Leaderboard, WriteError};
-use crate::aggregate::{ByUnit, PlayerStats};
+use crate::aggregate::{PartKey, Parts, PlayerStats};
 use crate::game_hash::{content_hash, ContentHash};
-use crate::rate::{Class, Unit};
+use crate::rate::Class;
 use dicelens_parsers::LineNumber;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -288,13 +288,14 @@ pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// One CSV row of a player's statistics in `unit` (after `rank,` for the leaderboard).
-fn player_row(name: &str, unit: Unit, p: &PlayerStats) -> String {
+/// One CSV row of a player's statistics in part `key` (after `rank,` for the leaderboard).
+fn player_row(name: &str, key: PartKey, p: &PlayerStats) -> String {
     let (lo, hi) = p.error_per_game_ci();
     format!(
-        "{},{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9}",
+        "{},{},{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9}",
         csv_field(name),
-        unit.key(),
+        key.unit.key(),
+        key.rounds,
         p.games,
         p.all.decisions,
         p.all.unforced,
@@ -310,36 +311,31 @@ fn player_row(name: &str, unit: Unit, p: &PlayerStats) -> String {
     )
 }
 
-/// The columns of a player's statistics: the name, the unit of the player's errors (`points`
-/// or `match_points`: a player with games of both has a row in each), then the statistics, the
-/// error and luck columns in that unit.
+/// The columns of a player's statistics: the name, the part (the unit of the player's errors,
+/// `points` or `match_points`, and the rounds of the games: a player with games of two parts
+/// has a row in each), then the statistics, the error and luck columns in that unit.
 const PLAYER_COLUMNS: &str =
-    "player,unit,games,decisions,unforced,total_error,error_per_decision,error_per_game,\
+    "player,unit,rounds,games,decisions,unforced,total_error,error_per_decision,error_per_game,\
 ci95_low,ci95_high,doubtful,errors,blunders,luck";
 
-/// `players.csv`: every player of each unit, points first, by name.
-pub fn players_csv(aggregates: &ByUnit) -> String {
+/// `players.csv`: every player of each part, points first, by name.
+pub fn players_csv(aggregates: &Parts) -> String {
     let mut out = format!("{PLAYER_COLUMNS}\n");
-    for (unit, part) in aggregates.parts() {
+    for (key, part) in aggregates.parts() {
         for (name, p) in &part.players {
-            out.push_str(&player_row(name, unit, p));
+            out.push_str(&player_row(name, key, p));
             out.push('\n');
         }
     }
     out
 }
 
-/// `leaderboard.csv`: the ranked players of each unit (ranks are within the unit).
+/// `leaderboard.csv`: the ranked players of each part (ranks are within the part).
 pub fn leaderboard_csv(boards: &[Leaderboard]) -> String {
     let mut out = format!("rank,{PLAYER_COLUMNS}\n");
     for board in boards {
         for r in &board.ranked {
-            let _ = writeln!(
-                out,
-                "{},{}",
-                r.rank,
-                player_row(r.name, board.unit, r.stats)
-            );
+            let _ = writeln!(out, "{},{}", r.rank, player_row(r.name, board.key, r.stats));
         }
     }
     out
@@ -347,17 +343,17 @@ pub fn leaderboard_csv(boards: &[Leaderboard]) -> String {
 
 /// `rounds.csv`: per unit, per rule family (rounds of its games), per turn of the game (by
 /// number of seats); the error columns in the unit.
-pub fn rounds_csv(aggregates: &ByUnit) -> String {
+pub fn rounds_csv(aggregates: &Parts) -> String {
     let mut out = String::from(
         "unit,rounds,seats,turn,round,seat,decisions,unforced,total_error,error_per_decision\n",
     );
-    for (unit, part) in aggregates.parts() {
+    for (part_key, part) in aggregates.parts() {
         for (key, t) in &part.turns {
             let _ = writeln!(
                 out,
                 "{},{},{},{},{},{},{},{},{:.9},{:.9}",
-                unit.key(),
-                key.rounds,
+                part_key.unit.key(),
+                part_key.rounds,
                 key.seats,
                 key.turn,
                 key.round(),

@@ -16,7 +16,7 @@ use super::svg::{
     plot_background, px, step_decimals, svg_open, y_axis, Scale, LEFT, RIGHT,
 };
 use super::{Leaderboard, Ranked, Unit};
-use crate::aggregate::{Aggregates, ByUnit, Tally, KINDS};
+use crate::aggregate::{Aggregates, PartKey, Parts, Tally, KINDS};
 use crate::corpus::Summary;
 use crate::rate::{Class, Thresholds, UnitThresholds};
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ pub(super) const CLASS_NAMES: [&str; 4] = ["fine", "doubtful", "error", "blunder
 /// Everything the report is made from.
 pub struct ReportInput<'a> {
     /// The statistics, one part per unit.
-    pub aggregates: &'a ByUnit,
+    pub aggregates: &'a Parts,
     /// The leaderboards, one per unit that has games ([`super::leaderboards`]).
     pub boards: &'a [Leaderboard<'a>],
     /// Games read and skipped.
@@ -47,11 +47,6 @@ pub struct ReportInput<'a> {
     pub thresholds: UnitThresholds,
     /// Least games for a leaderboard.
     pub min_games: u64,
-}
-
-/// The id suffix of a unit (`points`, `match-points`).
-fn unit_id(unit: Unit) -> String {
-    unit.key().replace('_', "-")
 }
 
 /// The relative path of a ranked player's page from the analysis directory.
@@ -79,16 +74,23 @@ pub fn report_html(input: &ReportInput) -> String {
         );
     }
     if input.boards.len() > 1 {
-        out.push_str(
-            "<p class=\"note\" id=\"units\">This corpus holds games rated in two units, so it \
-             has two parts below, each with its own charts and leaderboard: errors in expected \
-             points and errors in expected match points are never added or compared.</p>\n",
+        let _ = writeln!(
+            out,
+            "<p class=\"note\" id=\"units\">This corpus has {} parts below, each with its own \
+             charts and leaderboard: errors in expected points and in expected match points, \
+             and errors of games of different lengths (13 rounds, 15 rounds), are never added \
+             or compared.</p>",
+            input.boards.len()
         );
     }
     if input.boards.is_empty() {
         // An empty analysis: the charts of points, empty.
         let empty = Aggregates::default();
         let board = Leaderboard {
+            key: PartKey {
+                unit: Unit::Points,
+                rounds: 13,
+            },
             unit: Unit::Points,
             part: &empty,
             games: "games".into(),
@@ -111,20 +113,21 @@ pub fn report_html(input: &ReportInput) -> String {
     out
 }
 
-/// One unit's part of the report: its title, the round charts (one per rule family), the
+/// One part of the report (one unit, one length of game): its title, the round chart, the
 /// error classes, the kinds and the leaderboard.
 fn unit_part(out: &mut String, board: &Leaderboard, input: &ReportInput) {
     let (unit, part) = (board.unit, board.part);
-    let id = unit_id(unit);
+    let id = board.key.id();
     let best = best_players(&board.ranked);
     let thresholds = input.thresholds.of(unit);
     let _ = writeln!(
         out,
-        "<h2 class=\"unit-title\" id=\"unit-{id}\">{} in {}<small>{} games, {} decisions, \
-         {} players; every error below is in {}{}</small></h2>",
+        "<h2 class=\"unit-title\" id=\"part-{id}\">{} in {}<small>{} games of {} rounds, {} \
+         decisions, {} players; every error below is in {}{}</small></h2>",
         capitalized(&board.games),
         unit.name(),
         part.games,
+        board.key.rounds,
         part.all.decisions,
         part.players.len(),
         unit.name(),
@@ -136,24 +139,10 @@ fn unit_part(out: &mut String, board: &Leaderboard, input: &ReportInput) {
         "<section id=\"rounds-{id}\" class=\"rounds\">\n<h2>Difficulty by round</h2>\n\
          <p class=\"note\">Mean error per decision ({}) in each round of the game, one line \
          per seat (seat 1 moves first in every round); the red dashed line is the best \
-         players' mean error per decision in each round, over all their games of this part. \
-         Rule sets with different numbers of rounds get a chart each.</p>",
+         players' mean error per decision in each round.</p>",
         unit.name()
     );
-    let families = rule_families(part);
-    if families.is_empty() {
-        out.push_str(&round_chart(part, 13, &best, unit, &id));
-    }
-    for rounds in families {
-        if rounds > 0 {
-            let _ = writeln!(
-                out,
-                "<h3>Games of {rounds} rounds ({})</h3>",
-                escape(&rule_sets_of_rounds(part, rounds))
-            );
-        }
-        out.push_str(&round_chart(part, rounds, &best, unit, &id));
-    }
+    out.push_str(&round_chart(part, board.key.rounds, &best, unit, &id));
     let _ = writeln!(
         out,
         "<p class=\"note\">{}</p>",
@@ -238,7 +227,7 @@ fn best_caption(board: &[Ranked], best: &[&Ranked]) -> String {
 }
 
 /// The page header: title, version, oracle, rule sets.
-fn header(out: &mut String, aggregates: &ByUnit, oracle: &str) {
+fn header(out: &mut String, aggregates: &Parts, oracle: &str) {
     out.push_str("<header>\n<h1>dicelens analysis report</h1>\n");
     let _ = writeln!(
         out,
@@ -269,47 +258,24 @@ fn rule_sets(games: &BTreeMap<String, u64>) -> String {
         .join(", ")
 }
 
-/// The numbers of rounds of the rule sets of a part's turns, ascending.
-fn rule_families(part: &Aggregates) -> Vec<u16> {
-    let mut rounds: Vec<u16> = part.turns.keys().map(|k| k.rounds).collect();
-    rounds.dedup();
-    rounds.sort_unstable();
-    rounds.dedup();
-    rounds
-}
-
-/// The rule sets of a part whose games have `rounds` rounds, by name.
-fn rule_sets_of_rounds(part: &Aggregates, rounds: u16) -> String {
-    let names: Vec<&str> = part
-        .rule_sets
-        .keys()
-        .filter(|name| {
-            name.parse::<crate::rules::RuleSet>()
-                .is_ok_and(|r| r.boxes().len() == usize::from(rounds))
-        })
-        .map(String::as_str)
-        .collect();
-    if names.is_empty() {
-        "rule sets of that length".into()
-    } else {
-        names.join(", ")
-    }
-}
-
 /// The corpus: counts, and the skipped games by reason.
-fn corpus_section(out: &mut String, aggregates: &ByUnit, summary: &Summary) {
+fn corpus_section(out: &mut String, aggregates: &Parts, summary: &Summary) {
     out.push_str("<section id=\"corpus\">\n<h2>Corpus</h2>\n<dl class=\"facts\">\n");
-    let mut facts = vec![
-        ("games read", summary.games_read.to_string()),
-        ("games rated", aggregates.games().to_string()),
-        ("games skipped", summary.skipped_count().to_string()),
-        ("decisions rated", aggregates.decisions().to_string()),
-    ];
-    for (unit, part) in aggregates.parts() {
-        let name = match unit {
-            Unit::MatchPoints => "error per game, per player (match points)",
-            _ => "error per game, per player (points)",
-        };
+    let mut facts: Vec<(String, String)> = [
+        ("games read", summary.games_read),
+        ("games rated", aggregates.games()),
+        ("games skipped", summary.skipped_count()),
+        ("decisions rated", aggregates.decisions()),
+    ]
+    .into_iter()
+    .map(|(name, n)| (name.to_string(), n.to_string()))
+    .collect();
+    for (key, part) in aggregates.parts() {
+        let name = format!(
+            "error per game, per player ({}, {} rounds)",
+            key.unit.short(),
+            key.rounds
+        );
         facts.push((name, fixed(error_per_player_game(part), 4)));
     }
     for (name, value) in facts {
@@ -463,7 +429,8 @@ fn round_series(aggregates: &Aggregates, rounds: u16, best: &[&Ranked]) -> Vec<S
     series
 }
 
-/// The difficulty chart of games of `rounds` rounds (`#round-chart-UNIT-ROUNDS`).
+/// The difficulty chart of a part's games of `rounds` rounds (`#round-chart-UNIT-ROUNDS`; `id`
+/// is the part's, `UNIT-ROUNDS`).
 fn round_chart(
     aggregates: &Aggregates,
     rounds: u16,
@@ -504,7 +471,7 @@ fn round_chart(
     };
     svg_open(
         &mut out,
-        &format!("round-chart-{id}-{rounds}"),
+        &format!("round-chart-{id}"),
         height,
         &format!("Mean error per decision by round ({})", unit.short()),
         &desc,
@@ -892,12 +859,12 @@ fn leaderboard_section(
     let _ = writeln!(
         out,
         "<div class=\"board-wrap\">\n<table id=\"leaderboard-table-{id}\" class=\"board\">\n\
-         <thead><tr>{}{}{}{}{}{}{}{}{}</tr></thead>\n<tbody>",
+         <thead><tr>{}{}{}{}<th class=\"num\">95% CI<br>(of error/game)</th>{}{}{}{}</tr>\
+         </thead>\n<tbody>",
         sortable("rank", true),
         sortable("player", false),
         sortable("games", true),
         sortable(&format!("error/game<br>({u})"), true),
-        "<th class=\"num\">95% CI<br>(of error/game)</th>",
         sortable(&format!("error/decision<br>({u})"), true),
         sortable("doubtful", true),
         sortable("errors", true),
@@ -1037,9 +1004,9 @@ mod tests {
         }
     }
 
-    /// One part with the turns of `seats`-player games of 13 rounds (and of 15 rounds when
-    /// `yatzy`), two players and classes spread over the four classes.
-    fn part(seats: u16, yatzy: bool) -> Aggregates {
+    /// One part with the turns of `seats`-player games of `rounds` rounds, two players and
+    /// classes spread over the four classes.
+    fn part(seats: u16, rounds: u16) -> Aggregates {
         let mut a = Aggregates {
             games: 3,
             all: Tally {
@@ -1049,36 +1016,41 @@ mod tests {
             kinds: [tally(30, 12.0), tally(30, 9.0), tally(30, 9.0)],
             ..Default::default()
         };
-        let families: &[u16] = if yatzy { &[13, 15] } else { &[13] };
-        for &rounds in families {
-            for turn in 1..=rounds * seats {
-                a.turns.insert(
-                    SeatsTurn {
-                        rounds,
-                        seats,
-                        turn,
-                    },
-                    tally(3, f64::from(turn) * 0.1),
-                );
-            }
+        for turn in 1..=rounds * seats {
+            a.turns.insert(
+                SeatsTurn {
+                    rounds,
+                    seats,
+                    turn,
+                },
+                tally(3, f64::from(turn) * 0.1),
+            );
         }
-        a.rule_sets.insert("yahtzee".into(), 2);
-        if yatzy {
-            a.rule_sets.insert("yatzy".into(), 1);
-        }
+        let rules = if rounds == 15 { "yatzy" } else { "yahtzee" };
+        a.rule_sets.insert(rules.into(), 3);
         for (name, games, error) in [("<b>&\"x\"", 2, 20.0), ("sim01", 3, 1.0)] {
             let mut p = PlayerStats {
                 games,
                 all: tally(40, error),
                 ..Default::default()
             };
-            for round in 1..=13 {
+            for round in 1..=rounds {
                 p.rounds.insert(round, tally(3, error / 13.0));
             }
             a.players.insert(name.into(), p);
         }
         a.histogram.counts.insert(0, 50);
         a
+    }
+
+    /// The key of a part.
+    fn key(unit: Unit, rounds: u16) -> PartKey {
+        PartKey { unit, rounds }
+    }
+
+    /// An analysis of these parts.
+    fn parts(list: Vec<(PartKey, Aggregates)>) -> Parts {
+        Parts(list.into_iter().collect())
     }
 
     /// Every number in the chart attributes (coordinates, sizes) parses as a finite number.
@@ -1109,7 +1081,7 @@ mod tests {
     }
 
     /// The page of `a`, with no skipped game.
-    fn page(a: &ByUnit, oracle: &str, min_games: u64) -> String {
+    fn page(a: &Parts, oracle: &str, min_games: u64) -> String {
         let boards = leaderboards(a, min_games);
         report_html(&ReportInput {
             aggregates: a,
@@ -1121,17 +1093,14 @@ mod tests {
         })
     }
 
-    /// Points only.
-    fn points(part: Aggregates) -> ByUnit {
-        ByUnit {
-            points: part,
-            ..ByUnit::default()
-        }
+    /// Points only, games of 13 rounds.
+    fn points(part: Aggregates) -> Parts {
+        parts(vec![(key(Unit::Points, 13), part)])
     }
 
     #[test]
     fn player_names_are_escaped_and_linked() {
-        let html = page(&points(part(1, false)), "oracle <o>", 1);
+        let html = page(&points(part(1, 13)), "oracle <o>", 1);
         assert!(html.contains("&lt;b&gt;&amp;&quot;x&quot;"), "escaped name");
         assert!(!html.contains("<b>&\"x\""), "raw name in the page");
         assert!(html.contains("oracle &lt;o&gt;"));
@@ -1141,14 +1110,14 @@ mod tests {
 
     #[test]
     fn empty_aggregates_give_a_valid_page() {
-        let html = page(&ByUnit::default(), "solitaire", 5);
+        let html = page(&Parts::default(), "solitaire", 5);
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.trim_end().ends_with("</html>"));
         assert!(html.contains("nothing to show"));
         for id in [
             "round-chart-points-13",
-            "error-classes-points",
-            "kind-chart-points",
+            "error-classes-points-13",
+            "kind-chart-points-13",
         ] {
             assert!(html.contains(&format!("<svg id=\"{id}\"")), "{id}");
         }
@@ -1159,7 +1128,7 @@ mod tests {
 
     #[test]
     fn one_line_per_seat_and_one_for_the_best() {
-        let html = page(&points(part(2, false)), "solitaire", 1);
+        let html = page(&points(part(2, 13)), "solitaire", 1);
         assert_eq!(html.matches("<polyline class=\"series seat ").count(), 2);
         assert!(html.contains("class=\"series seat seats-2 seat-1\""));
         assert!(html.contains("class=\"series seat seats-2 seat-2\""));
@@ -1171,21 +1140,44 @@ mod tests {
 
     #[test]
     fn rule_families_of_different_lengths_get_a_chart_each() {
-        let html = page(&points(part(1, true)), "solitaire", 1);
+        let both = parts(vec![
+            (key(Unit::Points, 13), part(1, 13)),
+            (key(Unit::Points, 15), part(1, 15)),
+        ]);
+        let html = page(&both, "solitaire", 1);
         assert!(html.contains("<svg id=\"round-chart-points-13\""));
         assert!(html.contains("<svg id=\"round-chart-points-15\""));
-        assert!(html.contains("Games of 15 rounds (yatzy)"));
+        assert!(html.contains("One-player games of yatzy in expected points"));
+        assert!(html.contains("<table id=\"leaderboard-table-points-13\""));
+        assert!(html.contains("<table id=\"leaderboard-table-points-15\""));
+        // The 15-round chart has rounds 1 to 15, the 13-round one 1 to 13.
+        let chart = |id: &str| {
+            let start = html.find(&format!("<svg id=\"{id}\"")).unwrap();
+            html[start..start + html[start..].find("</svg>").unwrap()].to_string()
+        };
+        assert_eq!(
+            chart("round-chart-points-15")
+                .matches("<circle class=\"point\"")
+                .count(),
+            30
+        );
+        assert_eq!(
+            chart("round-chart-points-13")
+                .matches("<circle class=\"point\"")
+                .count(),
+            26
+        );
     }
 
     #[test]
     fn each_unit_gets_its_own_part_headed_with_its_unit() {
-        let both = ByUnit {
-            points: part(1, false),
-            match_points: part(2, false),
-        };
+        let both = parts(vec![
+            (key(Unit::Points, 13), part(1, 13)),
+            (key(Unit::MatchPoints, 13), part(2, 13)),
+        ]);
         let html = page(&both, "default", 1);
         assert!(html.contains("id=\"units\""), "the two-unit note");
-        for id in ["points", "match-points"] {
+        for id in ["points-13", "match-points-13"] {
             for chart in ["error-classes", "kind-chart"] {
                 assert!(
                     html.contains(&format!("<svg id=\"{chart}-{id}\"")),
@@ -1194,18 +1186,18 @@ mod tests {
             }
             assert!(html.contains(&format!("<table id=\"leaderboard-table-{id}\"")));
         }
-        assert!(html.contains("One-player games in expected points"));
-        assert!(html.contains("Games of several players in expected match points"));
+        assert!(html.contains("One-player games of yahtzee in expected points"));
+        assert!(html.contains("Games of several players of yahtzee in expected match points"));
         assert!(html.contains("error/game<br>(match points)"));
         assert!(html.contains("error/game<br>(points)"));
     }
 
     #[test]
     fn class_bars_follow_the_classes_of_the_unit() {
-        let both = ByUnit {
-            points: part(1, false),
-            match_points: part(2, false),
-        };
+        let both = parts(vec![
+            (key(Unit::Points, 13), part(1, 13)),
+            (key(Unit::MatchPoints, 13), part(2, 13)),
+        ]);
         let html = page(&both, "default", 1);
         let chart = |id: &str| {
             let start = html
@@ -1215,8 +1207,8 @@ mod tests {
             html[start..end].to_string()
         };
         for (id, t) in [
-            ("points", Thresholds::POINTS),
-            ("match-points", Thresholds::MATCH_POINTS),
+            ("points-13", Thresholds::POINTS),
+            ("match-points-13", Thresholds::MATCH_POINTS),
         ] {
             let svg = chart(id);
             assert_eq!(svg.matches("<rect class=\"bar ").count(), 4, "{id}");
@@ -1237,7 +1229,7 @@ mod tests {
 
     #[test]
     fn best_players_are_a_tenth_at_least_one() {
-        let a = part(1, false);
+        let a = part(1, 13);
         let board = crate::report::leaderboard(&a, 1);
         assert_eq!(best_players(&board).len(), 1);
         assert_eq!(best_players(&board)[0].name, "sim01");
@@ -1261,7 +1253,7 @@ mod tests {
 
     #[test]
     fn the_page_is_deterministic() {
-        let a = points(part(2, true));
+        let a = points(part(2, 13));
         assert_eq!(page(&a, "solitaire", 1), page(&a, "solitaire", 1));
     }
 }

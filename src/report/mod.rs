@@ -6,7 +6,7 @@
 //! formatted here and only here; every output is a pure function of engine types, so it is the
 //! same bytes whatever the thread count or sharding.
 
-use crate::aggregate::{Aggregates, ByUnit, PlayerStats};
+use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use crate::corpus::Summary;
 use crate::rate::Class;
 use std::fmt::Write;
@@ -63,7 +63,7 @@ impl std::error::Error for WriteError {}
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {
     /// The merged statistics, one part per unit.
-    pub aggregates: &'a ByUnit,
+    pub aggregates: &'a Parts,
     /// Games read and skipped (the report's corpus section).
     pub summary: &'a Summary,
     /// `summary.json` (its counts, the oracle, the thresholds of each unit).
@@ -127,7 +127,7 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
 }
 
 /// `aggregates.json`: the aggregates as compact JSON and a line end.
-pub fn aggregates_json(aggregates: &ByUnit) -> String {
+pub fn aggregates_json(aggregates: &Parts) -> String {
     serde_json::to_string(aggregates).unwrap_or_default() + "\n"
 }
 
@@ -145,11 +145,13 @@ struct RankedJson<'a> {
     rank: usize,
 }
 
-/// One unit's leaderboard as JSON.
+/// One part's leaderboard as JSON.
 #[derive(serde::Serialize)]
 struct BoardJson<'a> {
     /// `points` or `match_points`.
     unit: &'static str,
+    /// Rounds of the part's games.
+    rounds: u16,
     /// The unit in full.
     unit_name: &'static str,
     /// Which games (`one-player games`, ...).
@@ -181,6 +183,7 @@ pub fn leaderboard_json(
         .iter()
         .map(|board| BoardJson {
             unit: board.unit.key(),
+            rounds: board.key.rounds,
             unit_name: board.unit.name(),
             games: board.games.clone(),
             ranked: board.ranked.len(),
@@ -225,13 +228,16 @@ pub struct Ranked<'a> {
     pub stats: &'a PlayerStats,
 }
 
-/// The leaderboard of one unit: its players with at least `min_games` games, ranked.
+/// The leaderboard of one part of an analysis (one unit, one length of game): its players with
+/// at least `min_games` games, ranked.
 pub struct Leaderboard<'a> {
-    /// What the errors are in.
+    /// The part.
+    pub key: PartKey,
+    /// What the errors are in (the part's unit).
     pub unit: Unit,
     /// The part of the analysis the players are ranked in.
     pub part: &'a Aggregates,
-    /// Which games the part holds, in words (`one-player games`).
+    /// Which games the part holds, in words (`one-player games of yahtzee`).
     pub games: String,
     /// The ranked players.
     pub ranked: Vec<Ranked<'a>>,
@@ -240,24 +246,31 @@ pub struct Leaderboard<'a> {
 }
 
 /// Which games a part of an analysis holds, in words: `one-player games`, `games of several
-/// players`, or `games of one and of several players`, from the seat counts of its turns.
+/// players`, or `games of one and of several players` (from the seat counts of its turns), then
+/// its rule sets: `one-player games of yahtzee, yahtzee-free`.
 pub fn games_of(part: &Aggregates) -> String {
     let solo = part.turns.keys().any(|k| k.seats <= 1);
     let multi = part.turns.keys().any(|k| k.seats > 1);
-    match (solo, multi) {
+    let who = match (solo, multi) {
         (true, false) => "one-player games",
         (false, true) => "games of several players",
         _ => "games of one and of several players",
+    };
+    let rules: Vec<&str> = part.rule_sets.keys().map(String::as_str).collect();
+    if rules.is_empty() {
+        who.to_string()
+    } else {
+        format!("{who} of {}", rules.join(", "))
     }
-    .to_string()
 }
 
-/// The leaderboards of an analysis: one per unit that has games (points first).
-pub fn leaderboards(aggregates: &ByUnit, min_games: u64) -> Vec<Leaderboard<'_>> {
+/// The leaderboards of an analysis: one per part (points first, shorter games first).
+pub fn leaderboards(aggregates: &Parts, min_games: u64) -> Vec<Leaderboard<'_>> {
     aggregates
         .parts()
-        .map(|(unit, part)| Leaderboard {
-            unit,
+        .map(|(key, part)| Leaderboard {
+            key,
+            unit: key.unit,
             part,
             games: games_of(part),
             ranked: leaderboard(part, min_games),

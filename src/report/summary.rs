@@ -4,7 +4,7 @@
 //! the file has always had them; fields of older versions (`multi_player_method`,
 //! `exact_free`) are read, and written back only when present.
 
-use crate::aggregate::{add_checked, ByUnit, Overflow};
+use crate::aggregate::{add_checked, Overflow, Parts};
 use crate::corpus::{Location, SkipReason, Summary};
 use crate::rate::{OracleSpec, Thresholds, Unit, UnitThresholds};
 use dicelens_parsers::LineNumber;
@@ -197,7 +197,7 @@ impl std::fmt::Display for SummaryError {
 impl std::error::Error for SummaryError {}
 
 /// Players rated, a player of both units counted once.
-fn players(aggregates: &ByUnit) -> usize {
+fn players(aggregates: &Parts) -> usize {
     let mut names: Vec<&String> = aggregates
         .parts()
         .flat_map(|(_, part)| part.players.keys())
@@ -213,7 +213,7 @@ impl SummaryFile {
     /// players in match points.
     pub fn new(
         summary: &Summary,
-        aggregates: &ByUnit,
+        aggregates: &Parts,
         oracle: &str,
         spec: OracleSpec,
         thresholds: Thresholds,
@@ -241,7 +241,7 @@ impl SummaryFile {
 
     /// A summary holding only the counts of `summary` and `aggregates` (the fields that say
     /// how games were rated are left empty).
-    pub fn counts(summary: &Summary, aggregates: &ByUnit) -> SummaryFile {
+    pub fn counts(summary: &Summary, aggregates: &Parts) -> SummaryFile {
         SummaryFile {
             decisions: aggregates.decisions(),
             duplicates: None,
@@ -249,9 +249,10 @@ impl SummaryFile {
             exact_free: None,
             files_skipped: summary.files_skipped.clone(),
             games_rated: aggregates.games(),
-            games_by_unit: aggregates
-                .parts()
-                .map(|(unit, part)| (unit.key().to_string(), part.games))
+            games_by_unit: [Unit::Points, Unit::MatchPoints]
+                .into_iter()
+                .map(|unit| (unit.key().to_string(), aggregates.games_in(unit)))
+                .filter(|(_, games)| *games > 0)
                 .collect(),
             games_read: summary.games_read,
             games_skipped: summary.skipped_count(),
@@ -275,7 +276,7 @@ impl SummaryFile {
 
     /// The same settings (tool, oracle, thresholds, merge fields) with the counts of
     /// `summary` and `aggregates`.
-    pub fn with_counts(&self, summary: &Summary, aggregates: &ByUnit) -> SummaryFile {
+    pub fn with_counts(&self, summary: &Summary, aggregates: &Parts) -> SummaryFile {
         SummaryFile {
             oracle: self.oracle.clone(),
             oracle_spec: self.oracle_spec.clone(),
@@ -412,7 +413,7 @@ mod tests {
         );
         let file = SummaryFile::new(
             &summary,
-            &ByUnit::default(),
+            &Parts::default(),
             "o",
             OracleSpec::DEFAULT,
             Thresholds::POINTS,

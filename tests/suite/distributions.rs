@@ -487,9 +487,9 @@ fn analyze_rates_two_player_games_in_match_points() {
         dicelens::rate::OracleSpec::DEFAULT.to_string().as_str()
     );
     let html = std::fs::read_to_string(one.join("report.html")).unwrap();
-    assert!(html.contains("id=\"unit-match-points\""));
+    assert!(html.contains("id=\"part-match-points-13\""));
     assert!(html.contains("error/game<br>(match points)"));
-    assert!(!html.contains("id=\"unit-points\""));
+    assert!(!html.contains("id=\"part-points-13\""));
     assert!(!html.contains("(expected points)"));
     // validate's values of one game are analyze's, decision by decision.
     let rows: Vec<HashMap<String, String>> = csv::Reader::from_path(one.join("decisions.csv"))

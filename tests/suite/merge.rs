@@ -468,12 +468,12 @@ fn counters_that_would_overflow_are_an_error() {
     let path = d.join("a/aggregates.json");
     let mut aggregates: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-    aggregates["points"]["games"] = serde_json::json!(u64::MAX);
+    aggregates["points/13"]["games"] = serde_json::json!(u64::MAX);
     edit_output(&d.join("a"), "aggregates.json", aggregates.to_string());
     for more in [&[][..], &["--partitions"]] {
         let stderr = fails(&refs(&merge_args(d, &["a", "b"], "m", more)));
         let expected = format!(
-            "{}: added to the analyses before it, the counter points.games overflows (the sum \
+            "{}: added to the analyses before it, the counter points/13.games overflows (the sum \
              does not fit in 64 bits)",
             d.join("b/aggregates.json").display()
         );

@@ -86,8 +86,8 @@ fn report_html_renders_in_headless_chromium_with_its_charts() {
     let dom = render(&page, "two-player");
 
     // Two-player games under the default oracle: one part, in match points.
-    assert!(dom.contains("id=\"unit-match-points\""));
-    assert!(!dom.contains("id=\"unit-points\""), "no part in points");
+    assert!(dom.contains("id=\"part-match-points-13\""));
+    assert!(!dom.contains("id=\"part-points-13\""), "no part in points");
     let rounds = svg_element(&dom, "round-chart-match-points-13");
     assert!(rounds.contains("<title"), "round chart without a title");
     assert!(rounds.contains("<path"), "round chart without axes");
@@ -113,7 +113,7 @@ fn report_html_renders_in_headless_chromium_with_its_charts() {
     );
 
     // One bar per match-point class, each in the colour its legend entry shows.
-    let classes = svg_element(&dom, "error-classes-match-points");
+    let classes = svg_element(&dom, "error-classes-match-points-13");
     assert_eq!(classes.matches("<rect class=\"bar ").count(), 4);
     for (class, range) in [
         ("fine", "below 0.001"),
@@ -135,11 +135,11 @@ fn report_html_renders_in_headless_chromium_with_its_charts() {
         );
         assert!(legend.contains(range), "{class}: {legend}");
     }
-    let kinds = svg_element(&dom, "kind-chart-match-points");
+    let kinds = svg_element(&dom, "kind-chart-match-points-13");
     assert_eq!(kinds.matches("<rect class=\"bar ").count(), 3);
 
     // Every ranked player, linked to their page, sortable headers naming the unit.
-    let rows = table_rows(&dom, "leaderboard-table-match-points");
+    let rows = table_rows(&dom, "leaderboard-table-match-points-13");
     assert_eq!(rows.len(), 12, "every ranked player");
     assert!(rows.iter().all(|r| r.contains("<a href=\"players/")));
     assert!(dom.contains("error/game<br>(match points)"));
@@ -172,16 +172,18 @@ fn a_mixed_corpus_gives_a_leaderboard_per_unit() {
     let out = dir.path().join("analysis");
     let stdout = analyze(&[&solo, &duo], &out, &["--min-games", "3"]);
     assert!(
-        stdout.contains("leaderboard of one-player games, errors in expected points"),
+        stdout.contains("leaderboard of one-player games of yahtzee, errors in expected points"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("leaderboard of games of several players, errors in expected match points"),
+        stdout.contains(
+            "leaderboard of games of several players of yahtzee, errors in expected match points"
+        ),
         "{stdout}"
     );
     let dom = render(&out.join("report.html"), "mixed");
-    let points = table_rows(&dom, "leaderboard-table-points");
-    let match_points = table_rows(&dom, "leaderboard-table-match-points");
+    let points = table_rows(&dom, "leaderboard-table-points-13");
+    let match_points = table_rows(&dom, "leaderboard-table-match-points-13");
     assert_eq!(points.len(), 5, "the five one-player simulated players");
     assert_eq!(
         match_points.len(),
@@ -193,12 +195,12 @@ fn a_mixed_corpus_gives_a_leaderboard_per_unit() {
         let at = dom.find(&format!("<table id=\"{id}\"")).expect("the table");
         dom[at..at + dom[at..].find("</thead>").expect("a thead")].to_string()
     };
-    assert!(header("leaderboard-table-points").contains("error/game<br>(points)"));
-    assert!(header("leaderboard-table-match-points").contains("error/game<br>(match points)"));
+    assert!(header("leaderboard-table-points-13").contains("error/game<br>(points)"));
+    assert!(header("leaderboard-table-match-points-13").contains("error/game<br>(match points)"));
     for chart in ["round-chart-points-13", "round-chart-match-points-13"] {
         assert!(svg_element(&dom, chart).contains("<polyline"), "{chart}");
     }
     // The points part's classes are those of points.
-    let classes = svg_element(&dom, "error-classes-points");
+    let classes = svg_element(&dom, "error-classes-points-13");
     assert!(classes.contains("blunder (5 and more)"), "{classes}");
 }
