@@ -73,11 +73,11 @@ table.moves th { white-space: normal; vertical-align: bottom; }
 table.moves td { white-space: nowrap; }
 table.moves tr.turn-start td { border-top: 2px solid #c5cbd5; }
 table.moves tr.move td { border-bottom: none; }
-table.moves tr.eval td { padding-top: 0; }
+table.moves tr.eval td { padding-top: 0; white-space: normal; }
 table.moves tr.error td, table.moves tr.error + tr.eval td { background: #fdf0e1; }
 table.moves tr.blunder td, table.moves tr.blunder + tr.eval td { background: #fbe5e3; }
 table.moves tr:target td, table.moves tr:target + tr.eval td { outline: 2px solid #1f6fb4; }
-table.moves code { font-size: 12px; color: #3b4352; user-select: all; word-break: break-all; }
+table.moves code { font-size: 12px; color: #3b4352; user-select: all; overflow-wrap: anywhere; }
 table.moves a { color: #1f6fb4; }
 .legend-list { margin: 6px 0; padding-left: 20px; font-size: 13.5px; color: #4a5263; }
 svg.chart .series { fill: none; stroke-width: 2.2; }
@@ -197,18 +197,7 @@ fn header(out: &mut String, report: &ValidateReport) {
         if legal { "legal" } else { "illegal" },
         escape(&report.verdict_text())
     );
-    if let Some(v) = &report.violation {
-        let _ = writeln!(
-            out,
-            "<p>Line {}{}{}: the log says {}; the rules give {}.</p>",
-            v.line,
-            v.round.map_or(String::new(), |r| format!(", round {r}")),
-            v.player
-                .as_ref()
-                .map_or(String::new(), |p| format!(", {}", escape(p))),
-            escape(&v.says),
-            escape(&v.rules_give)
-        );
+    if report.violation.is_some() {
         let _ = writeln!(
             out,
             "<p>The page shows the game as replayed up to that turn: {} decision{} before it, \
@@ -219,18 +208,6 @@ fn header(out: &mut String, report: &ValidateReport) {
             } else {
                 "s"
             }
-        );
-    }
-    if let Some(e) = &report.syntax_error {
-        let _ = writeln!(
-            out,
-            "<p>{} line {}, column {}: expected {}, found {}. The game does not parse, so \
-             nothing of it is replayed or rated.</p>",
-            escape(&e.file),
-            e.line,
-            e.column,
-            escape(&e.expected),
-            escape(&e.found)
         );
     }
     if let (Some(why), Some(_)) = (&report.not_rated, &report.oracle) {
@@ -888,6 +865,123 @@ fn moves(out: &mut String, report: &ValidateReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::{rate_game, OracleSpec, SolitaireCache, SolitaireOracle, Thresholds};
+    use crate::replay::{replay, ReplayOptions, Replayed};
+    use crate::report::validate::Rating;
+    use crate::simulate::{players, simulate_batch, Plan};
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+
+    /// The expected-score table of yahtzee, built once for these tests.
+    fn table() -> &'static [f64] {
+        static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+        TABLE.get_or_init(|| crate::solve::expected::build_table(RuleSet::Yahtzee, &|_, _| {}))
+    }
+
+    /// The report of a simulated yahtzee game of `seats` players (noisy players, so some
+    /// decisions are errors), rated in expected points.
+    fn report(seats: usize, seed: u64) -> ValidateReport {
+        let plan = Plan {
+            rules: RuleSet::Yahtzee,
+            seats,
+            players: 6,
+            games: 1,
+            seed,
+        };
+        let game = simulate_batch(table(), &plan, &players(&plan), 0..1)
+            .into_iter()
+            .next()
+            .expect("one game")
+            .record;
+        let mut replayed = Replayed::default();
+        replay(&game, ReplayOptions::default(), &mut replayed).expect("it replays");
+        let oracle =
+            SolitaireOracle::new(HashMap::from([(RuleSet::Yahtzee, table().to_vec())]));
+        let mut rated = Vec::new();
+        let thresholds = Thresholds::POINTS;
+        let mut cache = SolitaireCache::default();
+        rate_game(&oracle, &replayed, &thresholds, &mut cache, &mut rated).expect("rated");
+        let rating = Rating::new(OracleSpec::SOLITAIRE, seats);
+        ValidateReport::game("sim.ygn", "ygn", &game, &replayed, None, rating, &rated)
+    }
+
+    #[test]
+    fn scorecards_add_up_to_the_totals_and_link_their_decisions() {
+        for (seats, seed) in [(1, 3), (2, 4)] {
+            let report = report(seats, seed);
+            assert_eq!(report.scorecards.len(), seats);
+            for (card, totals) in report.scorecards.iter().zip(&report.totals) {
+                assert_eq!(Some(card.total), totals.points, "{}", card.player);
+                let boxes: u32 = card.boxes.iter().filter_map(|b| b.points).sum();
+                let upper: u32 = card.boxes[..UPPER_BOXES]
+                    .iter()
+                    .filter_map(|b| b.points)
+                    .sum();
+                assert_eq!(upper, card.upper_total);
+                assert_eq!(
+                    boxes + card.upper_bonus + card.extra_bonus.unwrap_or(0),
+                    card.total
+                );
+                assert_eq!(card.upper_bonus > 0, card.upper_total >= UPPER_THRESHOLD);
+                for cell in &card.boxes {
+                    let order = cell.decision.expect("every box filled by a rated decision");
+                    let d = &report.decisions[order];
+                    assert_eq!(usize::from(d.seat), card.seat);
+                    assert_eq!(Some(d.round), cell.round);
+                    assert_eq!(d.choice.to_string(), format!("score {}", cell.code));
+                    assert_eq!(cell.class, Some(d.class));
+                }
+            }
+            assert_eq!(report.eval_lines.len(), report.decisions.len());
+        }
+    }
+
+    #[test]
+    fn each_line_runs_from_the_start_to_the_final_score() {
+        let report = report(2, 4);
+        let lines = lines(&report);
+        assert_eq!(lines.len(), 2);
+        for (seat, line) in lines.iter().enumerate() {
+            assert_eq!(line.first().map(|p| p.x), Some(0.0));
+            assert!(line.windows(2).all(|w| w[0].x < w[1].x), "x grows");
+            let last = line.last().expect("points");
+            // Each player's last turn ends the game's rounds: after the last box, the
+            // expected final score is the final score.
+            assert_eq!(last.x, (24 + seat) as f64 + 1.0);
+            let total = f64::from(report.scorecards[seat].total);
+            assert!((last.y - total).abs() < 1e-6, "{} vs {total}", last.y);
+            let mine = report
+                .decisions
+                .iter()
+                .filter(|d| usize::from(d.seat) == seat)
+                .count();
+            assert_eq!(line.len(), mine + 1);
+        }
+        let (bottom, top, step) = value_axis(&report, &lines);
+        assert!(lines.iter().flatten().all(|p| p.y >= bottom && p.y <= top));
+        assert!(step > 0.0 && (bottom / step).fract() == 0.0);
+    }
+
+    #[test]
+    fn the_page_anchors_every_decision_and_marks_every_error() {
+        let errs = |r: &ValidateReport| {
+            r.decisions
+                .iter()
+                .filter(|d| matches!(d.class, Class::Error | Class::Blunder))
+                .count()
+        };
+        let report = (5..40)
+            .map(|seed| report(1, seed))
+            .find(|r| errs(r) > 0)
+            .expect("a noisy player errs in some game");
+        let page = page(&report);
+        for d in &report.decisions {
+            let anchor = format!("<tr id=\"{}\"", decision_anchor(d.order));
+            assert_eq!(page.matches(&anchor).count(), 1, "{anchor}");
+        }
+        assert_eq!(page.matches("class=\"mark-link\"").count(), errs(&report));
+        assert_eq!(page, super::page(&report), "deterministic");
+    }
 
     #[test]
     fn file_names_are_safe_and_distinct() {
