@@ -77,7 +77,8 @@ table.moves tr.eval td { padding-top: 0; white-space: normal; }
 table.moves tr.error td, table.moves tr.error + tr.eval td { background: #fdf0e1; }
 table.moves tr.blunder td, table.moves tr.blunder + tr.eval td { background: #fbe5e3; }
 table.moves tr:target td, table.moves tr:target + tr.eval td { outline: 2px solid #1f6fb4; }
-table.moves code { font-size: 12px; color: #3b4352; user-select: all; overflow-wrap: anywhere; }
+table.moves code { font-size: 12px; color: #3b4352; user-select: all; }
+table.moves code .arg { white-space: nowrap; }
 table.moves a { color: #1f6fb4; }
 .legend-list { margin: 6px 0; padding-left: 20px; font-size: 13.5px; color: #4a5263; }
 svg.chart .series { fill: none; stroke-width: 2.2; }
@@ -226,11 +227,7 @@ fn outcome(report: &ValidateReport, seat: usize) -> String {
         return points.to_string();
     }
     let best = report.scorecards.iter().map(|c| c.total).max().unwrap_or(0);
-    let winners = report
-        .scorecards
-        .iter()
-        .filter(|c| c.total == best)
-        .count();
+    let winners = report.scorecards.iter().filter(|c| c.total == best).count();
     let word = match (points == best, winners) {
         (true, 1) => "won",
         (true, _) => "drew",
@@ -367,12 +364,7 @@ fn scorecards(out: &mut String, report: &ValidateReport) {
             cards.iter().map(|c| c.extra_bonus.unwrap_or(0)),
         );
     }
-    sum_row(
-        out,
-        "grand",
-        "Grand total",
-        cards.iter().map(|c| c.total),
-    );
+    sum_row(out, "grand", "Grand total", cards.iter().map(|c| c.total));
     out.push_str("</tbody>\n</table>\n");
     let _ = writeln!(
         out,
@@ -837,7 +829,8 @@ fn moves(out: &mut String, report: &ValidateReport) {
             d.dice,
             escape(&d.choice_text()),
             fixed(d.value, places),
-            best.as_deref().map_or("<span class=\"code\">the same</span>".into(), escape),
+            best.as_deref()
+                .map_or("<span class=\"code\">the same</span>".into(), escape),
             fixed(d.best_value, places),
             fixed(d.loss, places),
             d.class.name(),
@@ -848,7 +841,7 @@ fn moves(out: &mut String, report: &ValidateReport) {
             let _ = writeln!(
                 out,
                 "<tr class=\"eval\"><td></td><td colspan=\"11\"><code>{}</code>{}</td></tr>",
-                escape(&eval.command),
+                unbroken_flags(&eval.command),
                 if eval.same_values {
                     ""
                 } else {
@@ -860,6 +853,20 @@ fn moves(out: &mut String, report: &ValidateReport) {
         }
     }
     out.push_str("</tbody>\n</table>\n</section>\n");
+}
+
+/// A command line as HTML whose lines break only between flags: each `--flag value` (and the
+/// command before the first flag) in a span that does not wrap; the text is unchanged.
+fn unbroken_flags(command: &str) -> String {
+    command
+        .split(" --")
+        .enumerate()
+        .map(|(i, part)| {
+            let dashes = if i == 0 { "" } else { "--" };
+            format!("<span class=\"arg\">{dashes}{}</span>", escape(part))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -895,8 +902,7 @@ mod tests {
             .record;
         let mut replayed = Replayed::default();
         replay(&game, ReplayOptions::default(), &mut replayed).expect("it replays");
-        let oracle =
-            SolitaireOracle::new(HashMap::from([(RuleSet::Yahtzee, table().to_vec())]));
+        let oracle = SolitaireOracle::new(HashMap::from([(RuleSet::Yahtzee, table().to_vec())]));
         let mut rated = Vec::new();
         let thresholds = Thresholds::POINTS;
         let mut cache = SolitaireCache::default();
@@ -1006,6 +1012,16 @@ mod tests {
                 assert_ne!(box_name(c.code(), rules.family()), "?", "{c}");
             }
         }
+    }
+
+    #[test]
+    fn command_lines_break_between_flags_only() {
+        let html = unbroken_flags("dicelens eval --rules yahtzee --filled - --roll 12345");
+        assert_eq!(
+            html,
+            "<span class=\"arg\">dicelens eval</span> <span class=\"arg\">--rules yahtzee</span> \
+             <span class=\"arg\">--filled -</span> <span class=\"arg\">--roll 12345</span>"
+        );
     }
 
     #[test]
