@@ -3,6 +3,8 @@
 //! line per roll in the manner of Verhoeff's analysis table; then per-player totals (the
 //! report is `dicelens::report::validate`'s).
 //!
+//! With `--html`, the game's page too (`dicelens::report::game`), in `--out` (default `games`).
+//!
 //! Exit codes: 0 legal, 1 illegal (a rule broken, or a syntax error in the game), 2 usage error.
 
 use super::flags::{FormatFlag, OracleFlag, TablesFlag};
@@ -10,11 +12,13 @@ use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::corpus::LogFile;
 use dicelens::pipeline::Tables;
-use dicelens::rate::{rate_game, MatchCache, Oracle, Rated, Thresholds};
+use dicelens::rate::{rate_game, MatchCache, Oracle, Rated};
 use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
+use dicelens::report::game;
+use dicelens::report::output::write_file;
 use dicelens::report::validate::{error_game_id, Rating, ValidateReport};
 use dicelens_parsers::{GameRecord, ParseError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The flags of `dicelens validate`.
 #[derive(clap::Args, Clone, Debug)]
@@ -29,6 +33,13 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Also write the game's page (scorecards, annotated moves, chart) as
+    /// DIR/<game file name>.html; its path is printed on stderr.
+    #[arg(long)]
+    html: bool,
+    /// The directory of --html's page (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "games", requires = "html")]
+    out: PathBuf,
     #[command(flatten)]
     tables: TablesFlag,
     #[command(flatten)]
@@ -139,11 +150,24 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         report.text()
     };
+    if args.html {
+        write_page(&args.out, &report)?;
+    }
     print_stdout(&out)?;
     match report.illegal() {
         Some(why) => Err(CliError::failure(why)),
         None => Ok(()),
     }
+}
+
+/// Writes the game page of `report` into `dir` (whole or not at all) and names it on stderr.
+fn write_page(dir: &Path, report: &ValidateReport) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::failure(format!("cannot create {}: {e}", dir.display())))?;
+    let path = dir.join(game::file_name(&report.game));
+    write_file(&path, game::page(report).as_bytes()).map_err(CliError::failure)?;
+    notice(&format!("game page: {}", path.display()));
+    Ok(())
 }
 
 /// Replays `game` (up to the first rule it breaks) and rates every decision replayed.
@@ -175,13 +199,7 @@ fn validate(args: &Args, name: &str, format: &str, game: &GameRecord) -> Validat
 /// Rates the replayed decisions with the oracle of `--oracle` (games of several players rated
 /// in match points are classified in that unit); returns how, and what could be rated.
 fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
-    let unit = args.oracle.oracle.unit(replayed.seats);
-    let mut rating = Rating {
-        oracle: None,
-        unit,
-        thresholds: Thresholds::for_unit(unit),
-        not_rated: None,
-    };
+    let mut rating = Rating::new(args.oracle.oracle, replayed.seats);
     let mut rated = Vec::new();
     if replayed.rules.is_none() {
         rating.not_rated = Some("the rule set is unknown: no oracle can rate the game".into());

@@ -35,6 +35,39 @@ pub fn sheet_heading(sheet: &Sheet) -> String {
     )
 }
 
+/// The `dicelens eval` command line that values a decision's position: the mover's sheet
+/// (rule set, filled boxes, upper total, points), the dice and the rolls left, then each
+/// opponent's sheet in seat order after the mover and the method that values the position in
+/// match points (no opponents and no method: the position in expected final points).
+pub fn command_line(
+    mover: &Sheet,
+    roll: &Dice,
+    rolls_left: u8,
+    opponents: &[Sheet],
+    method: Option<Method>,
+) -> String {
+    let mut line = format!(
+        "dicelens eval --rules {} --filled {} --upper {} --points {} --roll {roll} --rolls-left {rolls_left}",
+        mover.rules,
+        mover.filled_codes(),
+        mover.upper_total,
+        mover.points
+    );
+    for o in opponents {
+        let _ = write!(
+            line,
+            " --opponent-filled {} --opponent-upper {} --opponent-points {}",
+            o.filled_codes(),
+            o.upper_total,
+            o.points
+        );
+    }
+    if let Some(method) = method {
+        let _ = write!(line, " --oracle {method}");
+    }
+    line
+}
+
 /// An evaluation as a table for people, or as JSON.
 pub fn render(evaluation: &Evaluation, json: bool) -> String {
     match evaluation {

@@ -2,8 +2,23 @@
 //! scorecards, the annotated move list and the chart of the game turn by turn. This module
 //! owns where a game page is (its file name) and how a decision on it is addressed (its
 //! anchor), so every report that names a game links to it the same way.
+//!
+//! The page is a pure function of the [`ValidateReport`] (no date, no randomness, fixed
+//! decimals). Its one chart is the `<svg id="game-chart">`: each player's winning chances
+//! (expected match points) in two-player games rated in match points, each player's expected
+//! final score otherwise, after every decision, with the errors and blunders marked and linked
+//! to their rows of the move list (`id="d1"`, `d2`, ... as [`decision_anchor`] names them).
 
-use super::validate::ValidateReport;
+use super::html::STYLE;
+use super::rows::DecisionRow;
+use super::svg::{
+    axes, axis_title, escape, fixed, nice_axis, no_data, plot_background, px, svg_open,
+    y_axis_from, Scale, LEFT, RIGHT,
+};
+use super::validate::{Scorecard, ValidateReport};
+use crate::rate::{Class, Unit};
+use crate::rules::{Choice, Family, RuleSet, UPPER_BOXES, UPPER_THRESHOLD};
+use std::fmt::Write;
 
 /// The file name of the page of game `id` (in `games/` of an analysis): the id with every
 /// character other than ASCII letters, digits, `-` and `_` replaced by `_`, then a short hash
@@ -30,12 +45,989 @@ pub fn decision_anchor(order: usize) -> String {
     format!("d{}", order + 1)
 }
 
+/// Style rules of the game page, after the reports' common [`STYLE`].
+const GAME_STYLE: &str = "\
+main { max-width: 1240px; }
+.verdict { border-radius: 8px; padding: 10px 16px; font-weight: 600; margin: 10px 0; }
+.verdict.legal { background: #e8f4ea; border: 1px solid #a9d2b0; }
+.verdict.illegal { background: #fdeceb; border: 1px solid #e6a8a4; }
+.verdict p { margin: 2px 0; font-weight: 400; }
+.badge { display: inline-block; min-width: 58px; text-align: center; border-radius: 10px;
+  padding: 0 8px; font-size: 12.5px; font-weight: 600; color: #fff; }
+.badge.fine { background: #4f9d5b; }
+.badge.doubtful { background: #d9b53c; color: #2b2410; }
+.badge.error { background: #e58a2e; }
+.badge.blunder { background: #c9403a; }
+table.scorecards { width: auto; min-width: 420px; }
+table.scorecards td.num, table.scorecards th.num { min-width: 96px; }
+table.scorecards tr.sum td, table.scorecards tr.sum th { border-top: 2px solid #b9c0cc;
+  font-weight: 600; }
+table.scorecards tr.grand td, table.scorecards tr.grand th { background: #eef1f5;
+  border-top: 2px solid #5b6475; font-weight: 700; }
+table.scorecards td.error { background: #fbe3c8; }
+table.scorecards td.blunder { background: #f6cfcc; }
+table.scorecards td a { color: inherit; }
+.round { color: #6b7385; font-size: 12px; margin-left: 6px; }
+.code { color: #6b7385; font-size: 12px; }
+table.moves th { white-space: normal; vertical-align: bottom; }
+table.moves td { white-space: nowrap; }
+table.moves tr.turn-start td { border-top: 2px solid #c5cbd5; }
+table.moves tr.move td { border-bottom: none; }
+table.moves tr.eval td { padding-top: 0; white-space: normal; }
+table.moves tr.error td, table.moves tr.error + tr.eval td { background: #fdf0e1; }
+table.moves tr.blunder td, table.moves tr.blunder + tr.eval td { background: #fbe5e3; }
+table.moves tr:target td, table.moves tr:target + tr.eval td { outline: 2px solid #1f6fb4; }
+table.moves code { font-size: 12px; color: #3b4352; user-select: all; }
+table.moves code .arg { white-space: nowrap; }
+table.moves a { color: #1f6fb4; }
+.legend-list { margin: 6px 0; padding-left: 20px; font-size: 13.5px; color: #4a5263; }
+svg.chart .series { fill: none; stroke-width: 2.2; }
+svg.chart .even { stroke: #9aa3b2; stroke-dasharray: 4 4; fill: none; }
+svg.chart .mark { stroke: #fff; stroke-width: 1.5; }
+";
+
+/// Colours of the players' lines, by seat.
+const PLAYER_COLORS: [&str; 6] = [
+    "#1f6fb4", "#8a5cc2", "#149fb0", "#3d7d3a", "#8c564b", "#5f6673",
+];
+
+/// Colour of a decision class's markers (and badges): fine, doubtful, error, blunder.
+fn class_color(class: Class) -> &'static str {
+    match class {
+        Class::Fine => "#4f9d5b",
+        Class::Doubtful => "#d9b53c",
+        Class::Error => "#e58a2e",
+        Class::Blunder => "#c9403a",
+    }
+}
+
 /// The game page of a validated game: one self-contained HTML5 document.
 pub fn page(report: &ValidateReport) -> String {
-    // Placeholder until the page is built: the game id and its text report.
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>{}</title></head>\n<body><pre>{}</pre></body>\n</html>\n",
-        super::svg::escape(&report.game),
-        super::svg::escape(&report.text())
-    )
+    let mut out = String::with_capacity(64 * 1024 + report.decisions.len() * 1024);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>Game {} &middot; dicelens</title>\n<style>\n{STYLE}{GAME_STYLE}</style>\n\
+         </head>\n<body>\n<main>\n",
+        escape(&report.game)
+    );
+    header(&mut out, report);
+    if report.syntax_error.is_none() {
+        players_table(&mut out, report);
+        scorecards(&mut out, report);
+        chart_section(&mut out, report);
+        moves(&mut out, report);
+    }
+    let _ = writeln!(
+        out,
+        "<footer>dicelens {} &middot; <code>dicelens validate {} --game {} --html</code></footer>",
+        env!("CARGO_PKG_VERSION"),
+        escape(&report.file),
+        escape(&report.game)
+    );
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
+}
+
+/// The unit of the report's values.
+fn unit(report: &ValidateReport) -> Unit {
+    if report.unit == Unit::MatchPoints.short() {
+        Unit::MatchPoints
+    } else {
+        Unit::Points
+    }
+}
+
+/// Whether the report's values are expected match points.
+fn in_match_points(report: &ValidateReport) -> bool {
+    unit(report) == Unit::MatchPoints
+}
+
+/// Decimals of the report's values: 4 in match points, 2 in points.
+fn decimals(report: &ValidateReport) -> usize {
+    if in_match_points(report) {
+        4
+    } else {
+        2
+    }
+}
+
+/// The rule set of the report, when known.
+fn rule_set(report: &ValidateReport) -> Option<RuleSet> {
+    report.rules.as_deref().and_then(|r| r.parse().ok())
+}
+
+/// The title, what the game is, and the verdict (with the rule broken or the syntax error).
+fn header(out: &mut String, report: &ValidateReport) {
+    let _ = writeln!(
+        out,
+        "<header>\n<h1>Game {}</h1>\n<p>{} ({}) &middot; rules {} &middot; {}</p>",
+        escape(&report.game),
+        escape(&report.file),
+        escape(&report.format),
+        escape(report.rules.as_deref().unwrap_or("unknown")),
+        if report.players.is_empty() {
+            "players unknown".to_string()
+        } else {
+            format!("players {}", escape(&report.players.join(", ")))
+        }
+    );
+    match &report.oracle {
+        Some(oracle) => {
+            let _ = writeln!(
+                out,
+                "<p>This game's values and losses are in {}. Oracle: {}.</p>",
+                unit(report).name(),
+                escape(oracle)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "<p>Not rated: {}.</p>",
+                escape(report.not_rated.as_deref().unwrap_or("no oracle"))
+            );
+        }
+    }
+    out.push_str("</header>\n");
+    let legal = report.verdict == "legal";
+    let _ = writeln!(
+        out,
+        "<section id=\"verdict\" class=\"verdict {}\">\n<div>Verdict: {}</div>",
+        if legal { "legal" } else { "illegal" },
+        escape(&report.verdict_text())
+    );
+    if report.violation.is_some() {
+        let _ = writeln!(
+            out,
+            "<p>The page shows the game as replayed up to that turn: {} decision{} before it, \
+             and the scorecards where the replay stopped.</p>",
+            report.decisions_replayed,
+            if report.decisions_replayed == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+    }
+    if let (Some(why), Some(_)) = (&report.not_rated, &report.oracle) {
+        let _ = writeln!(out, "<p>Not rated: {}.</p>", escape(why));
+    }
+    out.push_str("</section>\n");
+}
+
+/// The outcome for a player: their final points, and in a finished game of several players
+/// whether they won, drew or lost.
+fn outcome(report: &ValidateReport, seat: usize) -> String {
+    let Some(points) = report.scorecards.get(seat).map(|c| c.total) else {
+        return "-".into();
+    };
+    if !report.points_final || !report.complete || report.scorecards.len() < 2 {
+        return points.to_string();
+    }
+    let best = report.scorecards.iter().map(|c| c.total).max().unwrap_or(0);
+    let winners = report.scorecards.iter().filter(|c| c.total == best).count();
+    let word = match (points == best, winners) {
+        (true, 1) => "won",
+        (true, _) => "drew",
+        _ => "lost",
+    };
+    format!("{points} ({word})")
+}
+
+/// One row per player: points, decisions, total error, errors, blunders, luck.
+fn players_table(out: &mut String, report: &ValidateReport) {
+    let unit = report.unit;
+    let places = decimals(report);
+    let _ = writeln!(
+        out,
+        "<section id=\"players\">\n<h2>Players</h2>\n<table>\n<thead><tr><th>player</th>\
+         <th class=\"num\">{}</th><th class=\"num\">decisions rated</th>\
+         <th class=\"num\">total loss ({unit})</th><th class=\"num\">doubtful</th>\
+         <th class=\"num\">errors</th><th class=\"num\">blunders</th>\
+         <th class=\"num\">luck ({unit})</th></tr></thead>\n<tbody>",
+        if report.points_final {
+            "points"
+        } else {
+            "points so far"
+        }
+    );
+    for t in &report.totals {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            escape(&t.player),
+            outcome(report, t.seat),
+            t.decisions,
+            fixed(t.total_error, places),
+            t.classes[Class::Doubtful],
+            t.classes[Class::Error],
+            t.classes[Class::Blunder],
+            signed(t.luck, places)
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">Loss: what the choices cost against the best choices, summed. Luck: \
+         what the dice gave against what was expected before each roll, summed.</p>\n</section>"
+    );
+}
+
+/// `x` with its sign (`+1.25`, `-0.50`).
+fn signed(x: f64, places: usize) -> String {
+    let text = fixed(x, places);
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
+/// The name of a box as a scorecard prints it.
+fn box_name(code: &str, family: Family) -> &'static str {
+    match code {
+        "1" => "Ones",
+        "2" => "Twos",
+        "3" => "Threes",
+        "4" => "Fours",
+        "5" => "Fives",
+        "6" => "Sixes",
+        "1P" => "One pair",
+        "2P" => "Two pairs",
+        "3K" => "Three of a kind",
+        "4K" => "Four of a kind",
+        "FH" => "Full house",
+        "SS" => "Small straight",
+        "LS" => "Large straight",
+        "C" => "Chance",
+        "Y" if family == Family::Scandinavian => "Yatzy",
+        "Y" => "Yahtzee",
+        _ => "?",
+    }
+}
+
+/// The scorecards side by side: one row per box (upper section, upper total and bonus, lower
+/// section, extra-Yahtzee bonus where the rules have it, grand total), one column per player.
+fn scorecards(out: &mut String, report: &ValidateReport) {
+    let (Some(rules), Some(first)) = (rule_set(report), report.scorecards.first()) else {
+        return;
+    };
+    let family = rules.family();
+    out.push_str("<section id=\"scorecards\">\n<h2>Scorecards</h2>\n");
+    if !report.points_final {
+        out.push_str(
+            "<p class=\"note\">Where the replay stopped: the turn that breaks a rule is not \
+             written.</p>\n",
+        );
+    }
+    out.push_str("<table class=\"scorecards\">\n<thead><tr><th>box</th>");
+    for card in &report.scorecards {
+        let _ = write!(out, "<th class=\"num\">{}</th>", escape(&card.player));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    let cards = &report.scorecards;
+    for (b, cell) in first.boxes.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<tr><th>{} <span class=\"code\">{}</span></th>",
+            box_name(cell.code, family),
+            escape(cell.code)
+        );
+        for card in cards {
+            box_cell(out, card, b);
+        }
+        out.push_str("</tr>\n");
+        if b + 1 == UPPER_BOXES {
+            sum_row(
+                out,
+                "sum",
+                &format!("Upper total <span class=\"code\">{UPPER_THRESHOLD} for the bonus</span>"),
+                cards.iter().map(|c| c.upper_total),
+            );
+            sum_row(
+                out,
+                "",
+                &format!("Bonus <span class=\"code\">{}</span>", rules.upper_bonus()),
+                cards.iter().map(|c| c.upper_bonus),
+            );
+        }
+    }
+    if cards.iter().all(|c| c.extra_bonus.is_some()) {
+        sum_row(
+            out,
+            "sum",
+            "Yahtzee bonus <span class=\"code\">100 each</span>",
+            cards.iter().map(|c| c.extra_bonus.unwrap_or(0)),
+        );
+    }
+    sum_row(out, "grand", "Grand total", cards.iter().map(|c| c.total));
+    out.push_str("</tbody>\n</table>\n");
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">Each filled box: the points written in it and the round it was \
+         filled (r7: round 7); an empty box was not filled. The decision that filled a box \
+         <span class=\"badge error\">error</span> or <span class=\"badge blunder\">blunder</span> \
+         colours it; click the points to see that decision in the move list.</p>\n</section>"
+    );
+}
+
+/// One box of one player's scorecard: the points and the round, linked to the decision that
+/// filled the box when it was rated.
+fn box_cell(out: &mut String, card: &Scorecard, b: usize) {
+    let Some(cell) = card.boxes.get(b) else {
+        out.push_str("<td class=\"num\"></td>");
+        return;
+    };
+    let (Some(points), Some(round)) = (cell.points, cell.round) else {
+        out.push_str("<td class=\"num\"></td>");
+        return;
+    };
+    let class = match cell.class {
+        Some(c @ (Class::Error | Class::Blunder)) => format!(" {}", c.name()),
+        _ => String::new(),
+    };
+    let points = match cell.decision {
+        Some(order) => format!(
+            "<a href=\"#{}\" title=\"{}\">{points}</a>",
+            decision_anchor(order),
+            cell.class.map_or("", Class::name)
+        ),
+        None => points.to_string(),
+    };
+    let _ = write!(
+        out,
+        "<td class=\"num{class}\">{points}<span class=\"round\">r{round}</span></td>"
+    );
+}
+
+/// A row of sums, one per player.
+fn sum_row(out: &mut String, class: &str, label: &str, values: impl Iterator<Item = u32>) {
+    if class.is_empty() {
+        out.push_str("<tr>");
+    } else {
+        let _ = write!(out, "<tr class=\"{class}\">");
+    }
+    let _ = write!(out, "<th>{label}</th>");
+    for v in values {
+        let _ = write!(out, "<td class=\"num\">{v}</td>");
+    }
+    out.push_str("</tr>\n");
+}
+
+/// Height of the game chart.
+const CHART_HEIGHT: f64 = 400.0;
+/// Top of the chart's plot area (room for the legend above it).
+const PLOT_TOP: f64 = 48.0;
+/// Bottom of the chart's plot area.
+const PLOT_BOTTOM: f64 = 336.0;
+
+/// A point of a player's line: where in the game (in turns, 0 the start) and the value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+/// Where a decision sits on the chart's turn axis: a keep a third of a turn per roll into its
+/// turn, a scoring decision at the end of its turn. `seats` players take turns in seat order.
+fn decision_x(d: &DecisionRow, seats: usize) -> f64 {
+    let turn = (usize::from(d.round).saturating_sub(1)) * seats + usize::from(d.seat);
+    let into = match d.choice {
+        Choice::Score(_) => 1.0,
+        Choice::Keep(_) => f64::from(d.roll) / 3.0,
+    };
+    turn as f64 + into
+}
+
+/// Each player's line: their value at the start, then after each of their decisions (in a
+/// two-player game in match points, after every decision of either player: the values add up
+/// to 1).
+fn lines(report: &ValidateReport) -> Vec<Vec<Point>> {
+    let seats = report.players.len().max(1);
+    let complementary = in_match_points(report) && seats == 2;
+    let mut lines: Vec<Vec<Point>> = vec![Vec::new(); seats];
+    for d in &report.decisions {
+        let seat = usize::from(d.seat);
+        if seat >= seats {
+            continue;
+        }
+        if lines[seat].is_empty() {
+            // The value before the first roll: the best value less the luck of the roll.
+            let start = d.best_value - d.luck;
+            lines[seat].push(Point { x: 0.0, y: start });
+            if complementary && lines[1 - seat].is_empty() {
+                lines[1 - seat].push(Point {
+                    x: 0.0,
+                    y: 1.0 - start,
+                });
+            }
+        }
+        let x = decision_x(d, seats);
+        lines[seat].push(Point { x, y: d.value });
+        if complementary {
+            lines[1 - seat].push(Point {
+                x,
+                y: 1.0 - d.value,
+            });
+        }
+    }
+    lines
+}
+
+/// The value axis of the chart: `(bottom, top, step)`; 0 to 1 in match points, else the
+/// values' range widened to nice ticks.
+fn value_axis(report: &ValidateReport, lines: &[Vec<Point>]) -> (f64, f64, f64) {
+    if in_match_points(report) {
+        return (0.0, 1.0, 0.25);
+    }
+    let ys = lines.iter().flatten().map(|p| p.y);
+    let low = ys.clone().fold(f64::INFINITY, f64::min);
+    let high = ys.fold(f64::NEG_INFINITY, f64::max);
+    if !(low.is_finite() && high.is_finite()) {
+        return (0.0, 300.0, 50.0);
+    }
+    let (_, step) = nice_axis((high - low).max(10.0), true);
+    let bottom = ((low / step).floor() * step).max(0.0);
+    let top = (high / step).ceil() * step;
+    (bottom, top.max(bottom + step), step)
+}
+
+/// The chart and its explanation.
+fn chart_section(out: &mut String, report: &ValidateReport) {
+    let match_points = in_match_points(report);
+    let two = report.players.len() == 2;
+    let heading = match (match_points, two) {
+        (true, true) => "Winning chances turn by turn",
+        (true, false) => "Expected match points turn by turn",
+        (false, _) => "Expected final score turn by turn",
+    };
+    let _ = writeln!(out, "<section id=\"chart\">\n<h2>{heading}</h2>");
+    chart(out, report);
+    let what = match (match_points, two) {
+        (true, true) => {
+            "Each line is a player's winning chances: their expected match points (1 for a win, \
+             1/2 for a draw, 0 for a loss), valued after every decision of either player, so \
+             the two lines add up to 1 and cross at 1/2 when the game is even."
+        }
+        (true, false) => {
+            "Each line is a player's expected match points (their expected share of the match: \
+             1 for a win, a share for a tie), after each of their decisions."
+        }
+        (false, _) => {
+            "Each line is a player's expected final score with best play from there on (the \
+             points so far included), after each of their decisions: luck moves it up and \
+             down, errors move it down."
+        }
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">{what} Rolls are a third of a turn apart; a turn ends when its box \
+         is scored. Markers: errors and blunders, on the line of the player who made them; \
+         click one to see the move.</p>\n</section>"
+    );
+}
+
+/// The `game-chart` SVG.
+fn chart(out: &mut String, report: &ValidateReport) {
+    let match_points = in_match_points(report);
+    let seats = report.players.len().max(1);
+    let lines = lines(report);
+    let desc = if match_points {
+        "Each player's expected match points after every decision, errors and blunders marked."
+    } else {
+        "Each player's expected final score after every decision, errors and blunders marked."
+    };
+    svg_open(
+        out,
+        "game-chart",
+        CHART_HEIGHT,
+        &format!("Game {}: {}", report.game, desc),
+        desc,
+    );
+    plot_background(out, PLOT_TOP, PLOT_BOTTOM);
+    let last_x = report
+        .decisions
+        .iter()
+        .map(|d| decision_x(d, seats))
+        .fold(0.0, f64::max);
+    let turns = (report.turns as f64).max(last_x).max(1.0);
+    let rounds = (turns / seats as f64).ceil().max(1.0);
+    let x = Scale::from_zero(rounds * seats as f64, LEFT, RIGHT);
+    let (bottom, top, step) = value_axis(report, &lines);
+    let y = Scale {
+        d0: bottom,
+        d1: top,
+        p0: PLOT_BOTTOM,
+        p1: PLOT_TOP,
+    };
+    let y_title = if match_points {
+        "expected match points (winning chances)"
+    } else {
+        "expected final score (points)"
+    };
+    y_axis_from(out, y, bottom, top, step, y_title);
+    round_axis(out, x, rounds as usize, seats);
+    axes(out, PLOT_TOP, PLOT_BOTTOM);
+    if report.decisions.is_empty() {
+        no_data(out, PLOT_TOP, PLOT_BOTTOM, "no decision was rated");
+        out.push_str("</svg>\n");
+        return;
+    }
+    if match_points && seats == 2 {
+        let _ = writeln!(
+            out,
+            "<path class=\"even\" d=\"M{} {h}H{}\"/>",
+            px(LEFT),
+            px(RIGHT),
+            h = px(y.at(0.5))
+        );
+    }
+    for (seat, line) in lines.iter().enumerate() {
+        let points: Vec<String> = line
+            .iter()
+            .map(|p| format!("{},{}", px(x.at(p.x)), px(y.at(p.y))))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<polyline class=\"series\" data-seat=\"{seat}\" stroke=\"{}\" points=\"{}\"/>",
+            PLAYER_COLORS[seat % PLAYER_COLORS.len()],
+            points.join(" ")
+        );
+    }
+    markers(out, report, x, y, seats);
+    legend(out, report);
+    out.push_str("</svg>\n");
+}
+
+/// Ticks at the start of each round and the round numbers between them.
+fn round_axis(out: &mut String, x: Scale, rounds: usize, seats: usize) {
+    out.push_str("<g class=\"x-axis\">\n");
+    for r in 0..=rounds {
+        let at = px(x.at((r * seats) as f64));
+        let _ = writeln!(
+            out,
+            "<path class=\"axis\" d=\"M{at} {}v5\"/>",
+            px(PLOT_BOTTOM)
+        );
+        if r < rounds {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                px(x.at((r as f64 + 0.5) * seats as f64)),
+                px(PLOT_BOTTOM + 20.0),
+                r + 1
+            );
+        }
+    }
+    out.push_str("</g>\n");
+    let title = if seats == 1 {
+        "round (one turn each)".to_string()
+    } else {
+        format!("round ({seats} turns each, in seat order)")
+    };
+    axis_title(out, (LEFT + RIGHT) / 2.0, PLOT_BOTTOM + 48.0, &title);
+}
+
+/// A marker per error and blunder, on its mover's line, linked to its row.
+fn markers(out: &mut String, report: &ValidateReport, x: Scale, y: Scale, seats: usize) {
+    let places = decimals(report);
+    out.push_str("<g class=\"markers\">\n");
+    for d in &report.decisions {
+        if !matches!(d.class, Class::Error | Class::Blunder) {
+            continue;
+        }
+        let (cx, cy) = (x.at(decision_x(d, seats)), y.at(d.value));
+        let tip = format!(
+            "{} {}: round {}, {}, roll {}: {} (best {}), loss {} {}",
+            d.class.name(),
+            decision_anchor(d.order),
+            d.round,
+            d.player_name(),
+            d.roll,
+            d.choice_text(),
+            d.best_text().unwrap_or_else(|| d.choice_text()),
+            fixed(d.loss, places),
+            report.unit
+        );
+        let _ = write!(
+            out,
+            "<a href=\"#{}\" class=\"mark-link\" data-class=\"{}\">",
+            decision_anchor(d.order),
+            d.class.name()
+        );
+        marker_shape(out, d.class, cx, cy);
+        let _ = writeln!(out, "<title>{}</title></a>", escape(&tip));
+    }
+    out.push_str("</g>\n");
+}
+
+/// The marker of a class at (`cx`, `cy`): a circle for an error, a larger diamond for a
+/// blunder.
+fn marker_shape(out: &mut String, class: Class, cx: f64, cy: f64) {
+    let color = class_color(class);
+    if class == Class::Blunder {
+        let r = 7.5;
+        let _ = write!(
+            out,
+            "<path class=\"mark {}\" fill=\"{color}\" d=\"M{} {}L{} {}L{} {}L{} {}Z\"/>",
+            class.name(),
+            px(cx),
+            px(cy - r),
+            px(cx + r),
+            px(cy),
+            px(cx),
+            px(cy + r),
+            px(cx - r),
+            px(cy)
+        );
+    } else {
+        let _ = write!(
+            out,
+            "<circle class=\"mark {}\" fill=\"{color}\" cx=\"{}\" cy=\"{}\" r=\"5.5\"/>",
+            class.name(),
+            px(cx),
+            px(cy)
+        );
+    }
+}
+
+/// The legend above the plot: a swatch per player, then the error and blunder markers.
+fn legend(out: &mut String, report: &ValidateReport) {
+    out.push_str("<g class=\"legend\">\n");
+    let mut at = LEFT;
+    let row = 22.0;
+    let names: Vec<String> = if report.players.is_empty() {
+        vec!["seat 1".into()]
+    } else {
+        report.players.clone()
+    };
+    for (seat, name) in names.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<path d=\"M{} {r}h24\" stroke=\"{}\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\">{}</text>",
+            px(at),
+            PLAYER_COLORS[seat % PLAYER_COLORS.len()],
+            px(at + 30.0),
+            px(row + 4.0),
+            escape(name),
+            r = px(row)
+        );
+        at += 44.0 + 7.5 * name.chars().count() as f64;
+    }
+    at += 16.0;
+    for class in [Class::Error, Class::Blunder] {
+        marker_shape(out, class, at + 6.0, row);
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\">{}</text>",
+            px(at + 18.0),
+            px(row + 4.0),
+            class.name()
+        );
+        at += 84.0;
+    }
+    out.push_str("</g>\n");
+}
+
+/// The classes and their thresholds in the report's unit, and what the unit is.
+fn classes_legend(out: &mut String, report: &ValidateReport) {
+    let t = &report.thresholds;
+    let unit = report.unit;
+    let _ = writeln!(
+        out,
+        "<ul class=\"legend-list\">\n<li>Loss: the value of the best choice minus the value of \
+         the choice made, in {unit}; each decision is classed by its loss: \
+         <span class=\"badge fine\">fine</span> below {d}, \
+         <span class=\"badge doubtful\">doubtful</span> from {d}, \
+         <span class=\"badge error\">error</span> from {e}, \
+         <span class=\"badge blunder\">blunder</span> from {b}.</li>",
+        d = t.doubtful,
+        e = t.error,
+        b = t.blunder
+    );
+    if in_match_points(report) {
+        out.push_str(
+            "<li>An expected match point is the expected share of the match won: 1 for a win, \
+             1/2 for a draw, 0 for a loss. A value of 0.6 is 60 percent winning chances; a loss \
+             of 0.01 is one percent of winning chances given away.</li>\n",
+        );
+    } else {
+        out.push_str(
+            "<li>Values are expected final scores: the points the mover's sheet ends with on \
+             average from that choice on, with best play afterwards.</li>\n",
+        );
+    }
+    out.push_str(
+        "<li>Luck: the value after the roll minus the value expected before it. Dice: the five \
+         dice after the roll, in ascending order; keep: the dice kept for the next roll \
+         (<code>keep -</code>: reroll all).</li>\n<li>Each move comes with the \
+         <code>dicelens eval</code> command that shows every option of its position (add \
+         <code>--tables DIR</code> if your tables are elsewhere).</li>\n</ul>\n",
+    );
+}
+
+/// The annotated move list: a row per rated decision with its anchor, then its eval line.
+fn moves(out: &mut String, report: &ValidateReport) {
+    out.push_str("<section id=\"moves\">\n<h2>Moves</h2>\n");
+    classes_legend(out, report);
+    if report.decisions.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"empty\">No decision is rated{}.</p>\n</section>",
+            report
+                .not_rated
+                .as_deref()
+                .map_or(String::new(), |why| format!(": {}", escape(why)))
+        );
+        return;
+    }
+    let unit = report.unit;
+    let places = decimals(report);
+    let _ = writeln!(
+        out,
+        "<table class=\"moves\">\n<thead><tr><th class=\"num\">#</th><th class=\"num\">round\
+         </th><th>player</th><th class=\"num\">roll</th><th>dice</th><th>choice</th>\
+         <th class=\"num\">value ({unit})</th><th>best choice</th><th class=\"num\">best value\
+         </th><th class=\"num\">loss ({unit})</th><th>class</th><th class=\"num\">luck ({unit})\
+         </th></tr></thead>\n<tbody>"
+    );
+    let mut last_turn = None;
+    for (d, eval) in report.decisions.iter().zip(
+        report
+            .eval_lines
+            .iter()
+            .map(Some)
+            .chain(std::iter::repeat(None)),
+    ) {
+        let turn = (d.round, d.seat);
+        let mut classes = vec!["move"];
+        if last_turn != Some(turn) {
+            classes.push("turn-start");
+        }
+        last_turn = Some(turn);
+        if matches!(d.class, Class::Error | Class::Blunder) {
+            classes.push(d.class.name());
+        }
+        let anchor = decision_anchor(d.order);
+        let best = d.best_text();
+        let _ = writeln!(
+            out,
+            "<tr id=\"{anchor}\" class=\"{}\"><td class=\"num\"><a href=\"#{anchor}\">{}</a></td>\
+             <td class=\"num\">{}</td><td>{}</td><td class=\"num\">{} of 3</td><td>{}</td>\
+             <td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td><span class=\"badge {}\">{}</span></td>\
+             <td class=\"num\">{}</td></tr>",
+            classes.join(" "),
+            d.order + 1,
+            d.round,
+            escape(&d.player_name()),
+            d.roll,
+            d.dice,
+            escape(&d.choice_text()),
+            fixed(d.value, places),
+            best.as_deref()
+                .map_or("<span class=\"code\">the same</span>".into(), escape),
+            fixed(d.best_value, places),
+            fixed(d.loss, places),
+            d.class.name(),
+            d.class.name(),
+            signed(d.luck, places)
+        );
+        if let Some(eval) = eval {
+            let _ = writeln!(
+                out,
+                "<tr class=\"eval\"><td></td><td colspan=\"11\"><code>{}</code>{}</td></tr>",
+                unbroken_flags(&eval.command),
+                if eval.same_values {
+                    ""
+                } else {
+                    " <span class=\"code\">(eval values positions with at most 10 boxes free \
+                     in all exactly where this oracle did not: its values may differ \
+                     slightly)</span>"
+                }
+            );
+        }
+    }
+    out.push_str("</tbody>\n</table>\n</section>\n");
+}
+
+/// A command line as HTML whose lines break only between flags: each `--flag value` (and the
+/// command before the first flag) in a span that does not wrap; the text is unchanged.
+fn unbroken_flags(command: &str) -> String {
+    command
+        .split(" --")
+        .enumerate()
+        .map(|(i, part)| {
+            let dashes = if i == 0 { "" } else { "--" };
+            format!("<span class=\"arg\">{dashes}{}</span>", escape(part))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rate::{rate_game, OracleSpec, SolitaireCache, SolitaireOracle, Thresholds};
+    use crate::replay::{replay, ReplayOptions, Replayed};
+    use crate::report::validate::Rating;
+    use crate::simulate::{players, simulate_batch, Plan};
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+
+    /// The expected-score table of yahtzee, built once for these tests.
+    fn table() -> &'static [f64] {
+        static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+        TABLE.get_or_init(|| crate::solve::expected::build_table(RuleSet::Yahtzee, &|_, _| {}))
+    }
+
+    /// The report of a simulated yahtzee game of `seats` players (noisy players, so some
+    /// decisions are errors), rated in expected points.
+    fn report(seats: usize, seed: u64) -> ValidateReport {
+        let plan = Plan {
+            rules: RuleSet::Yahtzee,
+            seats,
+            players: 6,
+            games: 1,
+            seed,
+        };
+        let game = simulate_batch(table(), &plan, &players(&plan), 0..1)
+            .into_iter()
+            .next()
+            .expect("one game")
+            .record;
+        let mut replayed = Replayed::default();
+        replay(&game, ReplayOptions::default(), &mut replayed).expect("it replays");
+        let oracle = SolitaireOracle::new(HashMap::from([(RuleSet::Yahtzee, table().to_vec())]));
+        let mut rated = Vec::new();
+        let thresholds = Thresholds::POINTS;
+        let mut cache = SolitaireCache::default();
+        rate_game(&oracle, &replayed, &thresholds, &mut cache, &mut rated).expect("rated");
+        let rating = Rating::new(OracleSpec::SOLITAIRE, seats);
+        ValidateReport::game("sim.ygn", "ygn", &game, &replayed, None, rating, &rated)
+    }
+
+    #[test]
+    fn scorecards_add_up_to_the_totals_and_link_their_decisions() {
+        for (seats, seed) in [(1, 3), (2, 4)] {
+            let report = report(seats, seed);
+            assert_eq!(report.scorecards.len(), seats);
+            for (card, totals) in report.scorecards.iter().zip(&report.totals) {
+                assert_eq!(Some(card.total), totals.points, "{}", card.player);
+                let boxes: u32 = card.boxes.iter().filter_map(|b| b.points).sum();
+                let upper: u32 = card.boxes[..UPPER_BOXES]
+                    .iter()
+                    .filter_map(|b| b.points)
+                    .sum();
+                assert_eq!(upper, card.upper_total);
+                assert_eq!(
+                    boxes + card.upper_bonus + card.extra_bonus.unwrap_or(0),
+                    card.total
+                );
+                assert_eq!(card.upper_bonus > 0, card.upper_total >= UPPER_THRESHOLD);
+                for cell in &card.boxes {
+                    let order = cell.decision.expect("every box filled by a rated decision");
+                    let d = &report.decisions[order];
+                    assert_eq!(usize::from(d.seat), card.seat);
+                    assert_eq!(Some(d.round), cell.round);
+                    assert_eq!(d.choice.to_string(), format!("score {}", cell.code));
+                    assert_eq!(cell.class, Some(d.class));
+                }
+            }
+            assert_eq!(report.eval_lines.len(), report.decisions.len());
+        }
+    }
+
+    #[test]
+    fn each_line_runs_from_the_start_to_the_final_score() {
+        let report = report(2, 4);
+        let lines = lines(&report);
+        assert_eq!(lines.len(), 2);
+        for (seat, line) in lines.iter().enumerate() {
+            assert_eq!(line.first().map(|p| p.x), Some(0.0));
+            assert!(line.windows(2).all(|w| w[0].x < w[1].x), "x grows");
+            let last = line.last().expect("points");
+            // Each player's last turn ends the game's rounds: after the last box, the
+            // expected final score is the final score.
+            assert_eq!(last.x, (24 + seat) as f64 + 1.0);
+            let total = f64::from(report.scorecards[seat].total);
+            assert!((last.y - total).abs() < 1e-6, "{} vs {total}", last.y);
+            let mine = report
+                .decisions
+                .iter()
+                .filter(|d| usize::from(d.seat) == seat)
+                .count();
+            assert_eq!(line.len(), mine + 1);
+        }
+        let (bottom, top, step) = value_axis(&report, &lines);
+        assert!(lines.iter().flatten().all(|p| p.y >= bottom && p.y <= top));
+        assert!(step > 0.0 && (bottom / step).fract() == 0.0);
+    }
+
+    #[test]
+    fn the_page_anchors_every_decision_and_marks_every_error() {
+        let errs = |r: &ValidateReport| {
+            r.decisions
+                .iter()
+                .filter(|d| matches!(d.class, Class::Error | Class::Blunder))
+                .count()
+        };
+        let report = (5..40)
+            .map(|seed| report(1, seed))
+            .find(|r| errs(r) > 0)
+            .expect("a noisy player errs in some game");
+        let page = page(&report);
+        for d in &report.decisions {
+            let anchor = format!("<tr id=\"{}\"", decision_anchor(d.order));
+            assert_eq!(page.matches(&anchor).count(), 1, "{anchor}");
+        }
+        assert_eq!(page.matches("class=\"mark-link\"").count(), errs(&report));
+        assert_eq!(page, super::page(&report), "deterministic");
+    }
+
+    #[test]
+    fn file_names_are_safe_and_distinct() {
+        let a = file_name("a/b c");
+        assert!(a.starts_with("a_b_c-") && a.ends_with(".html"), "{a}");
+        assert_ne!(file_name("a/b"), file_name("a_b"));
+        assert_eq!(file_name("x"), file_name("x"));
+    }
+
+    #[test]
+    fn anchors_count_from_one() {
+        assert_eq!(decision_anchor(0), "d1");
+        assert_eq!(decision_anchor(41), "d42");
+    }
+
+    #[test]
+    fn box_names_follow_the_family() {
+        assert_eq!(box_name("Y", Family::American), "Yahtzee");
+        assert_eq!(box_name("Y", Family::Scandinavian), "Yatzy");
+        for rules in RuleSet::ALL {
+            for c in rules.boxes() {
+                assert_ne!(box_name(c.code(), rules.family()), "?", "{c}");
+            }
+        }
+    }
+
+    #[test]
+    fn command_lines_break_between_flags_only() {
+        let html = unbroken_flags("dicelens eval --rules yahtzee --filled - --roll 12345");
+        assert_eq!(
+            html,
+            "<span class=\"arg\">dicelens eval</span> <span class=\"arg\">--rules yahtzee</span> \
+             <span class=\"arg\">--filled -</span> <span class=\"arg\">--roll 12345</span>"
+        );
+    }
+
+    #[test]
+    fn signed_values_carry_their_sign() {
+        assert_eq!(signed(1.234, 2), "+1.23");
+        assert_eq!(signed(-0.5, 2), "-0.50");
+        assert_eq!(signed(f64::NAN, 1), "+0.0");
+    }
 }

@@ -161,11 +161,17 @@ pub fn svg_open(out: &mut String, id: &str, height: f64, title: &str, desc: &str
 
 /// Horizontal grid lines, y ticks and their labels for a value axis `0..=top` by `step`.
 pub fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
+    y_axis_from(out, y, 0.0, top, step, title);
+}
+
+/// Horizontal grid lines, y ticks and their labels for a value axis `bottom..=top` by `step`
+/// (`bottom` a multiple of `step`).
+pub fn y_axis_from(out: &mut String, y: Scale, bottom: f64, top: f64, step: f64, title: &str) {
     let decimals = step_decimals(step);
-    let ticks = (top / step).round() as usize;
+    let ticks = ((top - bottom) / step).round().max(0.0) as usize;
     out.push_str("<g class=\"y-axis\">\n");
     for i in 0..=ticks {
-        let v = step * i as f64;
+        let v = bottom + step * i as f64;
         let py = px(y.at(v));
         let _ = writeln!(
             out,

@@ -5,8 +5,11 @@
 use super::rows::{player_name, DecisionRow};
 use super::text::{table, Align};
 use crate::aggregate::ClassCounts;
-use crate::rate::{Class, Rated, Thresholds, Unit};
+use crate::evaluate::EVAL_EXACT_FREE;
+use crate::rate::{Class, OracleSpec, Rated, Thresholds, Unit};
 use crate::replay::{Replayed, Violation};
+use crate::rules::{Choice, ExtraBonus, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::solve::match_points::Method;
 use dicelens_parsers::LineNumber;
 use dicelens_parsers::{GameRecord, ParseError, Termination};
 use serde::ser::SerializeMap;
@@ -210,6 +213,10 @@ pub struct ValidateReport {
     pub totals: Vec<PlayerTotals>,
     /// The game's `Result` line.
     pub result: Option<Vec<u32>>,
+    /// Every player's scorecard where the replay stopped, in seat order.
+    pub scorecards: Vec<Scorecard>,
+    /// The `dicelens eval` line of each rated decision, in the order of `decisions`.
+    pub eval_lines: Vec<EvalLine>,
     /// The verdict line's text about a violation (`{violation}`).
     #[serde(skip)]
     violation_text: Option<String>,
@@ -267,10 +274,195 @@ fn totals(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Player
     out
 }
 
+/// One box of a player's scorecard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreBox {
+    /// The box's YGN code (`1`, `3K`, `FH`, ...).
+    pub code: &'static str,
+    /// Points written in it (bonuses apart), once filled.
+    pub points: Option<u32>,
+    /// Round it was filled in.
+    pub round: Option<u16>,
+    /// Index in the report's decisions of the decision that filled it, when rated.
+    pub decision: Option<usize>,
+    /// That decision's class, when rated.
+    #[serde(serialize_with = "class_name")]
+    pub class: Option<Class>,
+}
+
+/// A class as its name (`null` when none).
+fn class_name<S: serde::Serializer>(class: &Option<Class>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_some(&class.map(Class::name))
+}
+
+/// A player's scorecard as a site draws it: every box in sheet order with what it holds, the
+/// upper total and bonus, the extra-Yahtzee bonuses and the grand total (where the replay
+/// stopped, for a game that breaks a rule).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scorecard {
+    /// The player's name.
+    pub player: String,
+    /// Seat (0-based).
+    pub seat: usize,
+    /// The boxes, in sheet order.
+    pub boxes: Vec<ScoreBox>,
+    /// Points in the upper boxes.
+    pub upper_total: u32,
+    /// The upper bonus earned (0 until the upper total reaches 63).
+    pub upper_bonus: u32,
+    /// Extra-Yahtzee bonuses earned, where the rule set has them.
+    pub extra_bonus: Option<u32>,
+    /// Points on the sheet, bonuses included.
+    pub total: u32,
+}
+
+/// The `dicelens eval` command that values a decision's position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EvalLine {
+    /// The command line.
+    pub command: String,
+    /// Whether eval values the position as the oracle that rated the game did (false where
+    /// eval's search values positions exactly and that oracle did not, late in two-player
+    /// games: there the values may differ slightly).
+    pub same_values: bool,
+}
+
+/// Every player's scorecard where the replay stopped, in seat order. `rated` are the rated
+/// decisions (their indices are the report's decision indices).
+fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Scorecard> {
+    let Some(rules) = replayed.rules else {
+        return Vec::new();
+    };
+    let seats = replayed.seats;
+    let mut cards: Vec<Scorecard> = (0..seats)
+        .map(|seat| Scorecard {
+            player: player_name(game, seat).into_owned(),
+            seat,
+            boxes: rules
+                .boxes()
+                .iter()
+                .map(|c| ScoreBox {
+                    code: c.code(),
+                    points: None,
+                    round: None,
+                    decision: None,
+                    class: None,
+                })
+                .collect(),
+            upper_total: 0,
+            upper_bonus: 0,
+            extra_bonus: (rules.extra_bonus() != ExtraBonus::Never).then_some(0),
+            total: 0,
+        })
+        .collect();
+    // A turn counts once the sheets after it are known (a turn that breaks a rule does not).
+    let turns_done = (replayed.sheets.len() / seats.max(1)).saturating_sub(1);
+    for (t, turn) in game.turns.iter().enumerate().take(turns_done) {
+        let seat = usize::from(turn.seat);
+        let (Some(before), Some(after), Some(&points), Some((b, _))) = (
+            replayed.sheets.get(t * seats + seat),
+            replayed.sheets.get((t + 1) * seats + seat),
+            replayed.box_points.get(t),
+            rules.parse_box(turn.category.as_str()),
+        ) else {
+            continue;
+        };
+        let Some(card) = cards.get_mut(seat) else {
+            continue;
+        };
+        let decision = rated.iter().position(|r| {
+            usize::from(r.decision.turn) == t && matches!(r.decision.choice, Choice::Score(_))
+        });
+        if let Some(cell) = card.boxes.get_mut(b) {
+            cell.points = Some(points);
+            cell.round = Some(turn.round);
+            cell.decision = decision;
+            cell.class = decision.and_then(|i| rated.get(i)).map(|r| r.class);
+        }
+        let upper_bonus = if b < UPPER_BOXES
+            && before.upper_total < UPPER_THRESHOLD
+            && after.upper_total >= UPPER_THRESHOLD
+        {
+            rules.upper_bonus()
+        } else {
+            0
+        };
+        let extra = after
+            .points
+            .saturating_sub(before.points + points + upper_bonus);
+        if let Some(e) = card.extra_bonus.as_mut() {
+            *e += extra;
+        }
+    }
+    let last = replayed
+        .sheets
+        .len()
+        .checked_sub(seats)
+        .and_then(|start| replayed.sheets.get(start..));
+    for (card, sheet) in cards.iter_mut().zip(last.unwrap_or_default()) {
+        card.upper_total = sheet.upper_total;
+        if sheet.upper_total >= UPPER_THRESHOLD {
+            card.upper_bonus = rules.upper_bonus();
+        }
+        card.total = sheet.points;
+    }
+    cards
+}
+
+/// The `dicelens eval` line of every rated decision, in order. Positions of games rated in
+/// match points name the opponents' sheets before the turn and the method: `exact` where the
+/// oracle valued the turn exactly, else its search.
+fn eval_lines(replayed: &Replayed, rating: &Rating, rated: &[Rated]) -> Vec<EvalLine> {
+    let seats = replayed.seats.max(1);
+    rated
+        .iter()
+        .map(|r| {
+            let d = &r.decision;
+            let mut opponents: Vec<Sheet> = Vec::new();
+            if r.unit == Unit::MatchPoints {
+                let t = usize::from(d.turn);
+                if let Some(sheets) = replayed.sheets.get(t * seats..(t + 1) * seats) {
+                    let s = usize::from(d.seat);
+                    opponents.extend((1..seats).map(|k| sheets[(s + k) % seats]));
+                }
+            }
+            let free: u32 = std::iter::once(&d.sheet)
+                .chain(&opponents)
+                .map(Sheet::free_count)
+                .sum();
+            let spec = rating.spec;
+            let (method, same_values) = match opponents.as_slice() {
+                [] => (None, true),
+                [_] if free <= spec.exact_free => (Some(Method::Exact), true),
+                [_] => {
+                    let depth = match spec.method {
+                        Method::Emp(depth) | Method::DynW(depth) => u32::from(depth),
+                        Method::Exact | Method::Solitaire => 0,
+                    };
+                    (Some(spec.method), free > EVAL_EXACT_FREE + depth)
+                }
+                _ => (Some(spec.method), true),
+            };
+            EvalLine {
+                command: super::eval::command_line(
+                    &d.sheet,
+                    &d.dice,
+                    d.rolls_left(),
+                    &opponents,
+                    method,
+                ),
+                same_values,
+            }
+        })
+        .collect()
+}
+
 /// How a replayed game was rated: by which oracle, in which unit and with which thresholds,
 /// and why some decisions were not.
 #[derive(Clone, Debug)]
 pub struct Rating {
+    /// How the game was rated (what the `dicelens eval` lines of the game page reproduce).
+    pub spec: OracleSpec,
     /// The oracle's description, if one rated the game.
     pub oracle: Option<String>,
     /// The unit of values and errors.
@@ -279,6 +471,21 @@ pub struct Rating {
     pub thresholds: Thresholds,
     /// Why some or all decisions are not rated, if so.
     pub not_rated: Option<String>,
+}
+
+impl Rating {
+    /// The rating of a game of `seats` players by `spec`, before an oracle is at hand: its
+    /// unit, the default thresholds of that unit, no oracle yet and nothing left unrated.
+    pub fn new(spec: OracleSpec, seats: usize) -> Rating {
+        let unit = spec.unit(seats);
+        Rating {
+            spec,
+            oracle: None,
+            unit,
+            thresholds: Thresholds::for_unit(unit),
+            not_rated: None,
+        }
+    }
 }
 
 impl ValidateReport {
@@ -312,6 +519,7 @@ impl ValidateReport {
         rating: Rating,
         rated: &[Rated],
     ) -> ValidateReport {
+        let eval_lines = eval_lines(replayed, &rating, rated);
         ValidateReport {
             game: game.provenance.game_id.clone(),
             verdict: if violation.is_some() {
@@ -344,6 +552,8 @@ impl ValidateReport {
                 .collect(),
             totals: totals(game, replayed, rated),
             result: game.result.clone(),
+            scorecards: scorecards(game, replayed, rated),
+            eval_lines,
             violation_text: violation.map(ToString::to_string),
             planned_turns: replayed
                 .rules
@@ -375,6 +585,8 @@ impl ValidateReport {
             decisions: Vec::new(),
             totals: Vec::new(),
             result: None,
+            scorecards: Vec::new(),
+            eval_lines: Vec::new(),
             violation_text: None,
             planned_turns: None,
         }
@@ -402,12 +614,29 @@ impl ValidateReport {
         Ok(serde_json::to_string_pretty(self)? + "\n")
     }
 
+    /// The verdict as the report's first line gives it (after `verdict: `): `legal`, `legal
+    /// (unfinished: ...)`, or `ILLEGAL: ` and the rule broken or the syntax error.
+    pub fn verdict_text(&self) -> String {
+        if let Some(e) = &self.syntax_error {
+            return format!("ILLEGAL: syntax error: {}", e.message);
+        }
+        match &self.violation_text {
+            Some(v) => format!("ILLEGAL: {v}"),
+            None if !self.complete => format!(
+                "legal (unfinished: Termination {}, {} of {} turns played)",
+                self.termination.unwrap_or(Termination::Normal.as_str()),
+                self.turns,
+                self.planned_turns.map_or("?".into(), |p| p.to_string())
+            ),
+            None => "legal".into(),
+        }
+    }
+
     /// The report for people: verdict, game, oracle; one line per rated roll; per-player
     /// totals.
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        if let Some(e) = &self.syntax_error {
-            let _ = writeln!(out, "verdict: ILLEGAL: syntax error: {}", e.message);
+        let mut out = format!("verdict: {}\n", self.verdict_text());
+        if self.syntax_error.is_some() {
             let _ = writeln!(
                 out,
                 "game {}: {} ({}): not rated, the game does not parse",
@@ -416,20 +645,6 @@ impl ValidateReport {
             return out;
         }
         let termination = self.termination.unwrap_or(Termination::Normal.as_str());
-        match &self.violation_text {
-            Some(v) => {
-                let _ = writeln!(out, "verdict: ILLEGAL: {v}");
-            }
-            None if !self.complete => {
-                let _ = writeln!(
-                    out,
-                    "verdict: legal (unfinished: Termination {termination}, {} of {} turns played)",
-                    self.turns,
-                    self.planned_turns.map_or("?".into(), |p| p.to_string())
-                );
-            }
-            None => out.push_str("verdict: legal\n"),
-        }
         let _ = writeln!(
             out,
             "game {}: {} ({}), rules {}, players {}, {} turns{}",
@@ -458,6 +673,9 @@ impl ValidateReport {
                 t.blunder
             );
         }
+        if !self.decisions.is_empty() {
+            out.push_str(&self.legend());
+        }
         if self.violation_text.is_some() {
             let _ = match self.decisions_replayed {
                 0 => writeln!(out, "decisions: none before the violation"),
@@ -478,6 +696,35 @@ impl ValidateReport {
         out.push('\n');
         out.push_str(&self.totals_table());
         out
+    }
+
+    /// What the columns of the decisions table hold: the sheet's notation, the roll, and what
+    /// the values are in.
+    fn legend(&self) -> String {
+        let verhoeff = self
+            .decisions
+            .first()
+            .is_some_and(|d| d.sheet.verhoeff_state().is_some());
+        let state = if verhoeff {
+            "state: the mover's sheet before the turn in Verhoeff's notation: the boxes \
+             123456TFHSLYC (1-6 the upper boxes, T three of a kind, F four of a kind, H full \
+             house, S small straight, L large straight, Y Yahtzee, C chance), _ where filled; \
+             after ';' the upper points still needed for the bonus, then + if the Yahtzee box \
+             holds 50, - if not"
+        } else {
+            "state: the boxes filled on the mover's sheet before the turn (YGN codes)"
+        };
+        let values = if self.unit == Unit::MatchPoints.short() {
+            "values: expected match points, the mover's expected share of the match (1 for a \
+             win, 1/2 for a draw, 0 for a loss): a loss of 0.01 is one percent of winning \
+             chances"
+        } else {
+            "values: expected final points of the mover's sheet with best play from here on"
+        };
+        format!(
+            "{state}\nupper, points: upper-section total and points before the turn; roll: the \
+             dice;rolls left after them\n{values}\n"
+        )
     }
 
     /// One line per rated roll.

@@ -1,7 +1,10 @@
 //! Helpers shared by the integration tests.
 
+use dicelens::corpus::LogFile;
+use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::build_table;
+use dicelens_parsers::GameRecord;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -339,3 +342,27 @@ pub const CHANCE_ONLY: [&str; 8] = [
     "--points",
     "200",
 ];
+
+/// The game `id` of a file, parsed by the library.
+pub fn find_game(path: &Path, id: &str) -> GameRecord {
+    let file = LogFile::open(path, None).unwrap();
+    let mut found = None;
+    file.for_each_game(|g| {
+        if let Ok(g) = g {
+            if found.is_none() && g.provenance.game_id == id {
+                found = Some(g.clone());
+            }
+        }
+    });
+    found.unwrap_or_else(|| panic!("no game {id} in {}", path.display()))
+}
+
+/// The replay `validate` makes (unfinished games included), and how it ended.
+pub fn replayed(game: &GameRecord) -> (Replayed, Result<(), Skip>) {
+    let mut out = Replayed::default();
+    let options = ReplayOptions {
+        include_unfinished: true,
+    };
+    let result = replay(game, options, &mut out);
+    (out, result)
+}

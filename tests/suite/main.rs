@@ -13,6 +13,7 @@ mod dist_cli;
 mod distributions;
 mod examples;
 mod expected_tables;
+mod game_page;
 mod golden;
 mod inputs;
 mod merge;

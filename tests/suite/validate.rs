@@ -3,8 +3,8 @@
 //! and to the final score through luck), JSON that says the same as the text, Verhoeff's
 //! published example, and a simulated game's ground truth.
 
-use dicelens::corpus::LogFile;
-use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
+use crate::common::{find_game, replayed};
+use dicelens::replay::{Replayed, Skip};
 use dicelens_parsers::GameRecord;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -133,30 +133,6 @@ fn parse(stdout: &str) -> Report {
         lines,
         totals,
     }
-}
-
-/// The game `id` of a file, parsed by the library.
-fn find_game(path: &Path, id: &str) -> GameRecord {
-    let file = LogFile::open(path, None).unwrap();
-    let mut found = None;
-    file.for_each_game(|g| {
-        if let Ok(g) = g {
-            if found.is_none() && g.provenance.game_id == id {
-                found = Some(g.clone());
-            }
-        }
-    });
-    found.unwrap_or_else(|| panic!("no game {id} in {}", path.display()))
-}
-
-/// The replay `validate` makes (unfinished games included).
-fn replayed(game: &GameRecord) -> (Replayed, Result<(), Skip>) {
-    let mut out = Replayed::default();
-    let options = ReplayOptions {
-        include_unfinished: true,
-    };
-    let result = replay(game, options, &mut out);
-    (out, result)
 }
 
 /// The lines and totals agree with the replay and with each other.
