@@ -8,7 +8,9 @@ use super::analyze::Bar;
 use super::flags::{FormatFlag, GameFilter, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::compare::{compare, CorpusRating};
-use dicelens::pipeline::{rate_batch, read_corpus, DecisionSink, Options, Tables, BATCH};
+use dicelens::pipeline::{
+    rate_batch_metered, read_corpus, DecisionSink, Options, Progress, RunMeter, Tables, BATCH,
+};
 use dicelens::rate::{OracleSpec, Rated};
 use dicelens::replay::{ReplayOptions, Replayed};
 use dicelens::report::oracles::{bench_json, bench_text, Measured};
@@ -119,26 +121,28 @@ fn rate(
         .load_for(games, &Bar::new())
         .map_err(CliError::failure)?;
     notice(&format!("rating {} games with {spec}", games.len()));
-    let bar = indicatif::ProgressBar::new(games.len() as u64);
+    let bar = Bar::new();
+    let meter = std::sync::Arc::new(RunMeter::for_games(games.len() as u64));
+    bar.start(&meter);
     let mut rating = CorpusRating::default();
     let mut errors = Errors(vec![None; games.len()]);
     let mut not_rated = Vec::new();
     let start = std::time::Instant::now();
     for (b, batch) in games.chunks(BATCH).enumerate() {
-        rate_batch(
+        rate_batch_metered(
             tables.oracle(),
             batch,
             b * BATCH,
             &mut errors,
             &mut rating.aggregates,
             &mut not_rated,
+            &meter,
         )
         .map_err(|e| CliError::failure(format!("{spec}: aggregates: {e}")))?;
-        bar.inc(batch.len() as u64);
     }
     rating.seconds = start.elapsed().as_secs_f64();
     rating.errors = errors.0;
-    bar.finish_and_clear();
+    bar.finish();
     // Freeing the oracle's caches is not part of its time, nor (done here, before the next
     // oracle starts) of the next oracle's.
     drop(tables);
