@@ -5,7 +5,7 @@
 //! caches, as a fresh `analyze` would, and its tables are loaded before its clock starts.
 
 use super::analyze::Bar;
-use super::flags::{FormatFlag, GameFilter, TablesFlag};
+use super::flags::{not_at_least, FormatFlag, GameFilter, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::compare::{compare, CorpusRating};
 use dicelens::pipeline::{
@@ -67,9 +67,11 @@ fn specs(args: &OraclesArgs) -> Result<(OracleSpec, Vec<OracleSpec>), CliError> 
         })
         .collect::<Result<Vec<OracleSpec>, CliError>>()?;
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
-        return Err(CliError::flag(
+        return Err(not_at_least(
             "--tolerance",
-            "expected a number of at least 0",
+            "a tolerance",
+            0,
+            args.tolerance,
         ));
     }
     Ok((reference, candidates))
