@@ -11,7 +11,7 @@
 use crate::aggregate::{Aggregates, Overflow};
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
-use crate::pipeline::{rate_batch, Progress, Tables, BATCH};
+use crate::pipeline::{rate_batch, Progress, RunMeter, Tables, BATCH};
 use crate::rate::OracleSpec;
 use crate::replay::{replay, ReplayOptions, Replayed};
 use crate::report::csv::{read_game_rows, GameRow};
@@ -434,7 +434,17 @@ impl Subtraction<'_> {
         let mut one = Aggregates::default();
         let mut not_rated = Vec::new();
         let oracle = self.tables.oracle();
-        if let Err(e) = rate_batch(oracle, &self.batch, 0, &mut (), &mut one, &mut not_rated) {
+        let meter = RunMeter::default();
+        let rated = rate_batch(
+            oracle,
+            &self.batch,
+            0,
+            &mut (),
+            &mut one,
+            &mut not_rated,
+            &meter,
+        );
+        if let Err(e) = rated {
             self.overflow.get_or_insert(e);
         }
         self.aggregates.subtract(&one);

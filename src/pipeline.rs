@@ -349,22 +349,10 @@ fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
 /// default thresholds of its game's unit ([`Oracle::unit`]): each chunk gives a partial
 /// aggregate, what `sink` gathered, and the games the oracle could not rate. Chunks are then
 /// taken in order: aggregates merged into `aggregates`, parts handed to the sink, unrated games
-/// added to `not_rated`. `first` is the index the sink gets for the batch's first game. An error
-/// if a counter of `aggregates` would overflow ([`Aggregates::merge`]).
+/// added to `not_rated`. `first` is the index the sink gets for the batch's first game; `meter`
+/// counts the games rated as each chunk is done. An error if a counter of `aggregates` would
+/// overflow ([`Aggregates::merge`]).
 pub fn rate_batch<S: DecisionSink + ?Sized>(
-    oracle: &MatchOracle,
-    batch: &[(GameRecord, Replayed)],
-    first: usize,
-    sink: &mut S,
-    aggregates: &mut Aggregates,
-    not_rated: &mut Vec<(SkipReason, Location)>,
-) -> Result<(), Overflow> {
-    let meter = RunMeter::default();
-    rate_batch_metered(oracle, batch, first, sink, aggregates, not_rated, &meter)
-}
-
-/// [`rate_batch`], counting the games rated in `meter` as each chunk is done.
-pub fn rate_batch_metered<S: DecisionSink + ?Sized>(
     oracle: &MatchOracle,
     batch: &[(GameRecord, Replayed)],
     first: usize,
@@ -560,7 +548,7 @@ impl Analyzer {
                     _ => multi_games += 1,
                 }
             }
-            if let Err(e) = rate_batch_metered(
+            if let Err(e) = rate_batch(
                 &tables.oracle,
                 batch.games(),
                 handed,

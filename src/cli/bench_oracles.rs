@@ -9,7 +9,7 @@ use super::flags::{not_at_least, FormatFlag, GameFilter, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::compare::{compare, CorpusRating};
 use dicelens::pipeline::{
-    rate_batch_metered, read_corpus, DecisionSink, Options, Progress, RunMeter, Tables, BATCH,
+    rate_batch, read_corpus, DecisionSink, Options, Progress, RunMeter, Tables, BATCH,
 };
 use dicelens::rate::{OracleSpec, Rated};
 use dicelens::replay::{ReplayOptions, Replayed};
@@ -131,7 +131,7 @@ fn rate(
     let mut not_rated = Vec::new();
     let start = std::time::Instant::now();
     for (b, batch) in games.chunks(BATCH).enumerate() {
-        rate_batch_metered(
+        rate_batch(
             tables.oracle(),
             batch,
             b * BATCH,

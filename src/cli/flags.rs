@@ -21,13 +21,19 @@ pub fn not_between(
     most: impl Display,
     got: impl Display,
 ) -> CliError {
-    CliError::flag(flag, format!("expected {what} from {least} to {most}, got {got}"))
+    CliError::flag(
+        flag,
+        format!("expected {what} from {least} to {most}, got {got}"),
+    )
 }
 
 /// The usage error of a number below its least value: `FLAG: expected WHAT of at least LEAST,
 /// got VALUE`.
 pub fn not_at_least(flag: &str, what: &str, least: impl Display, got: impl Display) -> CliError {
-    CliError::flag(flag, format!("expected {what} of at least {least}, got {got}"))
+    CliError::flag(
+        flag,
+        format!("expected {what} of at least {least}, got {got}"),
+    )
 }
 
 /// The log files of a run, and `--byte-range` to read the games of part of one.

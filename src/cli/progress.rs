@@ -153,7 +153,10 @@ fn show_lines(meter: &RunMeter, every: Duration, stopped: &Receiver<()>) {
     if printed {
         let began = meter.rating_began().unwrap_or(started);
         let done = meter.read().games_rated;
-        notice(&format!("progress: {}", progress_done(done, began.elapsed())));
+        notice(&format!(
+            "progress: {}",
+            progress_done(done, began.elapsed())
+        ));
     }
 }
 

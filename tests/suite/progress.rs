@@ -172,7 +172,9 @@ fn progress_lines_come_on_time_with_games_expected_for_a_file_not_for_stdin() {
     );
     let status = check_lines(&watched, 4);
     assert!(
-        status.iter().all(|l| l.contains(" of ~") && l.ends_with(", file 1 of 1")),
+        status
+            .iter()
+            .all(|l| l.contains(" of ~") && l.ends_with(", file 1 of 1")),
         "{status:#?}"
     );
     assert!(
