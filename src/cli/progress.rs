@@ -135,19 +135,16 @@ fn show_lines(meter: &RunMeter, every: Duration, stopped: &Receiver<()>) {
     let started = Instant::now();
     let mut next = started + every;
     let mut printed = false;
-    loop {
-        match stopped.recv_timeout(next.saturating_duration_since(Instant::now())) {
-            Err(RecvTimeoutError::Timeout) => {
-                notice(&format!("progress: {}", status(meter, &meter.read())));
-                printed = true;
-                next += every;
-                // After a stall (a suspended process), the next line comes one interval on.
-                let now = Instant::now();
-                if next < now {
-                    next = now + every;
-                }
-            }
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+    while let Err(RecvTimeoutError::Timeout) =
+        stopped.recv_timeout(next.saturating_duration_since(Instant::now()))
+    {
+        notice(&format!("progress: {}", status(meter, &meter.read())));
+        printed = true;
+        next += every;
+        // After a stall (a suspended process), the next line comes one interval on.
+        let now = Instant::now();
+        if next < now {
+            next = now + every;
         }
     }
     if printed {
@@ -164,11 +161,7 @@ fn show_lines(meter: &RunMeter, every: Duration, stopped: &Receiver<()>) {
 /// cleared; hidden while a table is being built (whose bar is on the terminal then).
 fn show_bar(meter: &RunMeter, building: &AtomicBool, stopped: &Receiver<()>) {
     let mut bar: Option<indicatif::ProgressBar> = None;
-    loop {
-        match stopped.recv_timeout(BAR_REFRESH) {
-            Err(RecvTimeoutError::Timeout) => {}
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-        }
+    while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(BAR_REFRESH) {
         if building.load(Ordering::Relaxed) {
             if let Some(bar) = bar.take() {
                 bar.finish_and_clear();

@@ -110,7 +110,7 @@ fn games_used(watched: &Watched) -> u64 {
 /// Checks the progress lines of `watched`: at least `least` status lines, none late, counts
 /// that only grow and end at the games rated, the last line a summary of the run, and no
 /// progress line after the run's summary. Returns the status lines.
-fn check_lines<'a>(watched: &'a Watched, least: usize) -> Vec<&'a str> {
+fn check_lines(watched: &Watched, least: usize) -> Vec<&str> {
     let lines = progress_lines(watched);
     let all: Vec<&str> = watched.lines.iter().map(|(_, l)| l.as_str()).collect();
     assert!(
@@ -186,17 +186,14 @@ fn progress_lines_come_on_time_with_games_expected_for_a_file_not_for_stdin() {
 
     // Standard input: games done and rate, no total, no time left.
     let piped = || Stdio::from(std::fs::File::open(&small).unwrap());
-    let cat = Command::new("cat")
+    let mut cat = Command::new("cat")
         .arg(&small)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let from_pipe = analyze_watched(
-        "-",
-        &dir.path().join("stdin"),
-        Some(EVERY),
-        Stdio::from(cat.stdout.unwrap()),
-    );
+    let pipe = Stdio::from(cat.stdout.take().unwrap());
+    let from_pipe = analyze_watched("-", &dir.path().join("stdin"), Some(EVERY), pipe);
+    assert!(cat.wait().unwrap().success());
     let status = check_lines(&from_pipe, 1);
     assert!(
         status
