@@ -2,7 +2,9 @@
 //! format recognised, games read one by one and replayed, and every game that cannot be used
 //! counted by reason with its location.
 
-use crate::files::{open_input, refusal, stdin_metadata, Input as OpenedInput, WatchedFile};
+use crate::files::{
+    open_input, refusal, stdin_metadata, CountingReader, Input as OpenedInput, WatchedFile,
+};
 use crate::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
 use dicelens_parsers::stream::{Compression, Input};
 use dicelens_parsers::{Format, GameRecord, LineNumber, ParseError, ReadOptions, Termination};
@@ -11,6 +13,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::{IsTerminal, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
 /// How the format of a log file is found (`--format`): recognised from each file's content,
@@ -70,6 +73,8 @@ pub struct LogFile {
     watched: Option<Arc<WatchedFile>>,
     format: Format,
     options: ReadOptions,
+    /// Bytes read of the file so far (compressed bytes for a compressed file).
+    bytes_read: Arc<AtomicU64>,
 }
 
 /// Where a log's bytes come from.
@@ -94,6 +99,18 @@ impl LogFile {
         format: Option<Format>,
         options: &ReadOptions,
     ) -> Result<LogFile, OpenError> {
+        LogFile::open_counting(path, format, options, Arc::default())
+    }
+
+    /// [`LogFile::open_with`], adding the bytes read of the file to `bytes_read` (for a
+    /// compressed file, the compressed bytes; the first bytes of a regular file, looked at to
+    /// recognise it, are counted when its games are read).
+    pub fn open_counting(
+        path: &Path,
+        format: Option<Format>,
+        options: &ReadOptions,
+        bytes_read: Arc<AtomicU64>,
+    ) -> Result<LogFile, OpenError> {
         let is_stdin = path.as_os_str() == "-";
         let name = if is_stdin {
             STDIN_NAME.to_string()
@@ -116,6 +133,7 @@ impl LogFile {
             }),
         };
         let stream = |read: Box<dyn Read + Send>| -> Result<(Source, Format), OpenError> {
+            let read = Box::new(CountingReader::new(read, Arc::clone(&bytes_read)));
             let input = Input::new(read).map_err(|e| unreadable(e.to_string()))?;
             let format = recognise(input.head(), input.compression())?;
             Ok((Source::Stream(Mutex::new(Some(input.into_read()))), format))
@@ -152,6 +170,7 @@ impl LogFile {
             watched,
             format,
             options: options.clone(),
+            bytes_read,
         })
     }
 
@@ -224,8 +243,9 @@ impl LogFile {
         let mut reader = match &self.source {
             Source::File(file) => {
                 let range = range.map_or(0..usize::MAX, |r| offset(r.start)..offset(r.end));
+                let read = WatchedFile::reader(&**file);
                 self.format.range_stream_reader(
-                    Box::new(WatchedFile::reader(&**file)),
+                    Box::new(CountingReader::new(read, Arc::clone(&self.bytes_read))),
                     &self.name,
                     range,
                     &self.options,
@@ -570,6 +590,9 @@ pub struct CorpusReader {
     pub summary: Summary,
     /// Fingerprints of the game ids seen so far.
     seen: HashSet<u128>,
+    /// Bytes read of the files opened by this reader so far (compressed bytes for compressed
+    /// files), for a run's progress.
+    bytes_read: Arc<AtomicU64>,
 }
 
 impl CorpusReader {
@@ -580,6 +603,7 @@ impl CorpusReader {
             read_options: ReadOptions::default(),
             summary: Summary::default(),
             seen: HashSet::new(),
+            bytes_read: Arc::default(),
         }
     }
 
@@ -596,6 +620,12 @@ impl CorpusReader {
     /// ids of the partitions of a corpus before this one).
     pub fn mark_seen(&mut self, game_id: &str) {
         self.seen.insert(fingerprint(game_id));
+    }
+
+    /// Adds the bytes read of every file this reader opens from now on to `counter` (which
+    /// another thread may read while the run goes on).
+    pub fn count_bytes_in(&mut self, counter: Arc<AtomicU64>) {
+        self.bytes_read = counter;
     }
 
     /// Opens `path` and reads every game of it (see [`CorpusReader::read`]); a file that
@@ -620,7 +650,8 @@ impl CorpusReader {
         range: Option<Range<u64>>,
         each: impl FnMut(&mut GameRecord, &mut Replayed),
     ) -> Option<String> {
-        match LogFile::open_with(path, format, &self.read_options) {
+        let counter = Arc::clone(&self.bytes_read);
+        match LogFile::open_counting(path, format, &self.read_options, counter) {
             Ok(file) => {
                 self.read_in(&file, range, each);
                 None

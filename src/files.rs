@@ -10,7 +10,8 @@
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Environment variable: how many seconds a FIFO given as input is waited on for a writer.
@@ -22,25 +23,33 @@ pub const DEFAULT_FIFO_WAIT: Duration = Duration::from_secs(5);
 /// How long a FIFO given as input is waited on for a writer: `$DICELENS_FIFO_WAIT` seconds
 /// (a number such as `5` or `0.5`), else [`DEFAULT_FIFO_WAIT`].
 pub fn fifo_wait() -> Result<Duration, String> {
-    match std::env::var(FIFO_WAIT_ENV) {
-        Err(std::env::VarError::NotPresent) => Ok(DEFAULT_FIFO_WAIT),
-        Err(std::env::VarError::NotUnicode(text)) => Err(wait_error(&text.to_string_lossy())),
-        Ok(text) => parse_wait(&text),
+    seconds_from_env(FIFO_WAIT_ENV, DEFAULT_FIFO_WAIT)
+}
+
+/// A duration given in seconds by the environment variable `name` (a number such as `5` or
+/// `0.5`), else `default` when it is not set; an error naming the variable when it is not a
+/// number of seconds.
+pub fn seconds_from_env(name: &str, default: Duration) -> Result<Duration, String> {
+    match std::env::var(name) {
+        Err(std::env::VarError::NotPresent) => Ok(default),
+        Err(std::env::VarError::NotUnicode(text)) => {
+            Err(seconds_error(name, &text.to_string_lossy()))
+        }
+        Ok(text) => parse_seconds(&text).ok_or_else(|| seconds_error(name, &text)),
     }
 }
 
-/// A wait given in seconds (`5`, `0.5`): a finite number, 0 or more.
-fn parse_wait(text: &str) -> Result<Duration, String> {
+/// A duration given in seconds (`5`, `0.5`): a finite number, 0 or more.
+fn parse_seconds(text: &str) -> Option<Duration> {
     text.trim()
         .parse::<f64>()
         .ok()
         .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
-        .ok_or_else(|| wait_error(text))
 }
 
-/// The error for a [`FIFO_WAIT_ENV`] that is not a number of seconds.
-fn wait_error(text: &str) -> String {
-    format!("{FIFO_WAIT_ENV}: expected a number of seconds (such as 5 or 0.5), found {text:?}")
+/// The error for an environment variable `name` that is not a number of seconds.
+fn seconds_error(name: &str, text: &str) -> String {
+    format!("{name}: expected a number of seconds (such as 5 or 0.5), found {text:?}")
 }
 
 /// What a file that is not a regular file is, for messages: `a directory`, `a FIFO`...
@@ -428,6 +437,28 @@ impl WatchedFile {
     }
 }
 
+/// A reader that adds the bytes it reads to a counter another thread may read (how far the
+/// reading of a run has gone, for its progress).
+pub struct CountingReader<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R> CountingReader<R> {
+    /// Reads `inner`, adding what it reads to `count`.
+    pub fn new(inner: R, count: Arc<AtomicU64>) -> CountingReader<R> {
+        CountingReader { inner, count }
+    }
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 /// Reads `buf.len()` bytes at most at `offset` of `file`, without moving its position.
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     #[cfg(unix)]
@@ -523,11 +554,12 @@ mod tests {
 
     #[test]
     fn fifo_waits_are_seconds() {
-        assert_eq!(parse_wait("5"), Ok(Duration::from_secs(5)));
-        assert_eq!(parse_wait(" 0.25 "), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_wait("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_seconds("5"), Some(Duration::from_secs(5)));
+        assert_eq!(parse_seconds(" 0.25 "), Some(Duration::from_millis(250)));
+        assert_eq!(parse_seconds("0"), Some(Duration::ZERO));
         for bad in ["-1", "x", "inf", "NaN", ""] {
-            let error = parse_wait(bad).unwrap_err();
+            assert_eq!(parse_seconds(bad), None);
+            let error = seconds_error(FIFO_WAIT_ENV, bad);
             assert!(
                 error.starts_with("DICELENS_FIFO_WAIT: expected a number of seconds"),
                 "{error}"

@@ -11,7 +11,7 @@
 use crate::aggregate::{Overflow, Parts};
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
-use crate::pipeline::{rate_batch, Progress, Tables, BATCH};
+use crate::pipeline::{rate_batch, Progress, RunMeter, Tables, BATCH};
 use crate::rate::OracleSpec;
 use crate::replay::{replay, ReplayOptions, Replayed};
 use crate::report::csv::{read_game_rows, GameRow};
@@ -328,6 +328,9 @@ pub fn merge(
             shards: at.iter().map(|&i| shards[i].name()).collect(),
         })
         .collect();
+    if !duplicate_list.is_empty() {
+        progress.notice(&duplicates_notice(&duplicate_list, subtracted));
+    }
     // The oracle's parameters, as the shards name them (a later merge rates duplicates again
     // with them).
     let summary_file = SummaryFile {
@@ -348,6 +351,33 @@ pub fn merge(
         summary_file,
         games,
     })
+}
+
+/// Game ids listed in the notice of the duplicates found by a merge.
+const DUPLICATES_SHOWN: usize = 5;
+
+/// The notice of the game ids rated in more than one analysis: how many, how many later
+/// occurrences were subtracted, and the first few ids with the analyses that rated them.
+fn duplicates_notice(duplicates: &[DuplicateGame], subtracted: u64) -> String {
+    let shown: Vec<String> = duplicates
+        .iter()
+        .take(DUPLICATES_SHOWN)
+        .map(|d| format!("{} ({})", d.game_id, d.shards.join(", ")))
+        .collect();
+    let more = duplicates.len().saturating_sub(DUPLICATES_SHOWN);
+    format!(
+        "{} game id{} rated in more than one analysis ({subtracted} later occurrence{} \
+         subtracted; all in summary.json, duplicates): {}{}",
+        duplicates.len(),
+        if duplicates.len() == 1 { "" } else { "s" },
+        if subtracted == 1 { "" } else { "s" },
+        shown.join("; "),
+        if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// Every shard's `games.csv` rows in order, but the duplicates subtracted.
@@ -403,7 +433,17 @@ impl Subtraction<'_> {
         let mut one = Parts::default();
         let mut not_rated = Vec::new();
         let oracle = self.tables.oracle();
-        if let Err(e) = rate_batch(oracle, &self.batch, 0, &mut (), &mut one, &mut not_rated) {
+        let meter = RunMeter::default();
+        let rated = rate_batch(
+            oracle,
+            &self.batch,
+            0,
+            &mut (),
+            &mut one,
+            &mut not_rated,
+            &meter,
+        );
+        if let Err(e) = rated {
             self.overflow.get_or_insert(e);
         }
         self.aggregates.subtract(&one);

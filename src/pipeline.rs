@@ -26,6 +26,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 /// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
 pub const BATCH: usize = 4096;
@@ -37,18 +40,169 @@ thread_local! {
     static CACHE: RefCell<MatchCache> = RefCell::new(MatchCache::default());
 }
 
+/// How far a run has gone, counted as it goes (by the reader and the rating workers) and read
+/// by a progress display from another thread ([`Progress::start`]): games read and rated, bytes
+/// read against the sizes of the inputs, files read.
+#[derive(Debug, Default)]
+pub struct RunMeter {
+    /// Log files the run reads.
+    files: usize,
+    /// Log files read to their end.
+    files_done: AtomicUsize,
+    /// Games read that go to be rated.
+    games_read: AtomicU64,
+    /// Games handed to the oracle and done with.
+    games_rated: AtomicU64,
+    /// Bytes read of the inputs (compressed bytes for compressed files), shared with the reader.
+    bytes_read: Arc<AtomicU64>,
+    /// Bytes before the run's byte range: read, but holding no game of the run.
+    bytes_before: u64,
+    /// The bytes of the run: the sum of the sizes of its inputs (of its byte range), when all
+    /// are known (not when one is standard input or a pipe).
+    bytes_total: Option<u64>,
+    /// When the first batch of games began to be rated.
+    rating_began: OnceLock<Instant>,
+    /// The games to rate, when known before the run (games held in memory).
+    games_known: Option<u64>,
+}
+
+/// What a [`RunMeter`] says at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MeterReading {
+    /// Log files the run reads.
+    pub files: usize,
+    /// Log files read to their end.
+    pub files_done: usize,
+    /// Games read that go to be rated.
+    pub games_read: u64,
+    /// Games rated.
+    pub games_rated: u64,
+    /// Bytes of the run read.
+    pub bytes_read: u64,
+    /// Bytes of the run, when known.
+    pub bytes_total: Option<u64>,
+    /// The games to rate, when known before the run.
+    pub games_known: Option<u64>,
+}
+
+impl MeterReading {
+    /// The games the run is expected to rate: those known before the run, else the games read
+    /// so far scaled by the share of the bytes read (so exact once every byte is read); `None`
+    /// when the size of the inputs is not known or nothing is read yet.
+    pub fn games_expected(&self) -> Option<u64> {
+        if self.games_known.is_some() {
+            return self.games_known;
+        }
+        let total = self.bytes_total?;
+        if self.bytes_read == 0 {
+            return None;
+        }
+        if self.bytes_read >= total {
+            return Some(self.games_read.max(self.games_rated));
+        }
+        let scaled = self.games_read as f64 * total as f64 / self.bytes_read as f64;
+        Some((scaled.round() as u64).max(self.games_read))
+    }
+}
+
+impl RunMeter {
+    /// A meter for a run over `files`, of the byte `range` of the one file if given: their
+    /// sizes are looked up now (unknown for standard input, pipes and FIFOs).
+    pub fn for_files(files: &[PathBuf], range: Option<&Range<u64>>) -> RunMeter {
+        let sizes: Option<u64> = files.iter().map(|path| input_size(path)).sum();
+        let (bytes_before, bytes_total) = match range {
+            Some(range) => (
+                range.start,
+                sizes.map(|size| size.min(range.end).saturating_sub(range.start)),
+            ),
+            None => (0, sizes),
+        };
+        RunMeter {
+            files: files.len(),
+            bytes_before,
+            bytes_total,
+            ..RunMeter::default()
+        }
+    }
+
+    /// A meter for rating `games` games held in memory (no file to read).
+    pub fn for_games(games: u64) -> RunMeter {
+        RunMeter {
+            games_read: AtomicU64::new(games),
+            games_known: Some(games),
+            ..RunMeter::default()
+        }
+    }
+
+    /// The counter of the bytes read, for the reader to add to.
+    pub fn bytes_counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.bytes_read)
+    }
+
+    /// One more game read, to be rated.
+    pub fn game_read(&self) {
+        self.games_read.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// `games` more games rated.
+    pub fn games_rated(&self, games: usize) {
+        self.games_rated.fetch_add(games as u64, Ordering::Relaxed);
+    }
+
+    /// One more file read to its end.
+    pub fn file_done(&self) {
+        self.files_done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Rating began (the first call counts).
+    pub fn rating_begins(&self) {
+        self.rating_began.get_or_init(Instant::now);
+    }
+
+    /// When rating began, if it did.
+    pub fn rating_began(&self) -> Option<Instant> {
+        self.rating_began.get().copied()
+    }
+
+    /// The counts now.
+    pub fn read(&self) -> MeterReading {
+        let read = self.bytes_read.load(Ordering::Relaxed);
+        MeterReading {
+            files: self.files,
+            files_done: self.files_done.load(Ordering::Relaxed),
+            games_read: self.games_read.load(Ordering::Relaxed),
+            games_rated: self.games_rated.load(Ordering::Relaxed),
+            bytes_read: read.saturating_sub(self.bytes_before),
+            bytes_total: self.bytes_total,
+            games_known: self.games_known,
+        }
+    }
+}
+
+/// The size of the input at `path` if it is a regular file (0 if it cannot be opened: it is
+/// skipped); `None` for standard input, pipes and FIFOs, whose size is not known.
+fn input_size(path: &Path) -> Option<u64> {
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() => Some(metadata.len()),
+        Ok(metadata) if crate::files::is_fifo(&metadata) => None,
+        _ => Some(0),
+    }
+}
+
 /// What a run reports as it goes: the table layer's notices and build progress
-/// ([`tables::Progress`](crate::tables::Progress)), and the files read.
+/// ([`tables::Progress`](crate::tables::Progress)), and how far it has gone.
 pub trait Progress: crate::tables::Progress {
-    /// The run reads `files` files.
-    fn start(&self, _files: usize) {}
-    /// One more file was read.
-    fn file_done(&self) {}
+    /// The run starts: `meter` counts how far it goes (read it from any thread until
+    /// [`Progress::finish`]).
+    fn start(&self, _meter: &Arc<RunMeter>) {}
     /// A batch of games was rated: `rated` games have been handed to the oracle so far. Called
     /// between batches, while the file being read is still open (so a test can change files
     /// under the run at a known point).
     fn batch_rated(&self, _rated: usize) {}
-    /// The run is over.
+    /// The run is over: every game is rated (or the run failed); nothing more is reported.
     fn finish(&self) {}
 }
 
@@ -195,8 +349,9 @@ fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
 /// default thresholds of its game's unit ([`Oracle::unit`]): each chunk gives a partial
 /// aggregate, what `sink` gathered, and the games the oracle could not rate. Chunks are then
 /// taken in order: aggregates merged into `aggregates`, parts handed to the sink, unrated games
-/// added to `not_rated`. `first` is the index the sink gets for the batch's first game. An error
-/// if a counter of `aggregates` would overflow ([`Aggregates::merge`]).
+/// added to `not_rated`. `first` is the index the sink gets for the batch's first game; `meter`
+/// counts the games rated as each chunk is done. An error if a counter of `aggregates` would
+/// overflow ([`Aggregates::merge`]).
 pub fn rate_batch<S: DecisionSink + ?Sized>(
     oracle: &MatchOracle,
     batch: &[(GameRecord, Replayed)],
@@ -204,7 +359,9 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
     sink: &mut S,
     aggregates: &mut Parts,
     not_rated: &mut Vec<(SkipReason, Location)>,
+    meter: &RunMeter,
 ) -> Result<(), Overflow> {
+    meter.rating_begins();
     let shared: &S = sink;
     type ChunkResult<P> = (Parts, P, Vec<(SkipReason, Location)>);
     let parts: Vec<ChunkResult<S::Part>> = batch
@@ -238,6 +395,7 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                     );
                     shared.game(first + c * CHUNK + i, game, &rated, &mut gathered);
                 }
+                meter.games_rated(chunk.len());
                 (agg, gathered, failed)
             })
         })
@@ -364,6 +522,9 @@ impl Analyzer {
             mut reader,
             options,
         } = self;
+        let meter = Arc::new(RunMeter::for_files(files, options.range.as_ref()));
+        reader.count_bytes_in(meter.bytes_counter());
+        progress.start(&meter);
         let mut tables = Tables::new(options.tables.as_deref(), options.oracle);
         let mut aggregates = Parts::default();
         let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
@@ -400,6 +561,7 @@ impl Analyzer {
                 sink,
                 aggregates,
                 not_rated,
+                &meter,
             ) {
                 overflow.get_or_insert(e);
             }
@@ -408,11 +570,11 @@ impl Analyzer {
             progress.batch_rated(handed);
         };
         let mut batch = GameBatch::default();
-        read_each(
+        let read = read_each(
             &mut reader,
             files,
             &options,
-            progress,
+            &meter,
             &mut not_rated,
             |game, replayed, not_rated| {
                 batch.take(game, replayed);
@@ -421,13 +583,17 @@ impl Analyzer {
                 }
                 table_error.is_none()
             },
-        )?;
-        flush(
-            &mut batch,
-            &mut aggregates,
-            &mut not_rated,
-            &mut table_error,
         );
+        if read.is_ok() {
+            flush(
+                &mut batch,
+                &mut aggregates,
+                &mut not_rated,
+                &mut table_error,
+            );
+        }
+        progress.finish();
+        read?;
         if let Some(e) = table_error {
             return Err(AnalyzeError::Table(e));
         }
@@ -450,16 +616,16 @@ impl Analyzer {
 
 /// Reads and replays every game of `files` (of the byte range, if one is given) as `options`
 /// say, handing `each` the games of the wanted rule set in corpus order; the others go to
-/// `not_rated` (which `each` gets too). Once `each` returns false, no further file is read.
+/// `not_rated` (which `each` gets too), counting the games and files read in `meter`. Once
+/// `each` returns false, no further file is read.
 fn read_each(
     reader: &mut CorpusReader,
     files: &[PathBuf],
     options: &Options,
-    progress: &dyn Progress,
+    meter: &RunMeter,
     not_rated: &mut Vec<(SkipReason, Location)>,
     mut each: impl FnMut(&mut GameRecord, &mut Replayed, &mut Vec<(SkipReason, Location)>) -> bool,
 ) -> Result<(), AnalyzeError> {
-    progress.start(files.len());
     let format = options.format.fixed();
     let mut going = true;
     for path in files {
@@ -468,16 +634,15 @@ fn read_each(
         }
         let unread = reader.read_path_in(path, format, options.range.clone(), |game, replayed| {
             if going && wanted_rule_set(options.only, game, replayed.rules, not_rated) {
+                meter.game_read();
                 going = each(game, replayed, not_rated);
             }
         });
         if let Some(why) = unread {
-            progress.finish();
             return Err(AnalyzeError::UnreadableRange(why));
         }
-        progress.file_done();
+        meter.file_done();
     }
-    progress.finish();
     Ok(())
 }
 
@@ -492,26 +657,34 @@ fn with_not_rated(mut summary: Summary, not_rated: Vec<(SkipReason, Location)>) 
 
 /// Reads and replays every game of `files` as `options` say (its oracle and tables are not
 /// used) and keeps in memory, in corpus order, the games to rate; the summary counts the
-/// others by reason. For rating one corpus several times ([`rate_batch`]).
+/// others by reason. For rating one corpus several times ([`rate_batch`]). The games kept
+/// count as done for `progress`.
 pub fn read_corpus(
     files: &[PathBuf],
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<(Vec<(GameRecord, Replayed)>, Summary), AnalyzeError> {
     let mut reader = CorpusReader::for_options(options.replay, &options.read);
+    let meter = Arc::new(RunMeter::for_files(files, options.range.as_ref()));
+    reader.count_bytes_in(meter.bytes_counter());
+    progress.start(&meter);
+    meter.rating_begins();
     let mut not_rated = Vec::new();
     let mut games = Vec::new();
-    read_each(
+    let read = read_each(
         &mut reader,
         files,
         options,
-        progress,
+        &meter,
         &mut not_rated,
         |game, replayed, _| {
             games.push((std::mem::take(game), std::mem::take(replayed)));
+            meter.games_rated(1);
             true
         },
-    )?;
+    );
+    progress.finish();
+    read?;
     Ok((games, with_not_rated(reader.summary, not_rated)))
 }
 

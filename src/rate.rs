@@ -937,7 +937,7 @@ mod tests {
         for (text, says) in [
             ("", "unknown method"),
             ("exact", "only affordable late"),
-            ("emp:6", "expected 0 to 5"),
+            ("emp:6", "from 0 to 5, got '6'"),
             ("emp:1/exact:13", "N in 0..=12"),
             ("emp:1/exact:x", "N in 0..=12"),
             ("emp:1/exact:4/exact:5", "an oracle is"),

@@ -49,6 +49,9 @@ pub struct Reader<'a> {
     /// The next line to read, where the last game returned begins, where the range ends.
     lines: Cursor<'a>,
     file: &'a str,
+    /// The file's name without its directories: game ids are made of it (so they do not
+    /// depend on the path the file was given by).
+    id_name: &'a str,
     player: String,
     /// Where the lines read so far leave the delimiting of games.
     delimiter: Delimiter,
@@ -278,6 +281,15 @@ impl Delimiter {
     }
 }
 
+/// The name of the file at `path` without its directories (`logs/2024/game1.txt` is
+/// `game1.txt`); `path` itself if it has no file name (`<stdin>`).
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path)
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or(path)
+}
+
 impl<'a> Reader<'a> {
     /// A reader over `content`, naming `file` in records and errors. The player is named after
     /// the file's stem (`fixtures/verhoeff/game1.txt` plays as `game1`).
@@ -298,6 +310,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn resuming(lines: Cursor<'a>, file: &'a str) -> Reader<'a> {
         Reader {
             lines,
+            id_name: file_name(file),
             file,
             player: crate::player_from_file(file),
             delimiter: Delimiter::before(&lines),
@@ -331,7 +344,7 @@ impl<'a> Reader<'a> {
         out: &mut GameRecord,
     ) -> Result<(), ParseError> {
         let form = step.mode.form();
-        let game_id = format!("{}:{}", self.file, first.number);
+        let game_id = format!("{}:{}", self.id_name, first.number);
         let site = ErrorSite {
             file: self.file,
             game_id: Some(&game_id),

@@ -3,9 +3,9 @@
 //! aggregates ([`dicelens::report`]).
 
 use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, TablesFlag};
-use super::tables::TERMINAL;
+pub(crate) use super::progress::Bar;
 use super::{notice, print_stdout, CliError, Required};
-use dicelens::pipeline::{Analyzer, Options, Progress};
+use dicelens::pipeline::{Analyzer, Options};
 use dicelens::rate::Unit;
 use dicelens::replay::ReplayOptions;
 use dicelens::report::csv::RowFiles;
@@ -61,44 +61,6 @@ pub struct LeaderboardFlags {
     /// Print the leaderboard as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The progress of a run on stderr: table notices, and a bar over the files (hidden when
-/// stderr is not a terminal).
-pub(crate) struct Bar(indicatif::ProgressBar);
-
-impl Bar {
-    /// A bar not started yet.
-    pub(crate) fn new() -> Bar {
-        Bar(indicatif::ProgressBar::new(0))
-    }
-}
-
-impl dicelens::tables::Progress for Bar {
-    fn notice(&self, message: &str) {
-        TERMINAL.notice(message);
-    }
-    fn build_started(&self, what: &str, unit: &str) {
-        TERMINAL.build_started(what, unit);
-    }
-    fn build_progress(&self, done: u64, total: u64) {
-        TERMINAL.build_progress(done, total);
-    }
-    fn build_finished(&self) {
-        TERMINAL.build_finished();
-    }
-}
-
-impl Progress for Bar {
-    fn start(&self, files: usize) {
-        self.0.set_length(files as u64);
-    }
-    fn file_done(&self) {
-        self.0.inc(1);
-    }
-    fn finish(&self) {
-        self.0.finish_and_clear();
-    }
 }
 
 /// A file that could not be written, as a failure.

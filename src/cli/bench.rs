@@ -6,7 +6,7 @@
 //! boxes (`dicelens::report::quality`): moves, mean error per move, and the shares of moves
 //! with an error above 0.001 and 0.01.
 
-use super::flags::TablesFlag;
+use super::flags::{not_between, TablesFlag};
 use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::report::quality::{quality as quality_report, QualitySetup, Tally};
@@ -17,6 +17,9 @@ use dicelens::solve::match_points::{MatchSearch, Method};
 use dicelens::solve::two_player::ExactTwoPlayer;
 use dicelens::tables::{load_dist, load_expected, table_dir};
 use std::collections::BTreeMap;
+
+/// The deepest EMP and DynW search `--depth` allows.
+const MOST_DEPTH: u8 = 5;
 
 /// The flags of `dicelens bench`.
 #[derive(clap::Args)]
@@ -97,13 +100,23 @@ fn self_play_error(e: SelfPlayError) -> CliError {
 /// Runs `dicelens bench quality`.
 fn quality(args: &QualityArgs) -> Result<(), CliError> {
     let rules = args.rules;
-    if args.depth > 5 {
-        return Err(CliError::flag("--depth", "expected 0 to 5"));
+    if args.depth > MOST_DEPTH {
+        return Err(not_between(
+            "--depth",
+            "a search depth",
+            0,
+            MOST_DEPTH,
+            args.depth,
+        ));
     }
-    if args.max_free < 1 || args.max_free > 2 * rules.box_count() as u32 {
-        return Err(CliError::flag(
+    let most_free = 2 * rules.box_count() as u32;
+    if !(1..=most_free).contains(&args.max_free) {
+        return Err(not_between(
             "--max-free",
-            "expected a number of free boxes",
+            &format!("a number of free boxes (both sheets of {rules})"),
+            1,
+            most_free,
+            args.max_free,
         ));
     }
     let dir = table_dir(args.tables.tables.as_deref());

@@ -5,10 +5,12 @@
 //! caches, as a fresh `analyze` would, and its tables are loaded before its clock starts.
 
 use super::analyze::Bar;
-use super::flags::{FormatFlag, GameFilter, TablesFlag};
+use super::flags::{not_at_least, FormatFlag, GameFilter, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::compare::{compare, CorpusRating};
-use dicelens::pipeline::{rate_batch, read_corpus, DecisionSink, Options, Tables, BATCH};
+use dicelens::pipeline::{
+    rate_batch, read_corpus, DecisionSink, Options, Progress, RunMeter, Tables, BATCH,
+};
 use dicelens::rate::{OracleSpec, Rated};
 use dicelens::replay::{ReplayOptions, Replayed};
 use dicelens::report::oracles::{bench_json, bench_text, Measured};
@@ -65,9 +67,11 @@ fn specs(args: &OraclesArgs) -> Result<(OracleSpec, Vec<OracleSpec>), CliError> 
         })
         .collect::<Result<Vec<OracleSpec>, CliError>>()?;
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
-        return Err(CliError::flag(
+        return Err(not_at_least(
             "--tolerance",
-            "expected a number of at least 0",
+            "a tolerance",
+            0,
+            args.tolerance,
         ));
     }
     Ok((reference, candidates))
@@ -119,7 +123,9 @@ fn rate(
         .load_for(games, &Bar::new())
         .map_err(CliError::failure)?;
     notice(&format!("rating {} games with {spec}", games.len()));
-    let bar = indicatif::ProgressBar::new(games.len() as u64);
+    let bar = Bar::new();
+    let meter = std::sync::Arc::new(RunMeter::for_games(games.len() as u64));
+    bar.start(&meter);
     let mut rating = CorpusRating::default();
     let mut errors = Errors(vec![None; games.len()]);
     let mut not_rated = Vec::new();
@@ -132,13 +138,13 @@ fn rate(
             &mut errors,
             &mut rating.aggregates,
             &mut not_rated,
+            &meter,
         )
         .map_err(|e| CliError::failure(format!("{spec}: aggregates: {e}")))?;
-        bar.inc(batch.len() as u64);
     }
     rating.seconds = start.elapsed().as_secs_f64();
     rating.errors = errors.0;
-    bar.finish_and_clear();
+    bar.finish();
     // Freeing the oracle's caches is not part of its time, nor (done here, before the next
     // oracle starts) of the next oracle's.
     drop(tables);

@@ -8,8 +8,33 @@ use dicelens::corpus::{log_paths, InputFormat};
 use dicelens::rate::OracleSpec;
 use dicelens::rules::RuleSet;
 use dicelens_parsers::ReadOptions;
+use std::fmt::Display;
 use std::ops::Range;
 use std::path::PathBuf;
+
+/// The usage error of a number outside its range: `FLAG: expected WHAT from LEAST to MOST, got
+/// VALUE`.
+pub fn not_between(
+    flag: &str,
+    what: &str,
+    least: impl Display,
+    most: impl Display,
+    got: impl Display,
+) -> CliError {
+    CliError::flag(
+        flag,
+        format!("expected {what} from {least} to {most}, got {got}"),
+    )
+}
+
+/// The usage error of a number below its least value: `FLAG: expected WHAT of at least LEAST,
+/// got VALUE`.
+pub fn not_at_least(flag: &str, what: &str, least: impl Display, got: impl Display) -> CliError {
+    CliError::flag(
+        flag,
+        format!("expected {what} of at least {least}, got {got}"),
+    )
+}
 
 /// The log files of a run, and `--byte-range` to read the games of part of one.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -13,6 +13,7 @@ pub mod ids;
 pub mod merge;
 pub mod partitions;
 pub mod player;
+pub mod progress;
 pub mod simulate;
 pub mod tables;
 pub mod validate;

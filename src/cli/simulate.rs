@@ -1,6 +1,7 @@
 //! `dicelens simulate`: a synthetic corpus of players with known skill, and its ground truth
 //! (both replaced only once both are written).
 
+use super::flags::not_at_least;
 use super::{notice, CliError};
 use dicelens::report::output::{commit_all, PendingFile};
 use dicelens::rules::RuleSet;
@@ -50,12 +51,14 @@ pub fn truth_path(out: &Path) -> PathBuf {
 pub fn run(args: Args) -> Result<(), CliError> {
     let (rules, format) = (args.rules, args.format);
     if args.seats == 0 {
-        return Err(CliError::flag("--seats", "a game needs at least one seat"));
+        return Err(not_at_least("--seats", "a number of seats", 1, args.seats));
     }
     if args.players < args.seats {
-        return Err(CliError::flag(
+        return Err(not_at_least(
             "--players",
-            format!("{} players cannot fill {} seats", args.players, args.seats),
+            "a number of players (one per seat)",
+            args.seats,
+            args.players,
         ));
     }
     if format == Format::YatzySolver {

@@ -106,7 +106,7 @@ impl std::str::FromStr for Method {
     fn from_str(text: &str) -> Result<Method, String> {
         let depth = |d: &str| match d.parse::<u8>() {
             Ok(d) if d <= 5 => Ok(d),
-            _ => Err(format!("depth '{d}': expected 0 to 5")),
+            _ => Err(format!("expected a search depth from 0 to 5, got '{d}'")),
         };
         match text.split_once(':') {
             None if text == "e" => Ok(Method::Solitaire),
@@ -751,9 +751,9 @@ mod tests {
     #[test]
     fn unknown_methods_and_depths_say_what_is_expected() {
         let err = "emp:6".parse::<Method>().unwrap_err();
-        assert!(err.contains("depth '6': expected 0 to 5"), "{err}");
+        assert!(err.contains("from 0 to 5, got '6'"), "{err}");
         let err = "dynw:-1".parse::<Method>().unwrap_err();
-        assert!(err.contains("expected 0 to 5"), "{err}");
+        assert!(err.contains("from 0 to 5, got '-1'"), "{err}");
         for bad in ["foo", "exact:1", "e:0", "EMP:1"] {
             let err = bad.parse::<Method>().unwrap_err();
             assert!(err.starts_with(&format!("unknown method '{bad}'")), "{err}");

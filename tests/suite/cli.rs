@@ -414,3 +414,55 @@ fn eval_oracle_and_its_former_name() {
     let both = dicelens(&["eval", "--oracle", "e", "--method", "e"], dir.path());
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn a_number_out_of_range_is_an_error_stating_the_range_and_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.ygn");
+    let out = out.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["bench", "quality", "--max-free", "30"],
+            "--max-free: expected a number of free boxes (both sheets of yahtzee) from 1 to 26, \
+             got 30",
+        ),
+        (
+            vec!["bench", "quality", "--max-free", "0"],
+            "from 1 to 26, got 0",
+        ),
+        (
+            vec!["bench", "quality", "--depth", "9"],
+            "--depth: expected a search depth from 0 to 5, got 9",
+        ),
+        (
+            vec!["bench", "oracles", "x.ygn", "--tolerance=-0.5"],
+            "--tolerance: expected a tolerance of at least 0, got -0.5",
+        ),
+        (
+            vec!["simulate", "--seats", "0", "--out", out],
+            "--seats: expected a number of seats of at least 1, got 0",
+        ),
+        (
+            vec!["simulate", "--seats", "3", "--players", "2", "--out", out],
+            "--players: expected a number of players (one per seat) of at least 3, got 2",
+        ),
+        (
+            vec!["eval", "--method", "emp:7", "--roll", "12345"],
+            "--method: expected a search depth from 0 to 5, got '7'",
+        ),
+        (
+            vec!["analyze", "x.ygn", "--oracle", "dynw:6"],
+            "--oracle: expected a search depth from 0 to 5, got '6'",
+        ),
+        (
+            vec!["eval", "--roll", "12345", "--rolls-left", "3"],
+            "--rolls-left: 3 rolls left; a turn has at most 2 after its first roll",
+        ),
+    ] {
+        let run = dicelens(&args, dir.path());
+        let stderr = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    assert!(!Path::new(out).exists());
+}

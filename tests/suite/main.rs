@@ -20,6 +20,7 @@ mod merge;
 mod outputs;
 mod partitions;
 mod player;
+mod progress;
 mod properties;
 mod ranges;
 mod reliability_inputs;

@@ -134,7 +134,7 @@ fn overlapping_shards_merge_to_the_single_run() {
         first[3]
     );
 
-    let (merged_out, _) = dicelens(&[
+    let (merged_out, merge_notices) = dicelens(&[
         "merge",
         d.join("a").to_str().unwrap(),
         d.join("b").to_str().unwrap(),
@@ -144,6 +144,21 @@ fn overlapping_shards_merge_to_the_single_run() {
         d.join("m").to_str().unwrap(),
     ]);
     assert_eq!(merged_out, one_out);
+    // The duplicates are reported on stderr too: how many, and the first few with their shards.
+    let notice = merge_notices
+        .lines()
+        .find(|l| l.contains("rated in more than one analysis"))
+        .unwrap_or_else(|| panic!("no notice of the duplicates: {merge_notices}"));
+    let shards = format!("{}, {}", d.join("a").display(), d.join("b").display());
+    assert!(
+        notice.starts_with("dicelens: 20 game ids rated in more than one analysis (20 later"),
+        "{notice}"
+    );
+    for id in &middle[..5] {
+        assert!(notice.contains(&format!("{id} ({shards})")), "{notice}");
+    }
+    assert!(!notice.contains(&middle[5]), "{notice}");
+    assert!(notice.ends_with("; and 15 more"), "{notice}");
     for file in [
         "players.csv",
         "leaderboard.csv",

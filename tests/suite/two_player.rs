@@ -438,7 +438,7 @@ mod cli {
         // Each malformed spec is a usage error naming the flag and what is expected.
         for (spec, says) in [
             ("emp:1/exact:20", "N in 0..=12"),
-            ("emp:9", "expected 0 to 5"),
+            ("emp:9", "from 0 to 5, got '9'"),
             ("e/exact:4", "e takes no /options"),
             ("emp:1/exact-leaves", "needs /exact:N"),
             ("emp:1/exact:4/exact:6", "an oracle is"),

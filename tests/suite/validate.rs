@@ -218,7 +218,9 @@ fn legal_games_are_legal_with_one_line_per_decision_and_totals_that_add_up() {
         let report = parse(&stdout);
         assert_eq!(report.verdict, "verdict: legal", "{context}");
         let id = if id.is_empty() {
-            format!("{}:3", path.display())
+            // A Verhoeff game's id: the file's name (without directories) and its first line.
+            let name = path.file_name().unwrap().to_string_lossy();
+            format!("{name}:3")
         } else {
             id.to_string()
         };
@@ -564,4 +566,57 @@ fn a_simulated_game_matches_its_ground_truth() {
     let v: Value = serde_json::from_slice(&json.stdout).unwrap();
     let exact = v["totals"][0]["total_error"].as_f64().unwrap();
     assert!((exact - total_error).abs() <= 1e-6 * total_error.max(1.0));
+}
+
+#[test]
+fn a_verhoeff_game_id_from_analyze_is_found_by_validate_from_another_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    std::fs::copy(fixture("verhoeff/input_game.txt"), logs.join("v.txt")).unwrap();
+    let run_in = |cwd: &Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_dicelens"))
+            .args(args)
+            .current_dir(cwd)
+            .env("DICELENS_TABLES", tables_dir())
+            .output()
+            .expect("the binary runs")
+    };
+    let analyzed = run_in(
+        dir.path(),
+        &[
+            "analyze",
+            "logs/v.txt",
+            "--oracle",
+            "e",
+            "--min-games",
+            "1",
+            "--out",
+            "out",
+        ],
+    );
+    assert!(analyzed.status.success(), "{}", text(&analyzed.stderr));
+    let games = std::fs::read_to_string(dir.path().join("out/games.csv")).unwrap();
+    let id = games
+        .lines()
+        .nth(1)
+        .and_then(|row| row.split(',').next())
+        .expect("a rated game")
+        .to_string();
+    assert!(!id.contains("logs"), "the id holds the path as typed: {id}");
+    let absolute = logs.join("v.txt");
+    for (cwd, path) in [
+        (logs.as_path(), "v.txt"),
+        (Path::new("/"), absolute.to_str().unwrap()),
+    ] {
+        let out = run_in(cwd, &["validate", path, "--oracle", "e", "--game", &id]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "validate {path} --game {id} from {}: {}",
+            cwd.display(),
+            text(&out.stderr)
+        );
+        assert!(!out.stdout.is_empty());
+    }
 }

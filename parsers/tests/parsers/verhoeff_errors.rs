@@ -48,13 +48,15 @@ fn empty_inputs_yield_nothing() {
 }
 
 #[test]
-fn player_is_the_file_stem_and_game_id_the_first_line() {
+fn player_is_the_file_stem_and_game_id_the_file_name_and_first_line() {
     let outcomes = read(&format!("\n{INPUT_TURN}"));
     let [Ok(game)] = outcomes.as_slice() else {
         panic!("{outcomes:#?}")
     };
     assert_eq!(game.players, ["t"]);
-    assert_eq!(game.provenance.game_id, "logs/t.txt:2");
+    // The id is made of the file name without its directories: the same wherever the tool is
+    // run from.
+    assert_eq!(game.provenance.game_id, "t.txt:2");
     assert_eq!(
         (game.provenance.file.as_str(), game.provenance.line),
         (FILE, 2)
