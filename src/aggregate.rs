@@ -272,6 +272,61 @@ pub struct PlayerStats {
     pub game_error_sq: i128,
     /// Dates of the player's games with the games and error that day (for trends).
     pub days: BTreeMap<String, (u64, i128)>,
+    /// Dates of the player's games with the games counted here and the sum of their squared
+    /// game errors, micro-points squared (for the interval of a trend's month). Absent from an
+    /// `aggregates.json` written before it existed: a day whose count here falls short of its
+    /// games in [`PlayerStats::days`] has no known spread.
+    #[serde(default)]
+    pub days_sq: BTreeMap<String, (u64, i128)>,
+}
+
+/// The 95% confidence interval of a mean per game (normal approximation, by game) from the
+/// games, the sum of their errors (nano-points) and the sum of their squares (micro-points
+/// squared): `(mean, mean)` for fewer than two games.
+pub fn mean_ci(games: u64, error_nano: i128, error_sq_micro: i128) -> (f64, f64) {
+    let n = games as f64;
+    let mean = if games == 0 {
+        0.0
+    } else {
+        error_nano as f64 / NANO / n
+    };
+    if games < 2 {
+        return (mean, mean);
+    }
+    let mean_sq = error_sq_micro as f64 / (MICRO * MICRO) / n;
+    let variance = ((mean_sq - mean * mean) * n / (n - 1.0)).max(0.0);
+    let half = 1.96 * (variance / n).sqrt();
+    (mean - half, mean + half)
+}
+
+/// Adds the per-day counts of `theirs` to `mine` (checked), naming the entry `map[day]` and its
+/// counters `first` and `second` on overflow.
+fn merge_days(
+    mine: &mut BTreeMap<String, (u64, i128)>,
+    theirs: &BTreeMap<String, (u64, i128)>,
+    map: &str,
+    second: &str,
+) -> Result<(), Overflow> {
+    for (day, (g, e)) in theirs {
+        let d = mine.entry(day.clone()).or_default();
+        add_checked(&mut d.0, *g, "games")
+            .and_then(|()| add_checked(&mut d.1, *e, second))
+            .map_err(|e| e.within(&entry_name(map, day)))?;
+    }
+    Ok(())
+}
+
+/// Removes the per-day counts of `theirs` from `mine`, dropping the days that become empty.
+fn subtract_days(mine: &mut BTreeMap<String, (u64, i128)>, theirs: &BTreeMap<String, (u64, i128)>) {
+    subtract_entries(
+        mine,
+        theirs,
+        |d, (g, e)| {
+            d.0 = d.0.saturating_sub(*g);
+            d.1 = d.1.saturating_sub(*e);
+        },
+        |d| *d == (0, 0),
+    );
 }
 
 impl PlayerStats {
@@ -286,15 +341,7 @@ impl PlayerStats {
 
     /// 95% confidence interval of the error per game (normal approximation, by game).
     pub fn error_per_game_ci(&self) -> (f64, f64) {
-        let n = self.games as f64;
-        let mean = self.error_per_game();
-        if self.games < 2 {
-            return (mean, mean);
-        }
-        let mean_sq = self.game_error_sq as f64 / (MICRO * MICRO) / n;
-        let variance = ((mean_sq - mean * mean) * n / (n - 1.0)).max(0.0);
-        let half = 1.96 * (variance / n).sqrt();
-        (mean - half, mean + half)
+        mean_ci(self.games, self.all.error_nano, self.game_error_sq)
     }
 
     /// Adds another player's statistics; an error naming the counter that would overflow (the
@@ -309,12 +356,8 @@ impl PlayerStats {
                 .map_err(|e| e.within(&entry_name("rounds", round)))?;
         }
         add_checked(&mut self.game_error_sq, o.game_error_sq, "game_error_sq")?;
-        for (day, (g, e)) in &o.days {
-            let d = self.days.entry(day.clone()).or_default();
-            add_checked(&mut d.0, *g, "games")
-                .and_then(|()| add_checked(&mut d.1, *e, "error_nano"))
-                .map_err(|e| e.within(&entry_name("days", day)))?;
-        }
+        merge_days(&mut self.days, &o.days, "days", "error_nano")?;
+        merge_days(&mut self.days_sq, &o.days_sq, "days_sq", "error_sq")?;
         Ok(())
     }
 
@@ -333,15 +376,8 @@ impl PlayerStats {
             Tally::is_empty,
         );
         self.game_error_sq = self.game_error_sq.saturating_sub(o.game_error_sq);
-        subtract_entries(
-            &mut self.days,
-            &o.days,
-            |d, (g, e)| {
-                d.0 = d.0.saturating_sub(*g);
-                d.1 = d.1.saturating_sub(*e);
-            },
-            |d| *d == (0, 0),
-        );
+        subtract_days(&mut self.days, &o.days);
+        subtract_days(&mut self.days_sq, &o.days_sq);
     }
 
     /// Whether nothing was added (no game, no decision, no round, no day).
@@ -533,6 +569,9 @@ impl Aggregates {
                 let d = counter(&mut p.days, day);
                 d.0 += 1;
                 d.1 += game_error;
+                let d = counter(&mut p.days_sq, day);
+                d.0 += 1;
+                d.1 += micro * micro;
             }
         }
     }

@@ -11,14 +11,14 @@ use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
 use super::{notice, print_stdout, CliError, Required};
 use dicelens::aggregate::Aggregates;
 use dicelens::corpus::Summary;
-use dicelens::pipeline::{analyze, DecisionSink, Options};
-use dicelens::rate::{Rated, Unit};
+use dicelens::pipeline::{analyze, Options};
+use dicelens::rate::Unit;
 use dicelens::replay::ReplayOptions;
+use dicelens::report::leaderboard;
 use dicelens::report::output::{check_complete, write_file};
-use dicelens::report::player::{self as page, PlayerReport, WORST};
+use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
 use dicelens::report::rows::DecisionRow;
 use dicelens::report::summary::SummaryFile;
-use dicelens_parsers::GameRecord;
 use std::path::{Path, PathBuf};
 
 /// Closest names listed when the player is unknown.
@@ -38,6 +38,10 @@ pub struct Args {
     /// Output directory of the HTML page (NAME.html).
     #[arg(long, default_value = "player")]
     pub out: PathBuf,
+    /// Least games for a player to be on the leaderboard, whose best tenth the player is
+    /// compared with.
+    #[arg(long, default_value_t = 500)]
+    pub min_games: u64,
     #[command(flatten)]
     pub format: FormatFlag,
     #[command(flatten)]
@@ -61,47 +65,6 @@ fn usage(message: impl Into<String>) -> CliError {
     }
 }
 
-/// Keeps the `WORST` worst of `list` (in [`DecisionRow::worst_first`] order).
-fn keep_worst(list: &mut Vec<DecisionRow<'static>>) {
-    list.sort_by(DecisionRow::worst_first);
-    list.truncate(WORST);
-}
-
-/// Gathers the worst decisions of one player while a corpus is rated.
-struct WorstOf<'a> {
-    name: &'a str,
-    worst: Vec<DecisionRow<'static>>,
-}
-
-impl DecisionSink for WorstOf<'_> {
-    type Part = Vec<DecisionRow<'static>>;
-
-    fn game(
-        &self,
-        _: usize,
-        game: &GameRecord,
-        rated: &[Rated],
-        found: &mut Vec<DecisionRow<'static>>,
-    ) {
-        for (order, r) in rated.iter().enumerate() {
-            let seat = usize::from(r.decision.seat);
-            if game.players.get(seat).map(String::as_str) != Some(self.name) {
-                continue;
-            }
-            found.push(DecisionRow::new(game, order, r).into_owned());
-            if found.len() >= 4 * WORST {
-                keep_worst(found);
-            }
-        }
-        keep_worst(found);
-    }
-
-    fn part(&mut self, found: Vec<DecisionRow<'static>>) {
-        self.worst.extend(found);
-        keep_worst(&mut self.worst);
-    }
-}
-
 /// Rates the log files: the aggregates of every player, the worst decisions of `name`, the
 /// oracle and the summary.
 fn from_logs(
@@ -118,10 +81,7 @@ fn from_logs(
         oracle: args.oracle.oracle,
         tables: args.tables.tables.clone(),
     };
-    let mut sink = WorstOf {
-        name: &args.name,
-        worst: Vec::new(),
-    };
+    let mut sink = WorstDecisions::of_player(&args.name);
     let files = args.format.paths(&args.files)?;
     let analysis = analyze(&files, &options, &mut sink, &Bar::new()).map_err(CliError::failure)?;
     let required = Required {
@@ -134,9 +94,10 @@ fn from_logs(
         notice(analysis.summary.report().trim_end());
         return Err(e);
     }
+    let worst = sink.by_player.remove(&args.name).unwrap_or_default();
     Ok((
         analysis.aggregates,
-        sink.worst,
+        worst,
         analysis.oracle,
         analysis.summary,
     ))
@@ -241,7 +202,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let Some(stats) = aggregates.players.get(&args.name) else {
         return Err(unknown(&args.name, &aggregates));
     };
-    let report = PlayerReport::new(&aggregates, &args.name, stats, oracle, source, worst, unit);
+    let board = leaderboard(&aggregates, args.min_games);
+    let population = Population::new(&aggregates, &board, args.min_games, oracle, source, unit);
+    let report = PlayerReport::new(&population, &args.name, stats, worst.as_deref());
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let path = args.out.join(page::file_name(&args.name));
@@ -263,12 +226,5 @@ mod tests {
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("Alice", "alice"), 0);
         assert_eq!(distance("", "abc"), 3);
-    }
-
-    #[test]
-    fn file_names_are_safe() {
-        assert_eq!(page::file_name("sim-03"), "sim-03.html");
-        assert_eq!(page::file_name("../a b"), "___a_b.html");
-        assert_eq!(page::file_name(""), "player.html");
     }
 }

@@ -8,7 +8,10 @@
 
 use crate::aggregate::{Aggregates, PlayerStats};
 use crate::corpus::Summary;
+use crate::pipeline::GameRatedAgain;
 use crate::rate::Class;
+use player::{PlayerReport, Population, WorstDecisions};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -74,6 +77,11 @@ pub struct AnalysisFiles<'a> {
     pub min_games: u64,
     /// Leaderboard lines in the HTML report.
     pub top: usize,
+    /// The worst decisions of the players (`analyze`); `None` when the analysis keeps none (a
+    /// merge): the player pages then say so.
+    pub worst: Option<&'a WorstDecisions>,
+    /// The games written to `games/` ([`write_game_pages`]), which player pages link to.
+    pub game_pages: Option<&'a BTreeSet<String>>,
 }
 
 impl<'a> AnalysisFiles<'a> {
@@ -92,13 +100,16 @@ impl<'a> AnalysisFiles<'a> {
             games: None,
             min_games,
             top,
+            worst: None,
+            game_pages: None,
         }
     }
 }
 
 /// Writes every output file of an analysis into `out` (put in place by its commit):
 /// `players.csv`, `leaderboard.csv`, `rounds.csv`, `summary.json`, `aggregates.json`,
-/// `games.csv` when its rows are given, and `report.html`.
+/// `games.csv` when its rows are given, `report.html`, and a page per player of the
+/// leaderboard in `players/` ([`write_player_pages`]).
 pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), WriteError> {
     let aggregates = files.aggregates;
     let board = leaderboard(aggregates, files.min_games);
@@ -119,9 +130,95 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
         files.min_games,
         files.top,
     );
-    out.write("report.html", &html)
+    out.write("report.html", &html)?;
+    write_player_pages(out, files, &board)
 }
 
+/// Writes `players/<file>` ([`player::page_path`]) for every player of the leaderboard
+/// `board`: the player beside all players and the best players, the worst decisions linked to
+/// their pages in `games/` (or why they are missing).
+pub fn write_player_pages(
+    out: &mut OutputDir,
+    files: &AnalysisFiles,
+    board: &[Ranked],
+) -> Result<(), WriteError> {
+    let aggregates = files.aggregates;
+    let games = aggregates.games;
+    let source = format!(
+        "{games} game{} rated in this analysis ({} player{} with at least {} games on its          leaderboard)",
+        if games == 1 { "" } else { "s" },
+        board.len(),
+        if board.len() == 1 { "" } else { "s" },
+        files.min_games
+    );
+    let population = Population::new(
+        aggregates,
+        board,
+        files.min_games,
+        files.summary_file.oracle.clone(),
+        source,
+        files.summary_file.unit(aggregates),
+    );
+    let no_pages = BTreeSet::new();
+    for r in board {
+        let worst = files.worst.map(|w| w.of(r.name));
+        let mut report = PlayerReport::new(&population, r.name, r.stats, worst);
+        report.no_worst = player::NO_WORST_MERGED;
+        report.game_pages = Some(files.game_pages.unwrap_or(&no_pages));
+        out.write(&player::page_path(r.name), &player::html(&report))?;
+    }
+    Ok(())
+}
+
+/// The page of a game rated again ([`crate::pipeline::rate_games_with_ids`]) by the oracle
+/// described as `oracle`: the report `validate` gives, as `games/<file>` shows it.
+pub fn game_page(rated: &GameRatedAgain, oracle: &str) -> String {
+    let rating = validate::Rating {
+        oracle: Some(oracle.to_string()),
+        unit: rated.unit,
+        thresholds: rated.thresholds,
+        not_rated: rated.not_rated.clone(),
+    };
+    let report = validate::ValidateReport::game(
+        &rated.game.provenance.file,
+        &rated.format,
+        &rated.game,
+        &rated.replayed,
+        None,
+        rating,
+        &rated.rated,
+    );
+    game::page(&report)
+}
+
+/// Writes `games/<file>` ([`game::file_name`]) for each game rated again; returns their ids
+/// (the games player pages may link to).
+pub fn write_game_pages(
+    out: &mut OutputDir,
+    games: &[GameRatedAgain],
+    oracle: &str,
+) -> Result<BTreeSet<String>, WriteError> {
+    let mut ids = BTreeSet::new();
+    for rated in games {
+        let id = &rated.game.provenance.game_id;
+        out.write(
+            &format!("games/{}", game::file_name(id)),
+            &game_page(rated, oracle),
+        )?;
+        ids.insert(id.clone());
+    }
+    Ok(ids)
+}
+
+/// The games of the worst decisions of the players on `board` (the pages player pages link
+/// to).
+pub fn linked_games(board: &[Ranked], worst: &WorstDecisions) -> std::collections::HashSet<String> {
+    board
+        .iter()
+        .flat_map(|r| worst.of(r.name))
+        .map(|row| row.game.to_string())
+        .collect()
+}
 /// `aggregates.json`: the aggregates as compact JSON and a line end.
 pub fn aggregates_json(aggregates: &Aggregates) -> String {
     serde_json::to_string(aggregates).unwrap_or_default() + "\n"
@@ -209,6 +306,13 @@ pub fn leaderboard(aggregates: &Aggregates, min_games: u64) -> Vec<Ranked<'_>> {
             stats,
         })
         .collect()
+}
+
+/// The best players: the top tenth of the leaderboard, at least one player (none if empty).
+/// The reference line of the report's round chart and of every player page.
+pub fn best_players<'a, 'b>(board: &'b [Ranked<'a>]) -> Vec<&'b Ranked<'a>> {
+    let n = (board.len() / 10).max(1).min(board.len());
+    board.iter().take(n).collect()
 }
 
 /// The leaderboard as an aligned text table (the first `top` players).

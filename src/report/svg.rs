@@ -242,3 +242,61 @@ pub fn no_data_between(out: &mut String, left: f64, right: f64, top: f64, bottom
         escape(text)
     );
 }
+
+/// One entry of a chart's legend: the class of its group, its color, its text.
+pub struct LegendItem<'a> {
+    /// Class name of the legend entry (`player`, `population`...).
+    pub class: &'a str,
+    /// Swatch color.
+    pub color: &'a str,
+    /// Text.
+    pub label: &'a str,
+}
+
+/// Width the legend gives one entry (swatch, gap, text at about 7.3 pixels a character).
+fn legend_width(item: &LegendItem) -> f64 {
+    38.0 + 7.3 * item.label.chars().count() as f64
+}
+
+/// The rows a legend of `items` takes from `LEFT` to `RIGHT`.
+pub fn legend_rows(items: &[LegendItem]) -> usize {
+    let mut rows = 1;
+    let mut x = LEFT;
+    for item in items {
+        let w = legend_width(item);
+        if x > LEFT && x + w > RIGHT {
+            rows += 1;
+            x = LEFT;
+        }
+        x += w;
+    }
+    rows
+}
+
+/// A legend of square swatches from `LEFT`, its first row centred on `y`, rows 22 pixels
+/// apart (see [`legend_rows`]).
+pub fn legend(out: &mut String, items: &[LegendItem], y: f64) {
+    out.push_str("<g class=\"legend\">\n");
+    let (mut x, mut y) = (LEFT, y);
+    for item in items {
+        let w = legend_width(item);
+        if x > LEFT && x + w > RIGHT {
+            x = LEFT;
+            y += 22.0;
+        }
+        let _ = writeln!(
+            out,
+            "<g class=\"legend-item {}\"><rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" \
+             fill=\"{}\"/><text x=\"{}\" y=\"{}\" dy=\"4\">{}</text></g>",
+            item.class,
+            px(x),
+            px(y - 7.0),
+            item.color,
+            px(x + 20.0),
+            px(y),
+            escape(item.label)
+        );
+        x += w;
+    }
+    out.push_str("</g>\n");
+}

@@ -15,6 +15,7 @@ mod examples;
 mod expected_tables;
 mod golden;
 mod inputs;
+mod linked_pages;
 mod merge;
 mod outputs;
 mod partitions;
