@@ -711,6 +711,45 @@ mod tests {
         assert_eq!((error.counter.as_str(), error.bits), ("all.luck_nano", 128));
     }
 
+    /// The squares of game errors by day merge and subtract with the rest; an
+    /// `aggregates.json` written before they existed still reads (without them).
+    #[test]
+    fn squares_by_day_merge_and_old_aggregates_read() {
+        let names = vec!["ann".to_string()];
+        let mut a = Aggregates::default();
+        a.add_game(
+            "yahtzee",
+            &names,
+            Some("2024.01.02"),
+            &[rated(0, 1, 1, 2.0, 0.0, 2)],
+        );
+        let mut b = Aggregates::default();
+        b.add_game(
+            "yahtzee",
+            &names,
+            Some("2024.01.02"),
+            &[rated(0, 1, 1, 3.0, 0.0, 2)],
+        );
+        let before = a.clone();
+        a.merge(&b).unwrap();
+        let ann = &a.players["ann"];
+        assert_eq!(ann.days_sq["2024.01.02"], (2, 13_000_000_000_000));
+        assert_eq!(ann.days["2024.01.02"].0, 2);
+        a.subtract(&b);
+        assert_eq!(a, before);
+        let mut json = serde_json::to_value(&a).unwrap();
+        json["players"]["ann"]
+            .as_object_mut()
+            .unwrap()
+            .remove("days_sq");
+        let old: Aggregates = serde_json::from_value(json).unwrap();
+        assert!(old.players["ann"].days_sq.is_empty());
+        assert_eq!(old.players["ann"].days, a.players["ann"].days);
+        let (lo, hi) = mean_ci(2, 5_000_000_000, 13_000_000_000_000);
+        let half = 1.96 * (0.5f64 / 2.0).sqrt();
+        assert!((lo - (2.5 - half)).abs() < 1e-9 && (hi - (2.5 + half)).abs() < 1e-9);
+    }
+
     /// A rated decision of `seat` in `round` with the given error, luck and class.
     fn rated(seat: u8, round: u16, roll: u8, error: f64, luck: f64, class: usize) -> Rated {
         use crate::dice::Dice;

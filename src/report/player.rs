@@ -53,8 +53,8 @@ const PAGE_STYLE: &str = "\
 
 /// What luck is, said once wherever it is shown.
 const LUCK_MEANING: &str = "luck: the value after each roll minus the value expected before \
-                            it, summed over the player's rolls (positive: rolled better than \
-                            expected)";
+                            it, summed over the player's rolls; positive when the rolls were \
+                            better than expected";
 
 /// A group of players a player is compared with: its errors by round and by decision kind.
 pub struct Reference {
@@ -354,11 +354,32 @@ fn interval_text(i: Option<(f64, f64)>) -> String {
     )
 }
 
-/// The best players' label, or `-` without a leaderboard.
-fn best_label(p: &Population) -> String {
-    p.best
-        .as_ref()
-        .map_or_else(|| "-".into(), |b| b.label.clone())
+/// Whom the player is compared with, in a phrase: all players, and the best players with
+/// their names (at most 8).
+fn comparison(population: &Population) -> String {
+    let Some(best) = &population.best else {
+        return format!(
+            "{} (every decision rated); no player has {} games or more, so there are no best \
+             players to show",
+            population.all.label, population.min_games
+        );
+    };
+    let names = &population.best_names;
+    let shown: Vec<&str> = names.iter().take(8).map(String::as_str).collect();
+    let more = if names.len() > 8 {
+        format!(" and {} more", names.len() - 8)
+    } else {
+        String::new()
+    };
+    format!(
+        "{} (every decision rated) and the {}: the best tenth of the {} players with at least \
+         {} games, by error per game ({}{more})",
+        population.all.label,
+        best.label,
+        population.ranked,
+        population.min_games,
+        shown.join(", ")
+    )
 }
 
 /// The report as text.
@@ -425,25 +446,18 @@ pub fn text(r: &PlayerReport) -> String {
         let _ = writeln!(out, "  {k:<20} {v}");
     }
     let _ = writeln!(out, "  ({LUCK_MEANING})");
-    let _ = writeln!(
-        out,
-        "\ncompared with: {}; {} (of the {} players with at least {} games)",
-        population.all.label,
-        best_label(population),
-        population.ranked,
-        population.min_games
-    );
+    let _ = writeln!(out, "\ncompared with: {}", comparison(population));
     let _ = writeln!(out, "\nerrors by round (error per decision in {unit})");
     let _ = writeln!(
         out,
-        "  {:>5} {:>9} {:>12} {:>10} {:>11} {:>12}",
-        "round", "decisions", "total error", "player", "all players", "best players"
+        "  {:>5} {:>9} {:>12} {:>15} {:>11} {:>12}",
+        "round", "decisions", "total error", "err/dec: player", "all players", "best players"
     );
     for round in all_rounds(r) {
         let mine = p.rounds.get(&round).cloned().unwrap_or_default();
         let _ = writeln!(
             out,
-            "  {round:>5} {:>9} {:>12.4} {:>10} {:>11} {:>12}",
+            "  {round:>5} {:>9} {:>12.4} {:>15} {:>11} {:>12}",
             mine.decisions,
             mine.total_error(),
             maybe(tally_rate(&mine), 6),
@@ -457,13 +471,13 @@ pub fn text(r: &PlayerReport) -> String {
     );
     let _ = writeln!(
         out,
-        "  {:<18} {:>9} {:>12} {:>10} {:>11} {:>12}",
-        "kind", "decisions", "total error", "player", "all players", "best players"
+        "  {:<18} {:>9} {:>12} {:>15} {:>11} {:>12}",
+        "kind", "decisions", "total error", "err/dec: player", "all players", "best players"
     );
     for (i, (kind, t)) in KINDS.iter().zip(&p.kinds).enumerate() {
         let _ = writeln!(
             out,
-            "  {kind:<18} {:>9} {:>12.4} {:>10} {:>11} {:>12}",
+            "  {kind:<18} {:>9} {:>12.4} {:>15} {:>11} {:>12}",
             t.decisions,
             t.total_error(),
             maybe(tally_rate(t), 6),
@@ -778,7 +792,7 @@ pub fn html(r: &PlayerReport) -> String {
         escape(&upper_first(LUCK_MEANING))
     );
 
-    let compared = comparison_note(population);
+    let compared = format!("Beside the player: {}.", comparison(population));
     out.push_str("<section id=\"rounds\">\n<h2>Error by round</h2>\n");
     out.push_str(&rounds_chart(r));
     let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(&compared));
@@ -849,39 +863,6 @@ fn upper_first(text: &str) -> String {
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-/// The sentence naming whom the player is compared with.
-fn comparison_note(population: &Population) -> String {
-    match &population.best {
-        None => format!(
-            "Beside the player: {} (every decision rated). No player has {} games or more, so \
-             there are no best players to show.",
-            population.all.label, population.min_games
-        ),
-        Some(best) => {
-            let names: Vec<&str> = population
-                .best_names
-                .iter()
-                .take(8)
-                .map(String::as_str)
-                .collect();
-            let more = if population.best_names.len() > 8 {
-                format!(" and {} more", population.best_names.len() - 8)
-            } else {
-                String::new()
-            };
-            format!(
-                "Beside the player: {} (every decision rated) and the {}: the best tenth of the \
-                 {} players with at least {} games, by error per game ({}{more}).",
-                population.all.label,
-                best.label,
-                population.ranked,
-                population.min_games,
-                names.join(", ")
-            )
-        }
     }
 }
 
