@@ -9,10 +9,11 @@ use super::html::STYLE;
 use super::rows::DecisionRow;
 use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, legend, legend_rows, nice_axis, no_data,
-    plot_background, px, step_decimals, svg_open, y_axis, LegendItem, Scale, LEFT, RIGHT,
+    plot_background, plot_background_between, px, svg_open, x_value_axis, y_axis, LegendItem,
+    Scale, LEFT, RIGHT,
 };
 use super::{best_players, game, Ranked, Unit};
-use crate::aggregate::{mean_ci, Aggregates, PlayerStats, Tally, KINDS};
+use crate::aggregate::{mean_ci_small, Aggregates, PlayerStats, Tally, KINDS};
 use crate::pipeline::DecisionSink;
 use crate::rate::{Class, Rated};
 use dicelens_parsers::GameRecord;
@@ -275,12 +276,12 @@ impl Month {
         }
     }
 
-    /// The 95% confidence interval of the error per game (normal approximation, by game; an
-    /// error is never negative, so the interval is cut at 0); `None` with fewer than two games
-    /// or the squares unknown.
+    /// The 95% confidence interval of the error per game (by game, with Student's t factor, as
+    /// a month may have few games; an error is never negative, so the interval is cut at 0);
+    /// `None` with fewer than two games or the squares unknown.
     pub fn interval(&self) -> Option<(f64, f64)> {
         let sq = self.error_sq.filter(|_| self.games >= 2)?;
-        let (lo, hi) = mean_ci(self.games, self.error_nano, sq);
+        let (lo, hi) = mean_ci_small(self.games, self.error_nano, sq);
         Some((lo.max(0.0), hi))
     }
 }
@@ -959,9 +960,10 @@ fn trend_section(out: &mut String, r: &PlayerReport) {
     }
     out.push_str(
         "<p class=\"note\">Each point: the mean error per game of the month, with its 95% \
-         confidence interval (normal approximation over the month's games; none for a month of \
-         one game, or from aggregates written before dicelens kept the squares by day; cut at \
-         0, as an error is never negative) and, above it, the month's games.</p>\n<table id=\"trend-table\">\n",
+         confidence interval over the month's games (Student's t factor: wide for few games, \
+         and still rough there, as game errors are skewed; cut at 0, as an error is never \
+         negative; none for a month of one game, or from aggregates written before dicelens \
+         kept the squares by day) and, above it, the month's games.</p>\n<table id=\"trend-table\">\n",
     );
     let (per_game, ci) = (
         format!("error per game ({unit})"),
@@ -1218,7 +1220,6 @@ fn kinds_chart(r: &PlayerReport) -> String {
         .flat_map(|s| s.values.iter().flatten().map(|v| v.0))
         .fold(0.0, f64::max);
     let (x_top, step) = nice_axis(max, false);
-    let decimals = step_decimals(step);
     let x = Scale::from_zero(x_top, left, right);
     let unit = r.unit();
     let mut out = String::new();
@@ -1233,28 +1234,8 @@ fn kinds_chart(r: &PlayerReport) -> String {
             names.join("; ")
         ),
     );
-    let _ = writeln!(
-        out,
-        "<rect class=\"plot-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-        px(left),
-        px(top),
-        px(right - left),
-        px(bottom - top)
-    );
-    let ticks = (x_top / step).round() as usize;
-    for i in 0..=ticks {
-        let v = step * i as f64;
-        let tx = px(x.at(v));
-        let _ = writeln!(
-            out,
-            "<path class=\"grid\" d=\"M{tx} {}V{}\"/><text x=\"{tx}\" y=\"{}\" \
-             text-anchor=\"middle\">{}</text>",
-            px(top),
-            px(bottom),
-            px(bottom + 20.0),
-            fixed(v, decimals)
-        );
-    }
+    plot_background_between(&mut out, left, right, top, bottom);
+    x_value_axis(&mut out, x, x_top, step, top, bottom);
     for (i, kind) in KINDS.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -1565,8 +1546,8 @@ mod tests {
         assert_eq!((months[0].month.as_str(), months[0].games), ("2024.01", 3));
         assert!((months[0].error_per_game() - 3.0).abs() < 1e-9);
         let (lo, hi) = months[0].interval().unwrap();
-        let half = 1.96 * 2.0 / 3f64.sqrt();
-        assert!((lo - (3.0 - half)).abs() < 1e-6 && (hi - (3.0 + half)).abs() < 1e-6);
+        let half = 4.303 * 2.0 / 3f64.sqrt();
+        assert!((lo - (3.0 - half).max(0.0)).abs() < 1e-6 && (hi - (3.0 + half)).abs() < 1e-6);
         // One game: no interval; squares unknown: none either.
         assert_eq!(months[1].interval(), None);
         assert_eq!(months[2].error_sq, None);

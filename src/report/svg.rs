@@ -217,14 +217,39 @@ pub fn axis_title(out: &mut String, x: f64, y: f64, title: &str) {
 
 /// The plot area's background.
 pub fn plot_background(out: &mut String, top: f64, bottom: f64) {
+    plot_background_between(out, LEFT, RIGHT, top, bottom);
+}
+
+/// The background of a plot area from `left` to `right` (a chart laid out otherwise).
+pub fn plot_background_between(out: &mut String, left: f64, right: f64, top: f64, bottom: f64) {
     let _ = writeln!(
         out,
         "<rect class=\"plot-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-        px(LEFT),
+        px(left),
         px(top),
-        px(RIGHT - LEFT),
+        px(right - left),
         px(bottom - top)
     );
+}
+
+/// Vertical grid lines and x tick labels (under `bottom`) of a horizontal value axis
+/// `0..=x_top` by `step` (horizontal bar charts).
+pub fn x_value_axis(out: &mut String, x: Scale, x_top: f64, step: f64, top: f64, bottom: f64) {
+    let decimals = step_decimals(step);
+    let ticks = (x_top / step).round() as usize;
+    for i in 0..=ticks {
+        let v = step * i as f64;
+        let tx = px(x.at(v));
+        let _ = writeln!(
+            out,
+            "<path class=\"grid\" d=\"M{tx} {}V{}\"/><text x=\"{tx}\" y=\"{}\" \
+             text-anchor=\"middle\">{}</text>",
+            px(top),
+            px(bottom),
+            px(bottom + 20.0),
+            fixed(v, decimals)
+        );
+    }
 }
 
 /// "No data" written across an empty plot area.
