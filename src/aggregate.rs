@@ -282,6 +282,90 @@ pub struct PlayerStats {
     pub game_error_sq: i128,
     /// Dates of the player's games with the games and error that day (for trends).
     pub days: BTreeMap<String, (u64, i128)>,
+    /// Dates of the player's games with the games counted here and the sum of their squared
+    /// game errors, micro-points squared (for the interval of a trend's month). Absent from an
+    /// `aggregates.json` written before it existed: a day whose count here falls short of its
+    /// games in [`PlayerStats::days`] has no known spread.
+    #[serde(default)]
+    pub days_sq: BTreeMap<String, (u64, i128)>,
+}
+
+/// The 95% confidence interval of a mean per game (normal approximation, by game) from the
+/// games, the sum of their errors (nano-points) and the sum of their squares (micro-points
+/// squared): `(mean, mean)` for fewer than two games.
+pub fn mean_ci(games: u64, error_nano: i128, error_sq_micro: i128) -> (f64, f64) {
+    mean_interval(games, error_nano, error_sq_micro, 1.96)
+}
+
+/// The 97.5% quantile of Student's t distribution with `df` degrees of freedom (the factor of
+/// a 95% interval of a mean of `df + 1` values): tabulated to 30, then `1.96 + 2.4 / df`
+/// (within 0.002 of the exact value there).
+pub fn student_t_975(df: u64) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[(df - 1) as usize],
+        _ => 1.96 + 2.4 / df as f64,
+    }
+}
+
+/// The 95% confidence interval of a mean per game with Student's t factor (for few games, as
+/// in a month of a trend): `(mean, mean)` for fewer than two games.
+pub fn mean_ci_small(games: u64, error_nano: i128, error_sq_micro: i128) -> (f64, f64) {
+    let factor = student_t_975(games.saturating_sub(1));
+    mean_interval(games, error_nano, error_sq_micro, factor)
+}
+
+/// The interval `mean ± factor · s / √n` of a mean per game from its sums (`(mean, mean)` for
+/// fewer than two games).
+fn mean_interval(games: u64, error_nano: i128, error_sq_micro: i128, factor: f64) -> (f64, f64) {
+    let n = games as f64;
+    let mean = if games == 0 {
+        0.0
+    } else {
+        error_nano as f64 / NANO / n
+    };
+    if games < 2 {
+        return (mean, mean);
+    }
+    let mean_sq = error_sq_micro as f64 / (MICRO * MICRO) / n;
+    let variance = ((mean_sq - mean * mean) * n / (n - 1.0)).max(0.0);
+    let half = factor * (variance / n).sqrt();
+    (mean - half, mean + half)
+}
+
+/// Adds the per-day counts of `theirs` to `mine` (checked), naming the entry `map[day]` and its
+/// counters `first` and `second` on overflow.
+fn merge_days(
+    mine: &mut BTreeMap<String, (u64, i128)>,
+    theirs: &BTreeMap<String, (u64, i128)>,
+    map: &str,
+    second: &str,
+) -> Result<(), Overflow> {
+    for (day, (g, e)) in theirs {
+        let d = mine.entry(day.clone()).or_default();
+        add_checked(&mut d.0, *g, "games")
+            .and_then(|()| add_checked(&mut d.1, *e, second))
+            .map_err(|e| e.within(&entry_name(map, day)))?;
+    }
+    Ok(())
+}
+
+/// Removes the per-day counts of `theirs` from `mine`, dropping the days that become empty.
+fn subtract_days(mine: &mut BTreeMap<String, (u64, i128)>, theirs: &BTreeMap<String, (u64, i128)>) {
+    subtract_entries(
+        mine,
+        theirs,
+        |d, (g, e)| {
+            d.0 = d.0.saturating_sub(*g);
+            d.1 = d.1.saturating_sub(*e);
+        },
+        |d| *d == (0, 0),
+    );
 }
 
 impl PlayerStats {
@@ -296,15 +380,7 @@ impl PlayerStats {
 
     /// 95% confidence interval of the error per game (normal approximation, by game).
     pub fn error_per_game_ci(&self) -> (f64, f64) {
-        let n = self.games as f64;
-        let mean = self.error_per_game();
-        if self.games < 2 {
-            return (mean, mean);
-        }
-        let mean_sq = self.game_error_sq as f64 / (MICRO * MICRO) / n;
-        let variance = ((mean_sq - mean * mean) * n / (n - 1.0)).max(0.0);
-        let half = 1.96 * (variance / n).sqrt();
-        (mean - half, mean + half)
+        mean_ci(self.games, self.all.error_nano, self.game_error_sq)
     }
 
     /// Adds another player's statistics; an error naming the counter that would overflow (the
@@ -319,12 +395,8 @@ impl PlayerStats {
                 .map_err(|e| e.within(&entry_name("rounds", round)))?;
         }
         add_checked(&mut self.game_error_sq, o.game_error_sq, "game_error_sq")?;
-        for (day, (g, e)) in &o.days {
-            let d = self.days.entry(day.clone()).or_default();
-            add_checked(&mut d.0, *g, "games")
-                .and_then(|()| add_checked(&mut d.1, *e, "error_nano"))
-                .map_err(|e| e.within(&entry_name("days", day)))?;
-        }
+        merge_days(&mut self.days, &o.days, "days", "error_nano")?;
+        merge_days(&mut self.days_sq, &o.days_sq, "days_sq", "error_sq")?;
         Ok(())
     }
 
@@ -343,15 +415,8 @@ impl PlayerStats {
             Tally::is_empty,
         );
         self.game_error_sq = self.game_error_sq.saturating_sub(o.game_error_sq);
-        subtract_entries(
-            &mut self.days,
-            &o.days,
-            |d, (g, e)| {
-                d.0 = d.0.saturating_sub(*g);
-                d.1 = d.1.saturating_sub(*e);
-            },
-            |d| *d == (0, 0),
-        );
+        subtract_days(&mut self.days, &o.days);
+        subtract_days(&mut self.days_sq, &o.days_sq);
     }
 
     /// Whether nothing was added (no game, no decision, no round, no day).
@@ -545,6 +610,9 @@ impl Aggregates {
                 let d = counter(&mut p.days, day);
                 d.0 += 1;
                 d.1 += game_error;
+                let d = counter(&mut p.days_sq, day);
+                d.0 += 1;
+                d.1 += micro * micro;
             }
         }
     }
@@ -834,6 +902,52 @@ mod tests {
         let mut sum = with(|a| a.all.luck_nano = i128::MIN);
         let error = sum.merge(&with(|a| a.all.luck_nano = -1)).unwrap_err();
         assert_eq!((error.counter.as_str(), error.bits), ("all.luck_nano", 128));
+    }
+
+    /// The squares of game errors by day merge and subtract with the rest; an
+    /// `aggregates.json` written before they existed still reads (without them).
+    #[test]
+    fn squares_by_day_merge_and_old_aggregates_read() {
+        let names = vec!["ann".to_string()];
+        let mut a = Aggregates::default();
+        a.add_game(GameStats {
+            rules: "yahtzee",
+            rounds: 13,
+            players: &names,
+            date: Some("2024.01.02"),
+            rated: &[rated(0, 1, 1, 2.0, 0.0, 2)],
+        });
+        let mut b = Aggregates::default();
+        b.add_game(GameStats {
+            rules: "yahtzee",
+            rounds: 13,
+            players: &names,
+            date: Some("2024.01.02"),
+            rated: &[rated(0, 1, 1, 3.0, 0.0, 2)],
+        });
+        let before = a.clone();
+        a.merge(&b).unwrap();
+        let ann = &a.players["ann"];
+        assert_eq!(ann.days_sq["2024.01.02"], (2, 13_000_000_000_000));
+        assert_eq!(ann.days["2024.01.02"].0, 2);
+        a.subtract(&b);
+        assert_eq!(a, before);
+        let mut json = serde_json::to_value(&a).unwrap();
+        json["players"]["ann"]
+            .as_object_mut()
+            .unwrap()
+            .remove("days_sq");
+        let old: Aggregates = serde_json::from_value(json).unwrap();
+        assert!(old.players["ann"].days_sq.is_empty());
+        assert_eq!(old.players["ann"].days, a.players["ann"].days);
+        let (lo, hi) = mean_ci(2, 5_000_000_000, 13_000_000_000_000);
+        let half = 1.96 * (0.5f64 / 2.0).sqrt();
+        assert!((lo - (2.5 - half)).abs() < 1e-9 && (hi - (2.5 + half)).abs() < 1e-9);
+        let (lo, hi) = mean_ci_small(2, 5_000_000_000, 13_000_000_000_000);
+        let half = 12.706 * (0.5f64 / 2.0).sqrt();
+        assert!((lo - (2.5 - half)).abs() < 1e-9 && (hi - (2.5 + half)).abs() < 1e-9);
+        assert!((student_t_975(40) - 2.021).abs() < 0.002);
+        assert!((student_t_975(120) - 1.980).abs() < 0.002);
     }
 
     /// A rated decision of `seat` in `round` with the given error, luck and class.

@@ -231,6 +231,19 @@ impl DecisionSink for () {
     fn part(&mut self, _: ()) {}
 }
 
+/// Two sinks fed the same games (`analyze`'s CSV rows and its players' worst decisions).
+impl<A: DecisionSink, B: DecisionSink> DecisionSink for (A, B) {
+    type Part = (A::Part, B::Part);
+    fn game(&self, index: usize, game: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
+        self.0.game(index, game, rated, &mut part.0);
+        self.1.game(index, game, rated, &mut part.1);
+    }
+    fn part(&mut self, (a, b): Self::Part) {
+        self.0.part(a);
+        self.1.part(b);
+    }
+}
+
 /// The oracle with its tables loaded on demand, per rule set: expected scores for every game,
 /// distributions for the games of several players when the method needs them.
 pub struct Tables {
@@ -510,6 +523,11 @@ impl Analyzer {
         self.reader.mark_seen(game_id);
     }
 
+    /// The options of the analysis.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
     /// Reads, replays and rates every game of `files` (of the byte range, if one is given),
     /// handing each rated game to `sink` in corpus order.
     pub fn run<S: DecisionSink + ?Sized>(
@@ -686,6 +704,96 @@ pub fn read_corpus(
     progress.finish();
     read?;
     Ok((games, with_not_rated(reader.summary, not_rated)))
+}
+
+/// A game read again and rated on its own ([`rate_games_with_ids`]).
+pub struct GameRatedAgain {
+    /// The oracle's spec (what the game page's `dicelens eval` lines name).
+    pub spec: OracleSpec,
+    /// The format its file is read as.
+    pub format: String,
+    /// The game.
+    pub game: GameRecord,
+    /// Its replay.
+    pub replayed: Replayed,
+    /// Its rated decisions, in order (those before a decision the oracle cannot value).
+    pub rated: Vec<Rated>,
+    /// The unit of its values.
+    pub unit: crate::rate::Unit,
+    /// The thresholds its decisions are classified by.
+    pub thresholds: Thresholds,
+    /// Why some or all decisions are not rated, if so.
+    pub not_rated: Option<String>,
+}
+
+/// Reads `files` again as `options` say and rates, with the oracle of `tables` (the one an
+/// analysis of them used), the games whose ids are in `ids`: the copy of each id that an
+/// analysis rates (the first that replays, of the wanted rule set), in corpus order. Files that
+/// cannot be read now and standard input (read once) give no game. Reading stops once every id
+/// is found.
+pub fn rate_games_with_ids(
+    files: &[PathBuf],
+    options: &Options,
+    ids: &std::collections::HashSet<String>,
+    tables: &mut Tables,
+    progress: &dyn Progress,
+) -> Result<Vec<GameRatedAgain>, TableError> {
+    let mut reader = CorpusReader::for_options(options.replay, &options.read);
+    let mut found = Vec::new();
+    for path in files {
+        if found.len() >= ids.len() {
+            break;
+        }
+        if path.as_os_str() == "-" {
+            continue;
+        }
+        let Ok(file) =
+            crate::corpus::LogFile::open_with(path, options.format.fixed(), &options.read)
+        else {
+            continue;
+        };
+        let format = file.format().to_string();
+        reader.read_in(&file, options.range.clone(), |game, replayed| {
+            let wanted = ids.contains(&game.provenance.game_id)
+                && other_rule_set(options.only, game, replayed.rules).is_none();
+            if wanted {
+                found.push((
+                    format.clone(),
+                    std::mem::take(game),
+                    std::mem::take(replayed),
+                ));
+            }
+        });
+    }
+    for (_, _, replayed) in &found {
+        tables.load_for_game(replayed, progress)?;
+    }
+    let oracle = tables.oracle();
+    Ok(found
+        .into_par_iter()
+        .map(|(format, game, replayed)| {
+            CACHE.with(|cache| {
+                let mut cache = cache.borrow_mut();
+                cache.serve(oracle.id());
+                let unit = oracle.unit(replayed.seats);
+                let thresholds = Thresholds::for_unit(unit);
+                let mut rated = Vec::new();
+                let not_rated = rate_game(oracle, &replayed, &thresholds, &mut cache, &mut rated)
+                    .err()
+                    .map(|e| format!("{e}; only the {} before it are rated", e.index));
+                GameRatedAgain {
+                    spec: options.oracle,
+                    format,
+                    game,
+                    replayed,
+                    rated,
+                    unit,
+                    thresholds,
+                    not_rated,
+                }
+            })
+        })
+        .collect())
 }
 
 /// Reads, replays and rates every game of `files` as `options` say, handing each rated game

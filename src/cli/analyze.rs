@@ -5,11 +5,12 @@
 use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, TablesFlag};
 pub(crate) use super::progress::Bar;
 use super::{notice, print_stdout, CliError, Required};
-use dicelens::pipeline::{Analyzer, Options};
+use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
 use dicelens::rate::Unit;
 use dicelens::replay::ReplayOptions;
 use dicelens::report::csv::RowFiles;
 use dicelens::report::output::OutputDir;
+use dicelens::report::player::WorstDecisions;
 use dicelens::report::summary::SummaryFile;
 use dicelens::report::{self, AnalysisFiles, WriteError};
 use std::path::{Path, PathBuf};
@@ -98,11 +99,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(path) = &args.seen_ids {
         super::ids::read_seen_ids(path, |id| analyzer.mark_seen(id))?;
     }
+    let options = analyzer.options().clone();
     let mut out = open_out(&args.out)?;
-    let mut rows = RowFiles::create(&out, args.decisions).map_err(cannot_write)?;
+    let rows = RowFiles::create(&out, args.decisions).map_err(cannot_write)?;
+    let mut sink = (rows, WorstDecisions::of_everyone());
     let mut analysis = analyzer
-        .run(&files, &mut rows, &Bar::new())
+        .run(&files, &mut sink, &Bar::new())
         .map_err(CliError::failure)?;
+    let (rows, worst) = sink;
     if analysis.mixes_units() {
         notice(&format!(
             "note: {} one-player games are rated in expected points and {} games of several \
@@ -112,6 +116,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ));
     }
     rows.finish(&mut out).map_err(cannot_write)?;
+    // The games of the worst decisions of the players on the leaderboard, read again and
+    // rated, each on its page.
+    let boards = report::leaderboards(&analysis.aggregates, args.min_games);
+    let linked = report::linked_games(&boards, &worst);
+    drop(boards);
+    let again = rate_games_with_ids(&files, &options, &linked, &mut analysis.tables, &Bar::new())
+        .map_err(CliError::failure)?;
+    let game_pages =
+        report::write_game_pages(&mut out, &again, &analysis.oracle).map_err(cannot_write)?;
     // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
     // short run; let another thread do it (or the process's exit).
     let tables = std::mem::replace(
@@ -120,12 +133,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
     );
     std::thread::spawn(move || drop(tables));
     let summary_file = SummaryFile::of_analysis(&analysis);
-    let files = AnalysisFiles::of_analysis(
+    let mut files = AnalysisFiles::of_analysis(
         &analysis,
         &summary_file,
         args.min_games,
         args.leaderboard.top,
     );
+    files.worst = Some(&worst);
+    files.game_pages = Some(&game_pages);
     write_outputs(out, &files, args.leaderboard.json, &required)
 }
 

@@ -88,6 +88,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         games: Some(&games),
         min_games: args.min_games,
         top: args.leaderboard.top,
+        worst: None,
+        game_pages: None,
     };
     write_outputs(out, &files, args.leaderboard.json, &MERGE_REQUIRES)
 }

@@ -64,6 +64,8 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
         games: None,
         min_games: args.min_games,
         top: args.leaderboard.top,
+        worst: None,
+        game_pages: None,
     };
     write_outputs(out, &files, args.leaderboard.json, &MERGE_REQUIRES)
 }

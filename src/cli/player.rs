@@ -11,14 +11,12 @@ use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
 use super::{notice, print_stdout, CliError, Required};
 use dicelens::aggregate::{Aggregates, PartKey, Parts};
 use dicelens::corpus::Summary;
-use dicelens::pipeline::{analyze, DecisionSink, Options};
-use dicelens::rate::Rated;
+use dicelens::pipeline::{analyze, Options};
 use dicelens::replay::ReplayOptions;
+use dicelens::report::leaderboard;
 use dicelens::report::output::{check_complete, write_file};
-use dicelens::report::player::{self as page, PlayerReport, WORST};
-use dicelens::report::rows::DecisionRow;
+use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
 use dicelens::report::summary::SummaryFile;
-use dicelens_parsers::GameRecord;
 use std::path::{Path, PathBuf};
 
 /// Closest names listed when the player is unknown.
@@ -38,6 +36,10 @@ pub struct Args {
     /// Output directory of the HTML page (NAME.html).
     #[arg(long, default_value = "player")]
     pub out: PathBuf,
+    /// Least games for a player to be on the leaderboard, whose best tenth the player is
+    /// compared with.
+    #[arg(long, default_value_t = 500)]
+    pub min_games: u64,
     #[command(flatten)]
     pub format: FormatFlag,
     #[command(flatten)]
@@ -61,50 +63,9 @@ fn usage(message: impl Into<String>) -> CliError {
     }
 }
 
-/// Keeps the `WORST` worst of `list` (in [`DecisionRow::worst_first`] order).
-fn keep_worst(list: &mut Vec<DecisionRow<'static>>) {
-    list.sort_by(DecisionRow::worst_first);
-    list.truncate(WORST);
-}
-
-/// Gathers the worst decisions of one player while a corpus is rated.
-struct WorstOf<'a> {
-    name: &'a str,
-    worst: Vec<DecisionRow<'static>>,
-}
-
-impl DecisionSink for WorstOf<'_> {
-    type Part = Vec<DecisionRow<'static>>;
-
-    fn game(
-        &self,
-        _: usize,
-        game: &GameRecord,
-        rated: &[Rated],
-        found: &mut Vec<DecisionRow<'static>>,
-    ) {
-        for (order, r) in rated.iter().enumerate() {
-            let seat = usize::from(r.decision.seat);
-            if game.players.get(seat).map(String::as_str) != Some(self.name) {
-                continue;
-            }
-            found.push(DecisionRow::new(game, order, r).into_owned());
-            if found.len() >= 4 * WORST {
-                keep_worst(found);
-            }
-        }
-        keep_worst(found);
-    }
-
-    fn part(&mut self, found: Vec<DecisionRow<'static>>) {
-        self.worst.extend(found);
-        keep_worst(&mut self.worst);
-    }
-}
-
 /// Rates the log files: the aggregates of every player, the worst decisions of `name`, the
 /// oracle and the summary.
-fn from_logs(args: &Args) -> Result<(Parts, Vec<DecisionRow<'static>>, String, Summary), CliError> {
+fn from_logs(args: &Args) -> Result<(Parts, WorstDecisions, String, Summary), CliError> {
     let options = Options {
         format: args.format.format,
         read: args.format.read_options()?,
@@ -116,10 +77,7 @@ fn from_logs(args: &Args) -> Result<(Parts, Vec<DecisionRow<'static>>, String, S
         oracle: args.oracle.oracle,
         tables: args.tables.tables.clone(),
     };
-    let mut sink = WorstOf {
-        name: &args.name,
-        worst: Vec::new(),
-    };
+    let mut sink = WorstDecisions::of_player(&args.name);
     let files = args.format.paths(&args.files)?;
     let analysis = analyze(&files, &options, &mut sink, &Bar::new()).map_err(CliError::failure)?;
     let required = Required {
@@ -132,12 +90,7 @@ fn from_logs(args: &Args) -> Result<(Parts, Vec<DecisionRow<'static>>, String, S
         notice(analysis.summary.report().trim_end());
         return Err(e);
     }
-    Ok((
-        analysis.aggregates,
-        sink.worst,
-        analysis.oracle,
-        analysis.summary,
-    ))
+    Ok((analysis.aggregates, sink, analysis.oracle, analysis.summary))
 }
 
 /// Reads `DIR/aggregates.json` (of a complete analysis).
@@ -253,15 +206,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             unit.name()
         ));
     }
-    let aggregates = part;
-    let Some(stats) = aggregates.players.get(&args.name) else {
+    let Some(stats) = part.players.get(&args.name) else {
         return Err(unknown(&args.name, &Parts::default()));
     };
-    let worst = worst.map(|mut rows| {
-        rows.retain(|row| row.unit == unit);
-        rows
-    });
-    let report = PlayerReport::new(aggregates, &args.name, stats, oracle, source, worst, unit);
+    let worst = worst.as_ref().map(|w| w.of(key, &args.name));
+    let board = leaderboard(part, args.min_games);
+    let population = Population::new(part, &board, args.min_games, oracle, source, unit);
+    let report = PlayerReport::new(&population, &args.name, stats, worst);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let path = args.out.join(page::file_name(&args.name));
@@ -283,12 +234,5 @@ mod tests {
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("Alice", "alice"), 0);
         assert_eq!(distance("", "abc"), 3);
-    }
-
-    #[test]
-    fn file_names_are_safe() {
-        assert_eq!(page::file_name("sim-03"), "sim-03.html");
-        assert_eq!(page::file_name("../a b"), "___a_b.html");
-        assert_eq!(page::file_name(""), "player.html");
     }
 }

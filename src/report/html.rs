@@ -15,7 +15,7 @@ use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, nice_axis, no_data, no_data_between,
     plot_background, px, step_decimals, svg_open, y_axis, Scale, LEFT, RIGHT,
 };
-use super::{Leaderboard, Ranked, Unit};
+use super::{best_players, Leaderboard, Ranked, Unit};
 use crate::aggregate::{Aggregates, PartKey, Parts, Tally, KINDS};
 use crate::corpus::Summary;
 use crate::rate::{Class, Thresholds, UnitThresholds};
@@ -47,11 +47,6 @@ pub struct ReportInput<'a> {
     pub thresholds: UnitThresholds,
     /// Least games for a leaderboard.
     pub min_games: u64,
-}
-
-/// The relative path of a ranked player's page from the analysis directory.
-pub fn player_link(name: &str) -> String {
-    format!("players/{}", super::player::file_name(name))
 }
 
 /// The whole report: one HTML5 document.
@@ -97,10 +92,11 @@ pub fn report_html(input: &ReportInput) -> String {
             ranked: Vec::new(),
             most_games: 0,
         };
-        unit_part(&mut out, &board, input);
+        unit_part(&mut out, &board, input, &BTreeMap::new());
     }
+    let pages = super::player_pages(input.boards);
     for board in input.boards {
-        unit_part(&mut out, board, input);
+        unit_part(&mut out, board, input, &pages);
     }
     let _ = writeln!(
         out,
@@ -115,7 +111,12 @@ pub fn report_html(input: &ReportInput) -> String {
 
 /// One part of the report (one unit, one length of game): its title, the round chart, the
 /// error classes, the kinds and the leaderboard.
-fn unit_part(out: &mut String, board: &Leaderboard, input: &ReportInput) {
+fn unit_part(
+    out: &mut String,
+    board: &Leaderboard,
+    input: &ReportInput,
+    pages: &BTreeMap<(PartKey, String), String>,
+) {
     let (unit, part) = (board.unit, board.part);
     let id = board.key.id();
     let best = best_players(&board.ranked);
@@ -169,7 +170,7 @@ fn unit_part(out: &mut String, board: &Leaderboard, input: &ReportInput) {
     kind_table(out, part, unit, &id);
     out.push_str("</section>\n");
 
-    leaderboard_section(out, board, &best, input.min_games, &id);
+    leaderboard_section(out, board, &best, input.min_games, &id, pages);
 }
 
 /// `text` with its first letter in upper case.
@@ -199,12 +200,6 @@ fn percent(part: u64, whole: u64) -> String {
     } else {
         fixed(part as f64 * 100.0 / whole as f64, 1)
     }
-}
-
-/// The best players: the top tenth of the leaderboard, at least one player (none if empty).
-pub fn best_players<'a, 'b>(board: &'b [Ranked<'a>]) -> Vec<&'b Ranked<'a>> {
-    let n = (board.len() / 10).max(1).min(board.len());
-    board.iter().take(n).collect()
 }
 
 /// The sentence under the round chart naming the best players.
@@ -831,7 +826,7 @@ fn sortable(label: &str, num: bool) -> String {
     )
 }
 
-/// The leaderboard table of one unit: every ranked player, each linked to their page;
+/// The leaderboard table of one part: every ranked player, each linked to their page (`pages`);
 /// sortable by any column.
 fn leaderboard_section(
     out: &mut String,
@@ -839,6 +834,7 @@ fn leaderboard_section(
     best: &[&Ranked],
     min_games: u64,
     id: &str,
+    pages: &BTreeMap<(PartKey, String), String>,
 ) {
     let unit = board.unit;
     let ranked = &board.ranked;
@@ -889,13 +885,15 @@ fn leaderboard_section(
         };
         let _ = writeln!(
             out,
-            "<tr{class}><td class=\"num\">{}</td><td><a href=\"{}\">{}</a></td>\
+            "<tr{class}><td class=\"num\">{}</td><td>{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td></tr>",
             r.rank,
-            escape(&player_link(r.name)),
-            escape(r.name),
+            match pages.get(&(board.key, r.name.to_string())) {
+                Some(page) => format!("<a href=\"{}\">{}</a>", escape(page), escape(r.name)),
+                None => escape(r.name),
+            },
             p.games,
             fixed(p.error_per_game(), 4),
             fixed(lo, 4),
@@ -1104,7 +1102,7 @@ mod tests {
         assert!(html.contains("&lt;b&gt;&amp;&quot;x&quot;"), "escaped name");
         assert!(!html.contains("<b>&\"x\""), "raw name in the page");
         assert!(html.contains("oracle &lt;o&gt;"));
-        assert!(html.contains(&format!("<a href=\"{}\">sim01</a>", player_link("sim01"))));
+        assert!(html.contains("<a href=\"players/sim01.html\">sim01</a>"));
         assert_eq!(escape("a'b"), "a&#39;b");
     }
 

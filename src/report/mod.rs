@@ -8,7 +8,10 @@
 
 use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use crate::corpus::Summary;
+use crate::pipeline::GameRatedAgain;
 use crate::rate::Class;
+use player::{PlayerReport, Population, WorstDecisions};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -74,6 +77,11 @@ pub struct AnalysisFiles<'a> {
     pub min_games: u64,
     /// Leaderboard lines printed on stdout (the HTML report lists every ranked player).
     pub top: usize,
+    /// The worst decisions of the players (`analyze`); `None` when the analysis keeps none (a
+    /// merge): the player pages then say so.
+    pub worst: Option<&'a WorstDecisions>,
+    /// The games written to `games/` ([`write_game_pages`]), which player pages link to.
+    pub game_pages: Option<&'a BTreeSet<String>>,
 }
 
 impl<'a> AnalysisFiles<'a> {
@@ -92,6 +100,8 @@ impl<'a> AnalysisFiles<'a> {
             games: None,
             min_games,
             top,
+            worst: None,
+            game_pages: None,
         }
     }
 
@@ -103,7 +113,8 @@ impl<'a> AnalysisFiles<'a> {
 
 /// Writes every output file of an analysis into `out` (put in place by its commit):
 /// `players.csv`, `leaderboard.csv`, `rounds.csv`, `summary.json`, `aggregates.json`,
-/// `games.csv` when its rows are given, and `report.html`.
+/// `games.csv` when its rows are given, `report.html`, and a page per player of the
+/// leaderboard in `players/` ([`write_player_pages`]).
 pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), WriteError> {
     let aggregates = files.aggregates;
     let boards = files.leaderboards();
@@ -123,9 +134,126 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
         thresholds: files.summary_file.thresholds_by_unit(),
         min_games: files.min_games,
     });
-    out.write("report.html", &html)
+    out.write("report.html", &html)?;
+    write_player_pages(out, files, &boards)
 }
 
+/// The page of each ranked player of each part, by part and name: `players/<file>`
+/// ([`player::page_path`]) for a player's first part, `players/<stem>.<part>.html` for a player
+/// ranked in more than one part (`sim01.match-points-13.html`).
+pub fn player_pages(boards: &[Leaderboard]) -> BTreeMap<(PartKey, String), String> {
+    let mut pages = BTreeMap::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for board in boards {
+        for r in &board.ranked {
+            let path = if seen.insert(r.name) {
+                player::page_path(r.name)
+            } else {
+                let first = player::page_path(r.name);
+                let stem = first.strip_suffix(".html").unwrap_or(&first);
+                format!("{stem}.{}.html", board.key.id())
+            };
+            pages.insert((board.key, r.name.to_string()), path);
+        }
+    }
+    pages
+}
+
+/// Writes a page for every player of every leaderboard ([`player_pages`]): the player beside
+/// all players and the best players of the part, the worst decisions linked to their pages in
+/// `games/` (or why they are missing).
+pub fn write_player_pages(
+    out: &mut OutputDir,
+    files: &AnalysisFiles,
+    boards: &[Leaderboard],
+) -> Result<(), WriteError> {
+    let paths = player_pages(boards);
+    let no_pages = BTreeSet::new();
+    for board in boards {
+        let games = board.part.games;
+        let source = format!(
+            "{games} {} rated in this analysis ({} player{} with at least {} games on its \
+             leaderboard)",
+            board.games,
+            board.ranked.len(),
+            if board.ranked.len() == 1 { "" } else { "s" },
+            files.min_games
+        );
+        let population = Population::new(
+            board.part,
+            &board.ranked,
+            files.min_games,
+            files.summary_file.oracle.clone(),
+            source,
+            board.unit,
+        );
+        for r in &board.ranked {
+            let worst = files.worst.map(|w| w.of(board.key, r.name));
+            let mut report = PlayerReport::new(&population, r.name, r.stats, worst);
+            report.no_worst = player::NO_WORST_MERGED;
+            report.game_pages = Some(files.game_pages.unwrap_or(&no_pages));
+            if let Some(path) = paths.get(&(board.key, r.name.to_string())) {
+                out.write(path, &player::html(&report))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The page of a game rated again ([`crate::pipeline::rate_games_with_ids`]) by the oracle
+/// described as `oracle`: the report `validate` gives, as `games/<file>` shows it.
+pub fn game_page(rated: &GameRatedAgain, oracle: &str) -> String {
+    let rating = validate::Rating {
+        spec: rated.spec,
+        oracle: Some(oracle.to_string()),
+        unit: rated.unit,
+        thresholds: rated.thresholds,
+        not_rated: rated.not_rated.clone(),
+    };
+    let report = validate::ValidateReport::game(
+        &rated.game.provenance.file,
+        &rated.format,
+        &rated.game,
+        &rated.replayed,
+        None,
+        rating,
+        &rated.rated,
+    );
+    game::page(&report)
+}
+
+/// Writes `games/<file>` ([`game::file_name`]) for each game rated again; returns their ids
+/// (the games player pages may link to).
+pub fn write_game_pages(
+    out: &mut OutputDir,
+    games: &[GameRatedAgain],
+    oracle: &str,
+) -> Result<BTreeSet<String>, WriteError> {
+    let mut ids = BTreeSet::new();
+    for rated in games {
+        let id = &rated.game.provenance.game_id;
+        out.write(
+            &format!("games/{}", game::file_name(id)),
+            &game_page(rated, oracle),
+        )?;
+        ids.insert(id.clone());
+    }
+    Ok(ids)
+}
+
+/// The games of the worst decisions of the players on the leaderboards (the pages player pages
+/// link to).
+pub fn linked_games(
+    boards: &[Leaderboard],
+    worst: &WorstDecisions,
+) -> std::collections::HashSet<String> {
+    boards
+        .iter()
+        .flat_map(|board| board.ranked.iter().map(|r| worst.of(board.key, r.name)))
+        .flatten()
+        .map(|row| row.game.to_string())
+        .collect()
+}
 /// `aggregates.json`: the aggregates as compact JSON and a line end.
 pub fn aggregates_json(aggregates: &Parts) -> String {
     serde_json::to_string(aggregates).unwrap_or_default() + "\n"
@@ -300,6 +428,13 @@ pub fn leaderboard(aggregates: &Aggregates, min_games: u64) -> Vec<Ranked<'_>> {
             stats,
         })
         .collect()
+}
+
+/// The best players: the top tenth of the leaderboard, at least one player (none if empty).
+/// The reference line of the report's round chart and of every player page.
+pub fn best_players<'a, 'b>(board: &'b [Ranked<'a>]) -> Vec<&'b Ranked<'a>> {
+    let n = (board.len() / 10).max(1).min(board.len());
+    board.iter().take(n).collect()
 }
 
 /// The hint of a leaderboard that ranks nobody: how many games its most active player has,

@@ -50,6 +50,11 @@ pub const KNOWN_OUTPUTS: [&str; 8] = [
     "summary.json",
 ];
 
+/// The subdirectories `analyze` and `merge` may write pages into (`players/`, `games/`). Their
+/// HTML files in a directory without a manifest are taken as an earlier run's, as
+/// [`KNOWN_OUTPUTS`] are.
+pub const KNOWN_OUTPUT_DIRS: [&str; 2] = ["games", "players"];
+
 /// The test hook's environment variable: writes to output files fail once the process has
 /// written this many bytes to them in all.
 pub const FAIL_WRITE_AFTER: &str = "DICELENS_TEST_FAIL_WRITE_AFTER";
@@ -78,6 +83,17 @@ fn parent(path: &Path) -> &Path {
 /// Whether `name` names a file directly inside a directory (no separator, not `.` or `..`).
 fn is_plain_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\'])
+}
+
+/// Whether `name` names a file of an output directory: plain names joined by `/`
+/// (`report.html`, `players/ann.html`), nothing that climbs out of it.
+fn is_output_name(name: &str) -> bool {
+    name.split('/').all(is_plain_name)
+}
+
+/// The subdirectory part of an output name (`players` of `players/ann.html`), if any.
+fn subdirectory(name: &str) -> Option<&str> {
+    name.rsplit_once('/').map(|(dir, _)| dir)
 }
 
 /// A temporary file, removed when dropped unless it was renamed.
@@ -302,7 +318,7 @@ impl Manifest {
                 dir: dir.to_path_buf(),
                 why: format!("{MANIFEST} is not a manifest: {e}"),
             })?;
-        if let Some(bad) = manifest.files.keys().find(|name| !is_plain_name(name)) {
+        if let Some(bad) = manifest.files.keys().find(|name| !is_output_name(name)) {
             return Err(OutputError::Incomplete {
                 dir: dir.to_path_buf(),
                 why: format!("{MANIFEST} lists {bad:?}, not a file of the directory"),
@@ -434,6 +450,8 @@ pub struct OutputDir {
     dir: PathBuf,
     /// Whether the directory was made for this run.
     created: bool,
+    /// Subdirectories made for this run (`players`), removed with it if it fails.
+    created_subdirs: Vec<String>,
     /// Files of an earlier run: removed by the commit unless written again.
     earlier: Vec<String>,
     /// The finished files, by name.
@@ -468,6 +486,7 @@ impl OutputDir {
         Ok(OutputDir {
             dir: dir.to_path_buf(),
             created,
+            created_subdirs: Vec::new(),
             earlier,
             files: BTreeMap::new(),
             committed: false,
@@ -479,24 +498,57 @@ impl OutputDir {
         &self.dir
     }
 
-    /// Starts writing the file `name` of the directory.
+    /// Starts writing the file `name` of the directory (a plain name; see
+    /// [`OutputDir::write`] for files in subdirectories).
     pub fn create(&self, name: &str) -> Result<PendingFile, WriteError> {
         PendingFile::create(&self.dir.join(name))
     }
 
-    /// Adds a finished file (created by [`OutputDir::create`]) to the outputs; one of the same
-    /// name added before is dropped.
+    /// Adds a finished file (created by [`OutputDir::create`]) to the outputs, named by its
+    /// path inside the directory (`players/ann.html`); one of the same name added before is
+    /// dropped.
     pub fn add(&mut self, file: Finished) {
-        let name = file
-            .target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = match file.target.strip_prefix(&self.dir) {
+            Ok(relative) => relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            Err(_) => file
+                .target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        };
         self.files.insert(name, file);
     }
 
-    /// Writes the file `name` with `content` (renamed into place by the commit).
+    /// Makes the subdirectory of the output name `name` (`players` of `players/ann.html`) if it
+    /// is missing; an error for a name that is not an output name.
+    fn make_subdirectory(&mut self, name: &str) -> Result<(), WriteError> {
+        let path = self.dir.join(name);
+        if !is_output_name(name) {
+            let why = io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a name inside the directory",
+            );
+            return Err(WriteError::new(&path, why));
+        }
+        let Some(sub) = subdirectory(name) else {
+            return Ok(());
+        };
+        let dir = self.dir.join(sub);
+        if !dir.is_dir() {
+            fs::create_dir_all(&dir).map_err(|e| WriteError::new(&dir, e))?;
+            self.created_subdirs.push(sub.to_string());
+        }
+        Ok(())
+    }
+
+    /// Writes the file `name` with `content` (renamed into place by the commit); `name` may
+    /// lie in a subdirectory (`players/ann.html`), made if missing.
     pub fn write(&mut self, name: &str, content: &str) -> Result<(), WriteError> {
+        self.make_subdirectory(name)?;
         let mut file = self.create(name)?;
         file.write_all(content.as_bytes())
             .map_err(|e| WriteError::new(file.path(), e))?;
@@ -531,10 +583,24 @@ impl OutputDir {
         for (_, file) in std::mem::take(&mut self.files) {
             file.rename()?;
         }
+        let mut subdirs: Vec<&str> = Vec::new();
+        for name in self.earlier.iter().chain(manifest.files.keys()) {
+            if let Some(sub) = subdirectory(name) {
+                if !subdirs.contains(&sub) {
+                    subdirs.push(sub);
+                }
+            }
+        }
         for name in &self.earlier {
             if !manifest.files.contains_key(name) {
                 remove_if_present(&self.dir.join(name))?;
             }
+        }
+        for sub in &subdirs {
+            let dir = self.dir.join(sub);
+            remove_stale_temps(&dir, None);
+            // Removed only once empty: a subdirectory this run wrote nothing into.
+            let _ = fs::remove_dir(&dir);
         }
         remove_stale_temps(&self.dir, manifest_file.temp.0.as_deref());
         manifest_file.rename()?;
@@ -547,6 +613,11 @@ impl OutputDir {
 impl Drop for OutputDir {
     fn drop(&mut self) {
         self.files.clear();
+        if !self.committed {
+            for sub in self.created_subdirs.iter().rev() {
+                let _ = fs::remove_dir(self.dir.join(sub));
+            }
+        }
         if self.created && !self.committed {
             let _ = fs::remove_dir(&self.dir);
         }
@@ -587,16 +658,35 @@ fn earlier_outputs(dir: &Path) -> Result<Vec<String>, OutputError> {
     };
     let mut earlier = Vec::new();
     let mut others = Vec::new();
+    let listed = |name: &str| {
+        manifest
+            .as_ref()
+            .is_some_and(|m| m.files.contains_key(name))
+    };
     for entry in fs::read_dir(dir).map_err(unreadable)? {
-        let name = entry.map_err(unreadable)?.file_name();
+        let entry = entry.map_err(unreadable)?;
+        let name = entry.file_name();
         let name = name.to_string_lossy();
         if name == MANIFEST || name.starts_with(TEMP_PREFIX) {
             continue;
         }
-        let listed = manifest
-            .as_ref()
-            .is_some_and(|m| m.files.contains_key(name.as_ref()));
-        if listed || KNOWN_OUTPUTS.contains(&name.as_ref()) {
+        let known_dir = KNOWN_OUTPUT_DIRS.contains(&name.as_ref());
+        if known_dir && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let sub = entry.path();
+            for inner in fs::read_dir(&sub).map_err(unreadable)? {
+                let file = inner.map_err(unreadable)?.file_name();
+                let file = file.to_string_lossy();
+                if file.starts_with(TEMP_PREFIX) {
+                    continue;
+                }
+                let path = format!("{name}/{file}");
+                if listed(&path) || file.ends_with(".html") {
+                    earlier.push(path);
+                } else {
+                    others.push(path);
+                }
+            }
+        } else if listed(&name) || KNOWN_OUTPUTS.contains(&name.as_ref()) {
             earlier.push(name.into_owned());
         } else {
             others.push(name.into_owned());
@@ -753,6 +843,43 @@ mod tests {
         .unwrap();
         let message = check_complete(dir).err().unwrap().to_string();
         assert!(message.contains("not a file of the directory"), "{message}");
+    }
+
+    #[test]
+    fn pages_in_subdirectories_are_outputs_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        committed(
+            dir,
+            &[
+                ("summary.json", "1\n"),
+                ("players/a.html", "a\n"),
+                ("games/g.html", "g\n"),
+            ],
+        );
+        assert_eq!(names(dir), [MANIFEST, "games", "players", "summary.json"]);
+        assert_eq!(names(&dir.join("players")), ["a.html"]);
+        check_complete(dir).unwrap();
+        fs::write(dir.join("players/a.html"), "changed").unwrap();
+        let message = check_complete(dir).err().unwrap().to_string();
+        assert!(message.contains("players/a.html has 7 bytes"), "{message}");
+        // A failed run leaves them, and removes the subdirectory it made.
+        let mut out = OutputDir::open(dir).unwrap();
+        out.write("other/b.html", "b\n").unwrap();
+        drop(out);
+        assert_eq!(names(dir), [MANIFEST, "games", "players", "summary.json"]);
+        // A run that writes no page removes the earlier pages and their directories.
+        committed(dir, &[("summary.json", "2\n"), ("players/b.html", "b\n")]);
+        assert_eq!(names(dir), [MANIFEST, "players", "summary.json"]);
+        assert_eq!(names(&dir.join("players")), ["b.html"]);
+        // Without a manifest, pages of the known directories are an earlier run's.
+        fs::remove_file(dir.join(MANIFEST)).unwrap();
+        committed(dir, &[("summary.json", "3\n")]);
+        assert_eq!(names(dir), [MANIFEST, "summary.json"]);
+        // No name climbs out of the directory.
+        let mut out = OutputDir::open(dir).unwrap();
+        assert!(out.write("../x.html", "x").is_err());
+        assert!(out.write("players/../../x.html", "x").is_err());
     }
 
     #[test]

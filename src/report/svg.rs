@@ -223,14 +223,39 @@ pub fn axis_title(out: &mut String, x: f64, y: f64, title: &str) {
 
 /// The plot area's background.
 pub fn plot_background(out: &mut String, top: f64, bottom: f64) {
+    plot_background_between(out, LEFT, RIGHT, top, bottom);
+}
+
+/// The background of a plot area from `left` to `right` (a chart laid out otherwise).
+pub fn plot_background_between(out: &mut String, left: f64, right: f64, top: f64, bottom: f64) {
     let _ = writeln!(
         out,
         "<rect class=\"plot-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-        px(LEFT),
+        px(left),
         px(top),
-        px(RIGHT - LEFT),
+        px(right - left),
         px(bottom - top)
     );
+}
+
+/// Vertical grid lines and x tick labels (under `bottom`) of a horizontal value axis
+/// `0..=x_top` by `step` (horizontal bar charts).
+pub fn x_value_axis(out: &mut String, x: Scale, x_top: f64, step: f64, top: f64, bottom: f64) {
+    let decimals = step_decimals(step);
+    let ticks = (x_top / step).round() as usize;
+    for i in 0..=ticks {
+        let v = step * i as f64;
+        let tx = px(x.at(v));
+        let _ = writeln!(
+            out,
+            "<path class=\"grid\" d=\"M{tx} {}V{}\"/><text x=\"{tx}\" y=\"{}\" \
+             text-anchor=\"middle\">{}</text>",
+            px(top),
+            px(bottom),
+            px(bottom + 20.0),
+            fixed(v, decimals)
+        );
+    }
 }
 
 /// "No data" written across an empty plot area.
@@ -247,4 +272,62 @@ pub fn no_data_between(out: &mut String, left: f64, right: f64, top: f64, bottom
         px((top + bottom) / 2.0),
         escape(text)
     );
+}
+
+/// One entry of a chart's legend: the class of its group, its color, its text.
+pub struct LegendItem<'a> {
+    /// Class name of the legend entry (`player`, `population`...).
+    pub class: &'a str,
+    /// Swatch color.
+    pub color: &'a str,
+    /// Text.
+    pub label: &'a str,
+}
+
+/// Width the legend gives one entry (swatch, gap, text at about 7.3 pixels a character).
+fn legend_width(item: &LegendItem) -> f64 {
+    38.0 + 7.3 * item.label.chars().count() as f64
+}
+
+/// The rows a legend of `items` takes from `LEFT` to `RIGHT`.
+pub fn legend_rows(items: &[LegendItem]) -> usize {
+    let mut rows = 1;
+    let mut x = LEFT;
+    for item in items {
+        let w = legend_width(item);
+        if x > LEFT && x + w > RIGHT {
+            rows += 1;
+            x = LEFT;
+        }
+        x += w;
+    }
+    rows
+}
+
+/// A legend of square swatches from `LEFT`, its first row centred on `y`, rows 22 pixels
+/// apart (see [`legend_rows`]).
+pub fn legend(out: &mut String, items: &[LegendItem], y: f64) {
+    out.push_str("<g class=\"legend\">\n");
+    let (mut x, mut y) = (LEFT, y);
+    for item in items {
+        let w = legend_width(item);
+        if x > LEFT && x + w > RIGHT {
+            x = LEFT;
+            y += 22.0;
+        }
+        let _ = writeln!(
+            out,
+            "<g class=\"legend-item {}\"><rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" \
+             fill=\"{}\"/><text x=\"{}\" y=\"{}\" dy=\"4\">{}</text></g>",
+            item.class,
+            px(x),
+            px(y - 7.0),
+            item.color,
+            px(x + 20.0),
+            px(y),
+            escape(item.label)
+        );
+        x += w;
+    }
+    out.push_str("</g>\n");
 }

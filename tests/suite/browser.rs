@@ -15,20 +15,6 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(120);
 /// Size of the browser window, in CSS pixels.
 pub(crate) const WINDOW: (u32, u32) = (1280, 2000);
 
-/// Runs the binary with its own table directory; panics with its stderr unless it succeeds.
-pub(crate) fn dicelens(tables: &Path, args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dicelens"))
-        .args(args)
-        .env("DICELENS_TABLES", tables)
-        .output()
-        .expect("the dicelens binary runs");
-    assert!(
-        out.status.success(),
-        "dicelens {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// Runs headless Chromium on the file `page` with the `extra` flags (a fresh profile each
 /// time); returns its stdout. Fails the test if Chromium fails or takes longer than [`TIMEOUT`].
 pub(crate) fn chromium(page: &Path, extra: &[String]) -> Vec<u8> {

@@ -16,6 +16,7 @@ mod expected_tables;
 mod game_page;
 mod golden;
 mod inputs;
+mod linked_pages;
 mod merge;
 mod outputs;
 mod partitions;

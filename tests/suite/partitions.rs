@@ -1,7 +1,8 @@
 //! A corpus analysed by partitions, as the Spark job runs it: whole files and byte ranges of a
 //! large file, each partition analysed apart with `--seen-ids` (the ids `dicelens ids` prints
 //! for the partitions before it), then `merge --partitions`: every output byte for byte that of
-//! one `analyze` of the corpus, and the same leaderboard on stdout, with game ids repeated
+//! one `analyze` of the corpus (but the pages: the merge's player pages have no worst decisions,
+//! and it writes no game page), and the same leaderboard on stdout, with game ids repeated
 //! across files and partitions, malformed games and a file of no known format. Also the usage
 //! errors of the flags, and `ids` output that round-trips awkward ids.
 
@@ -132,21 +133,51 @@ fn analyze_partitions(dir: &Path, partitions: &[Partition], flags: &[&str]) -> V
     shards
 }
 
-/// Asserts that `a` and `b` hold the same files with the same bytes.
-fn assert_same_outputs(a: &Path, b: &Path) {
-    let names = |dir: &Path| {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+/// The names of the entries of `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The manifest of `dir` without the pages (`players/`, `games/`).
+fn manifest_without_pages(dir: &Path) -> serde_json::Value {
+    let text = fs::read_to_string(dir.join(".dicelens-outputs")).unwrap();
+    let mut manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let files = manifest["files"].as_object_mut().unwrap();
+    files.retain(|name, _| !name.starts_with("players/") && !name.starts_with("games/"));
+    manifest
+}
+
+/// Asserts that `one` (an analysis) and `merged` (the merge of its partitions) hold the same
+/// files with the same bytes, but the pages: the same player pages (without worst decisions
+/// in the merge, whose aggregates keep none), and no game page in the merge.
+fn assert_same_outputs(one: &Path, merged: &Path) {
+    let files = |dir: &Path| -> Vec<String> {
+        names(dir)
+            .into_iter()
+            .filter(|n| dir.join(n).is_file() && n != ".dicelens-outputs")
+            .collect()
     };
-    assert_eq!(names(a), names(b));
-    for name in names(a) {
+    assert_eq!(files(one), files(merged));
+    assert_eq!(manifest_without_pages(one), manifest_without_pages(merged));
+    assert_eq!(names(&one.join("players")), names(&merged.join("players")));
+    assert!(!names(&one.join("players")).is_empty());
+    assert_eq!(names(&merged.join("games")), Vec::<String>::new());
+    for name in names(&merged.join("players")) {
+        let page = fs::read_to_string(merged.join("players").join(name)).unwrap();
+        assert!(page.contains("merged analysis"), "{page}");
+    }
+    for name in files(one) {
         let (x, y) = (
-            fs::read(a.join(&name)).unwrap(),
-            fs::read(b.join(&name)).unwrap(),
+            fs::read(one.join(&name)).unwrap(),
+            fs::read(merged.join(&name)).unwrap(),
         );
         if x != y {
             let (x, y) = (text(&x), text(&y));
