@@ -378,9 +378,11 @@ impl PlayerStats {
         }
     }
 
-    /// 95% confidence interval of the error per game (normal approximation, by game).
+    /// 95% confidence interval of the error per game (normal approximation, by game), cut at 0.
     pub fn error_per_game_ci(&self) -> (f64, f64) {
-        mean_ci(self.games, self.all.error_nano, self.game_error_sq)
+        let (low, high) = mean_ci(self.games, self.all.error_nano, self.game_error_sq);
+        // An error is never negative: neither is a bound of its interval.
+        (low.max(0.0), high.max(0.0))
     }
 
     /// Adds another player's statistics; an error naming the counter that would overflow (the

@@ -9,7 +9,7 @@
 use super::analyze::Bar;
 use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
 use super::{notice, print_stdout, CliError, Required};
-use dicelens::aggregate::{Aggregates, PartKey, Parts};
+use dicelens::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use dicelens::corpus::Summary;
 use dicelens::pipeline::{analyze, Options};
 use dicelens::replay::ReplayOptions;
@@ -184,31 +184,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     };
     // The part (unit and length of game) the player has most games in (the first among equals).
-    let mut parts: Vec<(PartKey, &Aggregates)> = aggregates
+    let mut parts: Vec<(PartKey, &Aggregates, &PlayerStats)> = aggregates
         .parts()
-        .filter(|(_, part)| part.players.contains_key(&args.name))
+        .filter_map(|(key, part)| Some((key, part, part.players.get(&args.name)?)))
         .collect();
-    parts.sort_by_key(|(_, part)| std::cmp::Reverse(part.players[&args.name].games));
-    let Some(&(key, part)) = parts.first() else {
+    parts.sort_by_key(|(_, _, stats)| std::cmp::Reverse(stats.games));
+    let Some(&(key, part, stats)) = parts.first() else {
         return Err(unknown(&args.name, &aggregates));
     };
     let unit = key.unit;
-    for (other, p) in parts.iter().skip(1) {
+    for (other, _, theirs) in parts.iter().skip(1) {
         notice(&format!(
             "{} also has {} games of {} rounds rated in {}; this report is of the {} games of \
              {} rounds rated in {}",
             args.name,
-            p.players[&args.name].games,
+            theirs.games,
             other.rounds,
             other.unit.name(),
-            part.players[&args.name].games,
+            stats.games,
             key.rounds,
             unit.name()
         ));
     }
-    let Some(stats) = part.players.get(&args.name) else {
-        return Err(unknown(&args.name, &Parts::default()));
-    };
     let worst = worst.as_ref().map(|w| w.of(key, &args.name));
     let board = leaderboard(part, args.min_games);
     let population = Population::new(part, &board, args.min_games, oracle, source, unit);

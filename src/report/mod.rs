@@ -466,12 +466,13 @@ pub fn leaderboard_text(
     for board in boards {
         let unit = board.unit;
         let s = if min_games == 1 { "" } else { "s" };
+        let n = board.ranked.len();
         let _ = writeln!(
             out,
-            "\nleaderboard of {}, errors in {}: {} players with at least {min_games} game{s}",
+            "\nleaderboard of {}, errors in {}: {n} player{} with at least {min_games} game{s}",
             board.games,
             unit.name(),
-            board.ranked.len()
+            if n == 1 { "" } else { "s" }
         );
         if let Some(hint) = min_games_hint(board, min_games) {
             let _ = writeln!(out, "{hint}");

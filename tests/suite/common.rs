@@ -146,6 +146,36 @@ pub fn simulate_two_seat(players: usize, games: usize, seed: u64, out: &str) -> 
     args
 }
 
+/// Every file under the output directory `dir`, by its path relative to `dir` with `/` between
+/// the parts (`report.html`, `players/sim01.html`), in name order.
+pub fn output_files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|entry| entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())))
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| {
+            let name = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            (name, std::fs::read(entry.path()).unwrap())
+        })
+        .collect()
+}
+
+/// Whether an output file is one of the linked pages (`players/`, `games/`) or the manifest
+/// that lists them: what a merge of partitions writes differently from one analysis (its
+/// player pages have no worst decisions, and it has no game pages).
+pub fn is_page_or_manifest(name: &str) -> bool {
+    name.starts_with("players/")
+        || name.starts_with("games/")
+        || name == dicelens::report::output::MANIFEST
+}
+
 /// Bytes as text (lossy).
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -2,7 +2,7 @@
 //! directory tree, piped through standard input or exported as a CSV table give the same
 //! analysis as the plain log.
 
-use crate::common::{run, run_ok, tables_dir, text};
+use crate::common::{is_page_or_manifest, output_files, run, run_ok, tables_dir, text};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -12,13 +12,11 @@ use std::process::{Command, Stdio};
 /// the run named it) replaced by `LOG`, so that runs over differently named inputs compare
 /// (not the manifest, whose sizes depend on the name).
 fn outputs(dir: &Path, log: &str) -> BTreeMap<String, String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap())
-        .filter(|entry| entry.file_name() != dicelens::report::output::MANIFEST)
-        .map(|entry| {
-            let name = entry.file_name().into_string().unwrap();
-            let content = std::fs::read_to_string(entry.path()).unwrap();
+    output_files(dir)
+        .into_iter()
+        .filter(|(name, _)| name != dicelens::report::output::MANIFEST)
+        .map(|(name, bytes)| {
+            let content = text(&bytes);
             let content = if log.is_empty() {
                 content
             } else {
@@ -143,7 +141,25 @@ fn standard_input_reads_as_the_file_piped_into_it() {
         "{games}"
     );
     got.insert("games.csv".into(), games.replace(",\n", ",LOG\n"));
-    assert_eq!(got, want);
+    // Standard input is read once: its games get no page in games/ (the player pages, of the
+    // same players, link to none). Everything else is the same.
+    assert!(got.keys().all(|name| !name.starts_with("games/")));
+    assert!(want.keys().any(|name| name.starts_with("games/")));
+    let players = |files: &BTreeMap<String, String>| -> Vec<String> {
+        files
+            .keys()
+            .filter(|name| name.starts_with("players/"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(players(&got), players(&want));
+    let without_pages = |files: BTreeMap<String, String>| -> BTreeMap<String, String> {
+        files
+            .into_iter()
+            .filter(|(name, _)| !is_page_or_manifest(name))
+            .collect()
+    };
+    assert_eq!(without_pages(got), without_pages(want));
 }
 
 #[test]

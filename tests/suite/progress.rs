@@ -3,7 +3,7 @@
 //! games expected and the time left when the size of the input is known (not for standard
 //! input), a last line at the end, nothing after the run's summary, and no change to any output.
 
-use crate::common::{run_ok, simulate_two_seat, tables_dir, text};
+use crate::common::{output_files, run_ok, simulate_two_seat, tables_dir, text};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -206,18 +206,16 @@ fn progress_lines_come_on_time_with_games_expected_for_a_file_not_for_stdin() {
     let quiet = analyze_watched("-", &dir.path().join("quiet"), None, piped());
     assert!(progress_lines(&quiet).is_empty(), "{:?}", quiet.lines);
     assert_eq!(quiet.stdout, from_pipe.stdout);
-    let names = |run: &str| -> Vec<_> {
-        let mut names: Vec<_> = std::fs::read_dir(dir.path().join(run))
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name())
-            .collect();
-        names.sort();
-        names
-    };
-    assert_eq!(names("quiet"), names("stdin"));
-    for name in names("quiet") {
-        let read = |run: &str| std::fs::read(dir.path().join(run).join(&name)).unwrap();
-        assert!(read("quiet") == read("stdin"), "{name:?} differs");
+    let (quiet_files, stdin_files) = (
+        output_files(&dir.path().join("quiet")),
+        output_files(&dir.path().join("stdin")),
+    );
+    assert_eq!(
+        quiet_files.keys().collect::<Vec<_>>(),
+        stdin_files.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &quiet_files {
+        assert!(stdin_files[name] == *bytes, "{name:?} differs");
     }
     assert!(
         !text(quiet.stdout.as_bytes()).is_empty(),
