@@ -13,7 +13,7 @@
 
 use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, nice_axis, no_data, no_data_between,
-    plot_background, px, step_decimals, svg_open, y_axis, Scale, LEFT, RIGHT,
+    plot_background, px, svg_open, x_value_axis, y_axis, Scale, LEFT, RIGHT,
 };
 use super::{best_players, Leaderboard, Ranked, Unit};
 use crate::aggregate::{Aggregates, PartKey, Parts, Tally, KINDS};
@@ -696,7 +696,6 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit, id: &str) -> String {
         .map(|t| finite(t.error_per_decision()))
         .fold(0.0, f64::max);
     let (x_top, step) = nice_axis(max, false);
-    let decimals = step_decimals(step);
     let x = Scale::from_zero(x_top, left, right);
     let mut out = String::new();
     let desc = if aggregates.all.decisions == 0 {
@@ -731,20 +730,7 @@ fn kind_chart(aggregates: &Aggregates, unit: Unit, id: &str) -> String {
         px(right - left),
         px(bottom - top)
     );
-    let ticks = (x_top / step).round() as usize;
-    for i in 0..=ticks {
-        let v = step * i as f64;
-        let tx = px(x.at(v));
-        let _ = writeln!(
-            out,
-            "<path class=\"grid\" d=\"M{tx} {}V{}\"/><text x=\"{tx}\" y=\"{}\" \
-             text-anchor=\"middle\">{}</text>",
-            px(top),
-            px(bottom),
-            px(bottom + 20.0),
-            fixed(v, decimals)
-        );
-    }
+    x_value_axis(&mut out, x, x_top, step, top, bottom);
     axes_between(&mut out, left, right, top, bottom);
     for (i, (kind, t)) in KINDS.iter().zip(&aggregates.kinds).enumerate() {
         let cy = top + row * (i as f64 + 0.5);
@@ -1244,8 +1230,8 @@ mod tests {
         assert!((top - 0.8).abs() < 1e-12 && (step - 0.2).abs() < 1e-12);
         let (top, step) = nice_axis(1.1, false);
         assert!((top - 1.25).abs() < 1e-12 && (step - 0.25).abs() < 1e-12);
-        assert_eq!(step_decimals(0.25), 2);
-        assert_eq!(step_decimals(2000.0), 0);
+        assert_eq!(super::super::svg::step_decimals(0.25), 2);
+        assert_eq!(super::super::svg::step_decimals(2000.0), 0);
         assert_eq!(fixed(f64::INFINITY, 2), "0.00");
     }
 
