@@ -81,9 +81,10 @@
 //!
 //! let options = Options { oracle: OracleSpec::DEFAULT, ..Options::default() };
 //! let analysis = analyze(&["games.ygn".into()], &options, &mut (), &Silent)?;
-//! for (unit, part) in analysis.aggregates.parts() {
+//! for (key, part) in analysis.aggregates.parts() {
 //!     for (player, stats) in &part.players {
-//!         println!("{player}: {:.3} {} per game", stats.error_per_game(), unit.short());
+//!         let unit = key.unit.short();
+//!         println!("{player}: {:.3} {unit} per game of {} rounds", stats.error_per_game(), key.rounds);
 //!     }
 //! }
 //! # Ok::<(), dicelens::AnalyzeError>(())

@@ -9,7 +9,7 @@
 //! use dicelens::tables::Silent;
 //! let options = Options::default();
 //! let analysis = analyze(&["games.ygn".into()], &options, &mut (), &Silent).unwrap();
-//! println!("{} games rated", analysis.aggregates.games);
+//! println!("{} games rated", analysis.aggregates.games());
 //! ```
 
 use crate::aggregate::{GameStats, Overflow, PartKey, Parts};
