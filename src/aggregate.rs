@@ -172,24 +172,18 @@ impl SeatsTurn {
     pub fn seat(self) -> u16 {
         (self.turn.max(1) - 1) % self.seats.max(1) + 1
     }
+}
 
-    /// The serialised form, `ROUNDS/SEATS/TURN`.
-    fn packed(self) -> String {
-        format!("{}/{}/{}", self.rounds, self.seats, self.turn)
+impl std::fmt::Display for SeatsTurn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}/{}", self.rounds, self.seats, self.turn)
     }
 }
 
-impl Serialize for SeatsTurn {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.packed())
-    }
-}
+impl std::str::FromStr for SeatsTurn {
+    type Err = String;
 
-impl<'de> Deserialize<'de> for SeatsTurn {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SeatsTurn, D::Error> {
-        let key = String::deserialize(d)?;
-        let bad =
-            || serde::de::Error::custom(format!("turn key {key:?}: expected ROUNDS/SEATS/TURN"));
+    fn from_str(key: &str) -> Result<SeatsTurn, String> {
         let mut parts = key.split('/').map(|p| p.parse::<u16>());
         match (parts.next(), parts.next(), parts.next(), parts.next()) {
             (Some(Ok(rounds)), Some(Ok(seats)), Some(Ok(turn)), None) => Ok(SeatsTurn {
@@ -197,10 +191,32 @@ impl<'de> Deserialize<'de> for SeatsTurn {
                 seats,
                 turn,
             }),
-            _ => Err(bad()),
+            _ => Err(format!("turn key {key:?}: expected ROUNDS/SEATS/TURN")),
         }
     }
 }
+
+/// Serialises a map key as its text (`Display`) and reads it back with `FromStr`: the keys of
+/// aggregates.json's maps are strings.
+macro_rules! text_key {
+    ($key:ty) => {
+        impl Serialize for $key {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $key {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$key, D::Error> {
+                String::deserialize(d)?
+                    .parse()
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+text_key!(SeatsTurn);
 
 impl Tally {
     /// Adds one rated decision.
@@ -629,7 +645,7 @@ impl Aggregates {
         for (k, t) in &o.turns {
             let mine = self.turns.entry(*k).or_default();
             mine.merge(t)
-                .map_err(|e| e.within(&entry_name("turns", k.packed())))?;
+                .map_err(|e| e.within(&entry_name("turns", k)))?;
         }
         for (name, p) in &o.players {
             let mine = self.players.entry(name.clone()).or_default();
@@ -682,28 +698,23 @@ pub struct PartKey {
 }
 
 impl PartKey {
-    /// The key as text, `UNIT/ROUNDS` (`points/13`, `match_points/15`): the form of
-    /// aggregates.json and of ids in reports.
-    pub fn text(self) -> String {
-        format!("{}/{}", self.unit.key(), self.rounds)
-    }
-
     /// The key as an HTML id suffix (`points-13`, `match-points-15`).
     pub fn id(self) -> String {
         format!("{}-{}", self.unit.key().replace('_', "-"), self.rounds)
     }
 }
 
-impl Serialize for PartKey {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.text())
+impl std::fmt::Display for PartKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.unit.key(), self.rounds)
     }
 }
 
-impl<'de> Deserialize<'de> for PartKey {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PartKey, D::Error> {
-        let key = String::deserialize(d)?;
-        let bad = || serde::de::Error::custom(format!("part key {key:?}: expected UNIT/ROUNDS"));
+impl std::str::FromStr for PartKey {
+    type Err = String;
+
+    fn from_str(key: &str) -> Result<PartKey, String> {
+        let bad = || format!("part key {key:?}: expected UNIT/ROUNDS");
         let (unit, rounds) = key.split_once('/').ok_or_else(bad)?;
         let unit = match unit {
             "points" => Unit::Points,
@@ -714,6 +725,8 @@ impl<'de> Deserialize<'de> for PartKey {
         Ok(PartKey { unit, rounds })
     }
 }
+
+text_key!(PartKey);
 
 /// An analysis's statistics, one part per [`PartKey`] (unit of the errors and length of the
 /// games): games rated in expected points (one-player games, and every game under the
@@ -786,7 +799,7 @@ impl Parts {
                 .entry(*key)
                 .or_default()
                 .merge(part)
-                .map_err(|e| e.within(&key.text()))?;
+                .map_err(|e| e.within(&key.to_string()))?;
         }
         Ok(())
     }

@@ -780,7 +780,7 @@ pub fn rate_games_with_ids(
                 let mut rated = Vec::new();
                 let not_rated = rate_game(oracle, &replayed, &thresholds, &mut cache, &mut rated)
                     .err()
-                    .map(|e| format!("{e}; only the {} before it are rated", e.index));
+                    .map(|e| e.partly_rated());
                 GameRatedAgain {
                     spec: options.oracle,
                     format,

@@ -427,6 +427,14 @@ pub struct RateError {
     pub kind: RateErrorKind,
 }
 
+impl RateError {
+    /// The error as a note on a game rated in part: why, and that the decisions before it are
+    /// rated.
+    pub fn partly_rated(&self) -> String {
+        format!("{self}; only the {} before it are rated", self.index)
+    }
+}
+
 /// Why a decision could not be rated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RateErrorKind {

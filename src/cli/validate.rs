@@ -216,7 +216,7 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
     rating.oracle = Some(oracle.describe());
     let mut cache = MatchCache::default();
     if let Err(e) = rate_game(oracle, replayed, &rating.thresholds, &mut cache, &mut rated) {
-        rating.not_rated = Some(format!("{e}; only the {} before it are rated", e.index));
+        rating.not_rated = Some(e.partly_rated());
     }
     (rating, rated)
 }

@@ -41,28 +41,6 @@ pub fn table(header: &[(&str, Align)], rows: &[Vec<String>]) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn columns_fit_their_widest_cell() {
-        let rows = vec![
-            vec!["1".to_string(), "alice".to_string(), String::new()],
-            vec!["12".to_string(), "bo".to_string(), "?".to_string()],
-        ];
-        let text = table(
-            &[
-                ("n", Align::Right),
-                ("player", Align::Left),
-                ("", Align::Left),
-            ],
-            &rows,
-        );
-        assert_eq!(text, " n  player\n 1  alice\n12  bo      ?\n");
-    }
-}
-
 /// A count with its thousands grouped by commas: `12,345`.
 pub fn grouped(count: u64) -> String {
     let digits = count.to_string();
@@ -136,9 +114,26 @@ pub fn progress_done(done: u64, took: std::time::Duration) -> String {
 }
 
 #[cfg(test)]
-mod progress_tests {
+mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn columns_fit_their_widest_cell() {
+        let rows = vec![
+            vec!["1".to_string(), "alice".to_string(), String::new()],
+            vec!["12".to_string(), "bo".to_string(), "?".to_string()],
+        ];
+        let text = table(
+            &[
+                ("n", Align::Right),
+                ("player", Align::Left),
+                ("", Align::Left),
+            ],
+            &rows,
+        );
+        assert_eq!(text, " n  player\n 1  alice\n12  bo      ?\n");
+    }
 
     #[test]
     fn counts_are_grouped_by_thousands() {
