@@ -20,23 +20,11 @@ use crate::rate::{Class, Unit};
 use crate::rules::{Choice, Family, RuleSet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::fmt::Write;
 
-/// The file name of the page of game `id` (in `games/` of an analysis): the id with every
-/// character other than ASCII letters, digits, `-` and `_` replaced by `_`, then a short hash
-/// of the whole id so that ids differing only in those characters get different files.
+/// The file name of the page of game `id` (in `games/` of an analysis;
+/// [`super::output::page_file_name`]): `sim12-0000003.html`, and a hash of the id after the
+/// kept characters when the id has others (`game1_txt_12-1f5e7349.html` for `game1.txt:12`).
 pub fn file_name(id: &str) -> String {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
-    let hash = crate::game_hash::fnv1a(id.as_bytes()) as u32;
-    format!("{safe}-{hash:08x}.html")
+    super::output::page_file_name(id)
 }
 
 /// The anchor of the decision at index `order` of a game's decisions (as

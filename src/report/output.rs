@@ -96,6 +96,30 @@ fn subdirectory(name: &str) -> Option<&str> {
     name.rsplit_once('/').map(|(dir, _)| dir)
 }
 
+/// A file name made from `text` (a player's name, a game id) for a page of an output
+/// directory: ASCII letters, digits, `-` and `_` kept (at most 80), anything else `_`; when
+/// anything was replaced or cut, `-` and 8 hex digits of the text's FNV-1a hash follow, so two
+/// texts never share a file (`ann.html`, `a_b-1c2d3e4f.html` for `a b`).
+pub fn page_file_name(text: &str) -> String {
+    let safe: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    if !safe.is_empty() && safe == text {
+        format!("{safe}.html")
+    } else {
+        let hash = crate::game_hash::fnv1a(text.as_bytes()) as u32;
+        format!("{safe}-{hash:08x}.html")
+    }
+}
+
 /// A temporary file, removed when dropped unless it was renamed.
 struct TempPath(Option<PathBuf>);
 

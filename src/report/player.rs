@@ -659,27 +659,10 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
     })
 }
 
-/// A file name for the player's page: letters, digits, `-` and `_` kept (at most 80), anything
-/// else `_`; when anything was replaced or cut, a short hash of the whole name follows, so two
-/// names never share a page (`ann.html`, `a_b-1c2d3e4f.html` for `a b`).
+/// A file name for the player's page ([`super::output::page_file_name`]): `ann.html`,
+/// `a_b-1c2d3e4f.html` for `a b`.
 pub fn file_name(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
-    if !safe.is_empty() && safe == name {
-        format!("{safe}.html")
-    } else {
-        let hash = crate::game_hash::fnv1a(name.as_bytes()) as u32;
-        format!("{safe}-{hash:08x}.html")
-    }
+    super::output::page_file_name(name)
 }
 
 /// The player's page relative to the root of an analysis's output directory
