@@ -95,6 +95,7 @@ pub mod compare;
 pub mod corpus;
 pub mod dice;
 pub mod evaluate;
+pub mod fairness;
 pub mod files;
 pub mod game_hash;
 pub mod merge;
