@@ -25,6 +25,7 @@ fn corpus() -> (Vec<u8>, Vec<GameRecord>) {
         players: 200,
         games: 20_000,
         seed: 3,
+        ..Plan::default()
     };
     let players = players(&plan);
     let games: Vec<GameRecord> = simulate_batch(&table, &plan, &players, 0..plan.games)
@@ -143,6 +144,7 @@ fn analyze_end_to_end(c: &mut Criterion) {
         players: 300,
         games: 20_000,
         seed: 9,
+        ..Plan::default()
     };
     let dir = tempfile::tempdir().expect("a temporary directory");
     let corpus = simulated_corpus(&plan, dir.path());
@@ -180,6 +182,7 @@ fn analyze_two_seat(c: &mut Criterion) {
         players: 20,
         games: 2_000,
         seed: 6,
+        ..Plan::default()
     };
     let dir = tempfile::tempdir().expect("a temporary directory");
     let corpus = simulated_corpus(&plan, dir.path());

@@ -1,12 +1,31 @@
-//! Fairness of the dice a log shows (issue 15, work in progress): the freshly rolled dice of
-//! every roll (the roll minus the dice kept before it, so that a player's choices cannot bias
-//! the counts), Pearson's chi-square test of face counts against 1/6 each, its p-value, the
-//! exact probability of five of a kind given a keep, and the corrections for testing many
-//! groups (Holm, Benjamini-Hochberg). Pure functions, for the `dice` command to come.
+//! Fairness of the dice a log shows (`dicelens dice`): the freshly rolled dice of every roll
+//! (the roll minus the dice kept before it, so that a player's choices cannot bias the counts)
+//! are counted per group of games ([`FairnessCounts`], mergeable), then tested against fair,
+//! independent dice ([`assess`]):
+//!
+//! - faces: Pearson's chi-square of the face counts against 1/6 each (5 degrees of freedom);
+//! - sums: for each number n = 1..5 of fresh dice, the sums of the rolls of n fresh dice
+//!   against their exact distribution, adjacent sums pooled until every cell expects at least
+//!   [`MIN_EXPECTED`] rolls ([`pool_cells`]); the chi-squares of the five n are added (their
+//!   rolls are disjoint, so their degrees of freedom add);
+//! - five of a kind: rolls that show five of a kind (kept and fresh dice together) against the
+//!   exact expectation given each roll's keep; the count is a sum of independent binomials, its
+//!   two-sided p-value exact ([`five_of_a_kind_p`]) for small counts, else by the normal
+//!   approximation with continuity correction;
+//! - serial dependence: the fresh dice of a roll that show a face among the fresh dice of the
+//!   same player's previous roll in the game; under fair independent dice a fresh die matches
+//!   with probability s/6 (s = distinct faces of the previous roll) whatever happened before,
+//!   so the expectation and variance are exact sums; two-sided normal p-value.
+//!
+//! A group's `p_value` is the smallest p-value of its tests times the number of tests that
+//! have data (Bonferroni, at most 1); `p_adjusted` corrects it for the number of groups (Holm
+//! or Benjamini-Hochberg); the verdict is `unfair` when `p_adjusted` is below the level.
 
 use crate::dice::{Dice, FACES};
 use crate::replay::Replayed;
 use crate::rules::Choice;
+use dicelens_parsers::GameRecord;
+use std::collections::BTreeMap;
 
 /// The dice one roll brought: who rolled them and how many of each face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,6 +221,672 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
         adjusted[i] = running;
     }
     adjusted
+}
+
+/// Most fresh dice a roll has.
+pub const MAX_FRESH: usize = 5;
+
+/// Greatest sum of [`MAX_FRESH`] dice, the size of a sum histogram less one.
+pub const MAX_SUM: usize = 6 * MAX_FRESH;
+
+/// Least expected count of a chi-square cell: sums are pooled until every cell expects this.
+pub const MIN_EXPECTED: f64 = 5.0;
+
+/// Below this many five-of-a-kind rolls (observed and expected), the five-of-a-kind p-value is
+/// exact; above, the normal approximation is used.
+pub const EXACT_FIVE_LIMIT: u64 = 2_000;
+
+/// The default level of the verdict: `unfair` when the adjusted p-value is below it.
+pub const DEFAULT_LEVEL: f64 = 0.01;
+
+/// How the rolls of a corpus are grouped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GroupBy {
+    /// One group, `all`.
+    #[default]
+    All,
+    /// By the player who rolled.
+    Player,
+    /// By log file.
+    File,
+    /// By the month of the game's date (`YYYY-MM`), `(no date)` without one.
+    Month,
+    /// By the game's `Site` tag, `(no site)` without one.
+    SiteTag,
+}
+
+impl GroupBy {
+    /// Every grouping, as the flag names them.
+    pub const ALL: [GroupBy; 5] = [
+        GroupBy::All,
+        GroupBy::Player,
+        GroupBy::File,
+        GroupBy::Month,
+        GroupBy::SiteTag,
+    ];
+
+    /// The name of the grouping (`all`, `player`, `file`, `month`, `site-tag`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupBy::All => "all",
+            GroupBy::Player => "player",
+            GroupBy::File => "file",
+            GroupBy::Month => "month",
+            GroupBy::SiteTag => "site-tag",
+        }
+    }
+
+    /// The group of the games (not split by player) of `game`.
+    fn game_group(self, game: &GameRecord) -> String {
+        match self {
+            GroupBy::All | GroupBy::Player => "all".into(),
+            GroupBy::File => game.provenance.file.clone(),
+            GroupBy::Month => match game.provenance.date.as_deref() {
+                Some(date) if date.len() >= 7 && date.is_char_boundary(7) => {
+                    date[..7].replace('.', "-")
+                }
+                _ => "(no date)".into(),
+            },
+            GroupBy::SiteTag => game
+                .tag("Site")
+                .filter(|site| !site.trim().is_empty())
+                .unwrap_or("(no site)")
+                .to_string(),
+        }
+    }
+}
+
+impl std::str::FromStr for GroupBy {
+    type Err = String;
+    fn from_str(text: &str) -> Result<GroupBy, String> {
+        GroupBy::ALL
+            .into_iter()
+            .find(|g| g.name() == text)
+            .ok_or_else(|| format!("expected all, player, file, month or site-tag, got {text:?}"))
+    }
+}
+
+impl std::fmt::Display for GroupBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The counts of the fresh dice of one group, everything the tests need; two counts of
+/// disjoint games add up with [`DiceCounts::merge`] (all integers: the same bytes whatever the
+/// order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceCounts {
+    /// Games counted (a player's games, by player).
+    pub games: u64,
+    /// Rolls with at least one fresh die.
+    pub rolls: u64,
+    /// Fresh dice by face (1 to 6).
+    pub faces: [u64; FACES],
+    /// `sums[n - 1][s]`: rolls of `n` fresh dice whose fresh dice add up to `s`.
+    pub sums: [[u64; MAX_SUM + 1]; MAX_FRESH],
+    /// Rolls by the keep before them, for five of a kind: `[k]` counts the rolls after a keep of
+    /// `k` dice all of one face (`k = 0`: nothing kept). Rolls after a keep of two faces cannot
+    /// show five of a kind and are not counted.
+    pub five_chances: [u64; MAX_FRESH],
+    /// Rolls counted in `five_chances` that show five of a kind.
+    pub five_observed: u64,
+    /// Fresh dice of rolls that follow another roll of the same player in the game.
+    pub serial_dice: u64,
+    /// Those that show a face among the fresh dice of that previous roll.
+    pub serial_matches: u64,
+    /// Six times their expected number: the sum over rolls of `m * s` (m fresh dice, s distinct
+    /// faces among the previous roll's fresh dice).
+    pub serial_expected_x6: u64,
+    /// 36 times the variance of their number: the sum over rolls of `m * s * (6 - s)`.
+    pub serial_variance_x36: u64,
+}
+
+impl Default for DiceCounts {
+    fn default() -> DiceCounts {
+        DiceCounts {
+            games: 0,
+            rolls: 0,
+            faces: [0; FACES],
+            sums: [[0; MAX_SUM + 1]; MAX_FRESH],
+            five_chances: [0; MAX_FRESH],
+            five_observed: 0,
+            serial_dice: 0,
+            serial_matches: 0,
+            serial_expected_x6: 0,
+            serial_variance_x36: 0,
+        }
+    }
+}
+
+/// The faces (bit `f - 1` for face `f`) among `counts`.
+fn face_mask(counts: &[u8; FACES]) -> u8 {
+    (0..FACES)
+        .filter(|&f| counts[f] > 0)
+        .fold(0, |mask, f| mask | (1 << f))
+}
+
+impl DiceCounts {
+    /// Fresh dice counted.
+    pub fn fresh_dice(&self) -> u64 {
+        self.faces.iter().sum()
+    }
+
+    /// Adds the counts of `other` (of other games).
+    pub fn merge(&mut self, other: &DiceCounts) {
+        self.games += other.games;
+        self.rolls += other.rolls;
+        for (a, b) in self.faces.iter_mut().zip(&other.faces) {
+            *a += b;
+        }
+        for (row, other_row) in self.sums.iter_mut().zip(&other.sums) {
+            for (a, b) in row.iter_mut().zip(other_row) {
+                *a += b;
+            }
+        }
+        for (a, b) in self.five_chances.iter_mut().zip(&other.five_chances) {
+            *a += b;
+        }
+        self.five_observed += other.five_observed;
+        self.serial_dice += other.serial_dice;
+        self.serial_matches += other.serial_matches;
+        self.serial_expected_x6 += other.serial_expected_x6;
+        self.serial_variance_x36 += other.serial_variance_x36;
+    }
+
+    /// Counts one roll; `previous` is the face mask of the fresh dice of the same player's
+    /// previous roll in the game, if any. A roll of no fresh die counts nothing.
+    fn add_roll(&mut self, roll: &FreshRoll, previous: Option<u8>) {
+        let n = usize::from(roll.dice());
+        if n == 0 || n > MAX_FRESH {
+            return;
+        }
+        self.rolls += 1;
+        let mut sum = 0;
+        for (face, &count) in roll.counts.iter().enumerate() {
+            self.faces[face] += u64::from(count);
+            sum += (face + 1) * usize::from(count);
+        }
+        self.sums[n - 1][sum] += 1;
+        let kept = roll.kept.counts();
+        let kept_faces = kept.iter().filter(|&&c| c > 0).count();
+        if kept_faces <= 1 {
+            self.five_chances[roll.kept.len()] += 1;
+            self.five_observed += u64::from(roll.five_of_a_kind());
+        }
+        if let Some(mask) = previous {
+            let s = u64::from(mask.count_ones());
+            let m = n as u64;
+            self.serial_dice += m;
+            self.serial_matches += (0..FACES)
+                .filter(|&f| mask & (1 << f) != 0)
+                .map(|f| u64::from(roll.counts[f]))
+                .sum::<u64>();
+            self.serial_expected_x6 += m * s;
+            self.serial_variance_x36 += m * s * (6 - s);
+        }
+    }
+}
+
+/// The counts of every group of a corpus, by group name (sorted).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FairnessCounts {
+    /// The counts of each group.
+    pub groups: BTreeMap<String, DiceCounts>,
+}
+
+impl FairnessCounts {
+    /// Counts the fresh dice of a replayed game into its groups (`by`).
+    pub fn add_game(&mut self, by: GroupBy, game: &GameRecord, replayed: &Replayed) {
+        let seats = replayed.seats.max(game.players.len()).max(1);
+        let mut per_seat = vec![DiceCounts::default(); seats];
+        let mut previous: Vec<Option<u8>> = vec![None; seats];
+        for roll in fresh_rolls(replayed) {
+            let seat = usize::from(roll.seat);
+            if seat >= seats || roll.dice() == 0 {
+                continue;
+            }
+            per_seat[seat].add_roll(&roll, previous[seat]);
+            previous[seat] = Some(face_mask(&roll.counts));
+        }
+        if by == GroupBy::Player {
+            for (seat, counts) in per_seat.iter_mut().enumerate() {
+                let name = game.players.get(seat).map_or("(no name)", String::as_str);
+                counts.games = 1;
+                self.add_group(name, counts);
+            }
+        } else {
+            let mut all = DiceCounts::default();
+            for counts in &per_seat {
+                all.merge(counts);
+            }
+            all.games = 1;
+            self.add_group(&by.game_group(game), &all);
+        }
+    }
+
+    /// Adds `counts` to the group `name` (a group of no roll is not made).
+    fn add_group(&mut self, name: &str, counts: &DiceCounts) {
+        if counts.rolls == 0 {
+            return;
+        }
+        match self.groups.get_mut(name) {
+            Some(group) => group.merge(counts),
+            None => {
+                self.groups.insert(name.to_string(), counts.clone());
+            }
+        }
+    }
+
+    /// Adds the counts of `other` (of other games), group by group.
+    pub fn merge(&mut self, other: &FairnessCounts) {
+        for (name, counts) in &other.groups {
+            self.groups.entry(name.clone()).or_default().merge(counts);
+        }
+    }
+}
+
+/// Reads and replays every game of `files` as `options` say (the pipeline's reading: skipped
+/// games counted by reason in the summary; the oracle is not used) and counts their fresh dice
+/// by `by`, streaming: no game is kept.
+pub fn count_corpus(
+    files: &[std::path::PathBuf],
+    options: &crate::pipeline::Options,
+    by: GroupBy,
+    progress: &dyn crate::pipeline::Progress,
+) -> Result<(FairnessCounts, crate::corpus::Summary), crate::pipeline::AnalyzeError> {
+    let mut counts = FairnessCounts::default();
+    let summary = crate::pipeline::read_games(files, options, progress, |game, replayed| {
+        counts.add_game(by, game, replayed);
+    })?;
+    Ok((counts, summary))
+}
+
+/// The exact distribution of the sum of `n` fair dice: `[s]` is `P(sum = s)` for `s` from 0 to
+/// `6 n` (0 below `n`).
+pub fn sum_distribution(n: usize) -> Vec<f64> {
+    let mut ways = vec![1.0f64];
+    for _ in 0..n {
+        let mut next = vec![0.0; ways.len() + 6];
+        for (s, &w) in ways.iter().enumerate() {
+            for face in 1..=6 {
+                next[s + face] += w;
+            }
+        }
+        ways = next;
+    }
+    let total = 6f64.powi(n as i32);
+    ways.iter().map(|w| w / total).collect()
+}
+
+/// Pools adjacent cells (in order) until each expects at least [`MIN_EXPECTED`]: a cell is
+/// closed once its expectation reaches it, and a short remainder joins the last closed cell.
+/// Returns the pooled `(observed, expected)` cells (one cell if the total expects less).
+pub fn pool_cells(observed: &[u64], expected: &[f64]) -> Vec<(u64, f64)> {
+    let mut cells: Vec<(u64, f64)> = Vec::new();
+    let (mut o, mut e) = (0u64, 0.0f64);
+    for (&ob, &ex) in observed.iter().zip(expected) {
+        o += ob;
+        e += ex;
+        if e >= MIN_EXPECTED {
+            cells.push((o, e));
+            (o, e) = (0, 0.0);
+        }
+    }
+    if o > 0 || e > 0.0 {
+        match cells.last_mut() {
+            Some(last) => {
+                last.0 += o;
+                last.1 += e;
+            }
+            None => cells.push((o, e)),
+        }
+    }
+    cells
+}
+
+/// A chi-square test: the statistic, its degrees of freedom and the p-value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChiSquareTest {
+    /// Pearson's statistic.
+    pub chi2: f64,
+    /// Degrees of freedom (0: no test, p-value 1).
+    pub df: u32,
+    /// `P(chi-square >= chi2)` under fair dice.
+    pub p_value: f64,
+}
+
+impl ChiSquareTest {
+    /// The test of pooled `(observed, expected)` cells whose expectations add up to the
+    /// observed total (one degree of freedom fewer than cells).
+    fn of_cells(cells: &[(u64, f64)]) -> ChiSquareTest {
+        let observed: Vec<u64> = cells.iter().map(|c| c.0).collect();
+        let expected: Vec<f64> = cells.iter().map(|c| c.1).collect();
+        let chi2 = chi_square(&observed, &expected);
+        let df = cells.len().saturating_sub(1) as u32;
+        ChiSquareTest {
+            chi2,
+            df,
+            p_value: chi_square_p(chi2, df),
+        }
+    }
+}
+
+/// An observed count against its exact expectation under fair dice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CountTest {
+    /// The count observed.
+    pub observed: u64,
+    /// Its expectation under fair independent dice.
+    pub expected: f64,
+    /// Its variance under fair independent dice.
+    pub variance: f64,
+    /// `(observed - expected) / sqrt(variance)` (0 without variance).
+    pub z: f64,
+    /// Two-sided p-value (1 without variance).
+    pub p_value: f64,
+}
+
+impl CountTest {
+    /// The test of `observed` against `expected` with `variance`, its p-value given.
+    fn new(observed: u64, expected: f64, variance: f64, p_value: f64) -> CountTest {
+        let z = if variance > 0.0 {
+            (observed as f64 - expected) / variance.sqrt()
+        } else {
+            0.0
+        };
+        CountTest {
+            observed,
+            expected,
+            variance,
+            z,
+            p_value,
+        }
+    }
+
+    /// Whether there is anything to test (a positive variance).
+    pub fn has_data(&self) -> bool {
+        self.variance > 0.0
+    }
+}
+
+/// The two-sided p-value of a normal deviate `z`: `P(|Z| >= |z|)` (= a chi-square of 1 degree
+/// of freedom at `z²`).
+pub fn normal_two_sided_p(z: f64) -> f64 {
+    chi_square_p(z * z, 1)
+}
+
+/// `ln C(n, k)`.
+fn ln_choose(n: u64, k: u64) -> f64 {
+    ln_gamma(n as f64 + 1.0) - ln_gamma(k as f64 + 1.0) - ln_gamma((n - k) as f64 + 1.0)
+}
+
+/// The two-sided p-value of `observed` successes of independent binomials `(trials,
+/// probability)`: `min(1, 2 min(P(X <= observed), P(X >= observed)))`, exact (the distribution
+/// convolved up to `observed`) when `observed` and the expectation are at most
+/// [`EXACT_FIVE_LIMIT`], else by the normal approximation with continuity correction.
+pub fn five_of_a_kind_p(observed: u64, binomials: &[(u64, f64)]) -> f64 {
+    // Certain successes shift the count; impossible ones add nothing.
+    let certain: u64 = binomials.iter().filter(|b| b.1 >= 1.0).map(|b| b.0).sum();
+    let random: Vec<(u64, f64)> = binomials
+        .iter()
+        .copied()
+        .filter(|&(n, p)| n > 0 && p > 0.0 && p < 1.0)
+        .collect();
+    let Some(observed) = observed.checked_sub(certain) else {
+        return 0.0;
+    };
+    let mean: f64 = random.iter().map(|&(n, p)| n as f64 * p).sum();
+    let variance: f64 = random.iter().map(|&(n, p)| n as f64 * p * (1.0 - p)).sum();
+    if variance <= 0.0 {
+        return if observed == 0 { 1.0 } else { 0.0 };
+    }
+    if observed > EXACT_FIVE_LIMIT || mean > EXACT_FIVE_LIMIT as f64 {
+        let gap = ((observed as f64 - mean).abs() - 0.5).max(0.0);
+        return normal_two_sided_p(gap / variance.sqrt());
+    }
+    // P(X = k) for k = 0..=observed, one binomial at a time.
+    let top = observed as usize;
+    let mut pmf = vec![0.0f64; top + 1];
+    pmf[0] = 1.0;
+    for &(n, p) in &random {
+        let (ln_p, ln_q) = (p.ln(), (-p).ln_1p());
+        let most = (n as usize).min(top);
+        let term: Vec<f64> = (0..=most as u64)
+            .map(|k| (ln_choose(n, k) + k as f64 * ln_p + (n - k) as f64 * ln_q).exp())
+            .collect();
+        let mut next = vec![0.0f64; top + 1];
+        for (i, &a) in pmf.iter().enumerate() {
+            if a == 0.0 {
+                continue;
+            }
+            for (k, &b) in term.iter().enumerate().take(top + 1 - i) {
+                next[i + k] += a * b;
+            }
+        }
+        pmf = next;
+    }
+    let at_most: f64 = pmf.iter().sum();
+    let at_least = 1.0 - (at_most - pmf[top]);
+    (2.0 * at_most.min(at_least)).clamp(0.0, 1.0)
+}
+
+/// How p-values are corrected for the number of groups.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Adjust {
+    /// Holm's step-down correction (family-wise error rate).
+    #[default]
+    Holm,
+    /// Benjamini and Hochberg's correction (false discovery rate).
+    BenjaminiHochberg,
+}
+
+impl Adjust {
+    /// The name of the correction (`holm`, `bh`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Adjust::Holm => "holm",
+            Adjust::BenjaminiHochberg => "bh",
+        }
+    }
+
+    /// The adjusted p-values of `p`, in the order given.
+    pub fn apply(self, p: &[f64]) -> Vec<f64> {
+        match self {
+            Adjust::Holm => holm(p),
+            Adjust::BenjaminiHochberg => benjamini_hochberg(p),
+        }
+    }
+}
+
+impl std::str::FromStr for Adjust {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Adjust, String> {
+        match text {
+            "holm" => Ok(Adjust::Holm),
+            "bh" => Ok(Adjust::BenjaminiHochberg),
+            _ => Err(format!("expected holm or bh, got {text:?}")),
+        }
+    }
+}
+
+impl std::fmt::Display for Adjust {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The verdict on a group's dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The adjusted p-value is at or above the level: consistent with fair dice.
+    Fair,
+    /// The adjusted p-value is below the level: unlikely under fair dice.
+    Unfair,
+}
+
+impl Verdict {
+    /// `fair` or `unfair`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Fair => "fair",
+            Verdict::Unfair => "unfair",
+        }
+    }
+}
+
+/// The tests of one group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupFairness {
+    /// The group's name.
+    pub group: String,
+    /// Its counts.
+    pub counts: DiceCounts,
+    /// Face counts against 1/6 each.
+    pub faces: ChiSquareTest,
+    /// Sums of the rolls of n fresh dice against their exact distribution, per n = 1..5.
+    pub sums_by_dice: [ChiSquareTest; MAX_FRESH],
+    /// The five sum tests together (chi-squares and degrees of freedom added).
+    pub sums: ChiSquareTest,
+    /// Rolls showing five of a kind against their expectation given the keeps.
+    pub five_of_a_kind: CountTest,
+    /// Fresh dice repeating a face of the player's previous roll against their expectation.
+    pub serial: CountTest,
+    /// How many tests have data (the Bonferroni factor).
+    pub tests: u32,
+    /// The smallest p-value of the tests times `tests` (at most 1; 1 without data).
+    pub p_value: f64,
+    /// `p_value` corrected for the number of groups.
+    pub p_adjusted: f64,
+    /// `unfair` when `p_adjusted` is below the level.
+    pub verdict: Verdict,
+}
+
+/// The face test of `counts`.
+pub fn face_test(counts: &DiceCounts) -> ChiSquareTest {
+    let n = counts.fresh_dice();
+    if n == 0 {
+        return ChiSquareTest {
+            chi2: 0.0,
+            df: 0,
+            p_value: 1.0,
+        };
+    }
+    let expected = [n as f64 / 6.0; FACES];
+    let chi2 = chi_square(&counts.faces, &expected);
+    ChiSquareTest {
+        chi2,
+        df: 5,
+        p_value: chi_square_p(chi2, 5),
+    }
+}
+
+/// The expected counts of the sums of `rolls` rolls of `n` fresh dice (index: the sum).
+pub fn expected_sums(n: usize, rolls: u64) -> Vec<f64> {
+    sum_distribution(n)
+        .into_iter()
+        .map(|p| p * rolls as f64)
+        .collect()
+}
+
+/// The sum test of the rolls of `n` fresh dice (pooled cells, see [`pool_cells`]).
+pub fn sum_test(counts: &DiceCounts, n: usize) -> ChiSquareTest {
+    let observed = &counts.sums[n - 1][..=6 * n];
+    let rolls: u64 = observed.iter().sum();
+    let expected = expected_sums(n, rolls);
+    ChiSquareTest::of_cells(&pool_cells(&observed[n..], &expected[n..]))
+}
+
+/// The five-of-a-kind test of `counts`.
+pub fn five_of_a_kind_test(counts: &DiceCounts) -> CountTest {
+    let binomials: Vec<(u64, f64)> = (0..MAX_FRESH)
+        .map(|kept| {
+            let p = if kept == 0 {
+                five_of_a_kind_probability(&Dice::default())
+            } else {
+                (1.0f64 / 6.0).powi((5 - kept) as i32)
+            };
+            (counts.five_chances[kept], p)
+        })
+        .collect();
+    let expected = binomials.iter().map(|&(n, p)| n as f64 * p).sum();
+    let variance = binomials
+        .iter()
+        .map(|&(n, p)| n as f64 * p * (1.0 - p))
+        .sum();
+    let p_value = five_of_a_kind_p(counts.five_observed, &binomials);
+    CountTest::new(counts.five_observed, expected, variance, p_value)
+}
+
+/// The serial test of `counts`.
+pub fn serial_test(counts: &DiceCounts) -> CountTest {
+    let expected = counts.serial_expected_x6 as f64 / 6.0;
+    let variance = counts.serial_variance_x36 as f64 / 36.0;
+    let mut test = CountTest::new(counts.serial_matches, expected, variance, 1.0);
+    if test.has_data() {
+        test.p_value = normal_two_sided_p(test.z);
+    }
+    test
+}
+
+/// Tests every group of `counts` (in name order) and corrects their p-values for the number of
+/// groups with `adjust`; a group is `unfair` when its adjusted p-value is below `level`.
+pub fn assess(counts: &FairnessCounts, adjust: Adjust, level: f64) -> Vec<GroupFairness> {
+    let mut groups: Vec<GroupFairness> = counts
+        .groups
+        .iter()
+        .map(|(name, c)| assess_group(name, c))
+        .collect();
+    let p: Vec<f64> = groups.iter().map(|g| g.p_value).collect();
+    for (group, adjusted) in groups.iter_mut().zip(adjust.apply(&p)) {
+        group.p_adjusted = adjusted.max(group.p_value);
+        group.verdict = if group.p_adjusted < level {
+            Verdict::Unfair
+        } else {
+            Verdict::Fair
+        };
+    }
+    groups
+}
+
+/// The tests of one group, before the correction for the number of groups.
+pub fn assess_group(name: &str, counts: &DiceCounts) -> GroupFairness {
+    let faces = face_test(counts);
+    let sums_by_dice: [ChiSquareTest; MAX_FRESH] = std::array::from_fn(|i| sum_test(counts, i + 1));
+    let chi2 = sums_by_dice.iter().map(|t| t.chi2).sum();
+    let df = sums_by_dice.iter().map(|t| t.df).sum();
+    let sums = ChiSquareTest {
+        chi2,
+        df,
+        p_value: chi_square_p(chi2, df),
+    };
+    let five_of_a_kind = five_of_a_kind_test(counts);
+    let serial = serial_test(counts);
+    let p_values: Vec<f64> = [
+        (faces.df > 0).then_some(faces.p_value),
+        (sums.df > 0).then_some(sums.p_value),
+        five_of_a_kind.has_data().then_some(five_of_a_kind.p_value),
+        serial.has_data().then_some(serial.p_value),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let tests = p_values.len() as u32;
+    let smallest = p_values.iter().copied().fold(1.0f64, f64::min);
+    let p_value = (smallest * f64::from(tests)).min(1.0);
+    GroupFairness {
+        group: name.to_string(),
+        counts: counts.clone(),
+        faces,
+        sums_by_dice,
+        sums,
+        five_of_a_kind,
+        serial,
+        tests,
+        p_value,
+        p_adjusted: p_value,
+        verdict: Verdict::Fair,
+    }
 }
 
 #[cfg(test)]

@@ -56,6 +56,10 @@ enum Command {
     /// One player's report: overview, percentile, errors by round and kind, worst decisions, trend.
     #[command(after_help = EXIT_CODES)]
     Player(cli::player::Args),
+    /// Are the dice fair? Tests of the freshly rolled dice per group (player, file, month, site):
+    /// text, CSV (--csv), JSON (--json), and a page with charts (--out).
+    #[command(after_help = EXIT_CODES)]
+    Dice(cli::dice::Args),
     /// Build or check the precomputed tables.
     Tables(cli::tables::Args),
     /// Measurements that are experiments rather than benchmarks (`bench quality`, `bench
@@ -76,6 +80,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Convert(a) => cli::convert::run(a),
         Command::Validate(a) => cli::validate::run(a),
         Command::Player(a) => cli::player::run(a),
+        Command::Dice(a) => cli::dice::run(a),
         Command::Tables(a) => cli::tables::run(a),
         Command::Bench(a) => cli::bench::run(a),
     }

@@ -682,13 +682,29 @@ pub fn read_corpus(
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<(Vec<(GameRecord, Replayed)>, Summary), AnalyzeError> {
+    let mut games = Vec::new();
+    let summary = read_games(files, options, progress, |game, replayed| {
+        games.push((std::mem::take(game), std::mem::take(replayed)));
+    })?;
+    Ok((games, summary))
+}
+
+/// Reads and replays every game of `files` as `options` say (its oracle and tables are not
+/// used), handing `each` every game of the wanted rule set with its replay, in corpus order
+/// (both the caller's to take); the summary counts the others by reason. The games handed
+/// count as done for `progress`. Nothing is kept: a corpus of any size streams through.
+pub fn read_games(
+    files: &[PathBuf],
+    options: &Options,
+    progress: &dyn Progress,
+    mut each: impl FnMut(&mut GameRecord, &mut Replayed),
+) -> Result<Summary, AnalyzeError> {
     let mut reader = CorpusReader::for_options(options.replay, &options.read);
     let meter = Arc::new(RunMeter::for_files(files, options.range.as_ref()));
     reader.count_bytes_in(meter.bytes_counter());
     progress.start(&meter);
     meter.rating_begins();
     let mut not_rated = Vec::new();
-    let mut games = Vec::new();
     let read = read_each(
         &mut reader,
         files,
@@ -696,14 +712,14 @@ pub fn read_corpus(
         &meter,
         &mut not_rated,
         |game, replayed, _| {
-            games.push((std::mem::take(game), std::mem::take(replayed)));
+            each(game, replayed);
             meter.games_rated(1);
             true
         },
     );
     progress.finish();
     read?;
-    Ok((games, with_not_rated(reader.summary, not_rated)))
+    Ok(with_not_rated(reader.summary, not_rated))
 }
 
 /// A game read again and rated on its own ([`rate_games_with_ids`]).
@@ -878,6 +894,7 @@ mod tests {
             players: 5,
             games: 300,
             seed: 21,
+            ..Plan::default()
         };
         let mut bytes = Vec::new();
         for g in simulate_batch(&table, &plan, &players(&plan), 0..plan.games) {

@@ -848,6 +848,7 @@ mod tests {
             players: 2,
             games: 1,
             seed: 3,
+            ..Plan::default()
         };
         let game = simulate_batch(&table, &plan, &players(&plan), 0..1)
             .into_iter()

@@ -30,6 +30,83 @@ pub struct Plan {
     pub games: usize,
     /// Random seed.
     pub seed: u64,
+    /// How the dice fall (fair unless a face is loaded).
+    pub dice: DiceLaw,
+}
+
+impl Default for Plan {
+    /// One game of one perfect player under `yahtzee`, seed 1, fair dice: a base for struct
+    /// literals (`Plan { games: 100, ..Plan::default() }`).
+    fn default() -> Plan {
+        Plan {
+            rules: RuleSet::Yahtzee,
+            seats: 1,
+            players: 1,
+            games: 1,
+            seed: 1,
+            dice: DiceLaw::Fair,
+        }
+    }
+}
+
+/// How a simulated die falls.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum DiceLaw {
+    /// Every face with probability 1/6.
+    #[default]
+    Fair,
+    /// `face` with probability `probability`, the five other faces sharing the rest equally.
+    Loaded {
+        /// The loaded face (1 to 6).
+        face: u8,
+        /// Its probability, strictly between 0 and 1.
+        probability: f64,
+    },
+}
+
+impl DiceLaw {
+    /// A die that shows `face` with probability `probability`; `None` unless `face` is 1 to 6
+    /// and `probability` lies strictly between 0 and 1.
+    pub fn loaded(face: u8, probability: f64) -> Option<DiceLaw> {
+        let valid = (1..=6).contains(&face) && probability > 0.0 && probability < 1.0;
+        valid.then_some(DiceLaw::Loaded { face, probability })
+    }
+
+    /// The probability of each face (1 to 6, in order).
+    pub fn face_probabilities(&self) -> [f64; 6] {
+        match *self {
+            DiceLaw::Fair => [1.0 / 6.0; 6],
+            DiceLaw::Loaded { face, probability } => std::array::from_fn(|i| {
+                if i + 1 == usize::from(face) {
+                    probability
+                } else {
+                    (1.0 - probability) / 5.0
+                }
+            }),
+        }
+    }
+
+    /// Rolls one die. A fair die draws exactly as simulations always have (the same corpus
+    /// bytes for a seed).
+    pub fn roll(&self, rng: &mut ChaCha8Rng) -> u8 {
+        match *self {
+            DiceLaw::Fair => rng.gen_range(1..=6),
+            DiceLaw::Loaded { face, probability } => {
+                let draw: f64 = rng.gen();
+                if draw < probability {
+                    return face;
+                }
+                // One of the five other faces, equally likely.
+                let other = (((draw - probability) / (1.0 - probability)) * 5.0) as u8;
+                let other = other.min(4) + 1;
+                if other >= face {
+                    other + 1
+                } else {
+                    other
+                }
+            }
+        }
+    }
 }
 
 /// A simulated player.
@@ -164,7 +241,7 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
                 seat: seat as u8,
                 ..TurnRecord::default()
             };
-            let mut shown: [u8; 5] = std::array::from_fn(|_| rng.gen_range(1..=6));
+            let mut shown: [u8; 5] = std::array::from_fn(|_| plan.dice.roll(&mut rng));
             for roll_number in 1..=3u8 {
                 turn.rolls[usize::from(roll_number - 1)] = shown;
                 turn.roll_count = roll_number;
@@ -183,7 +260,7 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
                 });
                 match options[pick].choice {
                     Choice::Keep(kept) => {
-                        let (keep, next) = reroll(&mut rng, &shown, &kept);
+                        let (keep, next) = reroll(&mut rng, plan.dice, &shown, &kept);
                         turn.keeps[usize::from(roll_number - 1)] = keep;
                         shown = next;
                     }
@@ -235,8 +312,9 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
 }
 
 /// Keeps `kept` out of `shown` (the first dice that match, in table order) and rerolls the
-/// others in place, as a site shows them. Returns the keep as written and the new roll.
-fn reroll(rng: &mut ChaCha8Rng, shown: &[u8; 5], kept: &Dice) -> (Keep, [u8; 5]) {
+/// others in place (as `dice` falls), as a site shows them. Returns the keep as written and the
+/// new roll.
+fn reroll(rng: &mut ChaCha8Rng, dice: DiceLaw, shown: &[u8; 5], kept: &Dice) -> (Keep, [u8; 5]) {
     let mut left = kept.counts();
     let mut next = *shown;
     let mut written = Vec::with_capacity(5);
@@ -246,7 +324,7 @@ fn reroll(rng: &mut ChaCha8Rng, shown: &[u8; 5], kept: &Dice) -> (Keep, [u8; 5])
             left[face] -= 1;
             written.push(*die);
         } else {
-            *die = rng.gen_range(1..=6);
+            *die = dice.roll(rng);
         }
     }
     (Keep::new(&written).unwrap_or_default(), next)

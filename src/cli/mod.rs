@@ -6,6 +6,7 @@ pub mod bench;
 pub mod bench_oracles;
 pub mod bench_read;
 pub mod convert;
+pub mod dice;
 pub mod dist;
 pub mod eval;
 pub mod flags;

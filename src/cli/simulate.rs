@@ -1,11 +1,11 @@
 //! `dicelens simulate`: a synthetic corpus of players with known skill, and its ground truth
 //! (both replaced only once both are written).
 
-use super::flags::not_at_least;
+use super::flags::{not_at_least, not_between};
 use super::{notice, CliError};
 use dicelens::report::output::{commit_all, PendingFile};
 use dicelens::rules::RuleSet;
-use dicelens::simulate::{add_truth, players, simulate_batch, Plan, PlayerTruth};
+use dicelens::simulate::{add_truth, players, simulate_batch, DiceLaw, Plan, PlayerTruth};
 use dicelens::tables::{load_expected, table_dir};
 use dicelens_parsers::Format;
 use std::io::Write;
@@ -35,6 +35,10 @@ pub struct Args {
     /// Output format: ygn, jsonl, csv or verhoeff.
     #[arg(long, default_value = "ygn")]
     pub format: Format,
+    /// A loaded die: FACE (1 to 6) comes up with probability P (strictly between 0 and 1), the
+    /// other faces share the rest equally, e.g. `6:0.2`. Default: fair dice.
+    #[arg(long, value_name = "FACE:P")]
+    pub loaded: Option<String>,
     /// Output file; the ground truth is written beside it as NAME.truth.csv.
     #[arg(long)]
     pub out: PathBuf,
@@ -45,6 +49,28 @@ pub struct Args {
 /// The ground-truth file beside a corpus: `corpus.ygn` -> `corpus.truth.csv`.
 pub fn truth_path(out: &Path) -> PathBuf {
     out.with_extension("truth.csv")
+}
+
+/// Parses `--loaded FACE:P`: a face from 1 to 6 and its probability, strictly between 0 and 1.
+fn parse_loaded(text: &str) -> Result<DiceLaw, CliError> {
+    let flag = "--loaded";
+    let (face, probability) = text.split_once(':').ok_or_else(|| {
+        CliError::flag(flag, format!("expected FACE:P (e.g. 6:0.2), got {text:?}"))
+    })?;
+    let face = face
+        .trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|f| (1..=6).contains(f))
+        .ok_or_else(|| not_between(flag, "a face", 1, 6, face))?;
+    let probability = probability
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite())
+        .ok_or_else(|| CliError::flag(flag, format!("P {probability:?} is not a number")))?;
+    DiceLaw::loaded(face, probability)
+        .ok_or_else(|| not_between(flag, "a probability (exclusive)", 0, 1, probability))
 }
 
 /// Runs `dicelens simulate`.
@@ -81,6 +107,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         players: args.players,
         games: args.games,
         seed: args.seed,
+        dice: match &args.loaded {
+            Some(text) => parse_loaded(text)?,
+            None => DiceLaw::Fair,
+        },
     };
     let mut players = players(&plan);
     if format == Format::Verhoeff {

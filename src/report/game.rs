@@ -882,6 +882,7 @@ mod tests {
             players: 6,
             games: 1,
             seed,
+            ..Plan::default()
         };
         let game = simulate_batch(table(), &plan, &players(&plan), 0..1)
             .into_iter()

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 #[macro_use]
 pub mod svg;
 pub mod csv;
+pub mod dice;
 pub mod dist;
 pub mod eval;
 pub mod game;

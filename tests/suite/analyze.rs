@@ -239,6 +239,7 @@ fn luck_minus_error_accounts_for_the_final_score() {
             players: 4,
             games: 6,
             seed: 13,
+            ..Plan::default()
         };
         let table_values = table(rules);
         let oracle = SolitaireOracle::new(HashMap::from([(rules, table_values.to_vec())]));

@@ -109,6 +109,7 @@ fn round_trip_through_every_format() {
                 players: 4,
                 games: 12,
                 seed: 5,
+                ..Plan::default()
             };
             let mut sim_players = players(&plan);
             let mut formats = vec![Format::Ygn, Format::Jsonl];

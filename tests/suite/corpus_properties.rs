@@ -17,6 +17,7 @@ fn games(rules: RuleSet, seats: usize, count: usize, seed: u64) -> Vec<SimGame> 
         players: seats + 2,
         games: count,
         seed,
+        ..Plan::default()
     };
     simulate_batch(table(rules), &plan, &players(&plan), 0..count)
 }

@@ -84,6 +84,7 @@ fn log(format: Format) -> &'static [u8] {
                     players: seats + 2,
                     games,
                     seed: 11,
+                    ..Plan::default()
                 };
                 let mut bytes = Vec::new();
                 format.write_start(&mut bytes).unwrap();

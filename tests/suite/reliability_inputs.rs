@@ -47,6 +47,7 @@ fn write_log(path: &Path, rules: RuleSet, games: usize, seed: u64) {
         players: 4,
         games,
         seed,
+        ..Plan::default()
     };
     let mut bytes = Vec::new();
     for game in simulate_batch(table(rules), &plan, &players(&plan), 0..games) {

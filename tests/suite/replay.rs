@@ -14,6 +14,7 @@ fn simulated(rules: RuleSet, seats: usize, index: usize) -> SimGame {
         players: 6,
         games: 100,
         seed: 42,
+        ..Plan::default()
     };
     let players = players(&plan);
     simulate_game(table(rules), &plan, &players, index)
