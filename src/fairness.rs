@@ -949,13 +949,13 @@ mod tests {
         assert_eq!(five_of_a_kind_probability(&dice(&[1, 2])), 0.0);
     }
 
-    /// A turn of three rolls: the fresh dice are the roll minus the keep before it.
-    #[test]
-    fn fresh_dice_are_the_roll_minus_the_keep() {
+    /// The replay of a one-player game written in YGN (`moves`: its move lines).
+    fn replay_of(moves: &str) -> (dicelens_parsers::GameRecord, Replayed) {
         use dicelens_parsers::GameReader;
-        let text = "[Game \"g\"]\n[Rules \"yahtzee\"]\n[Players \"a\"]\n\
-                    [Termination \"abandoned\"]\n\n\
-                    1. a: 12345 k12 11256 k112 11126 1=3\n";
+        let text = format!(
+            "[Game \"g\"]\n[Rules \"yahtzee\"]\n[Players \"a\"]\n\
+             [Termination \"abandoned\"]\n\n{moves}"
+        );
         let mut reader = dicelens_parsers::ygn::Reader::new(text.as_bytes(), "t.ygn");
         let mut game = dicelens_parsers::GameRecord::default();
         assert!(matches!(reader.read_game(&mut game), Some(Ok(()))));
@@ -965,6 +965,13 @@ mod tests {
         };
         replay(&game, options, &mut replayed).unwrap();
         assert_eq!(replayed.rules, Some(RuleSet::Yahtzee));
+        (game, replayed)
+    }
+
+    /// A turn of three rolls: the fresh dice are the roll minus the keep before it.
+    #[test]
+    fn fresh_dice_are_the_roll_minus_the_keep() {
+        let (_, replayed) = replay_of("1. a: 12345 k12 11256 k112 11126 1=3\n");
         let rolls = fresh_rolls(&replayed);
         assert_eq!(rolls.len(), 3);
         assert_eq!(rolls[0].counts, [1, 1, 1, 1, 1, 0]);
@@ -972,5 +979,140 @@ mod tests {
         assert_eq!(rolls[2].counts, [1, 0, 0, 0, 0, 1], "11126 minus 112");
         assert_eq!(rolls[2].dice(), 2);
         assert!(rolls.iter().all(|r| !r.five_of_a_kind()));
+    }
+    /// Two turns whose keeps are known: every count is the one worked out by hand.
+    #[test]
+    fn counts_of_a_hand_written_game_are_exact() {
+        let moves = "1. a: 12345 k12 11256 k112 11126 1=3\n\
+                     2. a: 66123 k66 66645 k666 66666 6=30\n";
+        let (game, replayed) = replay_of(moves);
+        let mut counts = FairnessCounts::default();
+        counts.add_game(GroupBy::All, &game, &replayed);
+        let c = &counts.groups["all"];
+        assert_eq!(c.games, 1);
+        assert_eq!(c.rolls, 6);
+        assert_eq!(c.faces, [4, 2, 2, 2, 3, 7]);
+        assert_eq!(c.fresh_dice(), 20);
+        let mut sums = [[0u64; MAX_SUM + 1]; MAX_FRESH];
+        for (n, sum) in [(5, 15), (5, 18), (3, 12), (3, 15), (2, 7), (2, 12)] {
+            sums[n - 1][sum] += 1;
+        }
+        assert_eq!(c.sums, sums);
+        // Nothing kept twice, 66 and 666 once; 12 and 112 show two faces (no chance).
+        assert_eq!(c.five_chances, [2, 0, 1, 1, 0]);
+        assert_eq!(c.five_observed, 1);
+        // Previous fresh faces {1..5}, {1,5,6}, {1,6}, {1,2,3,6}, {4,5,6}.
+        assert_eq!(c.serial_dice, 3 + 2 + 5 + 3 + 2);
+        assert_eq!(c.serial_matches, 2 + 2 + 3 + 1 + 2);
+        assert_eq!(c.serial_expected_x6, 3 * 5 + 2 * 3 + 5 * 2 + 3 * 4 + 2 * 3);
+        assert_eq!(
+            c.serial_variance_x36,
+            3 * 5 + 2 * 3 * 3 + 5 * 2 * 4 + 3 * 4 * 2 + 2 * 3 * 3
+        );
+        let five = five_of_a_kind_test(c);
+        let want = 2.0 * 6.0 / 7776.0 + 1.0 / 216.0 + 1.0 / 36.0;
+        assert!((five.expected - want).abs() < 1e-15);
+        // By player and by file: the same counts under the player's and the file's name.
+        for (by, name) in [(GroupBy::Player, "a"), (GroupBy::File, "t.ygn")] {
+            let mut other = FairnessCounts::default();
+            other.add_game(by, &game, &replayed);
+            assert_eq!(other.groups.keys().collect::<Vec<_>>(), [name]);
+            assert_eq!(&other.groups[name], c);
+        }
+        let mut site = FairnessCounts::default();
+        site.add_game(GroupBy::SiteTag, &game, &replayed);
+        site.add_game(GroupBy::Month, &game, &replayed);
+        assert_eq!(
+            site.groups.keys().collect::<Vec<_>>(),
+            ["(no date)", "(no site)"]
+        );
+    }
+
+    /// Counting two games apart and merging gives the counts of both counted together.
+    #[test]
+    fn counts_merge_as_if_counted_together() {
+        let (g1, r1) = replay_of("1. a: 12345 k12 11256 k112 11126 1=3\n");
+        let (g2, r2) = replay_of("1. a: 66123 k66 66645 k666 66666 6=30\n");
+        let mut together = FairnessCounts::default();
+        together.add_game(GroupBy::All, &g1, &r1);
+        together.add_game(GroupBy::All, &g2, &r2);
+        let (mut a, mut b) = (FairnessCounts::default(), FairnessCounts::default());
+        a.add_game(GroupBy::All, &g1, &r1);
+        b.add_game(GroupBy::All, &g2, &r2);
+        a.merge(&b);
+        assert_eq!(a, together);
+        assert_eq!(together.groups["all"].games, 2);
+    }
+
+    #[test]
+    fn sum_distributions_are_exact() {
+        for n in 1..=5 {
+            let d = sum_distribution(n);
+            assert_eq!(d.len(), 6 * n + 1);
+            assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+            assert!(d[..n].iter().all(|&p| p == 0.0));
+        }
+        assert_eq!(sum_distribution(2)[7], 6.0 / 36.0);
+        assert_eq!(sum_distribution(5)[5], 1.0 / 7776.0);
+        assert_eq!(sum_distribution(5)[17], 780.0 / 7776.0);
+    }
+
+    #[test]
+    fn small_cells_are_pooled_until_they_expect_five() {
+        let cells = pool_cells(&[1, 2, 9, 8, 1, 0], &[1.0, 3.0, 8.0, 6.0, 2.0, 1.0]);
+        assert_eq!(cells, vec![(12, 12.0), (9, 9.0)]);
+        assert_eq!(pool_cells(&[1, 1], &[1.0, 2.0]), vec![(2, 3.0)]);
+        assert!(pool_cells(&[], &[]).is_empty());
+    }
+
+    /// Small cases worked out by hand, and the normal approximation for large counts.
+    #[test]
+    fn five_of_a_kind_p_values_are_exact_for_small_counts() {
+        // X ~ Bin(3, 1/2): P(X >= 3) = 1/8, two-sided 1/4; likewise P(X <= 0).
+        assert!((five_of_a_kind_p(3, &[(3, 0.5)]) - 0.25).abs() < 1e-12);
+        assert!((five_of_a_kind_p(0, &[(3, 0.5)]) - 0.25).abs() < 1e-12);
+        assert!((five_of_a_kind_p(1, &[(3, 0.5)]) - 1.0).abs() < 1e-12);
+        // Certain successes shift the count; two binomials add: Bin(1, 1/2) + Bin(1, 1/2).
+        assert!((five_of_a_kind_p(4, &[(2, 1.0), (1, 0.5), (1, 0.5)]) - 0.5).abs() < 1e-12);
+        assert_eq!(five_of_a_kind_p(1, &[(2, 1.0)]), 0.0);
+        // Poisson-like: Bin(100000, 1e-4), mean 10; P(X >= 20) two-sided about 0.0069.
+        let p = five_of_a_kind_p(20, &[(100_000, 1e-4)]);
+        assert!((p - 2.0 * 0.003_454_6).abs() < 2e-4, "{p}");
+        // Beyond the exact limit the normal approximation: a count at the mean has p = 1.
+        let p = five_of_a_kind_p(10_000, &[(60_000, 1.0 / 6.0)]);
+        assert!(p > 0.99, "{p}");
+        let p = five_of_a_kind_p(10_400, &[(60_000, 1.0 / 6.0)]);
+        assert!(p > 1e-6 && p < 1e-4, "{p}");
+    }
+
+    /// Fair counts pass, counts far from fair fail; the combined p-value is Bonferroni's.
+    #[test]
+    fn assess_combines_the_tests_and_corrects_for_groups() {
+        let fair = DiceCounts {
+            games: 1,
+            rolls: 1,
+            faces: [1000; 6],
+            ..DiceCounts::default()
+        };
+        let loaded = DiceCounts {
+            faces: [900, 900, 900, 900, 900, 1500],
+            ..fair.clone()
+        };
+        let counts = FairnessCounts {
+            groups: [("a".to_string(), fair), ("b".to_string(), loaded)]
+                .into_iter()
+                .collect(),
+        };
+        let groups = assess(&counts, Adjust::Holm, DEFAULT_LEVEL);
+        assert_eq!(groups[0].group, "a");
+        assert_eq!(groups[0].tests, 1);
+        assert_eq!(groups[0].verdict, Verdict::Fair);
+        assert_eq!(groups[0].p_value, 1.0);
+        assert_eq!(groups[1].verdict, Verdict::Unfair);
+        assert!(groups[1].p_adjusted >= groups[1].p_value);
+        assert!((groups[1].p_adjusted - (2.0 * groups[1].p_value).min(1.0)).abs() < 1e-300);
+        assert_eq!("site-tag".parse::<GroupBy>(), Ok(GroupBy::SiteTag));
+        assert!("planet".parse::<GroupBy>().is_err());
+        assert_eq!("bh".parse::<Adjust>(), Ok(Adjust::BenjaminiHochberg));
     }
 }

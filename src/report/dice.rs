@@ -23,10 +23,11 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// The fresh dice of the rolls charted in the sum chart.
 const SUM_CHART_DICE: usize = MAX_FRESH;
 
-/// Colours of the charts: observed, expected, interval, outside the interval.
+/// Colours of the charts: observed, expected, interval (band, whiskers), outside the interval.
 const OBSERVED: &str = "#1f6fb4";
 const EXPECTED: &str = "#333a48";
 const INTERVAL: &str = "#d5dbe4";
+const WHISKER: &str = "#4a5263";
 const OUTSIDE: &str = "#c9403a";
 
 /// Everything a `dice` report shows: the groups tested and how.
@@ -55,18 +56,27 @@ pub fn p_text(p: f64) -> String {
     }
 }
 
+/// `p = X`, or `p < 1e-300` for a p-value too small to write.
+fn p_is(p: f64) -> String {
+    if p < 1e-300 {
+        "p < 1e-300".into()
+    } else {
+        format!("p = {}", p_text(p))
+    }
+}
+
 /// The plain-language verdict on a group: "consistent with fair dice (p = ...)" or "unlikely
 /// under fair dice: p = ...".
 pub fn sentence(group: &GroupFairness, adjust: Adjust) -> String {
     match group.verdict {
         Verdict::Fair => format!(
-            "consistent with fair dice (p = {}, adjusted by {} for the groups)",
-            p_text(group.p_adjusted),
+            "consistent with fair dice ({}, adjusted by {} for the groups)",
+            p_is(group.p_adjusted),
             adjust.name()
         ),
         Verdict::Unfair => format!(
-            "unlikely under fair dice: p = {} (adjusted by {} for the groups; {})",
-            p_text(group.p_adjusted),
+            "unlikely under fair dice: {} (adjusted by {} for the groups; {})",
+            p_is(group.p_adjusted),
             adjust.name(),
             strongest_test(group)
         ),
@@ -287,7 +297,7 @@ table.groups th { white-space: normal; vertical-align: bottom; }
 .group p.verdict { margin: 2px 0 6px; }
 svg.chart .band { fill: #d5dbe4; }
 svg.chart .expected { stroke: #333a48; stroke-width: 2; fill: none; }
-svg.chart .deviation { stroke-width: 0; }
+svg.chart .whisker { stroke: #4a5263; stroke-width: 1.5; fill: none; }
 ";
 
 /// The HTML page: what is tested, the table of every group, and the charts of the first
@@ -447,12 +457,12 @@ fn group_section(out: &mut String, index: usize, group: &GroupFairness, adjust: 
 
 /// The legend of a chart at `y`: what the observed marks are, the expected line, the interval
 /// (`interval` says how it is drawn) and the colour of counts outside it.
-fn chart_legend(out: &mut String, y: f64, observed: &str, interval: &str) {
+fn chart_legend(out: &mut String, y: f64, observed: &str, interval: (&str, &str)) {
     legend(out, &legend_items(observed, interval), y);
 }
 
 /// The entries of [`chart_legend`].
-fn legend_items<'a>(observed: &'a str, interval: &'a str) -> [LegendItem<'a>; 4] {
+fn legend_items<'a>(observed: &'a str, interval: (&'a str, &'a str)) -> [LegendItem<'a>; 4] {
     [
         LegendItem {
             class: "key-observed",
@@ -466,8 +476,8 @@ fn legend_items<'a>(observed: &'a str, interval: &'a str) -> [LegendItem<'a>; 4]
         },
         LegendItem {
             class: "key-interval",
-            color: INTERVAL,
-            label: interval,
+            color: interval.1,
+            label: interval.0,
         },
         LegendItem {
             class: "key-outside",
@@ -478,7 +488,7 @@ fn legend_items<'a>(observed: &'a str, interval: &'a str) -> [LegendItem<'a>; 4]
 }
 
 /// The height of a chart whose legend (of `observed` and `interval`) starts at `legend_y`.
-fn chart_height(legend_y: f64, observed: &str, interval: &str) -> f64 {
+fn chart_height(legend_y: f64, observed: &str, interval: (&str, &str)) -> f64 {
     legend_y + 22.0 * legend_rows(&legend_items(observed, interval)) as f64 + 4.0
 }
 
@@ -506,7 +516,7 @@ fn face_chart(out: &mut String, index: usize, group: &GroupFairness) {
     let legend_y = plot_bottom + 62.0;
     let (observed_key, interval_key) = (
         "observed count (bar from the expected)",
-        "95% interval under fair dice (band)",
+        ("95% interval under fair dice (band)", INTERVAL),
     );
     let height = chart_height(legend_y, observed_key, interval_key);
     svg_open(
@@ -619,8 +629,10 @@ fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
     let (top, step) = nice_axis(high, true);
     let (plot_top, plot_bottom) = (20.0, 250.0);
     let legend_y = plot_bottom + 62.0;
-    let (observed_key, interval_key) =
-        ("observed rolls", "95% interval under fair dice (whiskers)");
+    let (observed_key, interval_key) = (
+        "observed rolls",
+        ("95% interval under fair dice (whiskers)", WHISKER),
+    );
     let height = chart_height(legend_y, observed_key, interval_key);
     let test = &group.sums_by_dice[n - 1];
     svg_open(
@@ -664,8 +676,7 @@ fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
         );
         let _ = writeln!(
             out,
-            "<path class=\"expected whisker\" d=\"M{x} {}V{}M{} {}H{}M{} {}H{}\" \
-             stroke-width=\"1.5\"/>",
+            "<path class=\"whisker\" d=\"M{x} {}V{}M{} {}H{}M{} {}H{}\"/>",
             px(y.at((e - half[i]).max(0.0))),
             px(y.at(e + half[i])),
             px(cx - 4.0),

@@ -9,6 +9,7 @@ mod cli;
 mod corpus_cli;
 mod corpus_properties;
 mod damage;
+mod dice;
 mod dist_cli;
 mod distributions;
 mod examples;
