@@ -193,12 +193,17 @@ fn upper_gamma_q(a: f64, x: f64) -> f64 {
     }
 }
 
+/// The indices of `p` from the smallest value up (ties in index order).
+fn ascending(p: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]).then(a.cmp(&b)));
+    order
+}
+
 /// Holm's step-down adjustment of `p` (family-wise error rate): the adjusted p-values, in the
 /// order given.
 pub fn holm(p: &[f64]) -> Vec<f64> {
-    let m = p.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]).then(a.cmp(&b)));
+    let (m, order) = (p.len(), ascending(p));
     let mut adjusted = vec![0.0; m];
     let mut running: f64 = 0.0;
     for (rank, &i) in order.iter().enumerate() {
@@ -211,9 +216,7 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 /// Benjamini and Hochberg's step-up adjustment of `p` (false discovery rate): the adjusted
 /// p-values, in the order given.
 pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
-    let m = p.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]).then(a.cmp(&b)));
+    let (m, order) = (p.len(), ascending(p));
     let mut adjusted = vec![0.0; m];
     let mut running: f64 = 1.0;
     for (rank, &i) in order.iter().enumerate().rev() {

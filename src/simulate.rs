@@ -358,3 +358,32 @@ pub fn add_truth(truth: &mut [PlayerTruth], players: &[SimPlayer], game: &SimGam
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fair die draws as simulations always did; a loaded one shows its face about as often as
+    /// asked, the others equally.
+    #[test]
+    fn dice_laws_draw_as_asked() {
+        let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(4), ChaCha8Rng::seed_from_u64(4));
+        for _ in 0..1000 {
+            assert_eq!(DiceLaw::Fair.roll(&mut a), b.gen_range(1..=6));
+        }
+        let law = DiceLaw::loaded(2, 0.4).unwrap();
+        let mut counts = [0u32; 6];
+        for _ in 0..60_000 {
+            counts[usize::from(law.roll(&mut a) - 1)] += 1;
+        }
+        let expected = law.face_probabilities();
+        for (face, &count) in counts.iter().enumerate() {
+            let share = f64::from(count) / 60_000.0;
+            assert!((share - expected[face]).abs() < 0.01, "{counts:?}");
+        }
+        assert!((expected[1] - 0.4).abs() < 1e-15 && (expected[0] - 0.12).abs() < 1e-15);
+        assert_eq!(DiceLaw::loaded(7, 0.4), None);
+        assert_eq!(DiceLaw::loaded(6, 1.0), None);
+        assert_eq!(DiceLaw::loaded(6, 0.0), None);
+    }
+}

@@ -9,10 +9,10 @@ use super::flags::{not_at_least, FormatFlag, GameFilter, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::compare::{compare, CorpusRating};
 use dicelens::pipeline::{
-    rate_batch, read_corpus, DecisionSink, Options, Progress, RunMeter, Tables, BATCH,
+    rate_batch, read_corpus, DecisionSink, Progress, RunMeter, Tables, BATCH,
 };
 use dicelens::rate::{OracleSpec, Rated};
-use dicelens::replay::{ReplayOptions, Replayed};
+use dicelens::replay::Replayed;
 use dicelens::report::oracles::{bench_json, bench_text, Measured};
 use dicelens::report::Unit;
 use dicelens_parsers::GameRecord;
@@ -79,15 +79,7 @@ fn specs(args: &OraclesArgs) -> Result<(OracleSpec, Vec<OracleSpec>), CliError> 
 
 /// Every game of the files that replays (and is of the wanted rule set), in corpus order.
 fn read_games(args: &OraclesArgs) -> Result<Vec<(GameRecord, Replayed)>, CliError> {
-    let options = Options {
-        format: args.format.format,
-        read: args.format.read_options()?,
-        replay: ReplayOptions {
-            include_unfinished: args.filter.include_unfinished,
-        },
-        only: args.filter.rules,
-        ..Options::default()
-    };
+    let options = args.filter.reading(&args.format, None)?;
     let (games, summary) = read_corpus(&args.format.paths(&args.files)?, &options, &Bar::new())
         .map_err(CliError::failure)?;
     notice(summary.report().trim_end());

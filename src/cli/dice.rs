@@ -7,8 +7,6 @@ use super::analyze::{cannot_write, open_out, Bar};
 use super::flags::{not_between, FormatFlag, GameFilter, LogFiles, StrictFlag};
 use super::{notice, print_stdout, CliError, Required};
 use dicelens::fairness::{assess, count_corpus, Adjust, GroupBy, DEFAULT_LEVEL};
-use dicelens::pipeline::Options;
-use dicelens::replay::ReplayOptions;
 use dicelens::report::dice::{self, DiceReport};
 use std::path::PathBuf;
 
@@ -74,16 +72,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         allow_empty: range.is_some(),
         verb: "counted",
     };
-    let options = Options {
-        format: args.format.format,
-        read: args.format.read_options()?,
-        range,
-        replay: ReplayOptions {
-            include_unfinished: args.filter.include_unfinished,
-        },
-        only: args.filter.rules,
-        ..Options::default()
-    };
+    let options = args.filter.reading(&args.format, range)?;
     let out = match &args.out {
         Some(dir) => Some(open_out(dir)?),
         None => None,

@@ -143,6 +143,27 @@ pub struct GameFilter {
     pub include_unfinished: bool,
 }
 
+impl GameFilter {
+    /// How a run reads its logs with these flags and `format`'s (`range`: `--byte-range`); the
+    /// oracle and tables are the defaults, for a run that rates to set.
+    pub fn reading(
+        &self,
+        format: &FormatFlag,
+        range: Option<Range<u64>>,
+    ) -> Result<dicelens::pipeline::Options, CliError> {
+        Ok(dicelens::pipeline::Options {
+            format: format.format,
+            read: format.read_options()?,
+            range,
+            replay: dicelens::replay::ReplayOptions {
+                include_unfinished: self.include_unfinished,
+            },
+            only: self.rules,
+            ..dicelens::pipeline::Options::default()
+        })
+    }
+}
+
 /// `--strict`: a skipped input file fails the run (`analyze`, `convert`, `player`).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct StrictFlag {

@@ -487,9 +487,15 @@ fn legend_items<'a>(observed: &'a str, interval: (&'a str, &'a str)) -> [LegendI
     ]
 }
 
-/// The height of a chart whose legend (of `observed` and `interval`) starts at `legend_y`.
-fn chart_height(legend_y: f64, observed: &str, interval: (&str, &str)) -> f64 {
-    legend_y + 22.0 * legend_rows(&legend_items(observed, interval)) as f64 + 4.0
+/// Top and bottom of the plot area of both charts.
+const PLOT_TOP: f64 = 20.0;
+const PLOT_BOTTOM: f64 = 250.0;
+/// Where the legend of both charts starts (below the x labels and axis title).
+const LEGEND_Y: f64 = PLOT_BOTTOM + 62.0;
+
+/// The height of a chart whose legend is of `observed` and `interval`.
+fn chart_height(observed: &str, interval: (&str, &str)) -> f64 {
+    LEGEND_Y + 22.0 * legend_rows(&legend_items(observed, interval)) as f64 + 4.0
 }
 
 /// A value axis covering `low..=high` (not from zero): bottom, top and step.
@@ -512,13 +518,11 @@ fn face_chart(out: &mut String, index: usize, group: &GroupFairness) {
     let low = observed.iter().copied().fold(expected - half, f64::min);
     let high = observed.iter().copied().fold(expected + half, f64::max);
     let (bottom, top, step) = zoomed_axis(low, high);
-    let (plot_top, plot_bottom) = (20.0, 250.0);
-    let legend_y = plot_bottom + 62.0;
     let (observed_key, interval_key) = (
         "observed count (bar from the expected)",
         ("95% interval under fair dice (band)", INTERVAL),
     );
-    let height = chart_height(legend_y, observed_key, interval_key);
+    let height = chart_height(observed_key, interval_key);
     svg_open(
         out,
         &id,
@@ -532,12 +536,12 @@ fn face_chart(out: &mut String, index: usize, group: &GroupFairness) {
             fixed(expected + half, 1)
         ),
     );
-    plot_background(out, plot_top, plot_bottom);
+    plot_background(out, PLOT_TOP, PLOT_BOTTOM);
     let y = Scale {
         d0: bottom,
         d1: top,
-        p0: plot_bottom,
-        p1: plot_top,
+        p0: PLOT_BOTTOM,
+        p1: PLOT_TOP,
     };
     y_axis_from(
         out,
@@ -595,13 +599,13 @@ fn face_chart(out: &mut String, index: usize, group: &GroupFairness) {
             out,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
             px(cx),
-            px(plot_bottom + 20.0),
+            px(PLOT_BOTTOM + 20.0),
             face + 1
         );
     }
-    axes(out, plot_top, plot_bottom);
-    axis_title(out, (LEFT + RIGHT) / 2.0, plot_bottom + 40.0, "face");
-    chart_legend(out, legend_y, observed_key, interval_key);
+    axes(out, PLOT_TOP, PLOT_BOTTOM);
+    axis_title(out, (LEFT + RIGHT) / 2.0, PLOT_BOTTOM + 40.0, "face");
+    chart_legend(out, LEGEND_Y, observed_key, interval_key);
     out.push_str("</svg>\n");
 }
 
@@ -627,13 +631,11 @@ fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
         .chain(expected.iter().zip(&half).map(|(e, h)| e + h))
         .fold(0.0, f64::max);
     let (top, step) = nice_axis(high, true);
-    let (plot_top, plot_bottom) = (20.0, 250.0);
-    let legend_y = plot_bottom + 62.0;
     let (observed_key, interval_key) = (
         "observed rolls",
         ("95% interval under fair dice (whiskers)", WHISKER),
     );
-    let height = chart_height(legend_y, observed_key, interval_key);
+    let height = chart_height(observed_key, interval_key);
     let test = &group.sums_by_dice[n - 1];
     svg_open(
         out,
@@ -649,8 +651,8 @@ fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
             p_text(test.p_value)
         ),
     );
-    plot_background(out, plot_top, plot_bottom);
-    let y = Scale::from_zero(top, plot_bottom, plot_top);
+    plot_background(out, PLOT_TOP, PLOT_BOTTOM);
+    let y = Scale::from_zero(top, PLOT_BOTTOM, PLOT_TOP);
     y_axis_from(out, y, 0.0, top, step, "rolls (count)");
     let cells = observed.len() as f64;
     let x = Scale::slots(cells, LEFT, RIGHT);
@@ -694,23 +696,23 @@ fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
             px(cx),
             px(y.at(e))
         );
-        if sum % 5 == 0 || i == 0 {
+        if sum.is_multiple_of(5) || i == 0 {
             let _ = writeln!(
                 out,
                 "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{sum}</text>",
                 px(cx),
-                px(plot_bottom + 20.0)
+                px(PLOT_BOTTOM + 20.0)
             );
         }
     }
     let _ = writeln!(out, "<path class=\"expected\" d=\"{line}\"/>");
-    axes(out, plot_top, plot_bottom);
+    axes(out, PLOT_TOP, PLOT_BOTTOM);
     axis_title(
         out,
         (LEFT + RIGHT) / 2.0,
-        plot_bottom + 40.0,
+        PLOT_BOTTOM + 40.0,
         "sum of the five fresh dice (pips)",
     );
-    chart_legend(out, legend_y, observed_key, interval_key);
+    chart_legend(out, LEGEND_Y, observed_key, interval_key);
     out.push_str("</svg>\n");
 }
