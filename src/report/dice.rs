@@ -293,6 +293,7 @@ td.fair, p.fair { color: #2f7a3d; }
 .group h3 { margin: 4px 0 2px; font-size: 17px; }
 .group h4 { margin: 14px 0 0; font-size: 15px; }
 table.groups th { white-space: normal; vertical-align: bottom; }
+table.groups td:first-child { white-space: nowrap; }
 .table-wrap { overflow-x: auto; }
 .group p.verdict { margin: 2px 0 6px; }
 svg.chart .band { fill: #d5dbe4; }
@@ -375,9 +376,9 @@ fn explanation(out: &mut String, report: &DiceReport) {
          faces of that roll; two-sided normal test).</li>\n</ul>\n\
          <p>A group's p-value is its smallest test p-value times the number of tests \
          (Bonferroni). Across the groups it is adjusted by {} (column <em>p adjusted</em>); \
-         a group is <strong>unfair</strong> when the adjusted p-value is below {}. With fair \
-         dice about {}% of single groups are flagged by chance: a flag is a reason to look \
-         closer, not a proof.</p>\n</section>\n",
+         a group is <strong>unfair</strong> when the adjusted p-value is below {}. Fair dice \
+         tested as a single group are flagged by chance at most {}% of the time: a flag is a \
+         reason to look closer, not a proof.</p>\n</section>\n",
         fixed(MIN_EXPECTED, 0),
         escape(adjust_name(report.adjust)),
         fixed(report.level, 4),
