@@ -69,6 +69,7 @@ fn fair_corpora_are_flagged_about_as_often_as_the_level_says() {
     const CORPORA: u64 = 600;
     let mut flagged = 0;
     let mut below_half = [0u64; 3];
+    let mut below_tenth = [0u64; 3];
     let mut flagged_by_test = [0u64; 4];
     for seed in 0..CORPORA {
         let counts = simulated_counts(1_000 + seed, 16, DiceLaw::Fair);
@@ -83,6 +84,9 @@ fn fair_corpora_are_flagged_about_as_often_as_the_level_says() {
         ];
         for (count, p) in below_half.iter_mut().zip(p) {
             *count += u64::from(p < 0.5);
+        }
+        for (count, p) in below_tenth.iter_mut().zip(p) {
+            *count += u64::from(p < 0.1);
         }
         for (count, p) in flagged_by_test.iter_mut().zip(p) {
             *count += u64::from(p < 0.01);
@@ -101,6 +105,15 @@ fn fair_corpora_are_flagged_about_as_often_as_the_level_says() {
         assert!(
             (low..=high).contains(&count),
             "{name}: {count} of {CORPORA} p-values below 0.5 (bounds {low}..={high})"
+        );
+    }
+    // Each continuous test is calibrated in its tail too, from both sides (at 1% the lower
+    // bound of 600 trials would be 0, so the tail is checked at 10%).
+    let (low, high) = binomial_bounds(CORPORA, 0.1);
+    for (name, count) in ["faces", "sums", "serial"].iter().zip(below_tenth) {
+        assert!(
+            (low..=high).contains(&count),
+            "{name}: {count} of {CORPORA} p-values below 0.1 (bounds {low}..={high})"
         );
     }
     let (_, high) = binomial_bounds(CORPORA, 0.01);
