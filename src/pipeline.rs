@@ -12,7 +12,7 @@
 //! println!("{} games rated", analysis.aggregates.games());
 //! ```
 
-use crate::aggregate::{GameStats, Overflow, PartKey, Parts};
+use crate::aggregate::{GameStats, Overflow, PartKey, Parts, Results};
 use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
 use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
@@ -396,6 +396,9 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                         continue;
                     }
                     let rounds = replayed.rules.map_or(0, |r| r.boxes().len() as u16);
+                    let results = replayed
+                        .complete
+                        .then(|| Results::of_finals(replayed.finals(), unit));
                     agg.add_game(
                         PartKey { unit, rounds },
                         GameStats {
@@ -404,6 +407,8 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                             players: &game.players,
                             date: game.provenance.date.as_deref(),
                             rated: &rated,
+                            game_id: &game.provenance.game_id,
+                            results: results.as_ref(),
                         },
                     );
                     shared.game(first + c * CHUNK + i, game, &rated, &mut gathered);
