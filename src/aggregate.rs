@@ -721,7 +721,9 @@ impl Aggregates {
                 p.all.add(r);
                 p.kinds[kind(r)].add(r);
                 p.rounds.entry(r.decision.round).or_default().add(r);
-                p.stretches.add(game_id, r);
+                if let Some(id) = game_id {
+                    p.stretches.add(id, r);
+                }
             }
             p.games += 1;
             if let Some(results) = results {
@@ -938,8 +940,9 @@ pub struct GameStats<'a> {
     pub date: Option<&'a str>,
     /// The game's rated decisions.
     pub rated: &'a [Rated],
-    /// The game's id (the evidence of near-perfect stretches).
-    pub game_id: &'a str,
+    /// The game's id (the evidence of near-perfect stretches); `None` to keep no stretches
+    /// (the hidden switch `DICELENS_NO_SCREENING`, to measure what they cost).
+    pub game_id: Option<&'a str>,
     /// The results of a finished game, `None` for a game left unfinished.
     pub results: Option<&'a Results>,
 }
@@ -1096,7 +1099,7 @@ mod tests {
             players: &names,
             date: Some("2024.01.02"),
             rated: &[rated(0, 1, 1, 2.0, 0.0, 2)],
-            game_id: "g1",
+            game_id: Some("g1"),
             results: None,
         });
         let mut b = Aggregates::default();
@@ -1106,7 +1109,7 @@ mod tests {
             players: &names,
             date: Some("2024.01.02"),
             rated: &[rated(0, 1, 1, 3.0, 0.0, 2)],
-            game_id: "g2",
+            game_id: Some("g2"),
             results: None,
         });
         let before = a.clone();
@@ -1171,7 +1174,7 @@ mod tests {
             players,
             date,
             rated,
-            game_id: "g",
+            game_id: Some("g"),
             results: None,
         };
         let leak = |v: Vec<String>| -> &'static [String] { Vec::leak(v) };

@@ -347,6 +347,13 @@ impl GameBatch {
     }
 }
 
+/// Whether the near-perfect stretches of the screening are kept: unless the hidden switch
+/// `DICELENS_NO_SCREENING` is set (to measure their cost, PERFORMANCE.md).
+fn keep_stretches() -> bool {
+    static KEEP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *KEEP.get_or_init(|| std::env::var_os("DICELENS_NO_SCREENING").is_none())
+}
+
 /// A game the oracle could not rate, with where it is.
 fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
     let location = Location {
@@ -407,7 +414,7 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                             players: &game.players,
                             date: game.provenance.date.as_deref(),
                             rated: &rated,
-                            game_id: &game.provenance.game_id,
+                            game_id: keep_stretches().then_some(&*game.provenance.game_id),
                             results: results.as_ref(),
                         },
                     );

@@ -252,13 +252,14 @@ pub fn screen_part(key: PartKey, part: &Aggregates) -> Vec<Screened<'_>> {
         .enumerate()
         .map(|(i, (name, p))| {
             let agreement = p.all.agreement();
-            let peers = peers_of(i, n);
-            let shares: Vec<f64> = peers.map(|j| players[j].1.all.agreement()).collect();
+            let error = errors[i];
+            let shares: Vec<f64> = peers_of(i, n)
+                .map(|j| players[j].1.all.agreement())
+                .collect();
             let (mean, sd) = mean_sd(&shares);
             let compared = shares.len() >= MIN_PEERS;
             let z = (compared && sd > 0.0).then(|| (agreement - mean) / sd);
             let percentile = compared.then(|| share_below(&shares, agreement));
-            let error = errors[i];
             Screened {
                 key,
                 name,
