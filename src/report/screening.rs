@@ -159,24 +159,37 @@ pub fn report_section(
         out,
         "<div class=\"board-wrap\">\n<table id=\"screening-table-{id}\" class=\"board\">\n\
          <thead><tr><th>player</th><th class=\"num\">non-forced<br>decisions</th>\
-         <th class=\"num\">agreement<br>(% of non-forced)</th><th class=\"num\">error/decision\
-         <br>({u})</th><th class=\"num\">peers</th><th class=\"num\">peers' agreement<br>(mean \
-         %, sd)</th><th class=\"num\">z</th><th class=\"num\">percentile<br>(among peers)</th>\
-         <th>flag</th><th>longest near-perfect stretch</th></tr></thead>\n<tbody>"
+         <th class=\"num\">agreement<br>(%)</th><th class=\"num\">error/decision<br>({u})\
+         </th><th class=\"num\">peers</th><th class=\"num\">peers' agreement<br>(mean, %)\
+         </th><th class=\"num\">peers' sd<br>(%)</th><th class=\"num\">z</th>\
+         <th class=\"num\">percentile<br>(among peers)</th><th>flag</th>\
+         <th class=\"num\">longest near-perfect<br>stretch (decisions)</th>\
+         <th class=\"num\">its games</th><th>its first and last game</th></tr></thead>\n<tbody>"
     );
     for r in rows {
         let name = match pages.get(&(key, r.name.to_string())) {
             Some(page) => format!("<a href=\"{}\">{}</a>", escape(page), escape(r.name)),
             None => escape(r.name),
         };
-        let stretch = r.stretches.first().map_or("none".to_string(), |s| {
-            stretch_html(s, unit, games, "games/")
-        });
+        let stretch = r.stretches.first().map_or(
+            "<td class=\"num\">-</td><td class=\"num\">-</td><td></td>".to_string(),
+            |s| {
+                format!(
+                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"games\">\
+                     {}<br>{}</td>",
+                    s.decisions,
+                    s.games,
+                    game_link(&s.first_game, games, "games/"),
+                    game_link(&s.last_game, games, "games/")
+                )
+            },
+        );
         let _ = writeln!(
             out,
             "<tr{}><td>{name}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}, {}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{stretch}</td></tr>",
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td>{}</td>{stretch}</tr>",
             if r.flagged { " class=\"flagged\"" } else { "" },
             r.unforced,
             fixed(100.0 * r.agreement, 2),
