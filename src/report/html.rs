@@ -951,8 +951,6 @@ th { background: #eef1f5; font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tbody tr:nth-child(even) { background: #f9fafb; }
 tr.best td { background: #fdeceb; }
-tr.flagged td { background: #fff3d6; font-weight: 600; }
-td.games { white-space: nowrap; font-size: 12.5px; }
 .unit-title { font-size: 22px; margin: 34px 0 0; padding: 6px 0 6px 12px;
   border-left: 6px solid #1f6fb4; }
 .unit-title small { display: block; font-size: 14px; font-weight: 400; color: #4a5263; }

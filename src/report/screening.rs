@@ -175,7 +175,7 @@ pub fn report_section(
             "<td class=\"num\">-</td><td class=\"num\">-</td><td></td>".to_string(),
             |s| {
                 format!(
-                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"games\">\
+                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td style=\"white-space: nowrap; font-size: 12.5px\">\
                      {}<br>{}</td>",
                     s.decisions,
                     s.games,
@@ -190,7 +190,7 @@ pub fn report_section(
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td>{}</td>{stretch}</tr>",
-            if r.flagged { " class=\"flagged\"" } else { "" },
+            if r.flagged { " class=\"flagged\" style=\"background: #fff3d6; font-weight: 600\"" } else { "" },
             r.unforced,
             fixed(100.0 * r.agreement, 2),
             fixed(r.error_per_decision, 6),
