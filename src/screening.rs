@@ -399,7 +399,10 @@ mod tests {
         let of = |i, n| peers_of(i, n).collect::<Vec<_>>();
         assert_eq!(of(0, 3), vec![1, 2]);
         assert_eq!(of(0, 100), (1..=20).collect::<Vec<_>>());
-        assert_eq!(of(50, 100), (40..=60).filter(|&j| j != 50).collect::<Vec<_>>());
+        assert_eq!(
+            of(50, 100),
+            (40..=60).filter(|&j| j != 50).collect::<Vec<_>>()
+        );
         assert_eq!(of(99, 100), (79..=98).collect::<Vec<_>>());
         assert!(of(0, 1).is_empty());
         assert_eq!(share_below(&[1.0, 2.0, 3.0, 3.0], 3.0), 75.0);

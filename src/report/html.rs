@@ -19,7 +19,7 @@ use super::{best_players, Leaderboard, Ranked, Unit};
 use crate::aggregate::{Aggregates, PartKey, Parts, Tally, KINDS};
 use crate::corpus::Summary;
 use crate::rate::{Class, Thresholds, UnitThresholds};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Colors of the seat series, by order of appearance.
@@ -47,8 +47,6 @@ pub struct ReportInput<'a> {
     pub thresholds: UnitThresholds,
     /// Least games for a leaderboard.
     pub min_games: u64,
-    /// The games with a page in `games/` (the screening links its stretches to them).
-    pub game_pages: Option<&'a BTreeSet<String>>,
 }
 
 /// The whole report: one HTML5 document.
@@ -174,7 +172,7 @@ fn unit_part(
 
     leaderboard_section(out, board, &best, input.min_games, &id, pages);
     let screened = crate::screening::screen_part(board.key, part);
-    super::screening::report_section(out, board.key, &screened, pages, input.game_pages);
+    super::screening::report_section(out, board.key, &screened, pages);
 }
 
 /// `text` with its first letter in upper case.
@@ -1078,7 +1076,6 @@ mod tests {
             oracle,
             thresholds: UnitThresholds::DEFAULT,
             min_games,
-            game_pages: None,
         })
     }
 

@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 #[macro_use]
 pub mod svg;
 pub mod csv;
-pub mod screening;
 pub mod dist;
 pub mod eval;
 pub mod game;
@@ -28,6 +27,7 @@ pub mod output;
 pub mod player;
 pub mod quality;
 pub mod rows;
+pub mod screening;
 pub mod summary;
 pub mod text;
 pub mod validate;
@@ -134,7 +134,6 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
         oracle: &files.summary_file.oracle,
         thresholds: files.summary_file.thresholds_by_unit(),
         min_games: files.min_games,
-        game_pages: files.game_pages,
     });
     out.write("report.html", &html)?;
     out.write(

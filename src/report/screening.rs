@@ -86,11 +86,11 @@ fn percent(share: f64) -> String {
     format!("{}%", fixed(100.0 * share, 1))
 }
 
-/// A game id, linked to its page when `games` (a page is in `prefix`) has it.
-fn game_link(id: &str, games: Option<&BTreeSet<String>>, prefix: &str) -> String {
+/// A game id, linked to its page in `../games/` when `games` has it.
+fn game_link(id: &str, games: Option<&BTreeSet<String>>) -> String {
     match games {
         Some(pages) if pages.contains(id) => format!(
-            "<a href=\"{prefix}{}\">{}</a>",
+            "<a href=\"../games/{}\">{}</a>",
             escape(&game::file_name(id)),
             escape(id)
         ),
@@ -99,15 +99,15 @@ fn game_link(id: &str, games: Option<&BTreeSet<String>>, prefix: &str) -> String
 }
 
 /// A stretch in words with its evidence: decisions, games, error, first and last game.
-fn stretch_html(s: &Stretch, unit: Unit, games: Option<&BTreeSet<String>>, prefix: &str) -> String {
+fn stretch_html(s: &Stretch, unit: Unit, games: Option<&BTreeSet<String>>) -> String {
     let span = if s.games == 1 {
-        format!("game {}", game_link(&s.first_game, games, prefix))
+        format!("game {}", game_link(&s.first_game, games))
     } else {
         format!(
             "{} games, {} to {}",
             s.games,
-            game_link(&s.first_game, games, prefix),
-            game_link(&s.last_game, games, prefix)
+            game_link(&s.first_game, games),
+            game_link(&s.last_game, games)
         )
     };
     format!(
@@ -119,14 +119,14 @@ fn stretch_html(s: &Stretch, unit: Unit, games: Option<&BTreeSet<String>>, prefi
 }
 
 /// The screening section of one part of `report.html`: the screened players, highest z-score
-/// first, each linked to their page (`pages`), with the flag and the longest near-perfect
-/// stretch (its games linked when `games` has their pages).
+/// first, each linked to their page (`pages`), with the flag. The near-perfect stretches are
+/// on the player pages and in `screening.csv`, not here: a merge that subtracts duplicate
+/// games does not correct them, and the report stays the same bytes as one analysis's.
 pub fn report_section(
     out: &mut String,
     key: PartKey,
     rows: &[Screened],
     pages: &BTreeMap<(PartKey, String), String>,
-    games: Option<&BTreeSet<String>>,
 ) {
     let id = key.id();
     let unit = key.unit;
@@ -135,9 +135,10 @@ pub fn report_section(
         out,
         "<section id=\"screening-{id}\" class=\"screening\">\n<h2>Engine-assistance \
          screening ({})</h2>\n<p class=\"note\"><strong>{}</strong></p>\n<p class=\"note\">{} \
-         {}</p>\n<p class=\"note\">{} of {} screened player{} flagged. Near-perfect stretch: \
-         the longest run of non-forced decisions each with an error below the doubtful \
-         threshold, across the player's games in corpus order (at least {MIN_STRETCH}).</p>",
+         {}</p>\n<p class=\"note\">{} of {} screened player{} flagged. Each player's page (a name \
+         here) and screening.csv list the player's longest near-perfect stretches: runs of at \
+         least {MIN_STRETCH} non-forced decisions each with an error below the doubtful \
+         threshold, across the player's games in corpus order, with their games.</p>",
         unit.short(),
         escape(NOT_A_VERDICT),
         escape(&threshold_text()),
@@ -162,35 +163,24 @@ pub fn report_section(
          <th class=\"num\">agreement<br>(%)</th><th class=\"num\">error/decision<br>({u})\
          </th><th class=\"num\">peers</th><th class=\"num\">peers' agreement<br>(mean, %)\
          </th><th class=\"num\">peers' sd<br>(%)</th><th class=\"num\">z</th>\
-         <th class=\"num\">percentile<br>(among peers)</th><th>flag</th>\
-         <th class=\"num\">longest near-perfect<br>stretch (decisions)</th>\
-         <th class=\"num\">its games</th><th>its first and last game</th></tr></thead>\n<tbody>"
+         <th class=\"num\">percentile<br>(among peers)</th><th>flag</th></tr></thead>\n<tbody>"
     );
     for r in rows {
         let name = match pages.get(&(key, r.name.to_string())) {
             Some(page) => format!("<a href=\"{}\">{}</a>", escape(page), escape(r.name)),
             None => escape(r.name),
         };
-        let stretch = r.stretches.first().map_or(
-            "<td class=\"num\">-</td><td class=\"num\">-</td><td></td>".to_string(),
-            |s| {
-                format!(
-                    "<td class=\"num\">{}</td><td class=\"num\">{}</td><td style=\"white-space: nowrap; font-size: 12.5px\">\
-                     {}<br>{}</td>",
-                    s.decisions,
-                    s.games,
-                    game_link(&s.first_game, games, "games/"),
-                    game_link(&s.last_game, games, "games/")
-                )
-            },
-        );
         let _ = writeln!(
             out,
             "<tr{}><td>{name}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td>{}</td>{stretch}</tr>",
-            if r.flagged { " class=\"flagged\" style=\"background: #fff3d6; font-weight: 600\"" } else { "" },
+             <td>{}</td></tr>",
+            if r.flagged {
+                " class=\"flagged\" style=\"background: #fff3d6; font-weight: 600\""
+            } else {
+                ""
+            },
             r.unforced,
             fixed(100.0 * r.agreement, 2),
             fixed(r.error_per_decision, 6),
@@ -215,10 +205,16 @@ pub fn luck_section(out: &mut String, p: &PlayerStats, unit: Unit) {
         Unit::Points | Unit::Mixed => "final score per game",
     };
     let facts = [
-        (format!("error per game ({u})"), fixed(p.error_per_game(), 4)),
+        (
+            format!("error per game ({u})"),
+            fixed(p.error_per_game(), 4),
+        ),
         (format!("luck per game ({u})"), fixed(p.luck_per_game(), 4)),
         ("finished games".to_string(), p.finished.to_string()),
-        (format!("{result_name} ({u})"), fixed(p.result_per_game(), 4)),
+        (
+            format!("{result_name} ({u})"),
+            fixed(p.result_per_game(), 4),
+        ),
         (
             format!("net luck per finished game ({u})"),
             fixed(p.net_luck_per_game(), 4),
@@ -232,7 +228,11 @@ pub fn luck_section(out: &mut String, p: &PlayerStats, unit: Unit) {
         let _ = writeln!(out, "<div><dt>{}</dt><dd>{v}</dd></div>", escape(&k));
     }
     out.push_str("</dl>\n");
-    let _ = writeln!(out, "<p class=\"note\">{}</p>\n</section>", escape(&luck_sentence(p, unit)));
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">{}</p>\n</section>",
+        escape(&luck_sentence(p, unit))
+    );
 }
 
 /// "Had the dice been average, ...": the luck-adjusted result in a sentence.
@@ -276,8 +276,14 @@ pub fn player_section(
     );
     out.push_str("<dl class=\"facts\">\n");
     let mut facts = vec![
-        ("non-forced decisions".to_string(), p.all.unforced.to_string()),
-        ("agreement (% of non-forced)".into(), percent(p.all.agreement())),
+        (
+            "non-forced decisions".to_string(),
+            p.all.unforced.to_string(),
+        ),
+        (
+            "agreement (% of non-forced)".into(),
+            percent(p.all.agreement()),
+        ),
         (
             format!("error per non-forced decision ({})", unit.short()),
             fixed(p.all.error_per_unforced(), 6),
@@ -330,7 +336,7 @@ pub fn player_section(
                  the doubtful threshold):</p>\n<ul id=\"stretches\">\n",
             );
             for s in &r.stretches {
-                let _ = writeln!(out, "<li>{}</li>", stretch_html(s, unit, games, "../games/"));
+                let _ = writeln!(out, "<li>{}</li>", stretch_html(s, unit, games));
             }
             out.push_str("</ul>\n");
         }

@@ -45,13 +45,31 @@ fn screened_corpus(dir: &Path, seed: u64) -> Vec<HashMap<String, String>> {
     let seed = seed.to_string();
     dicelens(
         &[
-            "simulate", "--rules", "yahtzee", "--seats", "1", "--players", "40", "--games",
-            "4000", "--seed", &seed, "--out", c,
+            "simulate",
+            "--rules",
+            "yahtzee",
+            "--seats",
+            "1",
+            "--players",
+            "40",
+            "--games",
+            "4000",
+            "--seed",
+            &seed,
+            "--out",
+            c,
         ],
         2,
     );
     dicelens(
-        &["analyze", c, "--oracle", "e", "--out", out.to_str().unwrap()],
+        &[
+            "analyze",
+            c,
+            "--oracle",
+            "e",
+            "--out",
+            out.to_str().unwrap(),
+        ],
         2,
     );
     rows(&out.join("screening.csv"))
@@ -202,7 +220,10 @@ fn luck_columns_equal_the_per_decision_sums() {
             close("net_luck_per_game", net / n);
             close("luck_adjusted_per_game", (result - net) / n);
             if seats == 1 {
-                close("luck_adjusted_per_game", start - number(row, "error_per_game"));
+                close(
+                    "luck_adjusted_per_game",
+                    start - number(row, "error_per_game"),
+                );
             }
         }
     }
