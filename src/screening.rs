@@ -48,15 +48,27 @@ pub struct Stretch {
 impl Stretch {
     /// Adds one near-perfect decision of game `game`.
     fn add(&mut self, game: &str, error_nano: i128) {
+        // The ids are copied into the buffers already held (no allocation per game).
         if self.decisions == 0 {
-            self.first_game = game.to_string();
+            self.first_game.clear();
+            self.first_game.push_str(game);
         }
         if self.decisions == 0 || self.last_game != game {
             self.games += 1;
-            self.last_game = game.to_string();
+            self.last_game.clear();
+            self.last_game.push_str(game);
         }
         self.decisions += 1;
         self.error_nano += error_nano;
+    }
+
+    /// Empties the run, keeping the buffers of its ids.
+    fn clear(&mut self) {
+        self.decisions = 0;
+        self.error_nano = 0;
+        self.games = 0;
+        self.first_game.clear();
+        self.last_game.clear();
     }
 
     /// This run followed by `next` (checked).
@@ -125,8 +137,10 @@ impl Stretches {
             };
             open.add(game, error_nano);
         } else if self.broken {
-            let closed = std::mem::take(&mut self.tail);
-            keep_longest(&mut self.closed, [closed]);
+            if self.tail.decisions >= MIN_STRETCH {
+                keep_longest(&mut self.closed, [self.tail.clone()]);
+            }
+            self.tail.clear();
         } else {
             self.broken = true;
         }
