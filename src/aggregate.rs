@@ -1120,12 +1120,14 @@ mod tests {
         a.subtract(&b);
         assert_eq!(a, before);
         let mut json = serde_json::to_value(&a).unwrap();
-        json["players"]["ann"]
-            .as_object_mut()
-            .unwrap()
-            .remove("days_sq");
+        let ann = json["players"]["ann"].as_object_mut().unwrap();
+        for newer in ["days_sq", "finished", "result_nano", "net_luck_nano", "stretches"] {
+            ann.remove(newer);
+        }
+        ann["all"].as_object_mut().unwrap().remove("agreed");
         let old: Aggregates = serde_json::from_value(json).unwrap();
         assert!(old.players["ann"].days_sq.is_empty());
+        assert_eq!(old.players["ann"].all.agreed, 0);
         assert_eq!(old.players["ann"].days, a.players["ann"].days);
         let (lo, hi) = mean_ci(2, 5_000_000_000, 13_000_000_000_000);
         let half = 1.96 * (0.5f64 / 2.0).sqrt();

@@ -348,8 +348,8 @@ mod tests {
         }
     }
 
-    /// Stretches built decision by decision equal those built in shards and merged in order,
-    /// whatever the cut.
+    /// Stretches built decision by decision equal those built in shards of whole games and
+    /// merged in order, wherever the cuts.
     #[test]
     fn stretches_merge_like_one_pass() {
         // Game g has 30 near-perfect decisions, except games 3 and 9 which end with a bad one.
@@ -366,8 +366,9 @@ mod tests {
             s
         };
         let whole = one(0..decisions.len());
-        for cut in [0, 1, 29, 119, 120, 121, 200, 290, decisions.len()] {
-            for cut2 in [cut, (cut + 45).min(decisions.len()), decisions.len()] {
+        // Shards hold whole games: cuts between games.
+        for cut in [0, 30, 90, 120, 150, 270, 300, decisions.len()] {
+            for cut2 in [cut, (cut + 60).min(decisions.len()), decisions.len()] {
                 let mut merged = one(0..cut);
                 merged.merge(&one(cut..cut2)).unwrap();
                 merged.merge(&one(cut2..decisions.len())).unwrap();

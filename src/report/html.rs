@@ -987,6 +987,7 @@ mod tests {
             error_nano: (error * 1e9) as i128,
             luck_nano: 0,
             classes: ClassCounts([decisions, 0, 0, 0]),
+            agreed: 0,
         }
     }
 

@@ -195,11 +195,20 @@ pub fn report_section(
     out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
 }
 
+/// A list of facts (name and value; the name escaped, the value written as it is).
+fn facts_list(out: &mut String, facts: &[(String, String)]) {
+    out.push_str("<dl class=\"facts\">\n");
+    for (k, v) in facts {
+        let _ = writeln!(out, "<div><dt>{}</dt><dd>{v}</dd></div>", escape(k));
+    }
+    out.push_str("</dl>\n");
+}
+
 /// The player page's section of results and luck: luck per game beside the error, the mean
 /// result of the finished games, the net luck, and the result had luck been average.
 pub fn luck_section(out: &mut String, p: &PlayerStats, unit: Unit) {
     let u = unit.short();
-    out.push_str("<section id=\"luck\">\n<h2>Results and luck</h2>\n<dl class=\"facts\">\n");
+    out.push_str("<section id=\"luck\">\n<h2>Results and luck</h2>\n");
     let result_name = match unit {
         Unit::MatchPoints => "match points won per game",
         Unit::Points | Unit::Mixed => "final score per game",
@@ -224,10 +233,7 @@ pub fn luck_section(out: &mut String, p: &PlayerStats, unit: Unit) {
             fixed(p.luck_adjusted_per_game(), 4),
         ),
     ];
-    for (k, v) in facts {
-        let _ = writeln!(out, "<div><dt>{}</dt><dd>{v}</dd></div>", escape(&k));
-    }
-    out.push_str("</dl>\n");
+    facts_list(out, &facts);
     let _ = writeln!(
         out,
         "<p class=\"note\">{}</p>\n</section>",
@@ -274,7 +280,6 @@ pub fn player_section(
         "<p class=\"note\"><strong>{}</strong></p>",
         escape(NOT_A_VERDICT)
     );
-    out.push_str("<dl class=\"facts\">\n");
     let mut facts = vec![
         (
             "non-forced decisions".to_string(),
@@ -305,10 +310,7 @@ pub fn player_section(
             ),
         ]);
     }
-    for (k, v) in facts {
-        let _ = writeln!(out, "<div><dt>{}</dt><dd>{v}</dd></div>", escape(&k));
-    }
-    out.push_str("</dl>\n");
+    facts_list(out, &facts);
     let _ = writeln!(
         out,
         "<p class=\"note\">{} {}</p>",

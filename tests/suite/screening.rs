@@ -3,7 +3,7 @@
 //! flagged (at most the documented rate), and the luck and result columns of `players.csv`
 //! equal sums recomputed here from the rated decisions and the games' final sheets.
 
-use crate::common::{csv_rows, run_ok as dicelens, table};
+use crate::common::{csv_records, csv_rows, run_ok as dicelens, table};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::screening::FALSE_POSITIVE_RATE;
@@ -12,21 +12,9 @@ use dicelens::solve::expected::sheet_value;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Reads a CSV file as rows of named fields.
+/// Reads a CSV file as rows of named fields, in order.
 fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            header
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
+    csv_records(path).into_iter().map(|(_, row)| row).collect()
 }
 
 /// A number of a row.
