@@ -1121,7 +1121,13 @@ mod tests {
         assert_eq!(a, before);
         let mut json = serde_json::to_value(&a).unwrap();
         let ann = json["players"]["ann"].as_object_mut().unwrap();
-        for newer in ["days_sq", "finished", "result_nano", "net_luck_nano", "stretches"] {
+        for newer in [
+            "days_sq",
+            "finished",
+            "result_nano",
+            "net_luck_nano",
+            "stretches",
+        ] {
             ann.remove(newer);
         }
         ann["all"].as_object_mut().unwrap().remove("agreed");
