@@ -5,7 +5,8 @@
 //! ratios of sums, computed only when reported.
 
 use crate::rate::{Class, Rated, Unit};
-use crate::rules::Choice;
+use crate::rules::{Choice, Sheet};
+use crate::screening::Stretches;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
@@ -112,6 +113,21 @@ pub struct Tally {
     pub luck_nano: i128,
     /// Decisions per class.
     pub classes: ClassCounts,
+    /// Decisions not forced whose chosen option is a best one (error at most
+    /// [`AGREEMENT_TOLERANCE`]): the agreement of the engine-assistance screening. Absent
+    /// (0) from an `aggregates.json` written before it existed.
+    #[serde(default)]
+    pub agreed: u64,
+}
+
+/// The most error (in the unit of the decision) of an option that still counts as a best one
+/// in the screening's agreement: values of equal options differ by rounding only.
+pub const AGREEMENT_TOLERANCE: f64 = 1e-6;
+
+/// Whether a rated decision counts as agreeing with the oracle: not forced, and the chosen
+/// option within [`AGREEMENT_TOLERANCE`] of the best.
+pub fn agrees(r: &Rated) -> bool {
+    !r.forced && r.error <= AGREEMENT_TOLERANCE
 }
 
 /// Decisions per [`Class`], indexed by class (`counts[Class::Error]`); serialised as the array
@@ -226,6 +242,7 @@ impl Tally {
         self.error_nano += nano(r.error);
         self.luck_nano += nano(r.luck);
         self.classes.add(r.class);
+        self.agreed += u64::from(agrees(r));
     }
 
     /// Adds another tally; an error naming the counter that would overflow (the tally is
@@ -235,6 +252,7 @@ impl Tally {
         add_checked(&mut self.unforced, o.unforced, "unforced")?;
         add_checked(&mut self.error_nano, o.error_nano, "error_nano")?;
         add_checked(&mut self.luck_nano, o.luck_nano, "luck_nano")?;
+        add_checked(&mut self.agreed, o.agreed, "agreed")?;
         for ((a, b), class) in self
             .classes
             .0
@@ -253,6 +271,7 @@ impl Tally {
         self.unforced = self.unforced.saturating_sub(o.unforced);
         self.error_nano = self.error_nano.saturating_sub(o.error_nano);
         self.luck_nano = self.luck_nano.saturating_sub(o.luck_nano);
+        self.agreed = self.agreed.saturating_sub(o.agreed);
         for (a, b) in self.classes.0.iter_mut().zip(o.classes.0) {
             *a = a.saturating_sub(b);
         }
@@ -281,6 +300,25 @@ impl Tally {
             self.total_error() / self.decisions as f64
         }
     }
+
+    /// Mean error per decision that was not forced (0 without any): a forced decision has
+    /// no error (its options are within 1e-9), so this is the total error over the unforced.
+    pub fn error_per_unforced(&self) -> f64 {
+        if self.unforced == 0 {
+            0.0
+        } else {
+            self.total_error() / self.unforced as f64
+        }
+    }
+
+    /// Share of the decisions not forced whose chosen option is a best one (0 without any).
+    pub fn agreement(&self) -> f64 {
+        if self.unforced == 0 {
+            0.0
+        } else {
+            self.agreed as f64 / self.unforced as f64
+        }
+    }
 }
 
 /// One player's statistics.
@@ -304,6 +342,23 @@ pub struct PlayerStats {
     /// games in [`PlayerStats::days`] has no known spread.
     #[serde(default)]
     pub days_sq: BTreeMap<String, (u64, i128)>,
+    /// Finished games (every box filled): those with a result. Absent (0) from an
+    /// `aggregates.json` written before results were kept, as are the two sums below.
+    #[serde(default)]
+    pub finished: u64,
+    /// Sum of the results of the finished games, nano-units: the final score in a part in
+    /// points, the match points won (1 a win, 1/2 a tie, summed over the opponents) in a part
+    /// in match points.
+    #[serde(default)]
+    pub result_nano: i128,
+    /// Sum of the net luck of the finished games, nano-units: the player's luck, less the mean
+    /// luck of the opponents in a part in match points (their good rolls are the player's bad
+    /// luck). `result - net luck` is the result had luck been average.
+    #[serde(default)]
+    pub net_luck_nano: i128,
+    /// The longest near-perfect stretches of non-forced decisions (the screening's evidence).
+    #[serde(default, skip_serializing_if = "Stretches::is_empty")]
+    pub stretches: Stretches,
 }
 
 /// The 95% confidence interval of a mean per game (normal approximation, by game) from the
@@ -401,6 +456,26 @@ impl PlayerStats {
         (low.max(0.0), high.max(0.0))
     }
 
+    /// Luck per game (the player's own, every game), in the unit of the part.
+    pub fn luck_per_game(&self) -> f64 {
+        per(self.all.luck_nano, self.games)
+    }
+
+    /// Mean result per finished game: final score (points) or match points won.
+    pub fn result_per_game(&self) -> f64 {
+        per(self.result_nano, self.finished)
+    }
+
+    /// Mean net luck per finished game ([`PlayerStats::net_luck_nano`]).
+    pub fn net_luck_per_game(&self) -> f64 {
+        per(self.net_luck_nano, self.finished)
+    }
+
+    /// The mean result per finished game had luck been average: result minus net luck.
+    pub fn luck_adjusted_per_game(&self) -> f64 {
+        per(self.result_nano - self.net_luck_nano, self.finished)
+    }
+
     /// Adds another player's statistics; an error naming the counter that would overflow (the
     /// statistics are then partly merged: discard them).
     pub fn merge(&mut self, o: &PlayerStats) -> Result<(), Overflow> {
@@ -415,11 +490,18 @@ impl PlayerStats {
         add_checked(&mut self.game_error_sq, o.game_error_sq, "game_error_sq")?;
         merge_days(&mut self.days, &o.days, "days", "error_nano")?;
         merge_days(&mut self.days_sq, &o.days_sq, "days_sq", "error_sq")?;
+        add_checked(&mut self.finished, o.finished, "finished")?;
+        add_checked(&mut self.result_nano, o.result_nano, "result_nano")?;
+        add_checked(&mut self.net_luck_nano, o.net_luck_nano, "net_luck_nano")?;
+        self.stretches
+            .merge(&o.stretches)
+            .map_err(|e| e.within("stretches"))?;
         Ok(())
     }
 
     /// Removes another player's statistics: undoes [`PlayerStats::merge`] exactly, dropping
-    /// the rounds and days that become empty.
+    /// the rounds and days that become empty; the near-perfect stretches stay as they are (a
+    /// list of the longest runs cannot give back what a merge cut from it).
     pub fn subtract(&mut self, o: &PlayerStats) {
         self.games = self.games.saturating_sub(o.games);
         self.all.subtract(&o.all);
@@ -435,11 +517,27 @@ impl PlayerStats {
         self.game_error_sq = self.game_error_sq.saturating_sub(o.game_error_sq);
         subtract_days(&mut self.days, &o.days);
         subtract_days(&mut self.days_sq, &o.days_sq);
+        self.finished = self.finished.saturating_sub(o.finished);
+        self.result_nano = self.result_nano.saturating_sub(o.result_nano);
+        self.net_luck_nano = self.net_luck_nano.saturating_sub(o.net_luck_nano);
     }
 
-    /// Whether nothing was added (no game, no decision, no round, no day).
+    /// Whether nothing was added (no game, no decision, no round, no day, no result); the
+    /// stretches do not count, as [`PlayerStats::subtract`] leaves them.
     pub fn is_empty(&self) -> bool {
-        *self == PlayerStats::default()
+        PlayerStats {
+            stretches: Stretches::default(),
+            ..self.clone()
+        } == PlayerStats::default()
+    }
+}
+
+/// `sum / count` of a sum in nano-units (0 without any).
+fn per(sum_nano: i128, count: u64) -> f64 {
+    if count == 0 {
+        0.0
+    } else {
+        sum_nano as f64 / NANO / count as f64
     }
 }
 
@@ -591,7 +689,10 @@ impl Aggregates {
             players,
             date,
             rated,
+            game_id,
+            results,
         } = game;
+        let lucks = net_lucks(rated, players.len(), results.map(|r| r.unit));
         self.games += 1;
         *counter(&mut self.rule_sets, rules) += 1;
         let seats = players.len() as u8;
@@ -620,8 +721,16 @@ impl Aggregates {
                 p.all.add(r);
                 p.kinds[kind(r)].add(r);
                 p.rounds.entry(r.decision.round).or_default().add(r);
+                if let Some(id) = game_id {
+                    p.stretches.add(id, r);
+                }
             }
             p.games += 1;
+            if let Some(results) = results {
+                p.finished += 1;
+                p.result_nano += nano(results.of_seat.get(seat).copied().unwrap_or(0.0));
+                p.net_luck_nano += lucks.get(seat).copied().unwrap_or(0);
+            }
             let micro = game_error / 1000;
             p.game_error_sq += micro * micro;
             if let Some(day) = date {
@@ -831,6 +940,65 @@ pub struct GameStats<'a> {
     pub date: Option<&'a str>,
     /// The game's rated decisions.
     pub rated: &'a [Rated],
+    /// The game's id (the evidence of near-perfect stretches); `None` to keep no stretches
+    /// (the hidden switch `DICELENS_NO_SCREENING`, to measure what they cost).
+    pub game_id: Option<&'a str>,
+    /// The results of a finished game, `None` for a game left unfinished.
+    pub results: Option<&'a Results>,
+}
+
+/// The results of a finished game, seat by seat, in the unit of its part.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    /// The unit of the part the game is in.
+    pub unit: Unit,
+    /// Each seat's result: final score in points, or match points won (1 per opponent beaten,
+    /// 1/2 per tie).
+    pub of_seat: Vec<f64>,
+}
+
+impl Results {
+    /// The results of a game that ended with `finals` (seat order), in `unit`.
+    pub fn of_finals(finals: &[Sheet], unit: Unit) -> Results {
+        let of_seat = finals
+            .iter()
+            .enumerate()
+            .map(|(seat, sheet)| match unit {
+                Unit::MatchPoints => finals
+                    .iter()
+                    .enumerate()
+                    .filter(|(other, _)| *other != seat)
+                    .map(|(_, o)| match sheet.points.cmp(&o.points) {
+                        std::cmp::Ordering::Greater => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Less => 0.0,
+                    })
+                    .sum(),
+                Unit::Points | Unit::Mixed => f64::from(sheet.points),
+            })
+            .collect();
+        Results { unit, of_seat }
+    }
+}
+
+/// Each seat's net luck in a game, nano-units: its luck, less (in match points, with more than
+/// one seat) the mean luck of the other seats.
+fn net_lucks(rated: &[Rated], seats: usize, unit: Option<Unit>) -> Vec<i128> {
+    let mut own = vec![0i128; seats];
+    for r in rated {
+        if let Some(luck) = own.get_mut(usize::from(r.decision.seat)) {
+            *luck += nano(r.luck);
+        }
+    }
+    if unit != Some(Unit::MatchPoints) || seats < 2 {
+        return own;
+    }
+    let all: i128 = own.iter().sum();
+    let others = (seats - 1) as i128;
+    // Each seat's luck less the others' mean, in whole nano-units.
+    own.iter()
+        .map(|&mine| mine - (all - mine) / others)
+        .collect()
 }
 
 #[cfg(test)]
@@ -931,6 +1099,8 @@ mod tests {
             players: &names,
             date: Some("2024.01.02"),
             rated: &[rated(0, 1, 1, 2.0, 0.0, 2)],
+            game_id: Some("g1"),
+            results: None,
         });
         let mut b = Aggregates::default();
         b.add_game(GameStats {
@@ -939,6 +1109,8 @@ mod tests {
             players: &names,
             date: Some("2024.01.02"),
             rated: &[rated(0, 1, 1, 3.0, 0.0, 2)],
+            game_id: Some("g2"),
+            results: None,
         });
         let before = a.clone();
         a.merge(&b).unwrap();
@@ -948,12 +1120,20 @@ mod tests {
         a.subtract(&b);
         assert_eq!(a, before);
         let mut json = serde_json::to_value(&a).unwrap();
-        json["players"]["ann"]
-            .as_object_mut()
-            .unwrap()
-            .remove("days_sq");
+        let ann = json["players"]["ann"].as_object_mut().unwrap();
+        for newer in [
+            "days_sq",
+            "finished",
+            "result_nano",
+            "net_luck_nano",
+            "stretches",
+        ] {
+            ann.remove(newer);
+        }
+        ann["all"].as_object_mut().unwrap().remove("agreed");
         let old: Aggregates = serde_json::from_value(json).unwrap();
         assert!(old.players["ann"].days_sq.is_empty());
+        assert_eq!(old.players["ann"].all.agreed, 0);
         assert_eq!(old.players["ann"].days, a.players["ann"].days);
         let (lo, hi) = mean_ci(2, 5_000_000_000, 13_000_000_000_000);
         let half = 1.96 * (0.5f64 / 2.0).sqrt();
@@ -1002,6 +1182,8 @@ mod tests {
             players,
             date,
             rated,
+            game_id: Some("g"),
+            results: None,
         };
         let leak = |v: Vec<String>| -> &'static [String] { Vec::leak(v) };
         let rows = |v: Vec<Rated>| -> &'static [Rated] { Vec::leak(v) };

@@ -105,6 +105,7 @@ pub mod rate;
 pub mod replay;
 pub mod report;
 pub mod rules;
+pub mod screening;
 pub mod selfplay;
 pub mod simulate;
 pub mod solve;

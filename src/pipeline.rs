@@ -12,7 +12,7 @@
 //! println!("{} games rated", analysis.aggregates.games());
 //! ```
 
-use crate::aggregate::{GameStats, Overflow, PartKey, Parts};
+use crate::aggregate::{GameStats, Overflow, PartKey, Parts, Results};
 use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
 use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
@@ -347,6 +347,13 @@ impl GameBatch {
     }
 }
 
+/// Whether the near-perfect stretches of the screening are kept: unless the hidden switch
+/// `DICELENS_NO_SCREENING` is set (to measure their cost, PERFORMANCE.md).
+fn keep_stretches() -> bool {
+    static KEEP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *KEEP.get_or_init(|| std::env::var_os("DICELENS_NO_SCREENING").is_none())
+}
+
 /// A game the oracle could not rate, with where it is.
 fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
     let location = Location {
@@ -396,6 +403,9 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                         continue;
                     }
                     let rounds = replayed.rules.map_or(0, |r| r.boxes().len() as u16);
+                    let results = replayed
+                        .complete
+                        .then(|| Results::of_finals(replayed.finals(), unit));
                     agg.add_game(
                         PartKey { unit, rounds },
                         GameStats {
@@ -404,6 +414,8 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                             players: &game.players,
                             date: game.provenance.date.as_deref(),
                             rated: &rated,
+                            game_id: keep_stretches().then_some(&*game.provenance.game_id),
+                            results: results.as_ref(),
                         },
                     );
                     shared.game(first + c * CHUNK + i, game, &rated, &mut gathered);

@@ -209,7 +209,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let worst = worst.as_ref().map(|w| w.of(key, &args.name));
     let board = leaderboard(part, args.min_games);
     let population = Population::new(part, &board, args.min_games, oracle, source, unit);
-    let report = PlayerReport::new(&population, &args.name, stats, worst);
+    let mut report = PlayerReport::new(&population, &args.name, stats, worst);
+    report.screened = dicelens::screening::screen_part(key, part)
+        .into_iter()
+        .find(|s| s.name == args.name);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
     let path = args.out.join(page::file_name(&args.name));

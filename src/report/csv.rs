@@ -292,7 +292,7 @@ pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
 fn player_row(name: &str, key: PartKey, p: &PlayerStats) -> String {
     let (lo, hi) = p.error_per_game_ci();
     format!(
-        "{},{},{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9}",
+        "{},{},{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9},{:.9},{},{:.9},{:.9},{:.9},{}",
         csv_field(name),
         key.unit.key(),
         key.rounds,
@@ -307,16 +307,25 @@ fn player_row(name: &str, key: PartKey, p: &PlayerStats) -> String {
         p.all.classes[Class::Doubtful],
         p.all.classes[Class::Error],
         p.all.classes[Class::Blunder],
-        p.all.total_luck()
+        p.all.total_luck(),
+        p.luck_per_game(),
+        p.finished,
+        p.result_per_game(),
+        p.net_luck_per_game(),
+        p.luck_adjusted_per_game(),
+        p.all.agreed
     )
 }
 
 /// The columns of a player's statistics: the name, the part (the unit of the player's errors,
 /// `points` or `match_points`, and the rounds of the games: a player with games of two parts
-/// has a row in each), then the statistics, the error and luck columns in that unit.
+/// has a row in each), then the statistics, the error and luck columns in that unit, the
+/// results of the finished games and the result had luck been average (final score in points,
+/// match points won in match points), and the non-forced decisions agreeing with the oracle.
 const PLAYER_COLUMNS: &str =
     "player,unit,rounds,games,decisions,unforced,total_error,error_per_decision,error_per_game,\
-ci95_low,ci95_high,doubtful,errors,blunders,luck";
+ci95_low,ci95_high,doubtful,errors,blunders,luck,luck_per_game,finished,result_per_game,\
+net_luck_per_game,luck_adjusted_per_game,agreed";
 
 /// `players.csv`: every player of each part, points first, by name.
 pub fn players_csv(aggregates: &Parts) -> String {

@@ -171,6 +171,8 @@ fn unit_part(
     out.push_str("</section>\n");
 
     leaderboard_section(out, board, &best, input.min_games, &id, pages);
+    let screened = crate::screening::screen_part(board.key, part);
+    super::screening::report_section(out, board.key, &screened, pages);
 }
 
 /// `text` with its first letter in upper case.
@@ -985,6 +987,7 @@ mod tests {
             error_nano: (error * 1e9) as i128,
             luck_nano: 0,
             classes: ClassCounts([decisions, 0, 0, 0]),
+            agreed: 0,
         }
     }
 

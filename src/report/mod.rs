@@ -28,6 +28,7 @@ pub mod output;
 pub mod player;
 pub mod quality;
 pub mod rows;
+pub mod screening;
 pub mod summary;
 pub mod text;
 pub mod validate;
@@ -136,6 +137,10 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
         min_games: files.min_games,
     });
     out.write("report.html", &html)?;
+    out.write(
+        "screening.csv",
+        &screening::screening_csv(&crate::screening::screen(aggregates)),
+    )?;
     write_player_pages(out, files, &boards)
 }
 
@@ -188,9 +193,11 @@ pub fn write_player_pages(
             source,
             board.unit,
         );
+        let screened = crate::screening::screen_part(board.key, board.part);
         for r in &board.ranked {
             let worst = files.worst.map(|w| w.of(board.key, r.name));
             let mut report = PlayerReport::new(&population, r.name, r.stats, worst);
+            report.screened = screened.iter().find(|s| s.name == r.name).cloned();
             report.no_worst = player::NO_WORST_MERGED;
             report.game_pages = Some(files.game_pages.unwrap_or(&no_pages));
             if let Some(path) = paths.get(&(board.key, r.name.to_string())) {
@@ -270,8 +277,11 @@ struct RankedJson<'a> {
     error_per_game: f64,
     errors: u64,
     games: u64,
+    luck_adjusted_per_game: f64,
+    luck_per_game: f64,
     player: &'a str,
     rank: usize,
+    result_per_game: f64,
 }
 
 /// One part's leaderboard as JSON.
@@ -297,6 +307,8 @@ struct BoardJson<'a> {
 #[derive(serde::Serialize)]
 struct LeaderboardsJson<'a> {
     leaderboards: Vec<BoardJson<'a>>,
+    /// The engine-assistance screening of every part ([`screening::json`]), highest z first.
+    screening: Vec<serde_json::Value>,
     min_games: u64,
     oracle: &'a str,
 }
@@ -332,15 +344,24 @@ pub fn leaderboard_json(
                         error_per_game: r.stats.error_per_game(),
                         errors: classes[Class::Error],
                         games: r.stats.games,
+                        luck_adjusted_per_game: r.stats.luck_adjusted_per_game(),
+                        luck_per_game: r.stats.luck_per_game(),
                         player: r.name,
                         rank: r.rank,
+                        result_per_game: r.stats.result_per_game(),
                     }
                 })
                 .collect(),
         })
         .collect();
+    let screening = boards
+        .iter()
+        .flat_map(|board| crate::screening::screen_part(board.key, board.part))
+        .map(|r| screening::json(&r))
+        .collect();
     let json = LeaderboardsJson {
         leaderboards,
+        screening,
         min_games,
         oracle,
     };

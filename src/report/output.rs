@@ -39,7 +39,7 @@ pub const TEMP_PREFIX: &str = ".dicelens-tmp-";
 /// manifest that holds only these (an earlier version's outputs, or a run interrupted while it
 /// renamed its files) is taken as an earlier run's; they are removed when a run does not write
 /// them again.
-pub const KNOWN_OUTPUTS: [&str; 8] = [
+pub const KNOWN_OUTPUTS: [&str; 9] = [
     "aggregates.json",
     "decisions.csv",
     "games.csv",
@@ -47,6 +47,7 @@ pub const KNOWN_OUTPUTS: [&str; 8] = [
     "players.csv",
     "report.html",
     "rounds.csv",
+    "screening.csv",
     "summary.json",
 ];
 

@@ -16,6 +16,7 @@ use super::{best_players, game, Ranked, Unit};
 use crate::aggregate::{mean_ci_small, Aggregates, PartKey, PlayerStats, Tally, KINDS};
 use crate::pipeline::DecisionSink;
 use crate::rate::{Class, Rated};
+use crate::screening::Screened;
 use dicelens_parsers::GameRecord;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -213,6 +214,8 @@ pub struct PlayerReport<'a> {
     /// The games with a page in `../games/` (the page is then in `players/` of an analysis,
     /// and links to them and to `../report.html`); `None` for a page on its own.
     pub game_pages: Option<&'a BTreeSet<String>>,
+    /// The player's row of the engine-assistance screening of the part, if screened.
+    pub screened: Option<Screened<'a>>,
 }
 
 impl<'a> PlayerReport<'a> {
@@ -233,6 +236,7 @@ impl<'a> PlayerReport<'a> {
             worst,
             no_worst: NO_WORST_FROM,
             game_pages: None,
+            screened: None,
         }
     }
 
@@ -305,15 +309,6 @@ pub fn months(stats: &PlayerStats) -> Vec<Month> {
         };
     }
     out.into_values().collect()
-}
-
-/// Luck per game.
-fn luck_per_game(p: &PlayerStats) -> f64 {
-    if p.games == 0 {
-        0.0
-    } else {
-        p.all.total_luck() / p.games as f64
-    }
 }
 
 /// The mean error per decision of a round in a tally map, if it has decisions.
@@ -430,7 +425,7 @@ pub fn text(r: &PlayerReport) -> String {
             format!(
                 "{:.4} {unit} ({:.4} {unit} per game)",
                 p.all.total_luck(),
-                luck_per_game(p)
+                p.luck_per_game()
             ),
         ),
         (
@@ -447,6 +442,17 @@ pub fn text(r: &PlayerReport) -> String {
         let _ = writeln!(out, "  {k:<20} {v}");
     }
     let _ = writeln!(out, "  ({LUCK_MEANING})");
+    let _ = writeln!(
+        out,
+        "\nresults: {}",
+        super::screening::luck_sentence(p, population.unit)
+    );
+    let _ = writeln!(
+        out,
+        "\nscreening: {}\n  {}",
+        super::screening::summary_text(p, r.screened.as_ref()),
+        super::screening::NOT_A_VERDICT
+    );
     let _ = writeln!(out, "\ncompared with: {}", comparison(population));
     let _ = writeln!(out, "\nerrors by round (error per decision in {unit})");
     let _ = writeln!(
@@ -639,7 +645,7 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
             "errors": p.all.classes[Class::Error],
             "blunders": p.all.classes[Class::Blunder],
             "luck": p.all.total_luck(),
-            "luck_per_game": luck_per_game(p),
+            "luck_per_game": p.luck_per_game(),
             "luck_unit": r.unit(),
             "percentile": r.percentile(),
             "other_players": r.others,
@@ -656,6 +662,10 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
         "worst": worst,
         "worst_note": if r.worst.is_none() { Some(r.no_worst) } else { None },
         "trend": trend,
+        "results": super::screening::luck_json(p),
+        "results_note": super::screening::luck_sentence(p, population.unit),
+        "screening": r.screened.as_ref().map(super::screening::json),
+        "screening_note": super::screening::NOT_A_VERDICT,
     })
 }
 
@@ -759,7 +769,7 @@ pub fn html(r: &PlayerReport) -> String {
         (format!("luck ({unit})"), fixed(p.all.total_luck(), 4)),
         (
             format!("luck per game ({unit})"),
-            fixed(luck_per_game(p), 4),
+            fixed(p.luck_per_game(), 4),
         ),
         ("percentile".into(), fixed(r.percentile(), 1)),
     ];
@@ -835,8 +845,16 @@ pub fn html(r: &PlayerReport) -> String {
     }
     out.push_str("</tbody>\n</table>\n</section>\n");
 
+    super::screening::luck_section(&mut out, p, population.unit);
     worst_section(&mut out, r);
     trend_section(&mut out, r);
+    super::screening::player_section(
+        &mut out,
+        p,
+        r.screened.as_ref(),
+        population.unit,
+        r.game_pages,
+    );
     out.push_str("</main>\n</body>\n</html>\n");
     out
 }

@@ -183,6 +183,12 @@ pub fn text(bytes: &[u8]) -> String {
 
 /// Rows of a CSV file as maps from column name to value, keyed by the first column.
 pub fn csv_rows(path: &Path) -> HashMap<String, HashMap<String, String>> {
+    csv_records(path).into_iter().collect()
+}
+
+/// Rows of a CSV file in order, each with its first field and as a map from column name to
+/// value.
+pub fn csv_records(path: &Path) -> Vec<(String, HashMap<String, String>)> {
     let mut reader = csv::Reader::from_path(path).unwrap();
     let headers = reader.headers().unwrap().clone();
     reader

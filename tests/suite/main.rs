@@ -28,6 +28,7 @@ mod ranges;
 mod reliability_inputs;
 mod replay;
 mod report_html;
+mod screening;
 mod spark;
 mod two_player;
 mod validate;
