@@ -116,6 +116,7 @@ fn luck_columns_equal_the_per_decision_sums() {
             players: 5,
             games: 40,
             seed: 21,
+            ..Plan::default()
         };
         let corpus = dir.path().join(format!("luck{seats}.ygn"));
         let out = dir.path().join(format!("luck{seats}"));
