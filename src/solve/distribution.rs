@@ -26,7 +26,7 @@
 use super::prob_code::{self, COARSE_ROUNDING, FINE_ROUNDING};
 use super::states::{upper_pairs, Next, StateSpace};
 use super::widget::{
-    keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore, SingleStore, SlotAccess,
+    keeps_from_rolls, rolls_from_keeps, solve_turn, Lane, LaneStore, SingleStore, SlotAccess,
 };
 use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
 use crate::rules::{Choice, RuleSet, Sheet};
@@ -206,6 +206,21 @@ pub trait Successors: Sync {
             *o -= 1.0;
         }
     }
+    /// [`Successors::decode`] in `f64`.
+    fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        let mut narrow = vec![0f32; out.len()];
+        self.decode(index, lo, &mut narrow);
+        for (o, &v) in out.iter_mut().zip(&narrow) {
+            *o = f64::from(v);
+        }
+    }
+    /// [`Successors::decode_less_one`] in `f64`.
+    fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        self.decode_f64(index, lo, out);
+        for o in out.iter_mut() {
+            *o -= 1.0;
+        }
+    }
     /// The points where the function of state `index` is right (a two-player entry solved
     /// for some points differences only); everywhere by default.
     fn known(&self, _index: usize) -> (i64, i64) {
@@ -230,6 +245,64 @@ impl<T: DistSource + ?Sized> Successors for T {
         let d = self.dist(index);
         for (i, o) in out.iter_mut().enumerate() {
             *o = -d.complement_at(lo + i as i64) as f32;
+        }
+    }
+
+    fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        let d = self.dist(index);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = d.at_least(lo + i as i64);
+        }
+    }
+
+    fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        let d = self.dist(index);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = -d.complement_at(lo + i as i64);
+        }
+    }
+}
+
+/// A lane type of the distribution widget: `f32` for the tables, `f64` for the reference
+/// ([`build_reference`]).
+pub trait DistLane: Lane + PartialOrd + Send + Sync {
+    /// The value `v`.
+    fn from_f64(v: f64) -> Self;
+    /// The value as `f64`.
+    fn to_f64(self) -> f64;
+    /// [`Successors::decode`] (or, with `less_one`, [`Successors::decode_less_one`]) into
+    /// lanes of this type.
+    fn decode(source: &dyn Successors, index: usize, lo: i64, less_one: bool, out: &mut [Self]);
+}
+
+impl DistLane for f32 {
+    fn from_f64(v: f64) -> f32 {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn decode(source: &dyn Successors, index: usize, lo: i64, less_one: bool, out: &mut [f32]) {
+        if less_one {
+            source.decode_less_one(index, lo, out);
+        } else {
+            source.decode(index, lo, out);
+        }
+    }
+}
+
+impl DistLane for f64 {
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn decode(source: &dyn Successors, index: usize, lo: i64, less_one: bool, out: &mut [f64]) {
+        if less_one {
+            source.decode_less_one_f64(index, lo, out);
+        } else {
+            source.decode_f64(index, lo, out);
         }
     }
 }
@@ -324,7 +397,7 @@ pub struct ScoringOptions {
 
 /// The scoring options of one state's last roll, and its successors' functions decoded
 /// into the turn's window.
-struct LastRoll {
+struct LastRoll<T: DistLane = f32> {
     /// The window's first point and length (padded).
     lo: i64,
     lanes: usize,
@@ -338,13 +411,13 @@ struct LastRoll {
     below: usize,
     /// Decoded successors: `successors[k * stride + j] = P_k(lo - below + j)`, with
     /// `stride = below + lanes`.
-    successors: Vec<f32>,
+    successors: Vec<T>,
     /// Lanes `0..split` hold `P - 1` instead of `P` (0 when every lane holds `P`).
     split: usize,
     /// With a split, the successors decoded as `P_k - 1`, laid out as `successors`.
-    successors_less_one: Vec<f32>,
+    successors_less_one: Vec<T>,
     /// The best of the floor options, shared by all rolls.
-    floor: Vec<f32>,
+    floor: Vec<T>,
     /// The options.
     scoring: Arc<ScoringOptions>,
 }
@@ -458,7 +531,7 @@ impl ScoringOptions {
     }
 }
 
-impl LastRoll {
+impl<T: DistLane> LastRoll<T> {
     /// Gathers the options of state `(lower, pair)` and decodes its successors from `source`,
     /// for a window over the points of `within` (its first and last point) where the state's
     /// function is not constant. Values outside `within` are not computed: the caller reads
@@ -470,7 +543,7 @@ impl LastRoll {
         scoring: Arc<ScoringOptions>,
         within: (i64, i64),
         split: bool,
-    ) -> LastRoll {
+    ) -> LastRoll<T> {
         // The function is 1 before the least successor start and 0 after the greatest end any
         // option reaches.
         let bounds: Vec<(i64, i64)> = scoring
@@ -520,13 +593,13 @@ impl LastRoll {
             .max()
             .unwrap_or(0);
         let stride = below + lanes;
-        let mut successors = vec![0f32; bounds.len() * stride];
+        let mut successors = vec![T::ZERO; bounds.len() * stride];
         for (&(i, _), out) in scoring
             .slot_of
             .iter()
             .zip(successors.chunks_exact_mut(stride))
         {
-            source.decode(i, lo - below as i64, out);
+            T::decode(source, i, lo - below as i64, false, out);
         }
         let mut turn = LastRoll {
             lo,
@@ -545,18 +618,18 @@ impl LastRoll {
             turn.split = usize::try_from(median + 1 - lo).unwrap_or(0).min(used);
         }
         if turn.split > 0 {
-            let mut less_one = vec![0f32; turn.successors.len()];
+            let mut less_one = vec![T::ZERO; turn.successors.len()];
             for (&(i, _), out) in turn
                 .scoring
                 .slot_of
                 .iter()
                 .zip(less_one.chunks_exact_mut(stride))
             {
-                source.decode_less_one(i, lo - below as i64, out);
+                T::decode(source, i, lo - below as i64, true, out);
             }
             turn.successors_less_one = less_one;
         }
-        let mut floor = vec![0f32; lanes];
+        let mut floor = vec![T::ZERO; lanes];
         turn.fill_nothing(&mut floor);
         for o in &turn.scoring.floor {
             turn.raise_shifted(&mut floor, *o);
@@ -577,7 +650,7 @@ impl LastRoll {
             .map(|p| {
                 let sure = (first - 1).max(0) as f64;
                 let skip = usize::try_from(1 - first).unwrap_or(0);
-                sure + p.iter().skip(skip).map(|&v| f64::from(v)).sum::<f64>()
+                sure + p.iter().skip(skip).map(|&v| v.to_f64()).sum::<f64>()
             })
             .collect();
         let value = |o: &Shifted| means[usize::from(o.successor)] + f64::from(o.points);
@@ -607,14 +680,14 @@ impl LastRoll {
     }
 
     /// Fills `out` with "nothing reached": `P = 0`, that is `-1` left of the split.
-    fn fill_nothing(&self, out: &mut [f32]) {
+    fn fill_nothing(&self, out: &mut [T]) {
         let split = self.split.min(out.len());
-        out[..split].fill(-1.0);
-        out[split..].fill(0.0);
+        out[..split].fill(T::from_f64(-1.0));
+        out[split..].fill(T::ZERO);
     }
 
     /// The decoded values of successor slot `k`, from `lo - points` on.
-    fn successor_from(&self, k: usize, points: usize) -> &[f32] {
+    fn successor_from(&self, k: usize, points: usize) -> &[T] {
         let stride = self.below + self.lanes;
         &self.successors[k * stride + self.below - points..(k + 1) * stride]
     }
@@ -622,7 +695,7 @@ impl LastRoll {
     /// `out[i] = max(out[i], P_successor(lo + i - points))`: the option's distribution seen
     /// from before the points are scored (`P - 1` left of the split).
     #[inline(always)]
-    fn raise_shifted(&self, out: &mut [f32], o: Shifted) {
+    fn raise_shifted(&self, out: &mut [T], o: Shifted) {
         let (k, points) = (usize::from(o.successor), usize::from(o.points));
         let split = self.split.min(out.len());
         let (left, right) = out.split_at_mut(split);
@@ -636,7 +709,7 @@ impl LastRoll {
     }
 
     /// Fills the roll slots of `store`: each roll's best box, pointwise.
-    fn fill(&self, store: &mut LaneStore<f32>) {
+    fn fill(&self, store: &mut LaneStore<T>) {
         for r in 0..ROLLS {
             let out = store.slot_mut(FIRST_ROLL + r);
             if self.scoring.no_floor[r] {
@@ -653,7 +726,7 @@ impl LastRoll {
 
 /// `out[i] = max(out[i], from[i])`.
 #[inline(always)]
-fn raise(out: &mut [f32], from: &[f32]) {
+fn raise<T: DistLane>(out: &mut [T], from: &[T]) {
     for (v, &s) in out.iter_mut().zip(from) {
         *v = if s > *v { s } else { *v };
     }
@@ -694,6 +767,15 @@ pub fn solve_with_options(
 /// Runs the widget over a turn's last roll: the window before the first roll, and its split
 /// (its lanes `0..split` hold `P - 1`).
 fn run_widget(turn: LastRoll, store: &mut LaneStore<f32>) -> (Window, usize) {
+    let (lo, values, split) = run_widget_lanes(turn, store);
+    (Window { lo, values }, split)
+}
+
+/// [`run_widget`] for any lane type: the window's first point, values and split.
+fn run_widget_lanes<T: DistLane>(
+    turn: LastRoll<T>,
+    store: &mut LaneStore<T>,
+) -> (i64, Vec<T>, usize) {
     let values = if turn.used == 0 {
         Vec::new()
     } else {
@@ -701,17 +783,11 @@ fn run_widget(turn: LastRoll, store: &mut LaneStore<f32>) -> (Window, usize) {
         fill_and_solve(&turn, store);
         store.slot(EMPTY_KEEP)[..turn.used].to_vec()
     };
-    (
-        Window {
-            lo: turn.lo,
-            values,
-        },
-        turn.split,
-    )
+    (turn.lo, values, turn.split)
 }
 
 /// The widget over a filled last roll, vectorised for the widest instructions this CPU has.
-fn fill_and_solve(turn: &LastRoll, store: &mut LaneStore<f32>) {
+fn fill_and_solve<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2, checked just above.
@@ -723,7 +799,7 @@ fn fill_and_solve(turn: &LastRoll, store: &mut LaneStore<f32>) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fill_and_solve_avx2(turn: &LastRoll, store: &mut LaneStore<f32>) {
+unsafe fn fill_and_solve_avx2<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
     turn.fill(store);
     solve_turn(store);
 }
@@ -1044,6 +1120,152 @@ pub fn build_dist(
         }
     }
     true
+}
+
+/// A state's distribution in the reference table ([`build_reference`]): the widget's `f64`
+/// lanes, neither coded nor trimmed (`P - 1` left of the split).
+#[derive(Clone, Debug)]
+pub struct ReferenceDist {
+    lo: i64,
+    split: usize,
+    values: Vec<f64>,
+    /// The least point with `P < 1` and the greatest with `P > 0`.
+    bounds: (i64, i64),
+}
+
+impl ReferenceDist {
+    /// The distribution of lanes `values` from `lo`, the first `split` holding `P - 1`.
+    fn new(lo: i64, split: usize, values: Vec<f64>) -> ReferenceDist {
+        let mut d = ReferenceDist {
+            lo,
+            split,
+            values,
+            bounds: (lo, lo - 1),
+        };
+        let n = d.values.len() as i64;
+        let first = (0..n).find(|&i| d.complement_at(lo + i) > 0.0).unwrap_or(n);
+        let last = (0..n).rev().find(|&i| d.at_least(lo + i) > 0.0);
+        d.bounds = (lo + first, last.map_or(lo + first - 1, |i| lo + i));
+        d
+    }
+
+    /// `P(x)`.
+    pub fn at_least(&self, x: i64) -> f64 {
+        match usize::try_from(x - self.lo) {
+            Err(_) => 1.0,
+            Ok(i) => self.values.get(i).map_or(0.0, |&v| {
+                if i < self.split {
+                    1.0 + v
+                } else {
+                    v
+                }
+            }),
+        }
+    }
+
+    /// `1 - P(x)`.
+    pub fn complement_at(&self, x: i64) -> f64 {
+        match usize::try_from(x - self.lo) {
+            Err(_) => 0.0,
+            Ok(i) => self.values.get(i).map_or(1.0, |&v| {
+                if i < self.split {
+                    -v
+                } else {
+                    1.0 - v
+                }
+            }),
+        }
+    }
+
+    /// The least `x` with `P(x) < 1` and the greatest with `P(x) > 0`.
+    pub fn bounds(&self) -> (i64, i64) {
+        self.bounds
+    }
+}
+
+/// The states of the reference computation held as successors.
+struct ReferenceTable {
+    states: Vec<Option<ReferenceDist>>,
+}
+
+impl ReferenceTable {
+    fn get(&self, index: usize) -> Option<&ReferenceDist> {
+        self.states.get(index).and_then(Option::as_ref)
+    }
+}
+
+impl Successors for ReferenceTable {
+    fn bounds(&self, index: usize) -> (i64, i64) {
+        self.get(index).map_or((1, 0), ReferenceDist::bounds)
+    }
+
+    fn decode(&self, index: usize, lo: i64, out: &mut [f32]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.get(index).map_or(0.0, |d| d.at_least(lo + i as i64)) as f32;
+        }
+    }
+
+    fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.get(index).map_or(0.0, |d| d.at_least(lo + i as i64));
+        }
+    }
+
+    fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = -self.get(index).map_or(1.0, |d| d.complement_at(lo + i as i64));
+        }
+    }
+}
+
+/// The reference for the tables' accuracy: every state with at least `min_filled` boxes
+/// filled computed as the table is, but in `f64` lanes and from its successors' `f64` values,
+/// neither coded nor trimmed. Layer by layer from the full sheet down; each state is given to
+/// `each` (table index and distribution) once its layer is done, and a layer is dropped once
+/// the next is computed (memory: two layers). Returns the states of the last layer computed
+/// (`min_filled` boxes filled), by table index.
+pub fn build_reference(
+    rules: RuleSet,
+    min_filled: usize,
+    each: &mut dyn FnMut(usize, &ReferenceDist),
+) -> Vec<(usize, ReferenceDist)> {
+    use rayon::prelude::*;
+    let space = StateSpace::new(rules);
+    let pairs = upper_pairs().count();
+    let layers = layers(rules);
+    let mut table = ReferenceTable {
+        states: vec![None; space.len()],
+    };
+    let mut last = Vec::new();
+    for filled in (min_filled..layers.len()).rev() {
+        let computed: Vec<ReferenceDist> = layers[filled]
+            .par_iter()
+            .map_init(
+                || LaneStore::<f64>::new(0),
+                |store, &index| {
+                    let (lower, pair) = (index / pairs, index % pairs);
+                    if filled == rules.box_count() {
+                        return ReferenceDist::new(1, 0, Vec::new());
+                    }
+                    let scoring = Arc::new(ScoringOptions::new(space, lower, pair));
+                    let turn = LastRoll::<f64>::new(&table, scoring, EVERYWHERE, true);
+                    let (lo, values, split) = run_widget_lanes(turn, store);
+                    ReferenceDist::new(lo, split, values)
+                },
+            )
+            .collect();
+        if let Some(done) = layers.get(filled + 1) {
+            for &i in done {
+                table.states[i] = None;
+            }
+        }
+        last = layers[filled].iter().copied().zip(computed).collect();
+        for (i, d) in &last {
+            each(*i, d);
+            table.states[*i] = Some(d.clone());
+        }
+    }
+    last
 }
 
 #[cfg(test)]
