@@ -39,12 +39,19 @@ const MAX_ROWS: i64 = 40;
 /// Steps of the summary's table, in points (the least that keeps it within [`MAX_ROWS`]).
 const STEPS: [i64; 10] = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500];
 
-/// `total,p_at_least`, one row per total from the greatest with `P = 1` through the greatest
-/// with `P > 0`, nine decimals (seven significant digits below 0.001).
+/// `total,p_at_least,p_below`, one row per total from the greatest with `P = 1` through the
+/// greatest with `P > 0`: `P` with nine decimals (seven significant digits below 0.001), and
+/// `1 - P` in scientific notation with seven significant digits (it keeps the digits `P` loses
+/// near 1).
 pub fn csv(d: &FinalDist) -> String {
-    let mut out = String::from("total,p_at_least\n");
+    let mut out = String::from("total,p_at_least,p_below\n");
     for (total, p) in d.rows() {
-        let _ = writeln!(out, "{total},{}", probability_text(p, 9));
+        let _ = writeln!(
+            out,
+            "{total},{},{:.6e}",
+            probability_text(p, 9),
+            d.complement_at(total)
+        );
     }
     out
 }

@@ -108,6 +108,28 @@ impl Dist<'_> {
         sure + stored
     }
 
+    /// `out[i]` = the value at `lo + i`: `before` where `P = 1`, `code(value)` where stored,
+    /// `after` where `P = 0`.
+    fn decode_into<T: Copy>(
+        &self,
+        lo: i64,
+        out: &mut [T],
+        before: T,
+        after: T,
+        code: impl Fn(u16) -> T,
+    ) {
+        let start = i64::from(self.start);
+        let ones = usize::try_from(start - lo).unwrap_or(0).min(out.len());
+        out[..ones].fill(before);
+        let from = usize::try_from(lo + ones as i64 - start).unwrap_or(0);
+        let stored = self.values.get(from..).unwrap_or(&[]);
+        let n = stored.len().min(out.len() - ones);
+        for (o, &c) in out[ones..ones + n].iter_mut().zip(stored) {
+            *o = code(c);
+        }
+        out[ones + n..].fill(after);
+    }
+
     /// The largest `x` with `P(x) > 0` (`start - 1` when the values are empty).
     pub fn end(&self) -> i64 {
         i64::from(self.start) + self.values.len() as i64 - 1
@@ -206,6 +228,15 @@ pub trait Successors: Sync {
             *o -= 1.0;
         }
     }
+    /// `sum over x >= 1` of the function of state `index` (for a distribution, its
+    /// [`Dist::mean`]).
+    fn mean(&self, index: usize) -> f64 {
+        let (first, last) = self.bounds(index);
+        let lo = first.max(1);
+        let mut values = vec![0f64; usize::try_from(last - lo + 1).unwrap_or(0)];
+        self.decode_f64(index, lo, &mut values);
+        (first.max(1) - 1) as f64 + values.iter().sum::<f64>()
+    }
     /// [`Successors::decode`] in `f64`.
     fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
         let mut narrow = vec![0f32; out.len()];
@@ -235,31 +266,27 @@ impl<T: DistSource + ?Sized> Successors for T {
     }
 
     fn decode(&self, index: usize, lo: i64, out: &mut [f32]) {
-        let d = self.dist(index);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = d.at_least(lo + i as i64) as f32;
-        }
+        self.dist(index)
+            .decode_into(lo, out, 1.0, 0.0, |c| prob_code::probability(c) as f32);
     }
 
     fn decode_less_one(&self, index: usize, lo: i64, out: &mut [f32]) {
-        let d = self.dist(index);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = -d.complement_at(lo + i as i64) as f32;
-        }
+        self.dist(index)
+            .decode_into(lo, out, 0.0, -1.0, |c| -prob_code::complement(c) as f32);
     }
 
     fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
-        let d = self.dist(index);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = d.at_least(lo + i as i64);
-        }
+        self.dist(index)
+            .decode_into(lo, out, 1.0, 0.0, prob_code::probability);
     }
 
     fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
-        let d = self.dist(index);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = -d.complement_at(lo + i as i64);
-        }
+        self.dist(index)
+            .decode_into(lo, out, 0.0, -1.0, |c| -prob_code::complement(c));
+    }
+
+    fn mean(&self, index: usize) -> f64 {
+        self.dist(index).mean()
     }
 }
 
@@ -593,14 +620,7 @@ impl<T: DistLane> LastRoll<T> {
             .max()
             .unwrap_or(0);
         let stride = below + lanes;
-        let mut successors = vec![T::ZERO; bounds.len() * stride];
-        for (&(i, _), out) in scoring
-            .slot_of
-            .iter()
-            .zip(successors.chunks_exact_mut(stride))
-        {
-            T::decode(source, i, lo - below as i64, false, out);
-        }
+        let successors = vec![T::ZERO; bounds.len() * stride];
         let mut turn = LastRoll {
             lo,
             lanes,
@@ -614,10 +634,30 @@ impl<T: DistLane> LastRoll<T> {
             scoring,
         };
         if split && used > 0 {
-            let median = turn.estimated_points_to_come().round() as i64;
+            let means: Vec<f64> = turn
+                .scoring
+                .slot_of
+                .iter()
+                .map(|&(i, _)| source.mean(i))
+                .collect();
+            let median = turn.estimated_points_to_come(&means).round() as i64;
             turn.split = usize::try_from(median + 1 - lo).unwrap_or(0).min(used);
         }
-        if turn.split > 0 {
+        // Lanes from the split on read successors at `split` and beyond, lanes before it below
+        // `split + below`: each form is decoded where it is read.
+        let first = lo - below as i64;
+        let split = turn.split;
+        let mut successors = std::mem::take(&mut turn.successors);
+        for (&(i, _), out) in turn
+            .scoring
+            .slot_of
+            .iter()
+            .zip(successors.chunks_exact_mut(stride))
+        {
+            T::decode(source, i, first + split as i64, false, &mut out[split..]);
+        }
+        turn.successors = successors;
+        if split > 0 {
             let mut less_one = vec![T::ZERO; turn.successors.len()];
             for (&(i, _), out) in turn
                 .scoring
@@ -625,7 +665,7 @@ impl<T: DistLane> LastRoll<T> {
                 .iter()
                 .zip(less_one.chunks_exact_mut(stride))
             {
-                T::decode(source, i, lo - below as i64, true, out);
+                T::decode(source, i, first, true, &mut out[..split + below]);
             }
             turn.successors_less_one = less_one;
         }
@@ -639,20 +679,9 @@ impl<T: DistLane> LastRoll<T> {
     }
 
     /// The state's expected points to come, estimated by the widget on one scalar: each
-    /// successor valued by the mean of its function, `sum over x >= 1 of P(x)` (at least its
+    /// successor (by slot) valued by `means`, the mean of its function, `sum over x >= 1 of P(x)` (at least its
     /// expected score, close to where its `P` crosses one half).
-    fn estimated_points_to_come(&self) -> f64 {
-        let stride = self.below + self.lanes;
-        let first = self.lo - self.below as i64;
-        let means: Vec<f64> = self
-            .successors
-            .chunks_exact(stride)
-            .map(|p| {
-                let sure = (first - 1).max(0) as f64;
-                let skip = usize::try_from(1 - first).unwrap_or(0);
-                sure + p.iter().skip(skip).map(|&v| v.to_f64()).sum::<f64>()
-            })
-            .collect();
+    fn estimated_points_to_come(&self, means: &[f64]) -> f64 {
         let value = |o: &Shifted| means[usize::from(o.successor)] + f64::from(o.points);
         let floor = self
             .scoring
@@ -1153,13 +1182,10 @@ impl ReferenceDist {
     pub fn at_least(&self, x: i64) -> f64 {
         match usize::try_from(x - self.lo) {
             Err(_) => 1.0,
-            Ok(i) => self.values.get(i).map_or(0.0, |&v| {
-                if i < self.split {
-                    1.0 + v
-                } else {
-                    v
-                }
-            }),
+            Ok(i) => self
+                .values
+                .get(i)
+                .map_or(0.0, |&v| if i < self.split { 1.0 + v } else { v }),
         }
     }
 
@@ -1167,13 +1193,10 @@ impl ReferenceDist {
     pub fn complement_at(&self, x: i64) -> f64 {
         match usize::try_from(x - self.lo) {
             Err(_) => 0.0,
-            Ok(i) => self.values.get(i).map_or(1.0, |&v| {
-                if i < self.split {
-                    -v
-                } else {
-                    1.0 - v
-                }
-            }),
+            Ok(i) => self
+                .values
+                .get(i)
+                .map_or(1.0, |&v| if i < self.split { -v } else { 1.0 - v }),
         }
     }
 
@@ -1213,7 +1236,9 @@ impl Successors for ReferenceTable {
 
     fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
         for (i, o) in out.iter_mut().enumerate() {
-            *o = -self.get(index).map_or(1.0, |d| d.complement_at(lo + i as i64));
+            *o = -self
+                .get(index)
+                .map_or(1.0, |d| d.complement_at(lo + i as i64));
         }
     }
 }

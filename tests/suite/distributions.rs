@@ -7,11 +7,12 @@ use crate::common::{run, text};
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::distribution::{
-    build_dist, relative_error_bound, BuildObserver, Dist, DistSource, DistTableData, TurnDist,
+    build_dist, build_reference, relative_error_bound, BuildObserver, Dist, DistSource,
+    DistTableData, TurnDist,
 };
-use dicelens::solve::support::SupportSolver;
 use dicelens::solve::expected::{build_table, sheet_value};
 use dicelens::solve::states::StateSpace;
+use dicelens::solve::support::SupportSolver;
 use dicelens::tables::{
     build_dist_file, dist_from_data, dist_partial_path, dist_path, load_dist, open_dist, DistTable,
     Found, TableProblem,
@@ -215,7 +216,11 @@ fn three_box_games_equal_brute_force(rules: RuleSet, specs: &[(&[&str], bool, u3
     for &(free, y50, upper) in specs {
         brute.sheet(&reduced(rules, free, y50, upper));
     }
-    assert!(brute.sheets.len() >= 10 * specs.len(), "{}", brute.sheets.len());
+    assert!(
+        brute.sheets.len() >= 10 * specs.len(),
+        "{}",
+        brute.sheets.len()
+    );
     let space = StateSpace::new(rules);
     for (sheet, want) in &brute.sheets {
         let index = space.index_of(sheet).unwrap();
@@ -262,13 +267,21 @@ fn single_boxes_match_closed_forms() {
     // Only the Yahtzee box: P(50) is the chance of a Yahtzee in one turn, 2,783,176 / 6^10.
     let y = reduced(rules, &["Y"], false, 40);
     let p_yahtzee = 2_783_176.0 / 60_466_176.0;
-    assert!((at(&y, 50) / p_yahtzee - 1.0).abs() <= bound(1), "{}", at(&y, 50));
+    assert!(
+        (at(&y, 50) / p_yahtzee - 1.0).abs() <= bound(1),
+        "{}",
+        at(&y, 50)
+    );
     assert!((at(&y, 1) / p_yahtzee - 1.0).abs() <= bound(1));
     assert_eq!(at(&y, 51), 0.0);
     // Only chance: 30 needs five sixes, keeping sixes: (1 - (5/6)^3)^5; 5 is certain.
     let c = reduced(rules, &["C"], false, 63);
     let p_sixes = (1.0f64 - (5.0f64 / 6.0).powi(3)).powi(5);
-    assert!((at(&c, 30) / p_sixes - 1.0).abs() <= bound(1), "{}", at(&c, 30));
+    assert!(
+        (at(&c, 30) / p_sixes - 1.0).abs() <= bound(1),
+        "{}",
+        at(&c, 30)
+    );
     assert_eq!(at(&c, 5), 1.0);
     assert_eq!(at(&c, 31), 0.0);
     // Only the sixes, 3 of them needed for the bonus from 45 (18 + 35 = 53 points): keeping
@@ -363,6 +376,75 @@ fn empty_sheet_support_is_the_rules_support() {
         assert!(d.complement_at(i64::from(d.start)) > 0.0 && d.at_least(d.end()) > 0.0);
         assert!(d.at_least(1000) > 1e-10, "{rules}: {}", d.at_least(1000));
     }
+}
+
+/// The whole yahtzee-kurnik table (the suite's shared one, built by `tables build --dist`)
+/// against the same computation in `f64`, neither coded nor trimmed: every state, at every
+/// total where the reference `P >= 1e-12` (and `1 - P >= 1e-12`), within the bound of its
+/// turns left; the same support; and the empty sheet's `dist` output too.
+#[test]
+fn whole_table_agrees_with_an_untrimmed_f64_computation() {
+    let rules = RuleSet::YahtzeeKurnik;
+    let table = open_dist(crate::common::tables_dir(), rules).unwrap();
+    let boxes = rules.box_count();
+    let mut filled = vec![0; StateSpace::new(rules).len()];
+    for (f, layer) in dicelens::solve::distribution::layers(rules)
+        .iter()
+        .enumerate()
+    {
+        for &i in layer {
+            filled[i] = f;
+        }
+    }
+    let (mut checked, mut worst) = (0u64, 0.0f64);
+    let mut check = |index: usize, reference: &dicelens::solve::distribution::ReferenceDist| {
+        let d = table.dist(index);
+        let (first, last) = reference.bounds();
+        assert_eq!(
+            (i64::from(d.start), d.end()),
+            (first, last),
+            "state {index}: support"
+        );
+        let free = boxes - filled[index];
+        let bound = bound(free);
+        for x in first..=last {
+            let (p, c) = (reference.at_least(x), reference.complement_at(x));
+            for (got, want, side) in [(d.at_least(x), p, "P"), (d.complement_at(x), c, "1 - P")] {
+                if want >= TAIL {
+                    let error = (got / want - 1.0).abs();
+                    worst = worst.max(error);
+                    assert!(
+                        error <= bound,
+                        "state {index}, {free} free: {side}(>={x}) table {got:e} reference {want:e}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    };
+    let empty = build_reference(rules, 0, &mut check);
+    assert!(checked > 100_000_000, "{checked} values checked");
+    eprintln!("{checked} values within {worst:e} relative of the f64 reference");
+    // The empty sheet's `dist --csv`, as printed, agrees as well.
+    let (_, reference) = &empty[0];
+    let out = run(&["dist", "--rules", rules.name(), "--csv"], 2);
+    let csv = text(&out.stdout);
+    let mut rows = 0;
+    for line in csv.lines().skip(1) {
+        let (total, p) = line.split_once(',').unwrap();
+        let (total, p): (i64, f64) = (total.parse().unwrap(), p.parse().unwrap());
+        let want = reference.at_least(total);
+        if want >= TAIL {
+            assert!(
+                (p / want - 1.0).abs() <= bound(boxes),
+                "{total}: {p:e} vs {want:e}"
+            );
+        } else {
+            assert!(p > 0.0 && p < 2.0 * TAIL, "{total}: {p:e} vs {want:e}");
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, reference.bounds().1 - reference.bounds().0 + 2);
 }
 
 /// The turn computed for `eval` agrees with the table's value of the same state, and its
