@@ -270,11 +270,13 @@ pub fn tail_chart(out: &mut String, d: &FinalDist, heading: &str, top: f64) {
         escape(&title)
     );
     let _ = writeln!(out, "<desc id=\"dist-tail-desc\">{}</desc>", escape(&desc));
+    // The visible title leaves the sheet to the chart above (a long heading would not fit).
     let _ = writeln!(
         out,
-        "<text class=\"axis-title\" x=\"{}\" y=\"26\" text-anchor=\"middle\">{}</text>",
-        px((LEFT + RIGHT) / 2.0),
-        escape(&title)
+        "<text class=\"axis-title\" x=\"{}\" y=\"26\" text-anchor=\"middle\">The tail: \
+         P(final score \u{2265} x) on a logarithmic scale, from the median {median} to the \
+         greatest reachable total {last}</text>",
+        px((LEFT + RIGHT) / 2.0)
     );
     plot_background(out, PLOT_TOP, PLOT_BOTTOM);
     out.push_str("<g class=\"y-axis\">\n");

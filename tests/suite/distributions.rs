@@ -11,8 +11,8 @@ use dicelens::solve::distribution::{
     DistTableData, TurnDist,
 };
 use dicelens::solve::expected::{build_table, sheet_value};
-use dicelens::solve::states::StateSpace;
 use dicelens::solve::prob_code::FINE_ROUNDING;
+use dicelens::solve::states::StateSpace;
 use dicelens::solve::support::SupportSolver;
 use dicelens::tables::{
     build_dist_file, dist_from_data, dist_partial_path, dist_path, load_dist, open_dist, DistTable,
@@ -333,8 +333,9 @@ fn every_distribution_of_a_table_is_well_formed() {
         assert!(d.start >= 1, "state {index}: P(0) must be 1");
         let end = d.end();
         let start = i64::from(d.start);
-        // Non-increasing up to one rounding: neighbours within one code step may swap.
-        let step = 1.0 + 2.0 * FINE_ROUNDING;
+        // Non-increasing up to one code step (two half steps, and f32 noise): neighbours
+        // equal but for rounding may swap.
+        let step = 1.0 + 2.2 * FINE_ROUNDING;
         for x in start..end {
             assert!(
                 d.at_least(x + 1) <= d.at_least(x) * step
@@ -445,10 +446,10 @@ fn whole_table_agrees_with_an_untrimmed_f64_computation() {
     let (_, reference) = &empty[0];
     let out = run(&["dist", "--rules", rules.name(), "--csv"], 2);
     let csv = text(&out.stdout);
-    let mut rows = 0;
+    let mut totals = Vec::new();
     for line in csv.lines().skip(1) {
-        let (total, p) = line.split_once(',').unwrap();
-        let (total, p): (i64, f64) = (total.parse().unwrap(), p.parse().unwrap());
+        let cols: Vec<&str> = line.split(',').collect();
+        let (total, p): (i64, f64) = (cols[0].parse().unwrap(), cols[1].parse().unwrap());
         let want = reference.at_least(total);
         if want >= TAIL {
             assert!(
@@ -458,9 +459,14 @@ fn whole_table_agrees_with_an_untrimmed_f64_computation() {
         } else {
             assert!(p > 0.0 && p < 2.0 * TAIL, "{total}: {p:e} vs {want:e}");
         }
-        rows += 1;
+        totals.push(total);
     }
-    assert_eq!(rows, reference.bounds().1 - reference.bounds().0 + 2);
+    assert_eq!(
+        totals.last(),
+        Some(&reference.bounds().1),
+        "the greatest total"
+    );
+    assert!(totals.windows(2).all(|w| w[1] == w[0] + 1));
 }
 
 /// The turn computed for `eval` agrees with the table's value of the same state, and its
