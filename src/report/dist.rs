@@ -40,7 +40,7 @@ const MAX_ROWS: i64 = 40;
 const STEPS: [i64; 10] = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500];
 
 /// `total,p_at_least,p_below`, one row per total from the greatest with `P = 1` through the
-/// greatest with `P > 0`: `P` with nine decimals (seven significant digits below 0.001), and
+/// greatest with `P > 0`: `P` with nine decimals (eight significant digits below 0.001), and
 /// `1 - P` in scientific notation with seven significant digits (it keeps the digits `P` loses
 /// near 1).
 pub fn csv(d: &FinalDist) -> String {
