@@ -515,7 +515,7 @@ pub fn load_expected(
 }
 
 /// Version of the distribution builder; bump when its results change.
-pub const DIST_BUILDER_VERSION: u32 = 1;
+pub const DIST_BUILDER_VERSION: u32 = 2;
 const KIND_DIST: u32 = 2;
 const KIND_DIST_PARTIAL: u32 = 3;
 

@@ -22,7 +22,7 @@ pub struct Args {
     /// Also write the distribution as a self-contained SVG chart to this file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Print `total,p_at_least`, one row per total, instead of the summary.
+    /// Print `total,p_at_least,p_below`, one row per total, instead of the summary.
     #[arg(long)]
     csv: bool,
     #[command(flatten)]

@@ -150,7 +150,8 @@ fn solitaire_value(sheet: &Sheet, value: f64, target: Option<(i64, f64)>, json: 
     if let Some((t, p)) = target {
         let _ = writeln!(
             text,
-            "largest probability of finishing with at least {t}: {p:.6}"
+            "largest probability of finishing with at least {t}: {}",
+            super::dist::probability_text(p, 6)
         );
     }
     text
@@ -206,7 +207,7 @@ fn solitaire_options(
     for o in &rows {
         let p = o
             .p_target
-            .map(|p| format!(" {p:>10.6}"))
+            .map(|p| format!(" {:>10}", super::dist::probability_text(p, 6)))
             .unwrap_or_default();
         let _ = writeln!(out, "{:<12}{p} {:>10.4} {:>9.4}", o.option, o.value, o.loss);
     }

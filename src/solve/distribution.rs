@@ -7,48 +7,91 @@
 //! pointwise, so the generic passes apply unchanged; only the last roll (scoring a box shifts
 //! the successor's distribution by the points) is specific to distributions.
 //!
-//! Stored values are 16-bit fixed point (`q / 65535`), rounded to nearest, and trimmed where
-//! they round to 1 (before the start) or 0 (after the end). Each state is computed from its
-//! successors' stored values and then rounded once, and the widget's steps (shift, mean, max)
-//! never widen an error, so a stored value is within `turns left * 2^-17` of the exact
-//! probability (`1.2e-4` at worst for Yatzy's 15 turns), plus `f32` rounding (below `1e-6`).
+//! Stored values are 16-bit logarithmic codes ([`super::prob_code`]) of `P` or of `1 - P`,
+//! whichever is at most one half, and a distribution is trimmed only where `P` is exactly 1
+//! (before the start) or 0 (after the end), so both tails keep their relative precision. For
+//! that the widget's lanes left of a *split* point hold `P - 1` instead of `P`: means and
+//! maxima commute with a constant offset, so only the last roll (reading successors) and the
+//! rounding know about it, and `1 - P` near the least reachable total is not lost in `f32`.
+//! The split is where the state's `P` is about one half: its expected points to come,
+//! estimated by a scalar widget over the successors' means ([`Dist::mean`]).
+//!
+//! Each state is computed from its successors' stored values and then rounded once; means and
+//! maxima of positive numbers never widen a relative error, so a stored value of a state with
+//! `k` turns left is within a factor `(1 + FINE_ROUNDING)^k` of the exact probability (0.83%
+//! for Yatzy's 15 turns), plus what the coarse codes below `2^-50` can add to a value through
+//! means (at most `k * COARSE_ROUNDING * 2^-50` absolute), plus `f32` rounding. See
+//! [`relative_error_bound`].
 
+use super::prob_code::{self, COARSE_ROUNDING, FINE_ROUNDING};
 use super::states::{upper_pairs, Next, StateSpace};
-use super::widget::{keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore};
+use super::widget::{
+    keeps_from_rolls, rolls_from_keeps, solve_turn, Lane, LaneStore, SingleStore, SlotAccess,
+};
 use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
 use crate::rules::{Choice, RuleSet, Sheet};
 use std::sync::Arc;
 
-/// Stored probabilities are `q / SCALE` for `q` in `0..=SCALE`.
-pub const SCALE: u16 = u16::MAX;
+/// Allowance for `f32` rounding in the widget, relative, per turn (sums of at most 252
+/// positive terms, each turn's passes nest eleven means).
+pub const F32_ROUNDING: f64 = 2e-5;
 
-/// Bound on the error of one stored value from rounding it alone: half a unit.
-pub const ROUNDING_ERROR: f64 = 0.5 / SCALE as f64;
+/// Bound on the relative error of a stored `P` (and of a stored `1 - P`) of a state with
+/// `turns` turns left, where the exact value is at least `floor` (at least `2^-50`).
+///
+/// With every successor value within `(1 ± a) v ± t` of its exact `v`, the state's values are
+/// too (means and maxima are monotone, positively homogeneous and shift by constants), then
+/// one rounding: in the fine code a factor `1 ± FINE_ROUNDING`; in the coarse code (values
+/// below `T = 2^-50`) at most `COARSE_ROUNDING * T` more, absolute. So after `k` turns
+/// `a <= (1 + FINE_ROUNDING + F32_ROUNDING)^k - 1` and
+/// `t <= k * COARSE_ROUNDING * (1 + COARSE_ROUNDING)^k * (1 + a) * T`, and the relative error
+/// of a value at least `floor` is at most `a + t / floor`: 0.89% for 15 turns at `1e-12`.
+pub fn relative_error_bound(turns: usize, floor: f64) -> f64 {
+    let k = turns as i32;
+    let relative = (1.0 + FINE_ROUNDING + F32_ROUNDING).powi(k) - 1.0;
+    let absolute = f64::from(k)
+        * COARSE_ROUNDING
+        * (1.0 + COARSE_ROUNDING).powi(k)
+        * (1.0 + relative)
+        * prob_code::fine_floor();
+    relative + absolute / floor
+}
 
 /// Lanes are padded to a multiple of this (eight `f32` fill one AVX2 register).
 const LANE_MULTIPLE: usize = 8;
 
-/// A stored distribution of points still to come: `P(x) = 1` for `x < start`,
-/// `values[x - start] / 65535` up to the end, then `0`.
+/// A stored distribution of points still to come: `P(x) = 1` for `x < start`, the values
+/// ([`prob_code`]) from `start` to the end, then `0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dist<'a> {
     /// The least `x` with `P(x) < 1`.
     pub start: u32,
-    /// `P(start)..=P(end)` in 16-bit fixed point.
+    /// `P(start)..=P(end)`, coded by [`prob_code::encode`].
     pub values: &'a [u16],
 }
 
 impl Dist<'_> {
+    /// The code of `P(x)` if `x` is inside the stored values.
+    fn code_at(&self, x: i64) -> Option<u16> {
+        let i = usize::try_from(x - i64::from(self.start)).ok()?;
+        self.values.get(i).copied()
+    }
+
     /// The largest probability of scoring at least `x` more points.
     pub fn at_least(&self, x: i64) -> f64 {
-        let start = i64::from(self.start);
-        if x < start {
+        if x < i64::from(self.start) {
             return 1.0;
         }
-        usize::try_from(x - start)
-            .ok()
-            .and_then(|i| self.values.get(i))
-            .map_or(0.0, |&q| f64::from(q) / f64::from(SCALE))
+        self.code_at(x).map_or(0.0, prob_code::probability)
+    }
+
+    /// `1 - P(x)`, the smallest probability of missing `x` more points, with its relative
+    /// precision when it is tiny.
+    pub fn complement_at(&self, x: i64) -> f64 {
+        if x < i64::from(self.start) {
+            return 0.0;
+        }
+        self.code_at(x).map_or(1.0, prob_code::complement)
     }
 
     /// `sum over x >= 1 of P(x)`: the "mean" of the maximal probabilities (it exceeds the
@@ -56,13 +99,35 @@ impl Dist<'_> {
     pub fn mean(&self) -> f64 {
         let sure = f64::from(self.start.max(1) - 1);
         let skipped = usize::from(self.start == 0);
-        let stored: u64 = self
+        let stored: f64 = self
             .values
             .iter()
             .skip(skipped)
-            .map(|&q| u64::from(q))
+            .map(|&q| prob_code::probability(q))
             .sum();
-        sure + stored as f64 / f64::from(SCALE)
+        sure + stored
+    }
+
+    /// `out[i]` = the value at `lo + i`: `before` where `P = 1`, `code(value)` where stored,
+    /// `after` where `P = 0`.
+    fn decode_into<T: Copy>(
+        &self,
+        lo: i64,
+        out: &mut [T],
+        before: T,
+        after: T,
+        code: impl Fn(u16) -> T,
+    ) {
+        let start = i64::from(self.start);
+        let ones = usize::try_from(start - lo).unwrap_or(0).min(out.len());
+        out[..ones].fill(before);
+        let from = usize::try_from(lo + ones as i64 - start).unwrap_or(0);
+        let stored = self.values.get(from..).unwrap_or(&[]);
+        let n = stored.len().min(out.len() - ones);
+        for (o, &c) in out[ones..ones + n].iter_mut().zip(stored) {
+            *o = code(c);
+        }
+        out[ones + n..].fill(after);
     }
 
     /// The largest `x` with `P(x) > 0` (`start - 1` when the values are empty).
@@ -94,6 +159,11 @@ impl<'a> FinalDist<'a> {
     /// `P(final >= total)`.
     pub fn at_least(&self, total: i64) -> f64 {
         self.dist.at_least(total - self.points)
+    }
+
+    /// `1 - P(final >= total)`, precise when it is tiny.
+    pub fn complement_at(&self, total: i64) -> f64 {
+        self.dist.complement_at(total - self.points)
     }
 
     /// The greatest total with `P = 1` exactly.
@@ -150,6 +220,38 @@ pub trait Successors: Sync {
     /// `out[i]` = the function of state `index` at `lo + i` (right only where
     /// [`Successors::known`]).
     fn decode(&self, index: usize, lo: i64, out: &mut [f32]);
+    /// `out[i]` = the function of state `index` at `lo + i`, minus 1 (precise where the
+    /// function is near 1; the distribution build's lanes left of the split hold this).
+    fn decode_less_one(&self, index: usize, lo: i64, out: &mut [f32]) {
+        self.decode(index, lo, out);
+        for o in out.iter_mut() {
+            *o -= 1.0;
+        }
+    }
+    /// `sum over x >= 1` of the function of state `index` (for a distribution, its
+    /// [`Dist::mean`]).
+    fn mean(&self, index: usize) -> f64 {
+        let (first, last) = self.bounds(index);
+        let lo = first.max(1);
+        let mut values = vec![0f64; usize::try_from(last - lo + 1).unwrap_or(0)];
+        self.decode_f64(index, lo, &mut values);
+        (first.max(1) - 1) as f64 + values.iter().sum::<f64>()
+    }
+    /// [`Successors::decode`] in `f64`.
+    fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        let mut narrow = vec![0f32; out.len()];
+        self.decode(index, lo, &mut narrow);
+        for (o, &v) in out.iter_mut().zip(&narrow) {
+            *o = f64::from(v);
+        }
+    }
+    /// [`Successors::decode_less_one`] in `f64`.
+    fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        self.decode_f64(index, lo, out);
+        for o in out.iter_mut() {
+            *o -= 1.0;
+        }
+    }
     /// The points where the function of state `index` is right (a two-player entry solved
     /// for some points differences only); everywhere by default.
     fn known(&self, _index: usize) -> (i64, i64) {
@@ -164,9 +266,70 @@ impl<T: DistSource + ?Sized> Successors for T {
     }
 
     fn decode(&self, index: usize, lo: i64, out: &mut [f32]) {
-        let d = self.dist(index);
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = d.at_least(lo + i as i64) as f32;
+        self.dist(index)
+            .decode_into(lo, out, 1.0, 0.0, |c| prob_code::probability(c) as f32);
+    }
+
+    fn decode_less_one(&self, index: usize, lo: i64, out: &mut [f32]) {
+        self.dist(index)
+            .decode_into(lo, out, 0.0, -1.0, |c| -prob_code::complement(c) as f32);
+    }
+
+    fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        self.dist(index)
+            .decode_into(lo, out, 1.0, 0.0, prob_code::probability);
+    }
+
+    fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        self.dist(index)
+            .decode_into(lo, out, 0.0, -1.0, |c| -prob_code::complement(c));
+    }
+
+    fn mean(&self, index: usize) -> f64 {
+        self.dist(index).mean()
+    }
+}
+
+/// A lane type of the distribution widget: `f32` for the tables, `f64` for the reference
+/// ([`build_reference`]).
+pub trait DistLane: Lane + PartialOrd + Send + Sync {
+    /// The value `v`.
+    fn from_f64(v: f64) -> Self;
+    /// The value as `f64`.
+    fn to_f64(self) -> f64;
+    /// [`Successors::decode`] (or, with `less_one`, [`Successors::decode_less_one`]) into
+    /// lanes of this type.
+    fn decode(source: &dyn Successors, index: usize, lo: i64, less_one: bool, out: &mut [Self]);
+}
+
+impl DistLane for f32 {
+    fn from_f64(v: f64) -> f32 {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn decode(source: &dyn Successors, index: usize, lo: i64, less_one: bool, out: &mut [f32]) {
+        if less_one {
+            source.decode_less_one(index, lo, out);
+        } else {
+            source.decode(index, lo, out);
+        }
+    }
+}
+
+impl DistLane for f64 {
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn decode(source: &dyn Successors, index: usize, lo: i64, less_one: bool, out: &mut [f64]) {
+        if less_one {
+            source.decode_less_one_f64(index, lo, out);
+        } else {
+            source.decode_f64(index, lo, out);
         }
     }
 }
@@ -182,25 +345,48 @@ pub struct Window {
 }
 
 impl Window {
-    /// Rounds to 16-bit fixed point and trims the ends that round to 1 and to 0: the stored
-    /// start and values.
+    /// Codes the values ([`prob_code`]) and trims the ends where `P` is exactly 1 and 0: the
+    /// stored start and values.
     pub fn quantise(&self) -> (u32, Vec<u16>) {
-        let q: Vec<u16> = self
-            .values
-            .iter()
-            .map(|&p| {
-                (f64::from(p) * f64::from(SCALE))
-                    .round()
-                    .clamp(0.0, f64::from(SCALE)) as u16
+        self.quantise_split(0)
+    }
+
+    /// [`Window::quantise`] for a window whose values `0..split` hold `P - 1`.
+    fn quantise_split(&self, split: usize) -> (u32, Vec<u16>) {
+        let split = split.min(self.values.len());
+        let (left, right) = self.values.split_at(split);
+        // `1 - P` and `P` of each point, exact in f64 from the form the lane holds.
+        let complement = |i: usize| -> f64 {
+            if i < split {
+                -f64::from(left[i])
+            } else {
+                1.0 - f64::from(right[i - split])
+            }
+        };
+        let probability = |i: usize| -> f64 {
+            if i < split {
+                1.0 + f64::from(left[i])
+            } else {
+                f64::from(right[i - split])
+            }
+        };
+        let n = self.values.len();
+        let first = (0..n).find(|&i| complement(i) > 0.0).unwrap_or(n);
+        let last = (0..n)
+            .rev()
+            .find(|&i| probability(i) > 0.0)
+            .map_or(first, |i| (i + 1).max(first));
+        let codes = (first..last)
+            .map(|i| {
+                if i < split {
+                    prob_code::encode_complement(complement(i).clamp(0.0, 1.0))
+                } else {
+                    prob_code::encode(probability(i).clamp(0.0, 1.0))
+                }
             })
             .collect();
-        let first = q.iter().position(|&v| v < SCALE).unwrap_or(q.len());
-        let last = q
-            .iter()
-            .rposition(|&v| v > 0)
-            .map_or(first, |i| (i + 1).max(first));
         let start = (self.lo + first as i64).max(0) as u32;
-        (start, q[first..last].to_vec())
+        (start, codes)
     }
 }
 
@@ -238,7 +424,7 @@ pub struct ScoringOptions {
 
 /// The scoring options of one state's last roll, and its successors' functions decoded
 /// into the turn's window.
-struct LastRoll {
+struct LastRoll<T: DistLane = f32> {
     /// The window's first point and length (padded).
     lo: i64,
     lanes: usize,
@@ -252,9 +438,13 @@ struct LastRoll {
     below: usize,
     /// Decoded successors: `successors[k * stride + j] = P_k(lo - below + j)`, with
     /// `stride = below + lanes`.
-    successors: Vec<f32>,
+    successors: Vec<T>,
+    /// Lanes `0..split` hold `P - 1` instead of `P` (0 when every lane holds `P`).
+    split: usize,
+    /// With a split, the successors decoded as `P_k - 1`, laid out as `successors`.
+    successors_less_one: Vec<T>,
     /// The best of the floor options, shared by all rolls.
-    floor: Vec<f32>,
+    floor: Vec<T>,
     /// The options.
     scoring: Arc<ScoringOptions>,
 }
@@ -368,12 +558,19 @@ impl ScoringOptions {
     }
 }
 
-impl LastRoll {
+impl<T: DistLane> LastRoll<T> {
     /// Gathers the options of state `(lower, pair)` and decodes its successors from `source`,
     /// for a window over the points of `within` (its first and last point) where the state's
     /// function is not constant. Values outside `within` are not computed: the caller reads
     /// only inside it, and successors are read only where those points need them.
-    fn new(source: &dyn Successors, scoring: Arc<ScoringOptions>, within: (i64, i64)) -> LastRoll {
+    /// With `split`, lanes left of the state's estimated median hold `P - 1`
+    /// ([`LastRoll::split`]).
+    fn new(
+        source: &dyn Successors,
+        scoring: Arc<ScoringOptions>,
+        within: (i64, i64),
+        split: bool,
+    ) -> LastRoll<T> {
         // The function is 1 before the least successor start and 0 after the greatest end any
         // option reaches.
         let bounds: Vec<(i64, i64)> = scoring
@@ -423,14 +620,7 @@ impl LastRoll {
             .max()
             .unwrap_or(0);
         let stride = below + lanes;
-        let mut successors = vec![0f32; bounds.len() * stride];
-        for (&(i, _), out) in scoring
-            .slot_of
-            .iter()
-            .zip(successors.chunks_exact_mut(stride))
-        {
-            source.decode(i, lo - below as i64, out);
-        }
+        let successors = vec![T::ZERO; bounds.len() * stride];
         let mut turn = LastRoll {
             lo,
             lanes,
@@ -438,10 +628,49 @@ impl LastRoll {
             known,
             below,
             successors,
+            split: 0,
+            successors_less_one: Vec::new(),
             floor: Vec::new(),
             scoring,
         };
-        let mut floor = vec![0f32; lanes];
+        if split && used > 0 {
+            let means: Vec<f64> = turn
+                .scoring
+                .slot_of
+                .iter()
+                .map(|&(i, _)| source.mean(i))
+                .collect();
+            let median = turn.estimated_points_to_come(&means).round() as i64;
+            turn.split = usize::try_from(median + 1 - lo).unwrap_or(0).min(used);
+        }
+        // Lanes from the split on read successors at `split` and beyond, lanes before it below
+        // `split + below`: each form is decoded where it is read.
+        let first = lo - below as i64;
+        let split = turn.split;
+        let mut successors = std::mem::take(&mut turn.successors);
+        for (&(i, _), out) in turn
+            .scoring
+            .slot_of
+            .iter()
+            .zip(successors.chunks_exact_mut(stride))
+        {
+            T::decode(source, i, first + split as i64, false, &mut out[split..]);
+        }
+        turn.successors = successors;
+        if split > 0 {
+            let mut less_one = vec![T::ZERO; turn.successors.len()];
+            for (&(i, _), out) in turn
+                .scoring
+                .slot_of
+                .iter()
+                .zip(less_one.chunks_exact_mut(stride))
+            {
+                T::decode(source, i, first, true, &mut out[..split + below]);
+            }
+            turn.successors_less_one = less_one;
+        }
+        let mut floor = vec![T::ZERO; lanes];
+        turn.fill_nothing(&mut floor);
         for o in &turn.scoring.floor {
             turn.raise_shifted(&mut floor, *o);
         }
@@ -449,28 +678,71 @@ impl LastRoll {
         turn
     }
 
+    /// The state's expected points to come, estimated by the widget on one scalar: each
+    /// successor (by slot) valued by `means`, the mean of its function, `sum over x >= 1 of P(x)` (at least its
+    /// expected score, close to where its `P` crosses one half).
+    fn estimated_points_to_come(&self, means: &[f64]) -> f64 {
+        let value = |o: &Shifted| means[usize::from(o.successor)] + f64::from(o.points);
+        let floor = self
+            .scoring
+            .floor
+            .iter()
+            .map(value)
+            .fold(f64::MIN, f64::max);
+        let mut store = SingleStore::default();
+        for r in 0..ROLLS {
+            let start = if self.scoring.no_floor[r] {
+                f64::MIN
+            } else {
+                floor
+            };
+            let best = self
+                .scoring
+                .of_roll(r)
+                .iter()
+                .map(value)
+                .fold(start, f64::max);
+            store.slot_mut(FIRST_ROLL + r)[0] = best;
+        }
+        solve_turn(&mut store);
+        store.get(EMPTY_KEEP)
+    }
+
+    /// Fills `out` with "nothing reached": `P = 0`, that is `-1` left of the split.
+    fn fill_nothing(&self, out: &mut [T]) {
+        let split = self.split.min(out.len());
+        out[..split].fill(T::from_f64(-1.0));
+        out[split..].fill(T::ZERO);
+    }
+
     /// The decoded values of successor slot `k`, from `lo - points` on.
-    fn successor_from(&self, k: usize, points: usize) -> &[f32] {
+    fn successor_from(&self, k: usize, points: usize) -> &[T] {
         let stride = self.below + self.lanes;
         &self.successors[k * stride + self.below - points..(k + 1) * stride]
     }
 
     /// `out[i] = max(out[i], P_successor(lo + i - points))`: the option's distribution seen
-    /// from before the points are scored.
+    /// from before the points are scored (`P - 1` left of the split).
     #[inline(always)]
-    fn raise_shifted(&self, out: &mut [f32], o: Shifted) {
-        let succ = self.successor_from(usize::from(o.successor), usize::from(o.points));
-        for (v, &s) in out.iter_mut().zip(succ) {
-            *v = if s > *v { s } else { *v };
+    fn raise_shifted(&self, out: &mut [T], o: Shifted) {
+        let (k, points) = (usize::from(o.successor), usize::from(o.points));
+        let split = self.split.min(out.len());
+        let (left, right) = out.split_at_mut(split);
+        if split > 0 {
+            let stride = self.below + self.lanes;
+            let less_one = &self.successors_less_one
+                [k * stride + self.below - points..k * stride + self.below - points + split];
+            raise(left, less_one);
         }
+        raise(right, &self.successor_from(k, points)[split..]);
     }
 
     /// Fills the roll slots of `store`: each roll's best box, pointwise.
-    fn fill(&self, store: &mut LaneStore<f32>) {
+    fn fill(&self, store: &mut LaneStore<T>) {
         for r in 0..ROLLS {
             let out = store.slot_mut(FIRST_ROLL + r);
             if self.scoring.no_floor[r] {
-                out.fill(0.0);
+                self.fill_nothing(out);
             } else {
                 out.copy_from_slice(&self.floor);
             }
@@ -481,32 +753,58 @@ impl LastRoll {
     }
 }
 
-/// The function of the state `(lower, pair)` before its next turn (its distribution, or a
-/// two-player value), computed from its successors' in `source` at the points of `within`
-/// ([`EVERYWHERE`] for all): outside `within` the window's values say nothing. `store` is
-/// scratch space.
+/// `out[i] = max(out[i], from[i])`.
+#[inline(always)]
+fn raise<T: DistLane>(out: &mut [T], from: &[T]) {
+    for (v, &s) in out.iter_mut().zip(from) {
+        *v = if s > *v { s } else { *v };
+    }
+}
+
+/// The stored distribution of the state `(lower, pair)` (its start and coded values),
+/// computed from its successors' in `source`. `store` is scratch space.
 pub fn solve_state(
     space: StateSpace,
     source: &dyn Successors,
     lower: usize,
     pair: usize,
-    within: (i64, i64),
     store: &mut LaneStore<f32>,
-) -> Window {
+) -> (u32, Vec<u16>) {
     let scoring = Arc::new(ScoringOptions::new(space, lower, pair));
-    solve_with_options(source, scoring, within, store).0
+    let turn = LastRoll::new(source, scoring, EVERYWHERE, true);
+    let (window, split) = run_widget(turn, store);
+    window.quantise_split(split)
 }
 
-/// [`solve_state`] for the state whose options are `scoring`, and the points where the
-/// window is right: `within`, widened to all points on a side where the function is constant
-/// beyond it (as far as the successors are right).
+/// The function of the state whose options are `scoring` before its next turn (its
+/// distribution, or a two-player value), computed from its successors' in `source` at the
+/// points of `within` ([`EVERYWHERE`] for all): outside `within` the window's values say
+/// nothing. Also the points where the window is right: `within`, widened to all points on a
+/// side where the function is constant beyond it (as far as the successors are right).
+/// `store` is scratch space.
 pub fn solve_with_options(
     source: &dyn Successors,
     scoring: Arc<ScoringOptions>,
     within: (i64, i64),
     store: &mut LaneStore<f32>,
 ) -> (Window, (i64, i64)) {
-    let turn = LastRoll::new(source, scoring, within);
+    let turn = LastRoll::new(source, scoring, within, false);
+    let known = turn.known;
+    (run_widget(turn, store).0, known)
+}
+
+/// Runs the widget over a turn's last roll: the window before the first roll, and its split
+/// (its lanes `0..split` hold `P - 1`).
+fn run_widget(turn: LastRoll, store: &mut LaneStore<f32>) -> (Window, usize) {
+    let (lo, values, split) = run_widget_lanes(turn, store);
+    (Window { lo, values }, split)
+}
+
+/// [`run_widget`] for any lane type: the window's first point, values and split.
+fn run_widget_lanes<T: DistLane>(
+    turn: LastRoll<T>,
+    store: &mut LaneStore<T>,
+) -> (i64, Vec<T>, usize) {
     let values = if turn.used == 0 {
         Vec::new()
     } else {
@@ -514,17 +812,11 @@ pub fn solve_with_options(
         fill_and_solve(&turn, store);
         store.slot(EMPTY_KEEP)[..turn.used].to_vec()
     };
-    (
-        Window {
-            lo: turn.lo,
-            values,
-        },
-        turn.known,
-    )
+    (turn.lo, values, turn.split)
 }
 
 /// The widget over a filled last roll, vectorised for the widest instructions this CPU has.
-fn fill_and_solve(turn: &LastRoll, store: &mut LaneStore<f32>) {
+fn fill_and_solve<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports AVX2, checked just above.
@@ -536,7 +828,7 @@ fn fill_and_solve(turn: &LastRoll, store: &mut LaneStore<f32>) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fill_and_solve_avx2(turn: &LastRoll, store: &mut LaneStore<f32>) {
+unsafe fn fill_and_solve_avx2<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
     turn.fill(store);
     solve_turn(store);
 }
@@ -580,7 +872,7 @@ impl TurnDist {
         let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
         let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
         let scoring = Arc::new(ScoringOptions::new(space, lower, pair));
-        let turn = LastRoll::new(source, scoring, within);
+        let turn = LastRoll::new(source, scoring, within, false);
         let mut store = LaneStore::<f32>::new(turn.lanes);
         turn.fill(&mut store);
         let keeps = |store: &LaneStore<f32>| -> Vec<f32> {
@@ -807,7 +1099,7 @@ pub fn solve_states(
                 {
                     return (1, Vec::new());
                 }
-                solve_state(space, table, lower, pair, EVERYWHERE, store).quantise()
+                solve_state(space, table, lower, pair, store)
             },
         )
         .collect()
@@ -859,14 +1151,159 @@ pub fn build_dist(
     true
 }
 
+/// A state's distribution in the reference table ([`build_reference`]): the widget's `f64`
+/// lanes, neither coded nor trimmed (`P - 1` left of the split).
+#[derive(Clone, Debug)]
+pub struct ReferenceDist {
+    lo: i64,
+    split: usize,
+    values: Vec<f64>,
+    /// The least point with `P < 1` and the greatest with `P > 0`.
+    bounds: (i64, i64),
+}
+
+impl ReferenceDist {
+    /// The distribution of lanes `values` from `lo`, the first `split` holding `P - 1`.
+    fn new(lo: i64, split: usize, values: Vec<f64>) -> ReferenceDist {
+        let mut d = ReferenceDist {
+            lo,
+            split,
+            values,
+            bounds: (lo, lo - 1),
+        };
+        let n = d.values.len() as i64;
+        let first = (0..n).find(|&i| d.complement_at(lo + i) > 0.0).unwrap_or(n);
+        let last = (0..n).rev().find(|&i| d.at_least(lo + i) > 0.0);
+        d.bounds = (lo + first, last.map_or(lo + first - 1, |i| lo + i));
+        d
+    }
+
+    /// `P(x)`.
+    pub fn at_least(&self, x: i64) -> f64 {
+        match usize::try_from(x - self.lo) {
+            Err(_) => 1.0,
+            Ok(i) => self
+                .values
+                .get(i)
+                .map_or(0.0, |&v| if i < self.split { 1.0 + v } else { v }),
+        }
+    }
+
+    /// `1 - P(x)`.
+    pub fn complement_at(&self, x: i64) -> f64 {
+        match usize::try_from(x - self.lo) {
+            Err(_) => 0.0,
+            Ok(i) => self
+                .values
+                .get(i)
+                .map_or(1.0, |&v| if i < self.split { -v } else { 1.0 - v }),
+        }
+    }
+
+    /// The least `x` with `P(x) < 1` and the greatest with `P(x) > 0`.
+    pub fn bounds(&self) -> (i64, i64) {
+        self.bounds
+    }
+}
+
+/// The states of the reference computation held as successors.
+struct ReferenceTable {
+    states: Vec<Option<ReferenceDist>>,
+}
+
+impl ReferenceTable {
+    fn get(&self, index: usize) -> Option<&ReferenceDist> {
+        self.states.get(index).and_then(Option::as_ref)
+    }
+}
+
+impl Successors for ReferenceTable {
+    fn bounds(&self, index: usize) -> (i64, i64) {
+        self.get(index).map_or((1, 0), ReferenceDist::bounds)
+    }
+
+    fn decode(&self, index: usize, lo: i64, out: &mut [f32]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.get(index).map_or(0.0, |d| d.at_least(lo + i as i64)) as f32;
+        }
+    }
+
+    fn decode_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.get(index).map_or(0.0, |d| d.at_least(lo + i as i64));
+        }
+    }
+
+    fn decode_less_one_f64(&self, index: usize, lo: i64, out: &mut [f64]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = -self
+                .get(index)
+                .map_or(1.0, |d| d.complement_at(lo + i as i64));
+        }
+    }
+}
+
+/// The reference for the tables' accuracy: every state with at least `min_filled` boxes
+/// filled computed as the table is, but in `f64` lanes and from its successors' `f64` values,
+/// neither coded nor trimmed. Layer by layer from the full sheet down; each state is given to
+/// `each` (table index and distribution) once its layer is done, and a layer is dropped once
+/// the next is computed (memory: two layers). Returns the states of the last layer computed
+/// (`min_filled` boxes filled), by table index.
+pub fn build_reference(
+    rules: RuleSet,
+    min_filled: usize,
+    each: &mut dyn FnMut(usize, &ReferenceDist),
+) -> Vec<(usize, ReferenceDist)> {
+    use rayon::prelude::*;
+    let space = StateSpace::new(rules);
+    let pairs = upper_pairs().count();
+    let layers = layers(rules);
+    let mut table = ReferenceTable {
+        states: vec![None; space.len()],
+    };
+    let mut last = Vec::new();
+    for filled in (min_filled..layers.len()).rev() {
+        let computed: Vec<ReferenceDist> = layers[filled]
+            .par_iter()
+            .map_init(
+                || LaneStore::<f64>::new(0),
+                |store, &index| {
+                    let (lower, pair) = (index / pairs, index % pairs);
+                    if filled == rules.box_count() {
+                        return ReferenceDist::new(1, 0, Vec::new());
+                    }
+                    let scoring = Arc::new(ScoringOptions::new(space, lower, pair));
+                    let turn = LastRoll::<f64>::new(&table, scoring, EVERYWHERE, true);
+                    let (lo, values, split) = run_widget_lanes(turn, store);
+                    ReferenceDist::new(lo, split, values)
+                },
+            )
+            .collect();
+        if let Some(done) = layers.get(filled + 1) {
+            for &i in done {
+                table.states[i] = None;
+            }
+        }
+        last = layers[filled].iter().copied().zip(computed).collect();
+        for (i, d) in &last {
+            each(*i, d);
+            table.states[*i] = Some(d.clone());
+        }
+    }
+    last
+}
+
 #[cfg(test)]
 mod final_dist_tests {
     use super::*;
 
     #[test]
     fn final_dist_reads_the_points_to_come() {
-        let half = SCALE / 2 + 1;
-        let values = [SCALE, half, 0];
+        let values = [
+            prob_code::encode_complement(0.0),
+            prob_code::encode(0.5),
+            prob_code::encode(0.0),
+        ];
         let d = FinalDist::new(
             100,
             Dist {

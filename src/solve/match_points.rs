@@ -18,6 +18,7 @@
 //!   is defined; each such position costs a whole exact solve below it).
 
 use super::distribution::{DistSource, TurnDist};
+use super::prob_code::probability;
 use super::two_player::ExactTwoPlayer;
 use super::widget::{keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess};
 use crate::dice::{Dice, FIRST_ROLL};
@@ -232,14 +233,14 @@ impl Opponents {
         let (rq, rd) = (vq.remainder(), vd.remainder());
         for (q, dm) in vq.zip(vd) {
             for j in 0..4 {
-                sums[j] += f64::from(q[j]) * dm[j];
+                sums[j] += probability(q[j]) * dm[j];
             }
         }
         for (&q, &dm) in rq.iter().zip(rd) {
-            sums[0] += f64::from(q) * dm;
+            sums[0] += probability(q) * dm;
         }
         let dot = (sums[0] + sums[1]) + (sums[2] + sums[3]);
-        Some(self.at(base) + dot / f64::from(super::distribution::SCALE))
+        Some(self.at(base) + dot)
     }
 }
 

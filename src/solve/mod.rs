@@ -4,6 +4,8 @@
 pub mod distribution;
 pub mod expected;
 pub mod match_points;
+pub mod prob_code;
 pub mod states;
+pub mod support;
 pub mod two_player;
 pub mod widget;

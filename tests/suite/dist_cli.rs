@@ -38,22 +38,33 @@ fn dist(args: &[&str]) -> String {
     run_ok(&all, THREADS)
 }
 
-/// The `--csv` rows of a sheet: `(total, P(final >= total))`, after checking the header.
+/// The `--csv` rows of a sheet: `(total, P(final >= total))`, after checking the header, the
+/// digits (nine decimals, or eight significant digits below 0.001) and that the third column
+/// is `1 - P`.
 fn csv(sheet: &[&str]) -> Vec<(i64, f64)> {
     let mut args = sheet.to_vec();
     args.push("--csv");
     let out = dist(&args);
     let mut lines = out.lines();
-    assert_eq!(lines.next(), Some("total,p_at_least"), "{out}");
+    assert_eq!(lines.next(), Some("total,p_at_least,p_below"), "{out}");
     lines
-        .map(|line| {
-            let (total, p) = line.split_once(',').expect("two columns");
-            let decimals = p.split_once('.').map_or(0, |(_, d)| d.len());
-            assert_eq!(decimals, 9, "nine decimals: {line}");
-            (
-                total.parse().expect("a total"),
-                p.parse().expect("a probability"),
-            )
+        .enumerate()
+        .map(|(row, line)| {
+            let cols: Vec<&str> = line.split(',').collect();
+            assert_eq!(cols.len(), 3, "three columns: {line}");
+            let (p, below): (f64, f64) = (cols[1].parse().unwrap(), cols[2].parse().unwrap());
+            let digits = match cols[1].split_once('e') {
+                Some((m, _)) => m.len() - 2,
+                None => cols[1].split_once('.').map_or(0, |(_, d)| d.len()),
+            };
+            assert_eq!(digits, if p >= 1e-3 { 9 } else { 7 }, "digits: {line}");
+            assert!(
+                (p + below - 1.0).abs() <= 1e-6 * below + 1e-9,
+                "1 - P: {line}"
+            );
+            // 1 - P is 0 on the first row (P = 1 exactly), positive after it.
+            assert_eq!(below > 0.0, row > 0, "1 - P: {line}");
+            (cols[0].parse().expect("a total"), p)
         })
         .collect()
 }
@@ -67,9 +78,10 @@ fn check_shape(rows: &[(i64, f64)]) {
         let ((t0, p0), (t1, p1)) = (pair[0], pair[1]);
         assert_eq!(t1, t0 + 1, "consecutive totals");
         assert!(p1 <= p0, "non-increasing at {t1}: {p0} then {p1}");
+        // P below 1 after the first row (printed as 1 when 1 - P is below 5e-10).
         assert!(
-            p1 < 1.0 && p1 > 0.0,
-            "0 < P < 1 after the first row: {t1} {p1}"
+            p1 <= 1.0 && p1 > 0.0,
+            "0 < P <= 1 after the first row: {t1} {p1}"
         );
     }
 }
@@ -166,7 +178,7 @@ fn summary_agrees_with_the_csv() {
                     .unwrap();
             assert_eq!(printed, target(&rows, p), "target {label}");
         }
-        // The table: totals strictly inside the range, P with six decimals, as in the CSV.
+        // The table: totals strictly inside the range, P as in the CSV.
         let table: Vec<(i64, &str)> = summary
             .lines()
             .skip_while(|l| !l.trim_start().starts_with("x  P(final >= x)"))
@@ -187,7 +199,18 @@ fn summary_agrees_with_the_csv() {
                 .find(|r| r.0 == total)
                 .expect("a total of the CSV");
             assert!(total > rows[0].0, "{total} has P < 1");
-            assert_eq!(p, format!("{:.6}", row.1), "P at {total}");
+            // Six decimals from 0.001 up, five significant digits below.
+            let printed: f64 = p.parse().unwrap();
+            if row.1 >= 1e-3 {
+                assert_eq!(p, format!("{:.6}", row.1), "P at {total}");
+            } else {
+                assert!(p.contains('e'), "P at {total}: {p}");
+                assert!(
+                    (printed / row.1 - 1.0).abs() <= 5e-5,
+                    "P at {total}: {p} vs {}",
+                    row.1
+                );
+            }
         }
     }
 }
@@ -286,6 +309,24 @@ fn svg_chart_is_well_formed_and_deterministic() {
     let empty = std::fs::read_to_string(&empty).unwrap();
     check_svg(&empty);
     assert_ne!(empty, svg);
+    // The tail on a logarithmic scale: its own nested chart, from the median to the greatest
+    // total of the CSV, with decades labelled down past 1e-12.
+    let rows = csv(&EMPTY);
+    let greatest = rows[rows.len() - 1].0;
+    assert!(rows[rows.len() - 1].1 > 0.0 && rows[rows.len() - 1].1 < 1e-12);
+    assert!(empty.contains("<svg id=\"dist-tail\""));
+    assert!(empty.contains("<title id=\"dist-tail-title\">"));
+    assert!(empty.contains(&format!(
+        "the median {} to the greatest reachable total {greatest} (P = ",
+        target(&rows, 0.5)
+    )));
+    for decade in ["1", "1e-4", "1e-8", "1e-12"] {
+        assert!(
+            empty.contains(&format!("text-anchor=\"end\">{decade}</text>")),
+            "decade {decade}"
+        );
+    }
+    assert_eq!(empty.matches("<svg ").count(), 2);
 }
 
 /// Runs `dist` with bad input: exit code `code`, nothing on stdout, one line on stderr that

@@ -7,10 +7,13 @@ use crate::common::{run, text};
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::distribution::{
-    build_dist, BuildObserver, DistSource, DistTableData, TurnDist, ROUNDING_ERROR,
+    build_dist, build_reference, relative_error_bound, BuildObserver, Dist, DistSource,
+    DistTableData, TurnDist,
 };
 use dicelens::solve::expected::{build_table, sheet_value};
+use dicelens::solve::prob_code::FINE_ROUNDING;
 use dicelens::solve::states::StateSpace;
+use dicelens::solve::support::SupportSolver;
 use dicelens::tables::{
     build_dist_file, dist_from_data, dist_partial_path, dist_path, load_dist, open_dist, DistTable,
     Found, TableProblem,
@@ -20,6 +23,13 @@ use std::sync::OnceLock;
 
 /// Targets covered by the brute force (more than any two boxes can score).
 const TARGETS: usize = 420;
+
+/// Targets covered by the brute force of three-box games (more than three boxes can score,
+/// extra bonuses included).
+const TARGETS_3: usize = 480;
+
+/// The least probability the tables keep to within [`relative_error_bound`].
+const TAIL: f64 = 1e-12;
 
 /// A distribution as `P(x)` for `x` in `0..TARGETS`.
 type Probs = crate::common::Probs;
@@ -60,7 +70,7 @@ fn games(rules: RuleSet) -> Vec<Sheet> {
 
 /// `P` seen from before scoring `gained` points: `P(x - gained)`, 1 below `gained`.
 fn shifted(p: &Probs, gained: u32) -> Probs {
-    (0..TARGETS)
+    (0..p.len())
         .map(|x| x.checked_sub(gained as usize).map_or(1.0, |y| p[y]))
         .collect()
 }
@@ -69,15 +79,29 @@ use crate::common::raise;
 
 /// Plain exhaustive computation over dice positions and ordered outcomes, memoised per sheet
 /// (points ignored); shares nothing with the widget or the dice tables.
-#[derive(Default)]
 struct Brute {
+    targets: usize,
     sheets: HashMap<Sheet, Probs>,
 }
 
+impl Default for Brute {
+    fn default() -> Self {
+        Brute::new(TARGETS)
+    }
+}
+
 impl Brute {
+    /// A brute force over the targets `0..targets`.
+    fn new(targets: usize) -> Brute {
+        Brute {
+            targets,
+            sheets: HashMap::new(),
+        }
+    }
+
     fn sheet(&mut self, sheet: &Sheet) -> Probs {
         if sheet.is_complete() {
-            let mut p = vec![0.0; TARGETS];
+            let mut p = vec![0.0; self.targets];
             p[0] = 1.0;
             return p;
         }
@@ -88,9 +112,10 @@ impl Brute {
         if let Some(p) = self.sheets.get(&key) {
             return p.clone();
         }
-        let p = crate::common::brute_turn(TARGETS, |dice| {
+        let targets = self.targets;
+        let p = crate::common::brute_turn(targets, |dice| {
             let roll = Dice::from_faces(dice).unwrap();
-            let mut best = vec![0.0; TARGETS];
+            let mut best = vec![0.0; targets];
             for b in 0..sheet.rules.box_count() {
                 if let Some((next, gained)) = sheet.after(&roll, b) {
                     let p = self.sheet(&next);
@@ -113,41 +138,108 @@ impl BuildObserver for Quiet {
     }
 }
 
-/// The distribution table of the states with at most two boxes free.
-fn late_table(rules: RuleSet) -> DistTableData {
+/// The distribution table of the states with at most `free` boxes free.
+fn late_table(rules: RuleSet, free: usize) -> DistTableData {
     let mut data = DistTableData::new(StateSpace::new(rules).len());
     assert!(build_dist(
         rules,
         &mut data,
-        rules.box_count() - 2,
+        rules.box_count() - free,
         &mut Quiet
     ));
     data
 }
 
-/// The stored error bound of a state with `free` boxes (turns) left, plus `f32` rounding.
+/// The error bound of a state with `free` boxes (turns) left, relative, at every probability
+/// down to [`TAIL`]; within 1% as the tables promise.
 fn bound(free: usize) -> f64 {
-    free as f64 * ROUNDING_ERROR + 2e-6
+    let b = relative_error_bound(free, TAIL);
+    assert!(b <= 0.01, "{free} turns: {b}");
+    b
+}
+
+/// The stored distribution `got` of `sheet` against the exact `want` (f64, untrimmed): `P`
+/// within [`bound`] relative wherever the exact `P >= 1e-12`, `1 - P` too wherever the exact
+/// `1 - P >= 1e-12` (where f64 still holds it to 1e-4), `P = 0` exactly where the exact is 0,
+/// and the support (the least and greatest totals) equal to the rules' ([`SupportSolver`]).
+fn agrees(got: Dist, want: &Probs, sheet: &Sheet, support: &mut SupportSolver) {
+    let free = sheet.rules.box_count() - sheet.filled_count() as usize;
+    let bound = bound(free);
+    let name = format!("{} {}", sheet.rules, sheet.filled_codes());
+    for (x, &p) in want.iter().enumerate() {
+        let x = x as i64;
+        let q = got.at_least(x);
+        if p == 0.0 {
+            assert_eq!(q, 0.0, "{name}: P(>={x}) is 0, the table has {q}");
+            continue;
+        }
+        if p >= TAIL {
+            assert!(
+                (q / p - 1.0).abs() <= bound,
+                "{name}: P(>={x}) table {q:e} exact {p:e} (bound {bound:e})"
+            );
+        }
+        let (qc, pc) = (got.complement_at(x), 1.0 - p);
+        if pc >= TAIL {
+            assert!(
+                (qc / pc - 1.0).abs() <= bound + 1e-15 / pc,
+                "{name}: 1 - P(>={x}) table {qc:e} exact {pc:e}"
+            );
+        }
+    }
+    assert_eq!(want[want.len() - 1], 0.0, "{name}: targets cover the range");
+    let s = support.support(sheet);
+    assert_eq!(
+        (i64::from(got.start) - 1, got.end()),
+        (i64::from(s.guaranteed), i64::from(s.greatest)),
+        "{name}: support (guaranteed, greatest)"
+    );
+    assert!(want[s.greatest as usize] > 0.0 && want[s.greatest as usize + 1] == 0.0);
 }
 
 fn table_equals_brute_force(rules: RuleSet) {
-    let table = late_table(rules);
+    let table = late_table(rules, 2);
     let mut brute = Brute::default();
+    let mut support = SupportSolver::default();
     for sheet in games(rules) {
         let want = brute.sheet(&sheet);
         let index = StateSpace::new(rules).index_of(&sheet).unwrap();
-        let got = table.dist(index);
-        let free = rules.box_count() - sheet.filled_count() as usize;
-        for (x, &p) in want.iter().enumerate() {
-            let q = got.at_least(x as i64);
-            assert!(
-                (q - p).abs() <= bound(free),
-                "{rules} {}: P(>={x}) table {q} brute force {p}",
-                sheet.filled_codes()
-            );
-        }
-        assert!(want[TARGETS - 1] == 0.0, "targets cover the range");
+        agrees(table.dist(index), &want, &sheet, &mut support);
     }
+}
+
+/// Every state with at most three boxes free of a few three-box games (and so the two- and
+/// one-box states they lead to) against the exhaustive computation, both tails.
+fn three_box_games_equal_brute_force(rules: RuleSet, specs: &[(&[&str], bool, u32)]) {
+    let table = late_table(rules, 3);
+    let mut brute = Brute::new(TARGETS_3);
+    let mut support = SupportSolver::default();
+    for &(free, y50, upper) in specs {
+        brute.sheet(&reduced(rules, free, y50, upper));
+    }
+    assert!(
+        brute.sheets.len() >= 10 * specs.len(),
+        "{}",
+        brute.sheets.len()
+    );
+    let space = StateSpace::new(rules);
+    for (sheet, want) in &brute.sheets {
+        let index = space.index_of(sheet).unwrap();
+        agrees(table.dist(index), want, sheet, &mut support);
+    }
+}
+
+#[test]
+fn three_box_games_equal_brute_force_yahtzee() {
+    three_box_games_equal_brute_force(
+        RuleSet::Yahtzee,
+        &[(&["6", "Y", "C"], false, 40), (&["4", "5", "SS"], true, 40)],
+    );
+}
+
+#[test]
+fn three_box_games_equal_brute_force_yatzy() {
+    three_box_games_equal_brute_force(RuleSet::Yatzy, &[(&["6", "Y", "2P"], false, 45)]);
 }
 
 #[test]
@@ -170,19 +262,27 @@ fn table_equals_brute_force_yatzy() {
 #[test]
 fn single_boxes_match_closed_forms() {
     let rules = RuleSet::Yahtzee;
-    let table = late_table(rules);
+    let table = late_table(rules, 2);
     let space = StateSpace::new(rules);
     let at = |sheet: &Sheet, x: i64| table.dist(space.index_of(sheet).unwrap()).at_least(x);
     // Only the Yahtzee box: P(50) is the chance of a Yahtzee in one turn, 2,783,176 / 6^10.
     let y = reduced(rules, &["Y"], false, 40);
     let p_yahtzee = 2_783_176.0 / 60_466_176.0;
-    assert!((at(&y, 50) - p_yahtzee).abs() <= bound(1), "{}", at(&y, 50));
-    assert!((at(&y, 1) - p_yahtzee).abs() <= bound(1));
+    assert!(
+        (at(&y, 50) / p_yahtzee - 1.0).abs() <= bound(1),
+        "{}",
+        at(&y, 50)
+    );
+    assert!((at(&y, 1) / p_yahtzee - 1.0).abs() <= bound(1));
     assert_eq!(at(&y, 51), 0.0);
     // Only chance: 30 needs five sixes, keeping sixes: (1 - (5/6)^3)^5; 5 is certain.
     let c = reduced(rules, &["C"], false, 63);
     let p_sixes = (1.0f64 - (5.0f64 / 6.0).powi(3)).powi(5);
-    assert!((at(&c, 30) - p_sixes).abs() <= bound(1), "{}", at(&c, 30));
+    assert!(
+        (at(&c, 30) / p_sixes - 1.0).abs() <= bound(1),
+        "{}",
+        at(&c, 30)
+    );
     assert_eq!(at(&c, 5), 1.0);
     assert_eq!(at(&c, 31), 0.0);
     // Only the sixes, 3 of them needed for the bonus from 45 (18 + 35 = 53 points): keeping
@@ -193,7 +293,7 @@ fn single_boxes_match_closed_forms() {
         .map(|k| binomial(5, k) * q.powi(k as i32) * (1.0 - q).powi(5 - k as i32))
         .sum();
     assert!(
-        (at(&s, 53) - at_least_3).abs() <= bound(1),
+        (at(&s, 53) / at_least_3 - 1.0).abs() <= bound(1),
         "{}",
         at(&s, 53)
     );
@@ -231,14 +331,27 @@ fn every_distribution_of_a_table_is_well_formed() {
     for (index, &value) in expected.iter().enumerate() {
         let d = table.dist(index);
         assert!(d.start >= 1, "state {index}: P(0) must be 1");
-        assert!(
-            d.values.windows(2).all(|w| w[0] >= w[1]),
-            "state {index} increases"
-        );
-        if let (Some(&first), Some(&last)) = (d.values.first(), d.values.last()) {
-            assert!(first < u16::MAX && last > 0, "state {index} not trimmed");
+        let end = d.end();
+        let start = i64::from(d.start);
+        // Non-increasing up to one code step (two half steps, and f32 noise): neighbours
+        // equal but for rounding may swap.
+        let step = 1.0 + 2.2 * FINE_ROUNDING;
+        for x in start..end {
+            assert!(
+                d.at_least(x + 1) <= d.at_least(x) * step
+                    && d.complement_at(x) <= d.complement_at(x + 1) * step,
+                "state {index} increases at {x}: {:e} then {:e}",
+                d.at_least(x),
+                d.at_least(x + 1)
+            );
         }
-        let slack = d.values.len() as f64 * bound(rules.box_count());
+        if end >= start {
+            assert!(
+                d.complement_at(start) > 0.0 && d.at_least(end) > 0.0,
+                "state {index}: a stored P is 1 or 0"
+            );
+        }
+        let slack = d.mean() * bound(rules.box_count());
         assert!(
             d.mean() >= value - slack,
             "state {index}: mean {} below the expected score {value}",
@@ -251,6 +364,111 @@ fn every_distribution_of_a_table_is_well_formed() {
     assert!(empty.mean() > sheet_value(&expected, &Sheet::empty(rules)).unwrap() + 5.0);
 }
 
+/// The empty sheet's support in the tables (yahtzee built here, yahtzee-kurnik in the suite's
+/// shared directory) against the rules' own: the greatest total with `P > 0` is the most any
+/// dice allow, exactly. At the other end a strategy guarantees a total whatever the dice, but
+/// just above it `1 - P` is far below the least `f32` (`2^-149`): the tables keep `1 - P`
+/// down to there, so their least total with `P < 1` lies between the two (docs/methods.md).
+#[test]
+fn empty_sheet_support_is_the_rules_support() {
+    let kurnik = open_dist(crate::common::tables_dir(), RuleSet::YahtzeeKurnik).unwrap();
+    let yahtzee = &whole(RuleSet::Yahtzee).1;
+    for table in [yahtzee, &kurnik] {
+        let rules = table.rules();
+        let empty = Sheet::empty(rules);
+        let d = table.sheet_dist(&empty).unwrap();
+        let s = SupportSolver::default().support(&empty);
+        assert_eq!(d.end(), i64::from(s.greatest), "{rules}: greatest total");
+        let sure = i64::from(d.start) - 1;
+        assert!(
+            sure >= i64::from(s.guaranteed) && sure < i64::from(s.guaranteed) + 20,
+            "{rules}: guaranteed {} , the table's P = 1 up to {sure}",
+            s.guaranteed
+        );
+        // Both tails are there, not rounded to 1 or 0: 1 - P at the start is tiny.
+        let below = d.complement_at(i64::from(d.start));
+        assert!(below > 0.0 && below < 1e-30, "{rules}: 1 - P {below:e}");
+        assert!(d.at_least(d.end()) > 0.0);
+        assert!(d.at_least(1000) > 1e-10, "{rules}: {}", d.at_least(1000));
+    }
+}
+
+/// The whole yahtzee-kurnik table (the suite's shared one, built by `tables build --dist`)
+/// against the same computation in `f64`, neither coded nor trimmed: every state, at every
+/// total where the reference `P >= 1e-12` (and `1 - P >= 1e-12`), within the bound of its
+/// turns left; the same support; and the empty sheet's `dist` output too.
+#[test]
+fn whole_table_agrees_with_an_untrimmed_f64_computation() {
+    let rules = RuleSet::YahtzeeKurnik;
+    let table = open_dist(crate::common::tables_dir(), rules).unwrap();
+    let boxes = rules.box_count();
+    let mut filled = vec![0; StateSpace::new(rules).len()];
+    for (f, layer) in dicelens::solve::distribution::layers(rules)
+        .iter()
+        .enumerate()
+    {
+        for &i in layer {
+            filled[i] = f;
+        }
+    }
+    let (mut checked, mut worst) = (0u64, 0.0f64);
+    let mut check = |index: usize, reference: &dicelens::solve::distribution::ReferenceDist| {
+        let d = table.dist(index);
+        let (first, last) = reference.bounds();
+        assert_eq!(d.end(), last, "state {index}: greatest total");
+        // Where the table has P = 1 and the reference not, 1 - P is below the least f32.
+        assert!(i64::from(d.start) >= first, "state {index}: start");
+        for x in first..i64::from(d.start) {
+            let c = reference.complement_at(x);
+            assert!(c < 1.5e-45, "state {index}: 1 - P(>={x}) {c:e} lost");
+        }
+        let free = boxes - filled[index];
+        let bound = bound(free);
+        for x in first..=last {
+            let (p, c) = (reference.at_least(x), reference.complement_at(x));
+            for (got, want, side) in [(d.at_least(x), p, "P"), (d.complement_at(x), c, "1 - P")] {
+                if want >= TAIL {
+                    let error = (got / want - 1.0).abs();
+                    worst = worst.max(error);
+                    assert!(
+                        error <= bound,
+                        "state {index}, {free} free: {side}(>={x}) table {got:e} reference {want:e}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    };
+    let empty = build_reference(rules, 0, &mut check);
+    assert!(checked > 100_000_000, "{checked} values checked");
+    eprintln!("{checked} values within {worst:e} relative of the f64 reference");
+    // The empty sheet's `dist --csv`, as printed, agrees as well.
+    let (_, reference) = &empty[0];
+    let out = run(&["dist", "--rules", rules.name(), "--csv"], 2);
+    let csv = text(&out.stdout);
+    let mut totals = Vec::new();
+    for line in csv.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        let (total, p): (i64, f64) = (cols[0].parse().unwrap(), cols[1].parse().unwrap());
+        let want = reference.at_least(total);
+        if want >= TAIL {
+            assert!(
+                (p / want - 1.0).abs() <= bound(boxes),
+                "{total}: {p:e} vs {want:e}"
+            );
+        } else {
+            assert!(p > 0.0 && p < 2.0 * TAIL, "{total}: {p:e} vs {want:e}");
+        }
+        totals.push(total);
+    }
+    assert_eq!(
+        totals.last(),
+        Some(&reference.bounds().1),
+        "the greatest total"
+    );
+    assert!(totals.windows(2).all(|w| w[1] == w[0] + 1));
+}
+
 /// The turn computed for `eval` agrees with the table's value of the same state, and its
 /// options' best probability is the probability of the roll's position.
 #[test]
@@ -258,13 +476,14 @@ fn turn_options_agree_with_the_table() {
     let rules = RuleSet::Yahtzee;
     let (_, table) = whole(rules);
     let sheet = reduced(rules, &["1", "3K", "SS", "C"], false, 20);
+    let free = 4;
     let turn = TurnDist::new(table, &sheet).unwrap();
     let d = table.sheet_dist(&sheet).unwrap();
     for target in [300, 320, 340, 360, 380] {
         let from_table = d.at_least(target - i64::from(sheet.points));
         let from_turn = turn.before_first_roll(target);
         assert!(
-            (from_table - from_turn).abs() <= 2.0 * ROUNDING_ERROR,
+            (from_table - from_turn).abs() <= 2.0 * bound(free) * from_table.max(from_turn),
             "{target}"
         );
     }
@@ -348,7 +567,7 @@ fn memory_and_mapped_tables_read_alike() {
     let (dir, mapped) = whole(rules);
     let bytes = std::fs::read(dist_path(dir.path(), rules)).unwrap();
     assert!(bytes.len() > 1_000_000);
-    let data = late_table(rules);
+    let data = late_table(rules, 2);
     let memory = dist_from_data(rules, data);
     for sheet in games(rules) {
         let a = mapped.sheet_dist(&sheet).unwrap();
