@@ -7,7 +7,6 @@ pub(crate) use super::progress::Bar;
 use super::{notice, print_stdout, CliError, Required};
 use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
 use dicelens::rate::Unit;
-use dicelens::replay::ReplayOptions;
 use dicelens::report::csv::RowFiles;
 use dicelens::report::output::OutputDir;
 use dicelens::report::player::WorstDecisions;
@@ -86,15 +85,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         verb: "rated",
     };
     let mut analyzer = Analyzer::new(Options {
-        format: args.format.format,
-        read: args.format.read_options()?,
-        range,
-        replay: ReplayOptions {
-            include_unfinished: args.filter.include_unfinished,
-        },
-        only: args.filter.rules,
         oracle: args.oracle.oracle,
         tables: args.tables.tables.clone(),
+        ..args.filter.reading(&args.format, range)?
     });
     if let Some(path) = &args.seen_ids {
         super::ids::read_seen_ids(path, |id| analyzer.mark_seen(id))?;

@@ -12,7 +12,6 @@ use super::{notice, print_stdout, CliError, Required};
 use dicelens::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use dicelens::corpus::Summary;
 use dicelens::pipeline::{analyze, Options};
-use dicelens::replay::ReplayOptions;
 use dicelens::report::leaderboard;
 use dicelens::report::output::{check_complete, write_file};
 use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
@@ -67,15 +66,9 @@ fn usage(message: impl Into<String>) -> CliError {
 /// oracle and the summary.
 fn from_logs(args: &Args) -> Result<(Parts, WorstDecisions, String, Summary), CliError> {
     let options = Options {
-        format: args.format.format,
-        read: args.format.read_options()?,
-        range: None,
-        replay: ReplayOptions {
-            include_unfinished: args.filter.include_unfinished,
-        },
-        only: args.filter.rules,
         oracle: args.oracle.oracle,
         tables: args.tables.tables.clone(),
+        ..args.filter.reading(&args.format, None)?
     };
     let mut sink = WorstDecisions::of_player(&args.name);
     let files = args.format.paths(&args.files)?;

@@ -4,6 +4,7 @@
 //! five fresh dice against their exact distribution.
 
 use super::csv::csv_field;
+use super::dist::probability_text;
 use super::html::STYLE;
 use super::svg::{
     axes, axis_title, escape, fixed, legend, legend_rows, nice_axis, plot_background, px, svg_open,
@@ -44,15 +45,14 @@ pub struct DiceReport<'a> {
     pub games_used: u64,
 }
 
-/// A p-value written for people: 4 decimals, scientific below 0.0001, `<1e-300` below what a
-/// double holds.
+/// A p-value written for people: as every small probability is written
+/// ([`probability_text`]: 4 decimals, scientific below 0.001), `<1e-300` below what a double
+/// holds.
 pub fn p_text(p: f64) -> String {
     if p < 1e-300 {
         "<1e-300".into()
-    } else if p < 1e-4 {
-        format!("{p:.1e}")
     } else {
-        fixed(p, 4)
+        probability_text(p, 4)
     }
 }
 
