@@ -8,10 +8,14 @@
 //!   (`v` down to `2^-50`, about `8.9e-16`), a step of `49 / 30720` in `log2`, so rounding
 //!   alone changes a value by a factor of at most `2^(FINE_STEP / 2)`: [`FINE_ROUNDING`]
 //!   (`5.53e-4`) relative;
-//! - the coarse part, `m` above `FINE_CODES`: `y` from [`FINE_END`] to [`COARSE_END`] (149:
-//!   the least positive `f32` is `2^-149`) in 2,047 steps of `0.0489`, a relative rounding
-//!   error of at most [`COARSE_ROUNDING`] (1.7%): enough to keep the support exact and the
-//!   deep tail's order of magnitude.
+//! - the coarse part, `m` up to [`COARSE_CODES`]: `y` from [`FINE_END`] to [`COARSE_END`] (149:
+//!   the least positive `f32` is `2^-149`) in 1,247 steps of `0.0794`, a relative rounding
+//!   error of at most [`COARSE_ROUNDING`] (2.8%);
+//! - the deep part, the last 800 magnitudes: `y` from [`COARSE_END`] to [`DEEP_END`] (600) in
+//!   steps of `0.564`, a relative rounding error of at most [`DEEP_ROUNDING`] (21.6%). No
+//!   non-zero `P` or `1 - P` is smaller than one sequence of rolls, `6^-15` a turn
+//!   (`2^-582` for 15 turns), so every one is coded: the support is exact, and the deep
+//!   tail keeps its order of magnitude.
 //!
 //! Decoding is a lookup in a table of the 32,768 magnitudes, encoding a `log2` and a rounding.
 
@@ -26,17 +30,27 @@ const MAGNITUDE: u16 = 0x7fff;
 /// Codes of the fine part: magnitudes `0..=FINE_CODES`.
 pub const FINE_CODES: u16 = 30_720;
 
+/// Codes of the fine and coarse parts: magnitudes `0..=COARSE_CODES`; the deep part follows.
+pub const COARSE_CODES: u16 = FINE_CODES + 1_247;
+
 /// `-log2` of the least value of the fine part.
 pub const FINE_END: f64 = 50.0;
 
 /// `-log2` of the least value of the coarse part (the least positive `f32`).
 pub const COARSE_END: f64 = 149.0;
 
+/// `-log2` of the least value of the deep part, below every non-zero `P` and `1 - P` of 15
+/// turns or fewer (`6^-225 = 2^-581.6`).
+pub const DEEP_END: f64 = 600.0;
+
 /// Step of the fine part, in `log2` units.
 pub const FINE_STEP: f64 = (FINE_END - 1.0) / FINE_CODES as f64;
 
 /// Step of the coarse part, in `log2` units.
-pub const COARSE_STEP: f64 = (COARSE_END - FINE_END) / (MAGNITUDE - FINE_CODES) as f64;
+pub const COARSE_STEP: f64 = (COARSE_END - FINE_END) / (COARSE_CODES - FINE_CODES) as f64;
+
+/// Step of the deep part, in `log2` units.
+pub const DEEP_STEP: f64 = (DEEP_END - COARSE_END) / (MAGNITUDE - COARSE_CODES) as f64;
 
 /// The largest relative error of one rounding in the fine part, `2^(FINE_STEP / 2) - 1`
 /// (rounded up).
@@ -44,19 +58,30 @@ pub const FINE_ROUNDING: f64 = 5.53e-4;
 
 /// The largest relative error of one rounding in the coarse part, `2^(COARSE_STEP / 2) - 1`
 /// (rounded up).
-pub const COARSE_ROUNDING: f64 = 1.70e-2;
+pub const COARSE_ROUNDING: f64 = 2.79e-2;
+
+/// The largest relative error of one rounding in the deep part, `2^(DEEP_STEP / 2) - 1`
+/// (rounded up).
+pub const DEEP_ROUNDING: f64 = 0.216;
 
 /// The least value coded in the fine part, `2^-FINE_END`.
 pub fn fine_floor() -> f64 {
     (-FINE_END).exp2()
 }
 
+/// The least value coded in the coarse part, `2^-COARSE_END` (the least positive `f32`).
+pub fn coarse_floor() -> f64 {
+    (-COARSE_END).exp2()
+}
+
 /// `-log2` of the value a magnitude stands for.
 fn magnitude_log(m: u16) -> f64 {
     if m <= FINE_CODES {
         1.0 + f64::from(m) * FINE_STEP
-    } else {
+    } else if m <= COARSE_CODES {
         FINE_END + f64::from(m - FINE_CODES) * COARSE_STEP
+    } else {
+        COARSE_END + f64::from(m - COARSE_CODES) * DEEP_STEP
     }
 }
 
@@ -75,8 +100,10 @@ fn magnitude_of(v: f64) -> u16 {
     let y = -v.log2();
     let m = if y <= FINE_END {
         (y - 1.0) / FINE_STEP
-    } else {
+    } else if y <= COARSE_END {
         f64::from(FINE_CODES) + (y - FINE_END) / COARSE_STEP
+    } else {
+        f64::from(COARSE_CODES) + (y - COARSE_END) / DEEP_STEP
     };
     m.round().clamp(0.0, f64::from(MAGNITUDE)) as u16
 }
@@ -129,34 +156,36 @@ mod tests {
 
     #[test]
     fn the_rounding_constants_bound_the_steps() {
-        let fine = (FINE_STEP / 2.0).exp2() - 1.0;
-        let coarse = (COARSE_STEP / 2.0).exp2() - 1.0;
-        assert!(
-            fine <= FINE_ROUNDING && FINE_ROUNDING - fine < 1e-6,
-            "{fine}"
-        );
-        assert!(
-            coarse <= COARSE_ROUNDING && COARSE_ROUNDING - coarse < 1e-4,
-            "{coarse}"
-        );
-        // The last magnitude is the least positive f32.
+        for (step, rounding, close) in [
+            (FINE_STEP, FINE_ROUNDING, 1e-6),
+            (COARSE_STEP, COARSE_ROUNDING, 1e-4),
+            (DEEP_STEP, DEEP_ROUNDING, 1e-3),
+        ] {
+            let exact = (step / 2.0).exp2() - 1.0;
+            assert!(exact <= rounding && rounding - exact < close, "{exact}");
+        }
+        // The coarse part ends at the least positive f32, the deep part below 6^-225.
         assert_eq!(
-            magnitudes()[usize::from(MAGNITUDE)] as f32,
+            magnitudes()[usize::from(COARSE_CODES)] as f32,
             f32::from_bits(1)
         );
+        let least = magnitudes()[usize::from(MAGNITUDE)];
+        assert!(least > 0.0 && least < 6f64.powi(-225));
         assert_eq!(probability(encode(0.5)), 0.5);
     }
 
     #[test]
     fn coding_keeps_each_tail_within_one_rounding() {
-        // P from 1e-40 to 1 - 1e-40, both sides: relative error of P (small P) and of 1 - P
+        // P from 1e-175 to 1 - 1e-175, both sides: relative error of P (small P) and of 1 - P
         // (P near 1) within one half step.
         let mut v = 0.5f64;
-        while v > 1e-40 {
+        while v > 1e-175 {
             let bound = if v >= fine_floor() {
                 FINE_ROUNDING
-            } else {
+            } else if v >= coarse_floor() {
                 COARSE_ROUNDING
+            } else {
+                DEEP_ROUNDING
             };
             let p = probability(encode(v));
             assert!((p / v - 1.0).abs() <= bound, "P {v}: {p}");

@@ -128,6 +128,13 @@ impl Default for SupportSolver {
 }
 
 impl SupportSolver {
+    /// Every sheet whose support has been computed (the points left at 0, the upper total
+    /// capped), with it: after [`SupportSolver::support`] of an empty sheet, every sheet a
+    /// game can reach.
+    pub fn solved(&self) -> impl Iterator<Item = (&Sheet, &Support)> {
+        self.known.iter()
+    }
+
     /// The support of the points still to come of `sheet`.
     pub fn support(&mut self, sheet: &Sheet) -> Support {
         if sheet.is_complete() {
@@ -146,12 +153,23 @@ impl SupportSolver {
         }
         let mut worst_last = Vec::with_capacity(self.dice.rolls.len());
         let mut greatest = 0;
+        // The few sheets each box leads to, with their support: looked up here rather than
+        // in the map, once per roll and box.
+        let mut reached: Vec<Vec<(Sheet, Support)>> = vec![Vec::new(); key.rules.box_count()];
         for r in 0..self.dice.rolls.len() {
             let roll = self.dice.rolls[r];
             let (mut worst, mut best) = (0, 0);
-            for b in 0..key.rules.box_count() {
+            for (b, seen) in reached.iter_mut().enumerate() {
                 if let Some((next, gained)) = key.after(&roll, b) {
-                    let s = self.support(&next);
+                    let next = Sheet { points: 0, ..next };
+                    let s = match seen.iter().find(|(sheet, _)| *sheet == next) {
+                        Some(&(_, s)) => s,
+                        None => {
+                            let s = self.support(&next);
+                            seen.push((next, s));
+                            s
+                        }
+                    };
                     worst = worst.max(gained + s.guaranteed);
                     best = best.max(gained + s.greatest);
                 }

@@ -29,13 +29,7 @@ pub fn tables_dir() -> &'static Path {
         let dir = tempfile::tempdir().unwrap();
         let builds: [&[&str]; 2] = [
             &["tables", "build", "--rules", "all"],
-            &[
-                "tables",
-                "build",
-                "--dist",
-                "--rules",
-                "yahtzee,yahtzee-kurnik",
-            ],
+            &["tables", "build", "--dist", "--rules", "all"],
         ];
         for args in builds {
             let out = Command::new(env!("CARGO_BIN_EXE_dicelens"))
