@@ -5,19 +5,22 @@
 //! own dice multisets, keeps and rerolls, and [`Sheet::after`] for scoring.
 
 use crate::dice::Dice;
-use crate::rules::Sheet;
+use crate::rules::{Sheet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::collections::HashMap;
 
-/// The dice multisets of one turn: rolls of five dice and keeps of up to five, sorted faces.
+/// The dice multisets of one turn: keeps of up to five dice (462, by size), the last 252 of
+/// which, five dice, are the rolls.
 struct Multisets {
     /// The 252 rolls.
     rolls: Vec<Dice>,
-    /// For each of the 462 keeps, the rolls that contain it (its possible results after a
-    /// reroll).
-    completions: Vec<Vec<usize>>,
-    /// For each roll, the keeps it contains (keeping all five is stopping).
-    sub_keeps: Vec<Vec<usize>>,
+    /// For each keep of fewer than five dice, the keep with one more die of each face.
+    add: Vec<[usize; 6]>,
+    /// For each keep, the keeps with one die fewer (one per distinct face).
+    remove: Vec<Vec<usize>>,
 }
+
+/// Keeps of fewer than five dice: the rolls come after them.
+const SMALL_KEEPS: usize = 210;
 
 /// Face counts of sorted faces.
 fn counts(faces: &[u8]) -> [u8; 6] {
@@ -47,56 +50,60 @@ impl Multisets {
         for len in 0..=5 {
             sequences(len, 1, &mut Vec::new(), &mut keeps);
         }
-        let mut roll_faces = Vec::new();
-        sequences(5, 1, &mut Vec::new(), &mut roll_faces);
-        let keep_counts: Vec<[u8; 6]> = keeps.iter().map(|k| counts(k)).collect();
-        let roll_counts: Vec<[u8; 6]> = roll_faces.iter().map(|r| counts(r)).collect();
-        let contains = |r: &[u8; 6], k: &[u8; 6]| r.iter().zip(k).all(|(a, b)| a >= b);
-        let completions = keep_counts
+        let index: HashMap<[u8; 6], usize> = keeps
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (counts(k), i))
+            .collect();
+        let with = |k: &[u8], change: &dyn Fn(&mut [u8; 6])| {
+            let mut c = counts(k);
+            change(&mut c);
+            index[&c]
+        };
+        let add = keeps[..SMALL_KEEPS]
+            .iter()
+            .map(|k| std::array::from_fn(|f| with(k, &|c| c[f] += 1)))
+            .collect();
+        let remove = keeps
             .iter()
             .map(|k| {
-                (0..roll_counts.len())
-                    .filter(|&r| contains(&roll_counts[r], k))
+                let mut faces = k.clone();
+                faces.dedup();
+                faces
+                    .iter()
+                    .map(|&f| with(k, &|c| c[usize::from(f - 1)] -= 1))
                     .collect()
             })
             .collect();
-        let sub_keeps = roll_counts
-            .iter()
-            .map(|r| {
-                (0..keep_counts.len())
-                    .filter(|&k| contains(r, &keep_counts[k]))
-                    .collect()
-            })
-            .collect();
-        let rolls = roll_faces
+        let rolls = keeps[SMALL_KEEPS..]
             .iter()
             .filter_map(|f| Dice::from_faces(f))
             .collect();
-        Multisets {
-            rolls,
-            completions,
-            sub_keeps,
-        }
+        Multisets { rolls, add, remove }
     }
 
     /// The value of a turn whose rolls are chosen by an adversary: `last[r]` is the value after
-    /// the last roll `r`; each reroll gives the worst completion of the keep, each keep is the
-    /// best the roll contains, and the first roll is the worst.
+    /// the last roll `r`; each reroll gives the worst completion of the keep (the worst of the
+    /// keep with one more die, recursively), each roll is worth the best keep it contains (the
+    /// best of itself and of itself with one die fewer, recursively), and the first roll is
+    /// the worst.
     fn worst_case_turn(&self, last: &[u32]) -> u32 {
-        let mut rolls = last.to_vec();
+        let mut worst = vec![0u32; SMALL_KEEPS + last.len()];
+        worst[SMALL_KEEPS..].copy_from_slice(last);
+        let mut best = vec![0u32; worst.len()];
         for _ in 0..2 {
-            let keeps: Vec<u32> = self
-                .completions
-                .iter()
-                .map(|c| c.iter().map(|&r| rolls[r]).min().unwrap_or(0))
-                .collect();
-            rolls = self
-                .sub_keeps
-                .iter()
-                .map(|s| s.iter().map(|&k| keeps[k]).max().unwrap_or(0))
-                .collect();
+            for k in (0..SMALL_KEEPS).rev() {
+                worst[k] = self.add[k].iter().map(|&n| worst[n]).min().unwrap_or(0);
+            }
+            for k in 0..best.len() {
+                best[k] = self.remove[k]
+                    .iter()
+                    .map(|&s| best[s])
+                    .fold(worst[k], u32::max);
+            }
+            worst[SMALL_KEEPS..].copy_from_slice(&best[SMALL_KEEPS..]);
         }
-        rolls.into_iter().min().unwrap_or(0)
+        worst[SMALL_KEEPS..].iter().copied().min().unwrap_or(0)
     }
 }
 
@@ -143,9 +150,20 @@ impl SupportSolver {
                 greatest: 0,
             };
         }
+        // The upper total matters only while the bonus is still open: at most the threshold,
+        // and 0 once the free upper boxes cannot reach it.
+        let open: u32 = (0..UPPER_BOXES)
+            .filter(|&b| sheet.filled & (1 << b) == 0)
+            .map(|b| 5 * (b as u32 + 1))
+            .sum();
+        let upper = sheet.capped_upper();
         let key = Sheet {
             points: 0,
-            upper_total: sheet.capped_upper(),
+            upper_total: if upper + open < UPPER_THRESHOLD {
+                0
+            } else {
+                upper
+            },
             ..*sheet
         };
         if let Some(&s) = self.known.get(&key) {
@@ -217,6 +235,14 @@ mod tests {
             }
         );
         assert_eq!(solver.dice.rolls.len(), 252);
-        assert_eq!(solver.dice.completions.len(), 462);
+        assert_eq!(solver.dice.remove.len(), 462);
+        // A roll of five distinct faces holds five keeps of one die fewer.
+        let distinct = solver
+            .dice
+            .rolls
+            .iter()
+            .position(|r| r.faces() == [1, 2, 3, 4, 5]);
+        let distinct = SMALL_KEEPS + distinct.unwrap();
+        assert_eq!(solver.dice.remove[distinct].len(), 5);
     }
 }
