@@ -74,15 +74,20 @@ pub fn coarse_floor() -> f64 {
     (-COARSE_END).exp2()
 }
 
+/// The three parts of the magnitudes, each an even scale of `y`: its first magnitude, the `y`
+/// there and at its end, and its step.
+const PARTS: [(u16, f64, f64, f64); 3] = [
+    (0, 1.0, FINE_END, FINE_STEP),
+    (FINE_CODES, FINE_END, COARSE_END, COARSE_STEP),
+    (COARSE_CODES, COARSE_END, DEEP_END, DEEP_STEP),
+];
+
 /// `-log2` of the value a magnitude stands for.
 fn magnitude_log(m: u16) -> f64 {
-    if m <= FINE_CODES {
-        1.0 + f64::from(m) * FINE_STEP
-    } else if m <= COARSE_CODES {
-        FINE_END + f64::from(m - FINE_CODES) * COARSE_STEP
-    } else {
-        COARSE_END + f64::from(m - COARSE_CODES) * DEEP_STEP
-    }
+    let ends = [FINE_CODES, COARSE_CODES, MAGNITUDE];
+    let part = ends.iter().position(|&end| m <= end).unwrap_or(2);
+    let (first, y, _, step) = PARTS[part];
+    y + f64::from(m - first) * step
 }
 
 /// The values of the 32,768 magnitudes.
@@ -98,13 +103,9 @@ fn magnitudes() -> &'static [f64] {
 /// The magnitude nearest (in `log2`) to `v` in `[0, 1/2]`; the least value for 0.
 fn magnitude_of(v: f64) -> u16 {
     let y = -v.log2();
-    let m = if y <= FINE_END {
-        (y - 1.0) / FINE_STEP
-    } else if y <= COARSE_END {
-        f64::from(FINE_CODES) + (y - FINE_END) / COARSE_STEP
-    } else {
-        f64::from(COARSE_CODES) + (y - COARSE_END) / DEEP_STEP
-    };
+    let part = PARTS.iter().position(|p| y <= p.2).unwrap_or(2);
+    let (first, y0, _, step) = PARTS[part];
+    let m = f64::from(first) + (y - y0) / step;
     m.round().clamp(0.0, f64::from(MAGNITUDE)) as u16
 }
 
