@@ -1,6 +1,7 @@
 //! The rule sets: categories, scoring, jokers and bonuses. Everything the rest of the program
 //! knows about scoring comes from here (see `docs/rules.md`).
 
+pub mod jamb;
 mod sheet;
 
 pub use sheet::{upper_totals, Sheet, SheetError};
