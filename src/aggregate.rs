@@ -555,7 +555,7 @@ pub const KINDS: [&str; 3] = ["keep after roll 1", "keep after roll 2", "box cho
 /// The kind of a decision: 0 keep after roll 1, 1 keep after roll 2, 2 box choice.
 pub fn kind(r: &Rated) -> usize {
     match r.decision.choice {
-        Choice::Score(_) => 2,
+        Choice::Score(_) | Choice::Write(_) => 2,
         Choice::Keep(_) => usize::from(r.decision.roll_number.clamp(1, 2) - 1),
     }
 }

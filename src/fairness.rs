@@ -75,7 +75,7 @@ pub fn fresh_rolls(replayed: &Replayed) -> Vec<FreshRoll> {
         }
         kept = match decision.choice {
             Choice::Keep(dice) => Some((decision.turn, dice)),
-            Choice::Score(_) => None,
+            Choice::Score(_) | Choice::Write(_) => None,
         };
     }
     rolls

@@ -151,6 +151,7 @@ pub fn positions<P: Player>(
                             shown.push(rng.gen_range(1..=6));
                         }
                     }
+                    Choice::Write(_) => return Err(SelfPlayError::IllegalBox),
                     Choice::Score(category) => {
                         let (after, _) = rules
                             .box_of(category)

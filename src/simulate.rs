@@ -7,6 +7,9 @@
 //! so a few players play very many games. Games are generated from `(seed, game index)` alone,
 //! so the corpus is the same bytes whatever the thread count.
 
+pub mod jamb;
+pub mod jamb_strategies;
+
 use crate::dice::Dice;
 use crate::replay::Decision;
 use crate::rules::{Choice, RuleSet, Sheet};
@@ -264,6 +267,8 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
                         turn.keeps[usize::from(roll_number - 1)] = keep;
                         shown = next;
                     }
+                    // The solitaire table's options are Yahtzee boxes only.
+                    Choice::Write(_) => break,
                     Choice::Score(category) => {
                         let b = rules.box_of(category).unwrap_or(0);
                         let scored = sheet.score(&dice, b).map_or(0, |s| s.points);
@@ -314,7 +319,12 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
 /// Keeps `kept` out of `shown` (the first dice that match, in table order) and rerolls the
 /// others in place (as `dice` falls), as a site shows them. Returns the keep as written and the
 /// new roll.
-fn reroll(rng: &mut ChaCha8Rng, dice: DiceLaw, shown: &[u8; 5], kept: &Dice) -> (Keep, [u8; 5]) {
+pub(crate) fn reroll(
+    rng: &mut ChaCha8Rng,
+    dice: DiceLaw,
+    shown: &[u8; 5],
+    kept: &Dice,
+) -> (Keep, [u8; 5]) {
     let mut left = kept.counts();
     let mut next = *shown;
     let mut written = Vec::with_capacity(5);

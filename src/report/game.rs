@@ -425,7 +425,7 @@ struct Point {
 fn decision_x(d: &DecisionRow, seats: usize) -> f64 {
     let turn = (usize::from(d.round).saturating_sub(1)) * seats + usize::from(d.seat);
     let into = match d.choice {
-        Choice::Score(_) => 1.0,
+        Choice::Score(_) | Choice::Write(_) => 1.0,
         Choice::Keep(_) => f64::from(d.roll) / 3.0,
     };
     turn as f64 + into

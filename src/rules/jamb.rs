@@ -343,7 +343,8 @@ impl fmt::Display for JambRules {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ColumnState {
     filled: u16,
-    values: [i32; BOXES],
+    /// Points of each filled box (no box scores above 80, so a byte holds them).
+    values: [u8; BOXES],
 }
 
 impl ColumnState {
@@ -359,18 +360,19 @@ impl ColumnState {
 
     /// The points in box `b`, `None` while it is empty.
     pub fn value(&self, b: JambBox) -> Option<i32> {
-        self.is_filled(b).then(|| self.values[b.index()])
+        self.is_filled(b).then(|| i32::from(self.values[b.index()]))
     }
 
-    /// The column with box `b` holding `points`; `None` if the box is already filled. Does not
-    /// check the column's order of filling (that is [`JambSheet::after`]'s job).
+    /// The column with box `b` holding `points`; `None` if the box is already filled or the
+    /// points are outside 0..=255 (no dice score there). Does not check the column's order of
+    /// filling (that is [`JambSheet::after`]'s job).
     pub fn with(&self, b: JambBox, points: i32) -> Option<ColumnState> {
         if self.is_filled(b) {
             return None;
         }
         let mut next = *self;
         next.filled |= b.bit();
-        next.values[b.index()] = points;
+        next.values[b.index()] = u8::try_from(points).ok()?;
         Some(next)
     }
 
@@ -433,11 +435,23 @@ impl ColumnState {
     }
 }
 
-/// A player's Jamb slip between turns.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Most columns a slip may have.
+pub const MAX_COLUMNS: usize = 6;
+
+/// A box of a slip: which column (0-based, in [`JambRules::columns`] order) and which box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    /// The column's index in the slip.
+    pub column: u8,
+    /// The box in that column.
+    pub jbox: JambBox,
+}
+
+/// A player's Jamb slip between turns (a small value: it is copied into every decision).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JambSheet {
     rules: JambRules,
-    columns: Vec<ColumnState>,
+    columns: [ColumnState; MAX_COLUMNS],
 }
 
 impl JambSheet {
@@ -445,7 +459,7 @@ impl JambSheet {
     pub fn new(rules: JambRules) -> JambSheet {
         JambSheet {
             rules,
-            columns: vec![ColumnState::default(); rules.columns.len()],
+            columns: [ColumnState::default(); MAX_COLUMNS],
         }
     }
 
@@ -456,7 +470,76 @@ impl JambSheet {
 
     /// The columns, in the order of [`JambRules::columns`].
     pub fn columns(&self) -> &[ColumnState] {
-        &self.columns
+        &self.columns[..self.rules.columns.len().min(MAX_COLUMNS)]
+    }
+
+    /// The state of column `column`, `None` past the slip's columns.
+    pub fn column(&self, column: usize) -> Option<&ColumnState> {
+        self.columns().get(column)
+    }
+
+    /// The code of a cell as logs write it: the column's kind letter, `:`, the box code
+    /// (`D:1`, `F:MAX`, `U:J`); a slip has at most one column of each kind, so the letter names
+    /// the column.
+    pub fn cell_code(&self, cell: Cell) -> String {
+        let kind = self.rules.columns.get(usize::from(cell.column));
+        let letter = kind.map_or('?', |k| k.code());
+        format!("{letter}:{}", cell.jbox.code())
+    }
+
+    /// The cell written `code` (see [`JambSheet::cell_code`]; case-insensitive), `None` when
+    /// the slip has no such column or box.
+    pub fn parse_cell(&self, code: &str) -> Option<Cell> {
+        let (letter, jbox) = code.split_once(':')?;
+        let mut letters = letter.chars();
+        let kind = ColumnKind::parse(letters.next()?)?;
+        if letters.next().is_some() {
+            return None;
+        }
+        let column = self.rules.columns.iter().position(|&k| k == kind)?;
+        Some(Cell {
+            column: u8::try_from(column).ok()?,
+            jbox: JambBox::parse(jbox)?,
+        })
+    }
+
+    /// Every cell that may be filled now with dice of roll `roll_number`, column by column, top
+    /// to bottom (the same cells as [`JambSheet::legal_boxes`]).
+    pub fn legal_cells(&self, roll_number: u8) -> impl Iterator<Item = Cell> + '_ {
+        self.rules
+            .columns
+            .iter()
+            .zip(self.columns())
+            .enumerate()
+            .flat_map(move |(column, (kind, state))| {
+                let allowed = kind.allowed_boxes(state.filled, roll_number);
+                JambBox::ALL
+                    .into_iter()
+                    .filter(move |b| allowed & b.bit() != 0)
+                    .map(move |jbox| Cell {
+                        column: column as u8,
+                        jbox,
+                    })
+            })
+    }
+
+    /// True when a player who rolled roll `roll_number` may keep dice and roll again: a roll is
+    /// left and some cell other than the Hand column's will take the next roll's dice (when
+    /// only Hand boxes are empty, the turn must be written after its first roll).
+    pub fn may_roll_again(&self, roll_number: u8) -> bool {
+        roll_number < MAX_ROLLS && self.legal_cells(roll_number + 1).next().is_some()
+    }
+
+    /// Points of `dice` scored on roll `roll_number` in `cell`; `None` when the cell may not be
+    /// filled now (see [`JambSheet::score`]).
+    pub fn score_cell(&self, dice: &Dice, roll_number: u8, cell: Cell) -> Option<i32> {
+        self.score(dice, roll_number, usize::from(cell.column), cell.jbox)
+    }
+
+    /// The slip after writing `dice` of roll `roll_number` in `cell` (see
+    /// [`JambSheet::after`]).
+    pub fn after_cell(&self, dice: &Dice, roll_number: u8, cell: Cell) -> Option<JambSheet> {
+        self.after(dice, roll_number, usize::from(cell.column), cell.jbox)
     }
 
     /// True when box `b` of column `column` may be filled now with dice of roll `roll_number`.
@@ -473,7 +556,7 @@ impl JambSheet {
     /// column, top to bottom; empty for a roll number outside 1..=3 or a complete slip.
     pub fn legal_boxes(&self, roll_number: u8) -> Vec<(usize, JambBox)> {
         let mut out = Vec::new();
-        for (column, (kind, state)) in self.rules.columns.iter().zip(&self.columns).enumerate() {
+        for (column, (kind, state)) in self.rules.columns.iter().zip(self.columns()).enumerate() {
             let allowed = kind.allowed_boxes(state.filled, roll_number);
             out.extend(
                 JambBox::ALL
@@ -504,7 +587,7 @@ impl JambSheet {
         b: JambBox,
     ) -> Option<JambSheet> {
         let points = self.score(dice, roll_number, column, b)?;
-        let mut next = self.clone();
+        let mut next = *self;
         let state = next.columns.get_mut(column)?;
         *state = state.with(b, points)?;
         Some(next)
@@ -512,17 +595,17 @@ impl JambSheet {
 
     /// True when every box of every column is filled.
     pub fn is_complete(&self) -> bool {
-        self.columns.iter().all(ColumnState::is_complete)
+        self.columns().iter().all(ColumnState::is_complete)
     }
 
     /// Turns left: the number of empty boxes.
     pub fn turns_left(&self) -> usize {
-        self.columns.iter().map(ColumnState::empty_count).sum()
+        self.columns().iter().map(ColumnState::empty_count).sum()
     }
 
     /// The slip's score so far: the sum of the column totals ([`ColumnState::total`]).
     pub fn total(&self) -> i32 {
-        self.columns
+        self.columns()
             .iter()
             .map(ColumnState::total)
             .fold(0, i32::saturating_add)

@@ -445,6 +445,8 @@ pub enum Choice {
     Keep(Dice),
     /// Score the roll in this box now.
     Score(Category),
+    /// Jamb: write the roll in this cell (column and box) now.
+    Write(jamb::Cell),
 }
 
 impl fmt::Display for Choice {
@@ -453,6 +455,7 @@ impl fmt::Display for Choice {
         match self {
             Choice::Keep(d) => write!(f, "keep {d}"),
             Choice::Score(c) => write!(f, "score {c}"),
+            Choice::Write(cell) => write!(f, "write {}:{}", cell.column, cell.jbox),
         }
     }
 }
