@@ -868,8 +868,8 @@ mod tests {
         );
         let zero_ones = max_min.with(Ones, 0).unwrap();
         assert_eq!(zero_ones.middle(), 0);
-        let huge = column(&[(Ones, i32::MAX), (Max, i32::MAX), (Min, i32::MIN)]);
-        assert_eq!(huge.total(), i32::MAX, "saturates instead of overflowing");
+        assert_eq!(max_min.with(Ones, 256), None, "no dice score 256");
+        assert_eq!(max_min.with(Ones, -1), None, "nor below 0");
     }
 
     #[test]
