@@ -5,7 +5,7 @@
 //! ratios of sums, computed only when reported.
 
 use crate::rate::{Class, Rated, Unit};
-use crate::rules::{Choice, Sheet};
+use crate::rules::{Choice, PlayerSheet};
 use crate::screening::Stretches;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -959,7 +959,7 @@ pub struct Results {
 
 impl Results {
     /// The results of a game that ended with `finals` (seat order), in `unit`.
-    pub fn of_finals(finals: &[Sheet], unit: Unit) -> Results {
+    pub fn of_finals(finals: &[PlayerSheet], unit: Unit) -> Results {
         let of_seat = finals
             .iter()
             .enumerate()
@@ -968,13 +968,13 @@ impl Results {
                     .iter()
                     .enumerate()
                     .filter(|(other, _)| *other != seat)
-                    .map(|(_, o)| match sheet.points.cmp(&o.points) {
+                    .map(|(_, o)| match sheet.points().cmp(&o.points()) {
                         std::cmp::Ordering::Greater => 1.0,
                         std::cmp::Ordering::Equal => 0.5,
                         std::cmp::Ordering::Less => 0.0,
                     })
                     .sum(),
-                Unit::Points | Unit::Mixed => f64::from(sheet.points),
+                Unit::Points | Unit::Mixed => sheet.points() as f64,
             })
             .collect();
         Results { unit, of_seat }
@@ -1156,7 +1156,7 @@ mod tests {
                 round,
                 turn: 0,
                 roll_number: roll,
-                sheet: Sheet::empty(RuleSet::MAIN[0]),
+                sheet: crate::rules::PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
                 dice,
                 choice: Choice::Keep(dice),
             },

@@ -967,7 +967,7 @@ mod tests {
             include_unfinished: true,
         };
         replay(&game, options, &mut replayed).unwrap();
-        assert_eq!(replayed.rules, Some(RuleSet::Yahtzee));
+        assert_eq!(replayed.rules, Some(RuleSet::Yahtzee.into()));
         (game, replayed)
     }
 

@@ -18,7 +18,7 @@ use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
 };
 use crate::replay::{ReplayOptions, Replayed};
-use crate::rules::RuleSet;
+use crate::rules::{GameRules, RuleSet};
 use crate::tables::{load_dist, load_expected, table_dir, TableError};
 use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
@@ -291,8 +291,9 @@ impl Tables {
         replayed: &Replayed,
         progress: &dyn crate::tables::Progress,
     ) -> Result<(), TableError> {
-        let Some(rules) = replayed.rules else {
-            return Ok(());
+        let rules = match replayed.rules {
+            Some(GameRules::Yahtzee(rules)) => rules,
+            Some(GameRules::Jamb(_)) | None => return Ok(()),
         };
         if !self.loaded.contains(&rules) {
             let (table, _) = load_expected(&self.dir, rules, progress)?;
@@ -396,13 +397,13 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                 let mut failed = Vec::new();
                 let mut rated = Vec::new();
                 for (i, (game, replayed)) in chunk.iter().enumerate() {
-                    let unit = oracle.unit(replayed.seats);
+                    let unit = oracle.unit(replayed.rules, replayed.seats);
                     let thresholds = Thresholds::for_unit(unit);
                     if rate_game(oracle, replayed, &thresholds, &mut cache, &mut rated).is_err() {
                         failed.push(not_rated_by_oracle(game));
                         continue;
                     }
-                    let rounds = replayed.rules.map_or(0, |r| r.boxes().len() as u16);
+                    let rounds = replayed.rules.map_or(0, |r| r.rounds() as u16);
                     let results = replayed
                         .complete
                         .then(|| Results::of_finals(replayed.finals(), unit));
@@ -446,7 +447,7 @@ pub struct Options {
     /// Replay options (unfinished games).
     pub replay: ReplayOptions,
     /// Only games of this rule set are rated (the others are skipped as another rule set).
-    pub only: Option<RuleSet>,
+    pub only: Option<GameRules>,
     /// How games are rated.
     pub oracle: OracleSpec,
     /// Table directory (default: $DICELENS_TABLES, else ./tables).
@@ -803,7 +804,7 @@ pub fn rate_games_with_ids(
             CACHE.with(|cache| {
                 let mut cache = cache.borrow_mut();
                 cache.serve(oracle.id());
-                let unit = oracle.unit(replayed.seats);
+                let unit = oracle.unit(replayed.rules, replayed.seats);
                 let thresholds = Thresholds::for_unit(unit);
                 let mut rated = Vec::new();
                 let not_rated = rate_game(oracle, &replayed, &thresholds, &mut cache, &mut rated)
@@ -838,9 +839,9 @@ pub fn analyze<S: DecisionSink + ?Sized>(
 /// Whether a game of rule set `rules` is rated when only rule set `only` (if any) is wanted;
 /// if not, the game is recorded in `not_rated`.
 fn wanted_rule_set(
-    only: Option<RuleSet>,
+    only: Option<GameRules>,
     game: &GameRecord,
-    rules: Option<RuleSet>,
+    rules: Option<GameRules>,
     not_rated: &mut Vec<(SkipReason, Location)>,
 ) -> bool {
     match other_rule_set(only, game, rules) {
@@ -855,9 +856,9 @@ fn wanted_rule_set(
 /// Why and where a game of rule set `rules` is skipped when only rule set `only` (if any) is
 /// wanted; `None` if it is rated.
 pub fn other_rule_set(
-    only: Option<RuleSet>,
+    only: Option<GameRules>,
     game: &GameRecord,
-    rules: Option<RuleSet>,
+    rules: Option<GameRules>,
 ) -> Option<(SkipReason, Location)> {
     match (only, rules) {
         (Some(only), Some(r)) if only != r => {
@@ -946,7 +947,7 @@ mod tests {
     #[test]
     fn other_rule_sets_and_unreadable_ranges_are_reported() {
         let options = Options {
-            only: Some(RuleSet::Yatzy),
+            only: Some(GameRules::Yahtzee(RuleSet::Yatzy)),
             range: Some(10..20),
             ..Options::default()
         };

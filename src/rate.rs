@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
-use crate::rules::{Choice, RuleSet, Sheet};
+use crate::rules::{Choice, GameRules, PlayerSheet, RuleSet, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData};
 use crate::solve::expected::{sheet_value, TurnOracle};
 use crate::solve::match_points::{ExactRange, MatchSearch, MatchTurn, Method};
@@ -32,14 +32,14 @@ pub trait Oracle: Sync {
     fn value(
         &self,
         decision: &Decision,
-        others: &[Sheet],
+        others: &[PlayerSheet],
         before: Before,
         cache: &mut Self::Cache,
     ) -> Option<Valued>;
 
-    /// The unit this oracle values the decisions of a game of `seats` players in
+    /// The unit this oracle values the decisions of a game of `seats` players under `rules` in
     /// ([`Unit::Points`] or [`Unit::MatchPoints`]).
-    fn unit(&self, _seats: usize) -> Unit {
+    fn unit(&self, _rules: Option<GameRules>, _seats: usize) -> Unit {
         Unit::Points
     }
 }
@@ -229,13 +229,14 @@ impl Oracle for SolitaireOracle {
     fn value(
         &self,
         decision: &Decision,
-        _others: &[Sheet],
+        _others: &[PlayerSheet],
         before: Before,
         cache: &mut SolitaireCache,
     ) -> Option<Valued> {
-        let table = self.tables.get(&decision.sheet.rules)?;
-        let turn = self.turn(table, &decision.sheet, cache)?;
-        let points = f64::from(decision.sheet.points);
+        let sheet = decision.sheet.yahtzee()?;
+        let table = self.tables.get(&sheet.rules)?;
+        let turn = self.turn(table, sheet, cache)?;
+        let points = f64::from(sheet.points);
         let rolls_left = decision.rolls_left();
         // Keeping all five dice is rolling none: worth the best option of the same dice
         // with one roll fewer.
@@ -244,7 +245,7 @@ impl Oracle for SolitaireOracle {
                 .map(|d| d.best + points)
         };
         let before_roll = match before {
-            Before::TurnStart => sheet_value(table, &decision.sheet)?,
+            Before::TurnStart => sheet_value(table, sheet)?,
             Before::Keep(kept) if kept.len() == 5 => keep_all(&kept, rolls_left)?,
             Before::Keep(kept) => turn.keep_value(&kept, rolls_left + 1)? + points,
         };
@@ -476,9 +477,9 @@ pub fn rate_game<O: Oracle + ?Sized>(
     out: &mut Vec<Rated>,
 ) -> Result<(), RateError> {
     out.clear();
-    let unit = oracle.unit(replayed.seats);
+    let unit = oracle.unit(replayed.rules, replayed.seats);
     let seats = replayed.seats.max(1);
-    let mut others: Vec<Sheet> = Vec::with_capacity(seats);
+    let mut others: Vec<PlayerSheet> = Vec::with_capacity(seats);
     let mut before = Before::TurnStart;
     for (index, decision) in replayed.decisions.iter().enumerate() {
         let fail = |kind| RateError {
@@ -761,14 +762,17 @@ impl Oracle for MatchOracle {
         )
     }
 
-    fn unit(&self, seats: usize) -> Unit {
-        self.spec.unit(seats)
+    fn unit(&self, rules: Option<GameRules>, seats: usize) -> Unit {
+        match rules {
+            Some(GameRules::Jamb(_)) => Unit::Points,
+            _ => self.spec.unit(seats),
+        }
     }
 
     fn value(
         &self,
         decision: &Decision,
-        others: &[Sheet],
+        others: &[PlayerSheet],
         before: Before,
         cache: &mut MatchCache,
     ) -> Option<Valued> {
@@ -777,7 +781,13 @@ impl Oracle for MatchOracle {
                 .solitaire
                 .value(decision, others, before, &mut cache.solitaire);
         }
-        let rules = decision.sheet.rules;
+        let sheet = *decision.sheet.yahtzee()?;
+        let others: Vec<Sheet> = others
+            .iter()
+            .map(|o| o.yahtzee().copied())
+            .collect::<Option<_>>()?;
+        let others = &others[..];
+        let rules = sheet.rules;
         let dists: &dyn DistSource = match self.dists.get(&rules) {
             Some(d) => d,
             None if self.needs_dists() => return None,
@@ -789,9 +799,9 @@ impl Oracle for MatchOracle {
             in_search: self.spec.exact_leaves,
         });
         let search = MatchSearch::new(dists, exact, self.spec.method);
-        let key = (decision.sheet, others.to_vec());
+        let key = (sheet, others.to_vec());
         if cache.matched.as_ref().map(|(k, _)| k) != Some(&key) {
-            let turn = search.turn(&decision.sheet, others)?;
+            let turn = search.turn(&sheet, others)?;
             cache.matched = Some((key, turn));
             cache.last_chosen = None;
         }
@@ -799,7 +809,7 @@ impl Oracle for MatchOracle {
         let rolls_left = decision.rolls_left();
         // The best option (the first listed among equals), the worst value, and all options.
         let pick = |dice: &Dice, left: u8| {
-            let options = turn.options(&search, &decision.sheet, dice, left);
+            let options = turn.options(&search, &sheet, dice, left);
             let mut best: Option<(Choice, f64)> = None;
             let mut worst = f64::INFINITY;
             for &(c, v) in &options {

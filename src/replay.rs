@@ -3,7 +3,7 @@
 //! where, and what the log says against what the rules give.
 
 use crate::dice::Dice;
-use crate::rules::{Choice, RuleSet, Sheet};
+use crate::rules::{Choice, GameRules, PlayerSheet, Refused, Written};
 use dicelens_parsers::{GameRecord, LineNumber, Termination, TurnRecord, MAX_PLAYERS};
 use std::fmt;
 
@@ -19,7 +19,7 @@ pub struct Decision {
     /// Which roll of the turn this decision follows (1 to 3).
     pub roll_number: u8,
     /// The player's sheet before the turn.
-    pub sheet: Sheet,
+    pub sheet: PlayerSheet,
     /// The dice on the table.
     pub dice: Dice,
     /// What the player did: keep dice and roll again, or score a box.
@@ -37,14 +37,14 @@ impl Decision {
 #[derive(Clone, Debug, Default)]
 pub struct Replayed {
     /// The rule set the game was played under.
-    pub rules: Option<RuleSet>,
+    pub rules: Option<GameRules>,
     /// Number of players.
     pub seats: usize,
     /// Every decision in order.
     pub decisions: Vec<Decision>,
     /// Every player's sheet before each turn, turn-major: `sheets[turn * seats + seat]`, then
     /// the final sheets after the last turn.
-    pub sheets: Vec<Sheet>,
+    pub sheets: Vec<PlayerSheet>,
     /// Points written in the box of each turn (bonuses excluded), in turn order.
     pub box_points: Vec<u32>,
     /// True when every box of every player is filled.
@@ -53,12 +53,12 @@ pub struct Replayed {
 
 impl Replayed {
     /// Every player's sheet before turn `turn` (`turn == turns` gives the final sheets).
-    pub fn sheets_at(&self, turn: usize) -> &[Sheet] {
+    pub fn sheets_at(&self, turn: usize) -> &[PlayerSheet] {
         &self.sheets[turn * self.seats..(turn + 1) * self.seats]
     }
 
     /// The final sheets, in seat order.
-    pub fn finals(&self) -> &[Sheet] {
+    pub fn finals(&self) -> &[PlayerSheet] {
         &self.sheets[self.sheets.len() - self.seats..]
     }
 
@@ -76,7 +76,7 @@ impl Replayed {
             let (Some(sheet), Some(&points)) = (before, self.box_points.get(turn)) else {
                 break;
             };
-            record.total_before = Some(sheet.points);
+            record.total_before = u32::try_from(sheet.points()).ok();
             record.points = Some(points as u16);
         }
     }
@@ -103,6 +103,10 @@ pub enum Broken {
     BoxAlreadyFilled,
     /// The joker rule sends this roll to another box.
     BoxNotAllowed,
+    /// Jamb: the column's order does not allow this box yet.
+    ColumnOrder,
+    /// Jamb: a Hand-column box written after the turn's first roll.
+    HandAfterFirstRoll,
     /// The points written differ from what the rules give.
     WrongPoints,
     /// The total before the turn differs from the sheet's.
@@ -121,7 +125,7 @@ pub enum Broken {
 
 impl Broken {
     /// Every rule a replay checks.
-    pub const ALL: [Broken; 16] = [
+    pub const ALL: [Broken; 18] = [
         Broken::UnknownRules,
         Broken::BadPlayers,
         Broken::UnknownBox,
@@ -131,6 +135,8 @@ impl Broken {
         Broken::RollWithoutKeep,
         Broken::BoxAlreadyFilled,
         Broken::BoxNotAllowed,
+        Broken::ColumnOrder,
+        Broken::HandAfterFirstRoll,
         Broken::WrongPoints,
         Broken::WrongTotal,
         Broken::OutOfTurn,
@@ -152,6 +158,8 @@ impl Broken {
             Broken::RollWithoutKeep => "roll without the kept dice",
             Broken::BoxAlreadyFilled => "box filled twice",
             Broken::BoxNotAllowed => "box not allowed (joker rule)",
+            Broken::ColumnOrder => "box out of its column's order",
+            Broken::HandAfterFirstRoll => "hand column after roll 1",
             Broken::WrongPoints => "wrong points",
             Broken::WrongTotal => "wrong total",
             Broken::OutOfTurn => "player out of turn",
@@ -259,11 +267,11 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
             rules_give,
         })
     };
-    let rules: RuleSet = game.rules.parse().map_err(|_| {
+    let rules: GameRules = game.rules.parse().map_err(|_| {
         at_game(
             Broken::UnknownRules,
             format!("Rules \"{}\"", game.rules),
-            "one of yahtzee, yahtzee-free, yahtzee-kurnik, yatzy".into(),
+            "one of yahtzee, yahtzee-free, yahtzee-kurnik, yatzy, jamb-4, jamb-5".into(),
         )
     })?;
     out.rules = Some(rules);
@@ -276,8 +284,8 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
         ));
     }
     out.seats = seats;
-    let boxes = rules.box_count();
-    let mut sheets = vec![Sheet::empty(rules); seats];
+    let boxes = rules.rounds();
+    let mut sheets = vec![PlayerSheet::empty(rules); seats];
     for (index, turn) in game.turns.iter().enumerate() {
         out.sheets.extend_from_slice(&sheets);
         let seat = usize::from(turn.seat);
@@ -316,45 +324,29 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
         }
         let sheet = sheets[seat];
         if let Some(total) = turn.total_before {
-            if total != sheet.points {
+            if i64::from(total) != sheet.points() {
                 return Err(violation(
                     Broken::WrongTotal,
                     format!("{total} points before the turn"),
-                    format!("{} points", sheet.points),
+                    format!("{} points", sheet.points()),
                 ));
             }
         }
         let turn_index = index as u16;
-        replay_turn(
-            rules,
-            turn,
-            turn_index,
-            sheet,
-            &violation,
-            &mut out.decisions,
-        )?;
-        let dice = last_roll(turn);
-        let Some((b, _)) = rules.parse_box(turn.category.as_str()) else {
-            // Checked by replay_turn; unreachable for a valid turn.
+        let written = replay_turn(turn, turn_index, sheet, &violation, &mut out.decisions)?;
+        out.box_points.push(written.points);
+        if let Some(earned) = turn
+            .earned
+            .filter(|&earned| i64::from(earned) != written.gained)
+        {
+            let code = turn.category.as_str();
             return Err(violation(
-                Broken::UnknownBox,
-                turn.category.to_string(),
-                rules.box_codes(),
+                Broken::WrongPoints,
+                format!("{code}={earned} (with bonuses) for {}", last_roll(turn)),
+                format!("{code}={} (with bonuses)", written.gained),
             ));
-        };
-        out.box_points
-            .push(sheet.score(&dice, b).map_or(0, |s| s.points));
-        if let Some((next, gained)) = sheet.after(&dice, b) {
-            if let Some(earned) = turn.earned.filter(|&earned| u32::from(earned) != gained) {
-                let code = turn.category.as_str();
-                return Err(violation(
-                    Broken::WrongPoints,
-                    format!("{code}={earned} (with bonuses) for {dice}"),
-                    format!("{code}={gained} (with bonuses)"),
-                ));
-            }
-            sheets[seat] = next;
         }
+        sheets[seat] = written.after;
     }
     out.sheets.extend_from_slice(&sheets);
     out.complete = game.turns.len() == seats * boxes;
@@ -378,12 +370,13 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
         }
     }
     if let Some(result) = &game.result {
-        let totals: Vec<u32> = sheets.iter().map(|s| s.points).collect();
-        if out.complete && *result != totals {
-            let show = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        let totals: Vec<i64> = sheets.iter().map(PlayerSheet::points).collect();
+        let logged: Vec<i64> = result.iter().map(|&r| i64::from(r)).collect();
+        if out.complete && logged != totals {
+            let show = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
             return Err(at_game(
                 Broken::WrongResult,
-                format!("Result \"{}\"", show(result)),
+                format!("Result \"{}\"", show(&logged)),
                 format!("\"{}\"", show(&totals)),
             ));
         }
@@ -399,15 +392,14 @@ fn last_roll(turn: &TurnRecord) -> Dice {
         .unwrap_or_default()
 }
 
-/// Checks one turn and appends its decisions.
+/// Checks one turn and appends its decisions; returns what the turn wrote.
 fn replay_turn(
-    rules: RuleSet,
     turn: &TurnRecord,
     turn_index: u16,
-    sheet: Sheet,
+    sheet: PlayerSheet,
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
-) -> Result<(), Skip> {
+) -> Result<Written, Skip> {
     if !(1..=3).contains(&turn.roll_count) {
         return Err(violation(
             Broken::RollCount,
@@ -457,52 +449,74 @@ fn replay_turn(
             decisions.push(decision(Choice::Keep(kept)));
             previous = Some(kept);
         } else {
-            let code = turn.category.as_str();
-            let (b, _) = rules.parse_box(code).ok_or_else(|| {
-                violation(
-                    Broken::UnknownBox,
-                    code.to_string(),
-                    format!("a box of {rules}: {}", rules.box_codes()),
-                )
-            })?;
-            let category = rules.boxes()[b];
-            if sheet.filled & (1 << b) != 0 {
-                return Err(violation(
-                    Broken::BoxAlreadyFilled,
-                    format!("{code} again"),
-                    "a free box".into(),
-                ));
-            }
-            let Some(scored) = sheet.score(&dice, b) else {
-                let allowed: Vec<&str> = (0..rules.box_count())
-                    .filter(|&o| sheet.score(&dice, o).is_some())
-                    .map(|o| rules.boxes()[o].code())
-                    .collect();
-                return Err(violation(
-                    Broken::BoxNotAllowed,
-                    format!("{dice} in {code}"),
-                    format!("{dice} must go to {}", allowed.join(" or ")),
-                ));
-            };
-            if let Some(points) = turn.points {
-                if u32::from(points) != scored.points {
-                    return Err(violation(
-                        Broken::WrongPoints,
-                        format!("{code}={points} for {dice}"),
-                        format!("{code}={}", scored.points),
-                    ));
-                }
-            }
-            decisions.push(decision(Choice::Score(category)));
+            let written = write(&sheet, turn, &dice, roll_number, violation)?;
+            decisions.push(decision(written.choice));
+            return Ok(written);
         }
     }
-    Ok(())
+    // Every turn has 1 to 3 rolls and one more roll than keeps, so its last roll writes.
+    Err(violation(
+        Broken::RollCount,
+        format!("{} rolls and {} keeps", rolls.len(), keeps.len()),
+        "one roll more than keeps".into(),
+    ))
+}
+
+/// Writes a turn's last roll in the box its log names, checking every rule of the box.
+fn write(
+    sheet: &PlayerSheet,
+    turn: &TurnRecord,
+    dice: &Dice,
+    roll_number: u8,
+    violation: &dyn Fn(Broken, String, String) -> Skip,
+) -> Result<Written, Skip> {
+    let code = turn.category.as_str();
+    let rules = sheet.rules();
+    let written = sheet
+        .write(code, dice, roll_number)
+        .map_err(|refused| match refused {
+            Refused::UnknownBox(codes) => violation(
+                Broken::UnknownBox,
+                code.to_string(),
+                format!("a box of {rules}: {codes}"),
+            ),
+            Refused::AlreadyFilled => violation(
+                Broken::BoxAlreadyFilled,
+                format!("{code} again"),
+                "a free box".into(),
+            ),
+            Refused::NotAllowed(allowed) => violation(
+                Broken::BoxNotAllowed,
+                format!("{dice} in {code}"),
+                format!("{dice} must go to {allowed}"),
+            ),
+            Refused::OutOfOrder(allowed) => violation(
+                Broken::ColumnOrder,
+                format!("{code} now"),
+                format!("the column's next box: {allowed}"),
+            ),
+            Refused::HandAfterFirstRoll => violation(
+                Broken::HandAfterFirstRoll,
+                format!("{code} after roll {roll_number}"),
+                "a Hand-column box only after roll 1".into(),
+            ),
+        })?;
+    if let Some(points) = turn.points {
+        if u32::from(points) != written.points {
+            return Err(violation(
+                Broken::WrongPoints,
+                format!("{code}={points} for {dice}"),
+                format!("{code}={}", written.points),
+            ));
+        }
+    }
+    Ok(written)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Category;
+    use crate::rules::{Category, RuleSet, Sheet};
     use dicelens_parsers::{BoxCode, Format};
 
     /// A complete, legal two-player `yahtzee` game, scored by hand. ann fills ones to sixes
@@ -596,12 +610,12 @@ mod tests {
     #[test]
     fn a_legal_game_replays_into_every_decision_with_seat_round_and_roll() {
         let out = replayed(&parse(GAME), ReplayOptions::default()).unwrap();
-        assert_eq!(out.rules, Some(RuleSet::Yahtzee));
+        assert_eq!(out.rules, Some(RuleSet::Yahtzee.into()));
         assert_eq!(out.seats, 2);
         assert!(out.complete);
         assert_eq!(out.decisions.len(), 29);
         // ann's first turn: three rolls, two keeps, then the ones box.
-        let empty = Sheet::empty(RuleSet::Yahtzee);
+        let empty = PlayerSheet::Yahtzee(Sheet::empty(RuleSet::Yahtzee));
         let first: Vec<_> = out.decisions[..3]
             .iter()
             .map(|d| {
@@ -639,15 +653,15 @@ mod tests {
         // bob's second turn starts from the sheet with the Yahtzee box holding 50.
         let bob2 = out.decisions[6];
         assert_eq!((bob2.seat, bob2.round, bob2.turn), (1, 2, 3));
-        assert!(bob2.sheet.yahtzee_50);
-        assert_eq!(bob2.sheet.points, 50);
+        assert!(bob2.sheet.yahtzee().unwrap().yahtzee_50);
+        assert_eq!(bob2.sheet.points(), 50);
         // ann in round 7: the upper section done, 64 points and the 35 bonus.
         let ann7 = out
             .decisions
             .iter()
             .find(|d| d.seat == 0 && d.round == 7)
             .unwrap();
-        assert_eq!((ann7.sheet.upper_total, ann7.sheet.points), (64, 99));
+        assert_eq!((ann7.sheet.yahtzee().unwrap().upper_total, ann7.sheet.points()), (64, 99));
         assert_eq!(ann7.choice, Choice::Score(Category::ThreeKind));
         let last = out.decisions.last().unwrap();
         assert_eq!(
@@ -658,11 +672,11 @@ mod tests {
         // One sheet per seat before each of the 26 turns, then the finals.
         assert_eq!(out.sheets.len(), 27 * 2);
         assert_eq!(out.sheets_at(0), [empty, empty]);
-        assert_eq!(out.sheets_at(1)[0].points, 4);
+        assert_eq!(out.sheets_at(1)[0].points(), 4);
         assert_eq!(out.sheets_at(1)[1], empty);
-        let finals: Vec<u32> = out.finals().iter().map(|s| s.points).collect();
+        let finals: Vec<i64> = out.finals().iter().map(PlayerSheet::points).collect();
         assert_eq!(finals, [247, 212]);
-        assert!(out.finals().iter().all(Sheet::is_complete));
+        assert!(out.finals().iter().all(PlayerSheet::is_complete));
         assert_eq!(out.sheets_at(26), out.finals());
         // Box points in turn order, bonuses excluded.
         assert_eq!(out.box_points.len(), 26);
@@ -916,7 +930,7 @@ mod tests {
             assert!(!out.complete);
             assert_eq!(out.decisions.len(), 29 - 3);
             assert_eq!(out.sheets.len(), (23 + 1) * 2);
-            let finals: Vec<u32> = out.finals().iter().map(|s| s.points).collect();
+            let finals: Vec<i64> = out.finals().iter().map(PlayerSheet::points).collect();
             assert_eq!(finals, [247 - 24, 212 - 10 - 9]);
         }
     }

@@ -12,7 +12,7 @@ pub mod jamb_strategies;
 
 use crate::dice::Dice;
 use crate::replay::Decision;
-use crate::rules::{Choice, RuleSet, Sheet};
+use crate::rules::{Choice, PlayerSheet, RuleSet, Sheet};
 use crate::solve::expected::{OptionValue, TurnOracle};
 use dicelens_parsers::{BoxCode, GameRecord, Keep, Provenance, Termination, TurnRecord};
 use rand::seq::SliceRandom;
@@ -257,7 +257,7 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
                     round: round as u16,
                     turn: turns.len() as u16,
                     roll_number,
-                    sheet,
+                    sheet: PlayerSheet::Yahtzee(sheet),
                     dice,
                     choice: options[pick].choice,
                 });

@@ -6,7 +6,7 @@
 use super::CliError;
 use dicelens::corpus::{log_paths, InputFormat};
 use dicelens::rate::OracleSpec;
-use dicelens::rules::RuleSet;
+use dicelens::rules::GameRules;
 use dicelens_parsers::ReadOptions;
 use std::fmt::Display;
 use std::ops::Range;
@@ -137,7 +137,7 @@ impl FormatFlag {
 pub struct GameFilter {
     /// Rate only games of this rule set (the others are counted as skipped).
     #[arg(long)]
-    pub rules: Option<RuleSet>,
+    pub rules: Option<GameRules>,
     /// Rate games that ended early (abandoned, timeout, resigned) too.
     #[arg(long)]
     pub include_unfinished: bool,

@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::evaluate::Evaluation;
-use crate::rules::{Choice, Sheet};
+use crate::rules::{Choice, PlayerSheet, Sheet};
 use crate::solve::distribution::OptionChance;
 use crate::solve::expected::OptionValue;
 use crate::solve::match_points::Method;
@@ -40,12 +40,22 @@ pub fn sheet_heading(sheet: &Sheet) -> String {
 /// opponent's sheet in seat order after the mover and the method that values the position in
 /// match points (no opponents and no method: the position in expected final points).
 pub fn command_line(
-    mover: &Sheet,
+    mover: &PlayerSheet,
     roll: &Dice,
     rolls_left: u8,
-    opponents: &[Sheet],
+    opponents: &[PlayerSheet],
     method: Option<Method>,
 ) -> String {
+    let mover = match mover {
+        PlayerSheet::Yahtzee(sheet) => sheet,
+        PlayerSheet::Jamb(slip) => {
+            return format!(
+                "dicelens eval --rules {} --filled {} --roll {roll} --rolls-left {rolls_left}",
+                slip.rules(),
+                slip.notation()
+            )
+        }
+    };
     let mut line = format!(
         "dicelens eval --rules {} --filled {} --upper {} --points {} --roll {roll} --rolls-left {rolls_left}",
         mover.rules,
@@ -53,7 +63,7 @@ pub fn command_line(
         mover.upper_total,
         mover.points
     );
-    for o in opponents {
+    for o in opponents.iter().filter_map(PlayerSheet::yahtzee) {
         let _ = write!(
             line,
             " --opponent-filled {} --opponent-upper {} --opponent-points {}",

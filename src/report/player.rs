@@ -1573,7 +1573,7 @@ mod tests {
             round: 1,
             roll: 1,
             rolls_left: 2,
-            sheet: Sheet::empty(RuleSet::MAIN[0]),
+            sheet: crate::rules::PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
             dice,
             choice: Choice::Keep(dice),
             value: 0.0,

@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rate::{Class, Rated, Unit};
-use crate::rules::{Choice, Sheet};
+use crate::rules::{Choice, PlayerSheet, Sheet};
 use dicelens_parsers::GameRecord;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::borrow::Cow;
@@ -30,7 +30,7 @@ pub struct DecisionRow<'a> {
     /// Rolls left after that roll (0-2).
     pub rolls_left: u8,
     /// The mover's sheet before the turn.
-    pub sheet: Sheet,
+    pub sheet: PlayerSheet,
     /// The dice.
     pub dice: Dice,
     /// What the player did.
@@ -118,14 +118,22 @@ impl<'a> DecisionRow<'a> {
     /// The choice as a table shows it: `keep 234`, `keep -`, or `score LS=40` with the points
     /// the box gets.
     pub fn choice_text(&self) -> String {
-        choice_with_points(&self.sheet, &self.dice, self.choice)
+        choice_with_points(&self.sheet, &self.dice, self.roll, self.choice)
     }
 
     /// The best option as a table shows it ([`DecisionRow::choice_text`]), when the choice is
     /// not one of the best (a tie within 1e-9 is one of the best).
     pub fn best_text(&self) -> Option<String> {
         (self.best != self.choice && self.loss > 1e-9)
-            .then(|| choice_with_points(&self.sheet, &self.dice, self.best))
+            .then(|| choice_with_points(&self.sheet, &self.dice, self.roll, self.best))
+    }
+
+    /// A choice of this decision as JSON names it: `keep 234`, `score 3K`, `score D:MAX`.
+    pub fn choice_name(&self, choice: Choice) -> String {
+        match (choice, self.sheet.code_of(choice)) {
+            (Choice::Write(_), Some(code)) => format!("score {code}"),
+            _ => choice.to_string(),
+        }
     }
 
     /// Filled boxes before the turn ([`Sheet::filled_codes`]).
@@ -133,14 +141,17 @@ impl<'a> DecisionRow<'a> {
         self.sheet.filled_codes()
     }
 
-    /// Upper-section total before the turn.
+    /// Upper-section total before the turn (in Jamb, of all columns together).
     pub fn upper_total(&self) -> u32 {
-        self.sheet.upper_total
+        match &self.sheet {
+            PlayerSheet::Yahtzee(s) => s.upper_total,
+            PlayerSheet::Jamb(s) => s.columns().iter().map(|c| c.upper_sum() as u32).sum(),
+        }
     }
 
     /// Points before the turn.
-    pub fn points(&self) -> u32 {
-        self.sheet.points
+    pub fn points(&self) -> i64 {
+        self.sheet.points()
     }
 
     /// Worst first: loss descending, then game id, then order in the game.
@@ -183,9 +194,10 @@ impl Serialize for DecisionRow<'_> {
 /// The sheet as Verhoeff writes it (`_2__5_TF__LYC;15-`: a mask over `123456TFHSLYC` with `_`
 /// for a used box, the upper points still needed, `+` when the Yahtzee box holds 50); Yatzy
 /// sheets, which his notation does not cover, as their filled box codes.
-pub fn sheet_state(sheet: &Sheet) -> String {
+pub fn sheet_state(sheet: &PlayerSheet) -> String {
     sheet
-        .verhoeff_state()
+        .yahtzee()
+        .and_then(Sheet::verhoeff_state)
         .unwrap_or_else(|| sheet.filled_codes())
 }
 
@@ -202,16 +214,12 @@ pub fn player_name(game: &GameRecord, seat: usize) -> Cow<'_, str> {
     }
 }
 
-/// A choice with the points a box gets: `score LS=40`; keeps as `keep 234`.
-fn choice_with_points(sheet: &Sheet, dice: &Dice, choice: Choice) -> String {
-    if let Choice::Score(category) = choice {
-        let scored = sheet
-            .rules
-            .box_of(category)
-            .and_then(|b| sheet.score(dice, b));
-        if let Some(s) = scored {
-            return format!("score {category}={}", s.points);
-        }
+/// A choice with the points a box gets: `score LS=40`, `score D:MAX=28`; keeps as
+/// `keep 234`.
+fn choice_with_points(sheet: &PlayerSheet, dice: &Dice, roll: u8, choice: Choice) -> String {
+    let code = sheet.code_of(choice);
+    match (code, sheet.points_of(choice, dice, roll)) {
+        (Some(code), Some(points)) => format!("score {code}={points}"),
+        _ => choice.to_string(),
     }
-    choice.to_string()
 }

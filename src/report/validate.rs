@@ -8,7 +8,7 @@ use crate::aggregate::ClassCounts;
 use crate::evaluate::EVAL_EXACT_FREE;
 use crate::rate::{Class, OracleSpec, Rated, Thresholds, Unit};
 use crate::replay::{Replayed, Violation};
-use crate::rules::{Choice, ExtraBonus, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::rules::{Choice, ExtraBonus, GameRules, PlayerSheet, UPPER_BOXES, UPPER_THRESHOLD};
 use crate::solve::match_points::Method;
 use dicelens_parsers::LineNumber;
 use dicelens_parsers::{GameRecord, ParseError, Termination};
@@ -66,7 +66,7 @@ struct DecisionJson<'a> {
     rolls_left: u8,
     state: String,
     upper: u32,
-    points: u32,
+    points: i64,
     dice: String,
     choice: String,
     value: f64,
@@ -91,9 +91,9 @@ impl<'a> From<&'a DecisionRow<'a>> for DecisionJson<'a> {
             upper: d.upper_total(),
             points: d.points(),
             dice: d.dice.to_string(),
-            choice: d.choice.to_string(),
+            choice: d.choice_name(d.choice),
             value: d.value,
-            best: d.best.to_string(),
+            best: d.choice_name(d.best),
             best_value: d.best_value,
             loss: d.loss,
             luck: d.luck,
@@ -142,7 +142,7 @@ pub struct PlayerTotals {
     /// Sum of the luck.
     pub luck: f64,
     /// Points on the sheet: the final total, or where the replay stopped.
-    pub points: Option<u32>,
+    pub points: Option<i64>,
     /// The game's `Result` for this player, when the log gives one.
     pub result: Option<u32>,
 }
@@ -253,7 +253,7 @@ fn totals(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Player
             error_per_decision: None,
             classes: ClassCounts::default(),
             luck: 0.0,
-            points: last_sheets.and_then(|s| s.get(seat)).map(|s| s.points),
+            points: last_sheets.and_then(|s| s.get(seat)).map(PlayerSheet::points),
             result: game.result.as_ref().and_then(|r| r.get(seat).copied()),
         })
         .collect();
@@ -330,7 +330,8 @@ pub struct EvalLine {
 /// Every player's scorecard where the replay stopped, in seat order. `rated` are the rated
 /// decisions (their indices are the report's decision indices).
 fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Scorecard> {
-    let Some(rules) = replayed.rules else {
+    // Jamb slips are shown by the per-roll table and the totals, not as one column of boxes.
+    let Some(GameRules::Yahtzee(rules)) = replayed.rules else {
         return Vec::new();
     };
     let seats = replayed.seats;
@@ -360,8 +361,8 @@ fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Sc
     for (t, turn) in game.turns.iter().enumerate().take(turns_done) {
         let seat = usize::from(turn.seat);
         let (Some(before), Some(after), Some(&points), Some((b, _))) = (
-            replayed.sheets.get(t * seats + seat),
-            replayed.sheets.get((t + 1) * seats + seat),
+            replayed.sheets.get(t * seats + seat).and_then(PlayerSheet::yahtzee),
+            replayed.sheets.get((t + 1) * seats + seat).and_then(PlayerSheet::yahtzee),
             replayed.box_points.get(t),
             rules.parse_box(turn.category.as_str()),
         ) else {
@@ -399,7 +400,8 @@ fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Sc
         .len()
         .checked_sub(seats)
         .and_then(|start| replayed.sheets.get(start..));
-    for (card, sheet) in cards.iter_mut().zip(last.unwrap_or_default()) {
+    let last = last.unwrap_or_default().iter().filter_map(PlayerSheet::yahtzee);
+    for (card, sheet) in cards.iter_mut().zip(last) {
         card.upper_total = sheet.upper_total;
         if sheet.upper_total >= UPPER_THRESHOLD {
             card.upper_bonus = rules.upper_bonus();
@@ -418,7 +420,7 @@ fn eval_lines(replayed: &Replayed, rating: &Rating, rated: &[Rated]) -> Vec<Eval
         .iter()
         .map(|r| {
             let d = &r.decision;
-            let mut opponents: Vec<Sheet> = Vec::new();
+            let mut opponents: Vec<PlayerSheet> = Vec::new();
             if r.unit == Unit::MatchPoints {
                 let t = usize::from(d.turn);
                 if let Some(sheets) = replayed.sheets.get(t * seats..(t + 1) * seats) {
@@ -428,7 +430,7 @@ fn eval_lines(replayed: &Replayed, rating: &Rating, rated: &[Rated]) -> Vec<Eval
             }
             let free: u32 = std::iter::once(&d.sheet)
                 .chain(&opponents)
-                .map(Sheet::free_count)
+                .map(PlayerSheet::free_count)
                 .sum();
             let spec = rating.spec;
             let (method, same_values) = match opponents.as_slice() {
@@ -557,7 +559,7 @@ impl ValidateReport {
             violation_text: violation.map(ToString::to_string),
             planned_turns: replayed
                 .rules
-                .map(|r| r.box_count() * replayed.seats.max(1)),
+                .map(|r| r.rounds() * replayed.seats.max(1)),
             ..ValidateReport::empty(file, format)
         }
     }
@@ -704,7 +706,8 @@ impl ValidateReport {
         let verhoeff = self
             .decisions
             .first()
-            .is_some_and(|d| d.sheet.verhoeff_state().is_some());
+            .and_then(|d| d.sheet.yahtzee())
+            .is_some_and(|sheet| sheet.verhoeff_state().is_some());
         let state = if verhoeff {
             "state: the mover's sheet before the turn in Verhoeff's notation: the boxes \
              123456TFHSLYC (1-6 the upper boxes, T three of a kind, F four of a kind, H full \

@@ -523,6 +523,57 @@ impl JambSheet {
             })
     }
 
+    /// Every filled cell, column by column, top to bottom.
+    pub fn filled_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.columns()
+            .iter()
+            .enumerate()
+            .flat_map(move |(column, state)| {
+                JambBox::ALL
+                    .into_iter()
+                    .filter(move |&b| state.is_filled(b))
+                    .map(move |jbox| Cell {
+                        column: column as u8,
+                        jbox,
+                    })
+            })
+    }
+
+    /// The slip as `eval --filled` takes it: every filled cell with its points,
+    /// comma-separated (`D:1=3,F:MAX=28`), `-` for an empty slip.
+    pub fn notation(&self) -> String {
+        let cells: Vec<String> = self
+            .filled_cells()
+            .map(|cell| {
+                let points = self.columns[usize::from(cell.column)].values[cell.jbox.index()];
+                format!("{}={points}", self.cell_code(cell))
+            })
+            .collect();
+        if cells.is_empty() {
+            "-".into()
+        } else {
+            cells.join(",")
+        }
+    }
+
+    /// The slip [`JambSheet::notation`] writes (cells in any order, `-` or nothing for an
+    /// empty slip). The order of filling is not checked, only that each cell exists once
+    /// and its points are 0 to 255; the error names the first bad item.
+    pub fn from_notation(rules: JambRules, text: &str) -> Result<JambSheet, String> {
+        let mut sheet = JambSheet::new(rules);
+        for item in text.split(',').map(str::trim).filter(|t| !t.is_empty() && *t != "-") {
+            let bad = || format!("'{item}' (expected CELL=POINTS such as D:1=3 or F:MAX=28)");
+            let (code, points) = item.split_once('=').ok_or_else(bad)?;
+            let cell = sheet.parse_cell(code).ok_or_else(bad)?;
+            let points: i32 = points.trim().parse().map_err(|_| bad())?;
+            let column = &mut sheet.columns[usize::from(cell.column)];
+            *column = column
+                .with(cell.jbox, points)
+                .ok_or_else(|| format!("'{item}' (a cell given twice, or points outside 0-255)"))?;
+        }
+        Ok(sheet)
+    }
+
     /// True when a player who rolled roll `roll_number` may keep dice and roll again: a roll is
     /// left and some cell other than the Hand column's will take the next roll's dice (when
     /// only Hand boxes are empty, the turn must be written after its first roll).

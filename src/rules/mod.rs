@@ -1,9 +1,11 @@
 //! The rule sets: categories, scoring, jokers and bonuses. Everything the rest of the program
 //! knows about scoring comes from here (see `docs/rules.md`).
 
+mod game;
 pub mod jamb;
 mod sheet;
 
+pub use game::{GameRules, PlayerSheet, Refused, Written};
 pub use sheet::{upper_totals, Sheet, SheetError};
 
 use crate::dice::Dice;
@@ -481,7 +483,7 @@ pub struct UnknownRuleSet(pub String);
 
 impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+        let names: Vec<&str> = GameRules::all().map(|r| r.name()).collect();
         write!(
             f,
             "unknown rule set '{}' (expected one of {})",

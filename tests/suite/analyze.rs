@@ -259,7 +259,7 @@ fn luck_minus_error_accounts_for_the_final_score() {
             .unwrap();
             let luck: f64 = rated.iter().map(|r| r.luck).sum();
             let error: f64 = rated.iter().map(|r| r.error).sum();
-            let final_score = f64::from(replayed.finals()[0].points);
+            let final_score = replayed.finals()[0].points() as f64;
             assert!(
                 (start + luck - error - final_score).abs() < 1e-6,
                 "{rules}: {start} + {luck} - {error} vs {final_score}"

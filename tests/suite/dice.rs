@@ -52,7 +52,7 @@ fn simulated_counts(seed: u64, games: usize, dice: DiceLaw) -> FairnessCounts {
     let mut counts = FairnessCounts::default();
     for game in simulate_batch(table(RuleSet::Yahtzee), &plan, &players(&plan), 0..games) {
         let replayed = Replayed {
-            rules: Some(RuleSet::Yahtzee),
+            rules: Some(RuleSet::Yahtzee.into()),
             seats: 1,
             decisions: game.decisions,
             ..Replayed::default()

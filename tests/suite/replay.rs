@@ -57,7 +57,7 @@ fn simulated_games_replay_to_their_decisions() {
                     "{rules} seats {seats} game {index}"
                 );
                 assert!(out.complete);
-                let totals: Vec<u32> = out.finals().iter().map(|s| s.points).collect();
+                let totals: Vec<u32> = out.finals().iter().map(|s| s.points() as u32).collect();
                 assert_eq!(Some(totals), sim.record.result);
                 assert_eq!(out.box_points.len(), sim.record.turns.len());
             }

@@ -165,13 +165,13 @@ fn luck_columns_equal_the_per_decision_sums() {
             let mut replayed = Replayed::default();
             replay(&game.record, ReplayOptions::default(), &mut replayed).unwrap();
             assert!(replayed.complete);
-            let finals: Vec<u32> = replayed.finals().iter().map(|s| s.points).collect();
+            let finals: Vec<i64> = replayed.finals().iter().map(|s| s.points()).collect();
             let id = &game.record.provenance.game_id;
             let names = &game.record.players;
             for (seat, name) in names.iter().enumerate() {
                 let own = luck[&(id.clone(), name.clone())];
                 let (result, net) = if seats == 1 {
-                    (f64::from(finals[seat]), own)
+                    (finals[seat] as f64, own)
                 } else {
                     let other = 1 - seat;
                     let theirs = luck[&(id.clone(), names[other].clone())];

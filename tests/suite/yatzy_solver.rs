@@ -122,7 +122,7 @@ fn the_documentation_example_replays_with_our_values() {
     );
     let mut replayed = Replayed::default();
     replay(&game, ReplayOptions::default(), &mut replayed).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(replayed.finals()[0].points, 189);
+    assert_eq!(replayed.finals()[0].points(), 189);
     assert_eq!(
         replayed.decisions.len(),
         game.turns
