@@ -1150,8 +1150,9 @@ impl<'r> Fields<'r> {
     /// A box code field.
     fn category(&self, column: Column) -> Result<BoxCode, Problem> {
         let field = self.get(column);
-        box_code(field).ok_or_else(|| {
-            let expected = "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y";
+        BoxCode::from_bytes(field).ok_or_else(|| {
+            let expected = "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y, or a Jamb \
+                            cell such as D:1 or F:MAX";
             self.problem(column, expected, field)
         })
     }
@@ -1242,32 +1243,6 @@ fn field_count_problem(record: &Record, fields: usize) -> Problem {
         expected,
         found,
     }
-}
-
-/// The box code written `text` (case-insensitive): looked up by its two bytes, upper-cased,
-/// among [`BoxCode::ALL`] (faster than [`BoxCode::parse`], which compares texts).
-fn box_code(text: &[u8]) -> Option<BoxCode> {
-    static CODES: std::sync::OnceLock<Vec<(u16, BoxCode)>> = std::sync::OnceLock::new();
-    let key = |text: &[u8]| -> Option<u16> {
-        match text {
-            [a] => Some(u16::from(a.to_ascii_uppercase()) << 8),
-            [a, b] => {
-                Some(u16::from(a.to_ascii_uppercase()) << 8 | u16::from(b.to_ascii_uppercase()))
-            }
-            _ => None,
-        }
-    };
-    let codes = CODES.get_or_init(|| {
-        BoxCode::ALL
-            .iter()
-            .filter_map(|code| Some((key(code.as_bytes())?, BoxCode::parse(code)?)))
-            .collect()
-    });
-    let wanted = key(text)?;
-    codes
-        .iter()
-        .find(|(code, _)| *code == wanted)
-        .map(|(_, code)| *code)
 }
 
 /// Checks one row of `group` and adds it.

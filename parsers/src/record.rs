@@ -37,37 +37,66 @@ impl Keep {
     }
 }
 
-/// A box code as written in logs (YGN codes, upper-cased): `1`..`6`, `1P`, `2P`, `3K`, `4K`,
-/// `FH`, `SS`, `LS`, `C`, `Y`. Which codes a rule set has is the rules engine's business.
+/// A box code as written in logs, upper-cased: a single-column box (`1`..`6`, `1P`, `2P`, `3K`,
+/// `4K`, `FH`, `SS`, `LS`, `C`, `Y`) or a Jamb cell, the column's letter, `:` and the box
+/// (`D:1`, `F:MAX`, `U:J`; columns `D U F H O I`, boxes [`BoxCode::JAMB_BOXES`]). Which codes
+/// a rule set has is the rules engine's business.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct BoxCode([u8; 2]);
+pub struct BoxCode([u8; BoxCode::LONGEST]);
 
 impl BoxCode {
-    /// Every code YGN defines.
+    /// Bytes in the longest code (`F:MAX`).
+    pub const LONGEST: usize = 5;
+
+    /// Every single-column code YGN defines.
     pub const ALL: [&'static str; 15] = [
         "1", "2", "3", "4", "5", "6", "1P", "2P", "3K", "4K", "FH", "SS", "LS", "C", "Y",
     ];
 
-    /// The code for `text` (case-insensitive), if YGN defines it.
+    /// The letters of Jamb's column kinds: down, up, free, hand, outer (toward the middle),
+    /// inner (from the middle).
+    pub const JAMB_COLUMNS: &'static str = "DUFHOI";
+
+    /// The box codes of a Jamb column, top to bottom: ones to sixes, max, min, straight
+    /// (kenta), three of a kind (triling), full house, four of a kind (poker), jamb.
+    pub const JAMB_BOXES: [&'static str; 13] = [
+        "1", "2", "3", "4", "5", "6", "MAX", "MIN", "K", "T", "F", "P", "J",
+    ];
+
+    /// The code for `text` (case-insensitive), if it is one.
     pub fn parse(text: &str) -> Option<BoxCode> {
-        let bytes = text.as_bytes();
-        if bytes.is_empty() || bytes.len() > 2 {
+        BoxCode::from_bytes(text.as_bytes())
+    }
+
+    /// The code written `bytes` (case-insensitive), if it is one; without building a string.
+    #[inline]
+    pub fn from_bytes(bytes: &[u8]) -> Option<BoxCode> {
+        if bytes.is_empty() || bytes.len() > BoxCode::LONGEST {
             return None;
         }
-        let mut code = [0u8; 2];
+        let mut code = [0u8; BoxCode::LONGEST];
         for (c, b) in code.iter_mut().zip(bytes) {
             *c = b.to_ascii_uppercase();
         }
-        let code = BoxCode(code);
-        BoxCode::ALL
-            .iter()
-            .any(|&c| c == code.as_str())
-            .then_some(code)
+        let known = match &code[..bytes.len()] {
+            [a] => b"123456CY".contains(a),
+            [a, b] => matches!(
+                [*a, *b],
+                [b'1', b'P'] | [b'2', b'P'] | [b'3', b'K'] | [b'4', b'K'] | [b'F', b'H']
+                    | [b'S', b'S'] | [b'L', b'S']
+            ),
+            [column, b':', jbox @ ..] => {
+                BoxCode::JAMB_COLUMNS.as_bytes().contains(column)
+                    && BoxCode::JAMB_BOXES.iter().any(|b| b.as_bytes() == jbox)
+            }
+            _ => false,
+        };
+        known.then_some(BoxCode(code))
     }
 
     /// The code as text.
     pub fn as_str(&self) -> &str {
-        let len = if self.0[1] == 0 { 1 } else { 2 };
+        let len = self.0.iter().position(|&b| b == 0).unwrap_or(BoxCode::LONGEST);
         std::str::from_utf8(&self.0[..len]).unwrap_or("?")
     }
 }

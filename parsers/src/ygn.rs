@@ -64,8 +64,6 @@ pub struct Reader<'a> {
     file: &'a str,
     /// Where the lines before `lines` leave the delimiting of games.
     delimiter: Delimiter,
-    /// The category codes, for turn lines.
-    categories: Categories,
     /// Strings of the previous game, to hold the names and tags of the next one.
     strings: Strings,
 }
@@ -91,7 +89,6 @@ impl<'a> Reader<'a> {
             lines,
             file,
             delimiter: Delimiter::before(&lines),
-            categories: Categories::new(),
             strings: Strings::default(),
         }
     }
@@ -172,7 +169,7 @@ impl<'a> Reader<'a> {
                         line: line.number,
                         ..TurnRecord::default()
                     };
-                    turn_line(line.text, &out.players, &self.categories, &mut turn)
+                    turn_line(line.text, &out.players, &mut turn)
                         .map_err(|e| Failure::new(&line, e))?;
                     out.turns.push(turn);
                 }
@@ -816,7 +813,7 @@ const TAG_NAME: &str = "a tag name (ASCII letters and digits)";
 /// What may stand where a category is: the words of three messages.
 macro_rules! category_code {
     () => {
-        "a category code (1-6, 3K, 4K, FH, SS, LS, Y, C, 1P, 2P)"
+        "a category code (1-6, 3K, 4K, FH, SS, LS, Y, C, 1P, 2P, or a Jamb cell such as D:1, F:MAX)"
     };
 }
 const CATEGORY: &str = category_code!();
@@ -1041,7 +1038,6 @@ fn quoted(input: &[u8]) -> PResult<'_, QuotedValue<'_>> {
 fn turn_line<'a>(
     line: &'a [u8],
     players: &[String],
-    categories: &Categories,
     turn: &mut TurnRecord,
 ) -> Result<(), Syntax<'a>> {
     let (rest, _) = blanks0(line)?;
@@ -1077,7 +1073,7 @@ fn turn_line<'a>(
         (3, _) => CATEGORY,
         _ => KEEP_OR_CATEGORY,
     };
-    let (rest, (category, points)) = category(rest, categories, expected)?;
+    let (rest, (category, points)) = category(rest, expected)?;
     turn.category = category;
     turn.points = points;
     let (rest, _) = blanks0(rest)?;
@@ -1113,41 +1109,6 @@ fn seat<'a>(input: &'a [u8], players: &[String]) -> PResult<'a, u8> {
 #[inline]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-}
-
-/// The category codes by their upper-cased bytes, found without string comparisons.
-struct Categories(Vec<(u16, BoxCode)>);
-
-impl Categories {
-    /// Every code of [`BoxCode::ALL`].
-    fn new() -> Categories {
-        let codes = BoxCode::ALL.iter().filter_map(|&text| {
-            let code = BoxCode::parse(text)?;
-            Some((Categories::key(text.as_bytes())?, code))
-        });
-        Categories(codes.collect())
-    }
-
-    /// The upper-cased bytes of a code of one or two bytes as one number.
-    fn key(code: &[u8]) -> Option<u16> {
-        match *code {
-            [a] => Some(u16::from(a.to_ascii_uppercase())),
-            [a, b] => Some(u16::from_be_bytes([
-                a.to_ascii_uppercase(),
-                b.to_ascii_uppercase(),
-            ])),
-            _ => None,
-        }
-    }
-
-    /// The category written `code` (case-insensitive), if there is one.
-    fn get(&self, code: &[u8]) -> Option<BoxCode> {
-        let key = Categories::key(code)?;
-        self.0
-            .iter()
-            .find(|&&(k, _)| k == key)
-            .map(|&(_, code)| code)
-    }
 }
 
 /// A run of up to `max` dice 1-6 (a digit beyond `max` is an error expecting `too_many`).
@@ -1212,14 +1173,16 @@ fn keep(input: &[u8]) -> PResult<'_, Keep> {
 #[inline]
 fn category<'a>(
     input: &'a [u8],
-    categories: &Categories,
     expected: &'static str,
 ) -> PResult<'a, (BoxCode, Option<u16>)> {
-    // A code has one or two bytes, then `=`, a blank or the end of the line.
-    let ends_code = |at: usize| input.get(at).is_none_or(|&b| is_blank(b) || b == b'=');
-    let len = if ends_code(1) { 1 } else { 2 };
-    let code = input.get(..len).filter(|_| ends_code(len));
-    let Some(category) = code.and_then(|code| categories.get(code)) else {
+    // A code has one to five bytes, then `=`, a blank or the end of the line.
+    let ends_code = |b: &u8| is_blank(*b) || *b == b'=';
+    let len = input
+        .iter()
+        .take(BoxCode::LONGEST + 1)
+        .position(ends_code)
+        .unwrap_or(input.len().min(BoxCode::LONGEST + 1));
+    let Some(category) = input.get(..len).and_then(BoxCode::from_bytes) else {
         return fail(input, expected);
     };
     let rest = input.get(len..).unwrap_or_default();

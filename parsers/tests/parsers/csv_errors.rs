@@ -109,7 +109,7 @@ fn each_syntax_error_names_its_field() {
                 27,
                 "g",
                 2,
-                "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y",
+                "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y, or a Jamb cell such as D:1 or F:MAX",
                 "XX",
             ),
         ),
