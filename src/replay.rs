@@ -661,7 +661,13 @@ mod tests {
             .iter()
             .find(|d| d.seat == 0 && d.round == 7)
             .unwrap();
-        assert_eq!((ann7.sheet.yahtzee().unwrap().upper_total, ann7.sheet.points()), (64, 99));
+        assert_eq!(
+            (
+                ann7.sheet.yahtzee().unwrap().upper_total,
+                ann7.sheet.points()
+            ),
+            (64, 99)
+        );
         assert_eq!(ann7.choice, Choice::Score(Category::ThreeKind));
         let last = out.decisions.last().unwrap();
         assert_eq!(

@@ -147,11 +147,9 @@ pub struct SimGame {
 /// The simulated players of a plan: temperatures from perfect to weak, and long-tailed
 /// activity weights assigned in a random order.
 pub fn players(plan: &Plan) -> Vec<SimPlayer> {
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed ^ 0x0005_eed0_f91a_7e75);
     let n = plan.players;
     let width = n.to_string().len().max(2);
-    let mut activity: Vec<usize> = (0..n).collect();
-    activity.shuffle(&mut rng);
+    let weights = activity_weights(plan.seed, n);
     (0..n)
         .map(|i| {
             // Log-spaced from 0.02 to 8 points; player 0 plays perfectly.
@@ -163,25 +161,37 @@ pub fn players(plan: &Plan) -> Vec<SimPlayer> {
             SimPlayer {
                 name: format!("sim{:0width$}", i + 1),
                 temperature,
-                weight: 1.0 / ((activity[i] + 1) as f64).powf(1.1),
+                weight: weights[i],
             }
         })
         .collect()
 }
 
-/// Picks `seats` distinct players by weight.
-fn pick_seats(rng: &mut ChaCha8Rng, players: &[SimPlayer], seats: usize) -> Vec<usize> {
-    let total: f64 = players.iter().map(|p| p.weight).sum();
-    let mut chosen = Vec::with_capacity(seats);
-    while chosen.len() < seats {
+/// How often each of `n` players plays, relative to the others: Zipf weights (exponent 1.1)
+/// over a random order drawn from `seed`, so a few play very many games.
+fn activity_weights(seed: u64, n: usize) -> Vec<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0005_eed0_f91a_7e75);
+    let mut activity: Vec<usize> = (0..n).collect();
+    activity.shuffle(&mut rng);
+    activity
+        .iter()
+        .map(|&rank| 1.0 / ((rank + 1) as f64).powf(1.1))
+        .collect()
+}
+
+/// Picks `seats` distinct players, player `i` with relative weight `weights[i]`.
+fn pick_seats(rng: &mut ChaCha8Rng, weights: &[f64], seats: usize) -> Vec<usize> {
+    let total: f64 = weights.iter().sum();
+    let mut chosen = Vec::with_capacity(seats.min(weights.len()));
+    while chosen.len() < seats.min(weights.len()) {
         let mut x = rng.gen::<f64>() * total;
-        let mut pick = players.len() - 1;
-        for (i, p) in players.iter().enumerate() {
-            if x < p.weight {
+        let mut pick = weights.len() - 1;
+        for (i, &weight) in weights.iter().enumerate() {
+            if x < weight {
                 pick = i;
                 break;
             }
-            x -= p.weight;
+            x -= weight;
         }
         if !chosen.contains(&pick) {
             chosen.push(pick);
@@ -223,11 +233,52 @@ fn date_of(index: usize, games: usize) -> String {
     format!("2026.{:02}.{:02}", month + 1, day + 1)
 }
 
+/// The random generator of game `index` of a corpus simulated with `seed`.
+fn game_rng(seed: u64, index: usize) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64)
+}
+
+/// The record of simulated game `index` of `games` (seed `seed`): its players, rules, turns
+/// and final totals, with the tags every simulated game carries.
+fn sim_record(
+    (seed, index, games): (u64, usize, usize),
+    players: Vec<String>,
+    rules: &str,
+    turns: Vec<TurnRecord>,
+    result: Option<Vec<u32>>,
+) -> GameRecord {
+    let mut record = GameRecord {
+        players,
+        rules: rules.to_string(),
+        provenance: Provenance {
+            file: String::new(),
+            line: 0,
+            game_id: format!("sim{seed}-{:07}", index + 1),
+            date: Some(date_of(index, games)),
+            time: Some(format!(
+                "{:02}:{:02}:{:02}",
+                index % 24,
+                index * 7 % 60,
+                index * 13 % 60
+            )),
+        },
+        turns,
+        termination: Termination::Normal,
+        result,
+        tags: Vec::new(),
+    };
+    record.tags = record.standard_tags();
+    record
+        .tags
+        .insert(1, ("Site".into(), "dicelens simulate".into()));
+    record
+}
+
 /// Simulates game number `index` of `plan`.
 pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: usize) -> SimGame {
-    let mut rng =
-        ChaCha8Rng::seed_from_u64(plan.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64);
-    let seats = pick_seats(&mut rng, players, plan.seats);
+    let mut rng = game_rng(plan.seed, index);
+    let weights: Vec<f64> = players.iter().map(|p| p.weight).collect();
+    let seats = pick_seats(&mut rng, &weights, plan.seats);
     let rules = plan.rules;
     let mut sheets = vec![Sheet::empty(rules); seats.len()];
     let mut turns = Vec::with_capacity(rules.box_count() * seats.len());
@@ -285,30 +336,15 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
             turns.push(turn);
         }
     }
-    let mut record = GameRecord {
-        players: seats.iter().map(|&p| players[p].name.clone()).collect(),
-        rules: rules.name().to_string(),
-        provenance: Provenance {
-            file: String::new(),
-            line: 0,
-            game_id: format!("sim{}-{:07}", plan.seed, index + 1),
-            date: Some(date_of(index, plan.games)),
-            time: Some(format!(
-                "{:02}:{:02}:{:02}",
-                index % 24,
-                index * 7 % 60,
-                index * 13 % 60
-            )),
-        },
+    let names = seats.iter().map(|&p| players[p].name.clone()).collect();
+    let result = Some(sheets.iter().map(|s| s.points).collect());
+    let record = sim_record(
+        (plan.seed, index, plan.games),
+        names,
+        rules.name(),
         turns,
-        termination: Termination::Normal,
-        result: Some(sheets.iter().map(|s| s.points).collect()),
-        tags: Vec::new(),
-    };
-    record.tags = record.standard_tags();
-    record
-        .tags
-        .insert(1, ("Site".into(), "dicelens simulate".into()));
+        result,
+    );
     SimGame {
         record,
         decisions,

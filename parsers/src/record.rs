@@ -82,8 +82,13 @@ impl BoxCode {
             [a] => b"123456CY".contains(a),
             [a, b] => matches!(
                 [*a, *b],
-                [b'1', b'P'] | [b'2', b'P'] | [b'3', b'K'] | [b'4', b'K'] | [b'F', b'H']
-                    | [b'S', b'S'] | [b'L', b'S']
+                [b'1', b'P']
+                    | [b'2', b'P']
+                    | [b'3', b'K']
+                    | [b'4', b'K']
+                    | [b'F', b'H']
+                    | [b'S', b'S']
+                    | [b'L', b'S']
             ),
             [column, b':', jbox @ ..] => {
                 BoxCode::JAMB_COLUMNS.as_bytes().contains(column)
@@ -96,7 +101,11 @@ impl BoxCode {
 
     /// The code as text.
     pub fn as_str(&self) -> &str {
-        let len = self.0.iter().position(|&b| b == 0).unwrap_or(BoxCode::LONGEST);
+        let len = self
+            .0
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(BoxCode::LONGEST);
         std::str::from_utf8(&self.0[..len]).unwrap_or("?")
     }
 }

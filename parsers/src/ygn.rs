@@ -1171,10 +1171,7 @@ fn keep(input: &[u8]) -> PResult<'_, Keep> {
 
 /// The category code and the optional `=POINTS`.
 #[inline]
-fn category<'a>(
-    input: &'a [u8],
-    expected: &'static str,
-) -> PResult<'a, (BoxCode, Option<u16>)> {
+fn category<'a>(input: &'a [u8], expected: &'static str) -> PResult<'a, (BoxCode, Option<u16>)> {
     // A code has one to five bytes, then `=`, a blank or the end of the line.
     let ends_code = |b: &u8| is_blank(*b) || *b == b'=';
     let len = input

@@ -906,7 +906,12 @@ mod tests {
             let report = report(seats, seed);
             assert_eq!(report.scorecards.len(), seats);
             for (card, totals) in report.scorecards.iter().zip(&report.totals) {
-                assert_eq!(Some(i64::from(card.total)), totals.points, "{}", card.player);
+                assert_eq!(
+                    Some(i64::from(card.total)),
+                    totals.points,
+                    "{}",
+                    card.player
+                );
                 let boxes: u32 = card.boxes.iter().filter_map(|b| b.points).sum();
                 let upper: u32 = card.boxes[..UPPER_BOXES]
                     .iter()

@@ -253,7 +253,9 @@ fn totals(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Player
             error_per_decision: None,
             classes: ClassCounts::default(),
             luck: 0.0,
-            points: last_sheets.and_then(|s| s.get(seat)).map(PlayerSheet::points),
+            points: last_sheets
+                .and_then(|s| s.get(seat))
+                .map(PlayerSheet::points),
             result: game.result.as_ref().and_then(|r| r.get(seat).copied()),
         })
         .collect();
@@ -361,8 +363,14 @@ fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Sc
     for (t, turn) in game.turns.iter().enumerate().take(turns_done) {
         let seat = usize::from(turn.seat);
         let (Some(before), Some(after), Some(&points), Some((b, _))) = (
-            replayed.sheets.get(t * seats + seat).and_then(PlayerSheet::yahtzee),
-            replayed.sheets.get((t + 1) * seats + seat).and_then(PlayerSheet::yahtzee),
+            replayed
+                .sheets
+                .get(t * seats + seat)
+                .and_then(PlayerSheet::yahtzee),
+            replayed
+                .sheets
+                .get((t + 1) * seats + seat)
+                .and_then(PlayerSheet::yahtzee),
             replayed.box_points.get(t),
             rules.parse_box(turn.category.as_str()),
         ) else {
@@ -400,7 +408,10 @@ fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Sc
         .len()
         .checked_sub(seats)
         .and_then(|start| replayed.sheets.get(start..));
-    let last = last.unwrap_or_default().iter().filter_map(PlayerSheet::yahtzee);
+    let last = last
+        .unwrap_or_default()
+        .iter()
+        .filter_map(PlayerSheet::yahtzee);
     for (card, sheet) in cards.iter_mut().zip(last) {
         card.upper_total = sheet.upper_total;
         if sheet.upper_total >= UPPER_THRESHOLD {
@@ -557,9 +568,7 @@ impl ValidateReport {
             scorecards: scorecards(game, replayed, rated),
             eval_lines,
             violation_text: violation.map(ToString::to_string),
-            planned_turns: replayed
-                .rules
-                .map(|r| r.rounds() * replayed.seats.max(1)),
+            planned_turns: replayed.rules.map(|r| r.rounds() * replayed.seats.max(1)),
             ..ValidateReport::empty(file, format)
         }
     }

@@ -561,7 +561,11 @@ impl JambSheet {
     /// and its points are 0 to 255; the error names the first bad item.
     pub fn from_notation(rules: JambRules, text: &str) -> Result<JambSheet, String> {
         let mut sheet = JambSheet::new(rules);
-        for item in text.split(',').map(str::trim).filter(|t| !t.is_empty() && *t != "-") {
+        for item in text
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && *t != "-")
+        {
             let bad = || format!("'{item}' (expected CELL=POINTS such as D:1=3 or F:MAX=28)");
             let (code, points) = item.split_once('=').ok_or_else(bad)?;
             let cell = sheet.parse_cell(code).ok_or_else(bad)?;

@@ -232,7 +232,12 @@ fn legal_games_are_legal_with_one_line_per_decision_and_totals_that_add_up() {
         let rules = replay.rules.and_then(|r| r.yahtzee()).unwrap();
         for (seat, t) in report.totals.iter().enumerate() {
             let points = replay.finals()[seat].points();
-            assert_eq!(t.points.map(i64::from), Some(points), "{context}: {}", t.player);
+            assert_eq!(
+                t.points.map(i64::from),
+                Some(points),
+                "{context}: {}",
+                t.player
+            );
             if let Some(result) = &game.result {
                 assert_eq!(t.result, Some(result[seat]), "{context}");
             }
