@@ -5,6 +5,7 @@
 
 use crate::dice::Dice;
 use crate::position::Position;
+use crate::rules::jamb::JambSheet;
 use crate::rules::{Choice, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDist};
 use crate::solve::expected::{position_options, sheet_value, OptionValue};
@@ -37,6 +38,20 @@ pub struct Question {
 /// A valued position.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Evaluation {
+    /// Every option of a Jamb decision, best first by the heuristic oracle's expected final
+    /// total.
+    JambOptions {
+        /// The slip.
+        sheet: JambSheet,
+        /// The dice on the table.
+        roll: Dice,
+        /// Rolls left after this one.
+        rolls_left: u8,
+        /// The options with their values, best first.
+        options: Vec<(Choice, f64)>,
+        /// The oracle that valued them, as reports name it.
+        oracle: String,
+    },
     /// A solitaire sheet before its next turn: its expected final score, and with a target the
     /// largest probability of finishing with at least it (`(target, p)`).
     SheetValue {

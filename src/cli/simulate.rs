@@ -4,10 +4,13 @@
 use super::flags::{not_at_least, not_between};
 use super::{notice, CliError};
 use dicelens::report::output::{commit_all, PendingFile};
-use dicelens::rules::RuleSet;
+use dicelens::rules::jamb::JambRules;
+use dicelens::rules::{GameRules, RuleSet};
+use dicelens::simulate::jamb::{jamb_players, simulate_jamb_game, JambPlan, JambSimGame};
 use dicelens::simulate::{add_truth, players, simulate_batch, DiceLaw, Plan, PlayerTruth};
 use dicelens::tables::{load_expected, table_dir};
 use dicelens_parsers::Format;
+use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -17,9 +20,14 @@ const BATCH: usize = 2048;
 /// `dicelens simulate` flags.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// Rule set of the games.
+    /// Rule set of the games (a Yahtzee rule set, or jamb-4 / jamb-5).
     #[arg(long, default_value = "yahtzee")]
-    pub rules: RuleSet,
+    pub rules: GameRules,
+    /// Jamb only: the strategies the players play, comma-separated, taken in turn (player 1
+    /// the first, player 2 the second, ...): rnd, p1, p2, pb, ms (the published strategies),
+    /// oracle (the strong oracle). Default: all five published ones.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub strategy: Vec<String>,
     /// Players per game.
     #[arg(long, default_value_t = 1)]
     pub seats: usize,
@@ -75,7 +83,17 @@ fn parse_loaded(text: &str) -> Result<DiceLaw, CliError> {
 
 /// Runs `dicelens simulate`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let (rules, format) = (args.rules, args.format);
+    let format = args.format;
+    let rules = match args.rules {
+        GameRules::Yahtzee(rules) => rules,
+        GameRules::Jamb(rules) => return run_jamb(&args, rules),
+    };
+    if !args.strategy.is_empty() {
+        return Err(CliError::flag(
+            "--strategy",
+            "strategies are Jamb's published players: use --rules jamb-4 or jamb-5",
+        ));
+    }
     if args.seats == 0 {
         return Err(not_at_least("--seats", "a number of seats", 1, args.seats));
     }
@@ -159,6 +177,90 @@ pub fn run(args: Args) -> Result<(), CliError> {
         args.games,
         args.seats,
         args.players,
+        args.out.display(),
+        truth_file.display()
+    ));
+    Ok(())
+}
+
+/// `dicelens simulate --rules jamb-*`: games among players of known strategies; the truth file
+/// gives each player's strategy, games and mean final total.
+fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
+    let format = args.format;
+    if matches!(format, Format::Verhoeff | Format::YatzySolver) {
+        return Err(CliError::flag(
+            "--format",
+            "Jamb games are written as ygn, jsonl or csv",
+        ));
+    }
+    if args.seats == 0 {
+        return Err(not_at_least("--seats", "a number of seats", 1, args.seats));
+    }
+    let strategies: Vec<String> = if args.strategy.is_empty() {
+        ["rnd", "p1", "p2", "pb", "ms"].map(String::from).to_vec()
+    } else {
+        args.strategy.iter().map(|s| s.trim().to_ascii_lowercase()).collect()
+    };
+    let players_wanted = args.players.max(strategies.len()).max(args.seats);
+    let players = jamb_players(&strategies, players_wanted, args.seed);
+    let dir = table_dir(args.tables.tables.as_deref());
+    let make = dicelens::jamb_players::maker(&strategies, rules, &dir, &notice)
+        .map_err(|why| CliError::flag("--strategy", why))?;
+    let plan = JambPlan {
+        rules,
+        seats: args.seats,
+        games: args.games,
+        seed: args.seed,
+        dice: match &args.loaded {
+            Some(text) => parse_loaded(text)?,
+            None => DiceLaw::Fair,
+        },
+    };
+    let failure =
+        |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));
+    let mut out = PendingFile::create(&args.out).map_err(CliError::failure)?;
+    format.write_start(&mut out).map_err(failure)?;
+    // Per player: games and the sum of final totals.
+    let mut truth = vec![(0u64, 0i64); players.len()];
+    let bar = indicatif::ProgressBar::new(args.games as u64);
+    let mut start = 0;
+    while start < args.games {
+        let end = (start + BATCH).min(args.games);
+        let games: Result<Vec<JambSimGame>, _> = (start..end)
+            .into_par_iter()
+            .map(|i| simulate_jamb_game(&plan, &players, &*make, i))
+            .collect();
+        for game in games.map_err(|e| CliError::failure(e.to_string()))? {
+            format.write_game(&game.record, &mut out).map_err(failure)?;
+            for (&p, &total) in game.seats.iter().zip(&game.totals) {
+                truth[p].0 += 1;
+                truth[p].1 += total;
+            }
+        }
+        bar.set_position(end as u64);
+        start = end;
+    }
+    bar.finish_and_clear();
+    let out = out.finish().map_err(CliError::failure)?;
+    let truth_file = truth_path(&args.out);
+    let mut csv = String::from("player,strategy,games,mean_total\n");
+    for (p, &(games, sum)) in players.iter().zip(&truth) {
+        let mean = if games > 0 { sum as f64 / games as f64 } else { 0.0 };
+        csv.push_str(&format!("{},{},{games},{mean:.3}\n", p.name, p.strategy));
+    }
+    let mut truth_out = PendingFile::create(&truth_file).map_err(CliError::failure)?;
+    truth_out
+        .write_all(csv.as_bytes())
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
+    let truth_out = truth_out.finish().map_err(CliError::failure)?;
+    commit_all(vec![out, truth_out]).map_err(CliError::failure)?;
+    notice(&format!(
+        "simulated {} {} games of {} seat(s) among {} players ({}): {} ({format}), truth {}",
+        args.games,
+        rules.name,
+        args.seats,
+        players.len(),
+        strategies.join(", "),
         args.out.display(),
         truth_file.display()
     ));

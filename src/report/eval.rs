@@ -4,6 +4,7 @@
 
 use crate::dice::Dice;
 use crate::evaluate::Evaluation;
+use crate::rules::jamb::JambSheet;
 use crate::rules::{Choice, PlayerSheet, Sheet};
 use crate::solve::distribution::OptionChance;
 use crate::solve::expected::OptionValue;
@@ -114,7 +115,47 @@ pub fn render(evaluation: &Evaluation, json: bool) -> String {
             rolls_left,
             options,
         } => match_options(mover, opponents, *method, roll, *rolls_left, options, json),
+        Evaluation::JambOptions {
+            sheet,
+            roll,
+            rolls_left,
+            options,
+            oracle,
+        } => jamb_options(sheet, roll, *rolls_left, options, oracle, json),
     }
+}
+
+/// Every option of a Jamb decision (best first) as a table or JSON.
+fn jamb_options(
+    sheet: &JambSheet,
+    roll: &Dice,
+    rolls_left: u8,
+    options: &[(Choice, f64)],
+    oracle: &str,
+    json: bool,
+) -> String {
+    let slip = PlayerSheet::Jamb(*sheet);
+    let mut rows = option_rows(options.iter().copied());
+    for (row, &(choice, _)) in rows.iter_mut().zip(options) {
+        if let Some(code) = slip.code_of(choice) {
+            row.option = format!("score {code}");
+        }
+    }
+    if json {
+        return json_rows(&rows);
+    }
+    let mut out = format!(
+        "{}: filled {}, points {}, roll {roll}, {}\noracle: {oracle}\n",
+        sheet.rules(),
+        sheet.notation(),
+        sheet.total(),
+        rolls_left_text(rolls_left)
+    );
+    let _ = writeln!(out, "{:<12} {:>10} {:>9}", "option", "value", "loss");
+    for o in &rows {
+        let _ = writeln!(out, "{:<12} {:>10.4} {:>9.4}", o.option, o.value, o.loss);
+    }
+    out
 }
 
 /// `N roll(s) left`.
