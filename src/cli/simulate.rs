@@ -199,12 +199,15 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     let strategies: Vec<String> = if args.strategy.is_empty() {
         ["rnd", "p1", "p2", "pb", "ms"].map(String::from).to_vec()
     } else {
-        args.strategy.iter().map(|s| s.trim().to_ascii_lowercase()).collect()
+        args.strategy
+            .iter()
+            .map(|s| s.trim().to_ascii_lowercase())
+            .collect()
     };
     let players_wanted = args.players.max(strategies.len()).max(args.seats);
     let players = jamb_players(&strategies, players_wanted, args.seed);
     let dir = table_dir(args.tables.tables.as_deref());
-    let make = dicelens::jamb_players::maker(&strategies, rules, &dir, &notice)
+    let make = dicelens::simulate::jamb::maker(&strategies, rules, &dir, &notice)
         .map_err(|why| CliError::flag("--strategy", why))?;
     let plan = JambPlan {
         rules,
@@ -245,7 +248,11 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     let truth_file = truth_path(&args.out);
     let mut csv = String::from("player,strategy,games,mean_total\n");
     for (p, &(games, sum)) in players.iter().zip(&truth) {
-        let mean = if games > 0 { sum as f64 / games as f64 } else { 0.0 };
+        let mean = if games > 0 {
+            sum as f64 / games as f64
+        } else {
+            0.0
+        };
         csv.push_str(&format!("{},{},{games},{mean:.3}\n", p.name, p.strategy));
     }
     let mut truth_out = PendingFile::create(&truth_file).map_err(CliError::failure)?;

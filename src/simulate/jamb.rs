@@ -301,3 +301,16 @@ fn turn_record(played: &PlayedGame, index: usize, turn: &PlayedTurn, seats: usiz
     record.category = BoxCode::parse(&code).unwrap_or_default();
     record
 }
+
+/// The player factory of `strategies` under `rules`: each name a published strategy
+/// ([`crate::simulate::jamb_strategies`]) or `oracle` (the strong oracle, its tables loaded
+/// from `dir` or built there); an error names the first unknown strategy.
+pub fn maker(
+    strategies: &[String],
+    rules: JambRules,
+    dir: &std::path::Path,
+    progress: &dyn crate::tables::Progress,
+) -> Result<Box<MakePlayer<'static>>, String> {
+    let _ = (strategies, rules, dir, progress);
+    Err("no Jamb strategies yet".into())
+}
