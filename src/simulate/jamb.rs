@@ -5,6 +5,7 @@
 use crate::dice::Dice;
 use crate::rules::jamb::{Cell, JambRules, JambSheet, MAX_ROLLS};
 use crate::rules::Choice;
+use crate::simulate::jamb_strategies::Strategy;
 use crate::simulate::DiceLaw;
 use dicelens_parsers::{BoxCode, GameRecord, Keep, TurnRecord};
 use rand_chacha::ChaCha8Rng;
@@ -311,6 +312,17 @@ pub fn maker(
     dir: &std::path::Path,
     progress: &dyn crate::tables::Progress,
 ) -> Result<Box<MakePlayer<'static>>, String> {
-    let _ = (strategies, rules, dir, progress);
-    Err("no Jamb strategies yet".into())
+    let _ = (rules, dir, progress);
+    for name in strategies {
+        if Strategy::parse(name).is_none() {
+            let known: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+            return Err(format!(
+                "unknown strategy {name:?} (expected {})",
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(Box::new(|name: &str| -> Option<Box<dyn JambPlayer>> {
+        Some(Strategy::parse(name)?.player())
+    }))
 }
