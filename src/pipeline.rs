@@ -19,7 +19,8 @@ use crate::rate::{
 };
 use crate::replay::{ReplayOptions, Replayed};
 use crate::rules::{GameRules, RuleSet};
-use crate::tables::{load_dist, load_expected, table_dir, TableError};
+use crate::solve::jamb::oracle::JambOracle;
+use crate::tables::{load_dist, load_expected, load_jamb, table_dir, TableError};
 use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -293,7 +294,14 @@ impl Tables {
     ) -> Result<(), TableError> {
         let rules = match replayed.rules {
             Some(GameRules::Yahtzee(rules)) => rules,
-            Some(GameRules::Jamb(_)) | None => return Ok(()),
+            Some(GameRules::Jamb(rules)) => {
+                if self.oracle.jamb.get(&rules).is_none() {
+                    let (tables, _) = load_jamb(&self.dir, rules, progress)?;
+                    self.oracle.jamb.add(JambOracle::from_tables(tables));
+                }
+                return Ok(());
+            }
+            None => return Ok(()),
         };
         if !self.loaded.contains(&rules) {
             let (table, _) = load_expected(&self.dir, rules, progress)?;

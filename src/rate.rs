@@ -4,9 +4,11 @@
 
 use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
+use crate::rules::jamb::JambRules;
 use crate::rules::{Choice, GameRules, PlayerSheet, RuleSet, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData};
 use crate::solve::expected::{sheet_value, TurnOracle};
+use crate::solve::jamb::oracle::{JambOracle, JambTurnCache};
 use crate::solve::match_points::{ExactRange, MatchSearch, MatchTurn, Method};
 use crate::solve::states::StateSpace;
 use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
@@ -147,6 +149,7 @@ pub struct SolitaireCache {
 #[derive(Default)]
 pub struct MatchCache {
     solitaire: SolitaireCache,
+    jamb: JambTurnCache,
     /// The turn in hand of a game of several players: the mover's sheet and the others'.
     matched: Option<((Sheet, Vec<Sheet>), MatchTurn)>,
     /// The value of the option taken at the previous decision of the turn.
@@ -689,6 +692,8 @@ impl fmt::Display for OracleSpec {
 pub struct MatchOracle {
     /// The oracle of one-player games (and of every game with `e`).
     pub solitaire: SolitaireOracle,
+    /// The oracle of Jamb games, of any number of players (in expected final points).
+    pub jamb: JambOracles,
     id: u64,
     spec: OracleSpec,
     dists: HashMap<RuleSet, DistTable>,
@@ -704,6 +709,7 @@ impl MatchOracle {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         MatchOracle {
             solitaire,
+            jamb: JambOracles::default(),
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             spec,
             dists: HashMap::new(),
@@ -739,6 +745,37 @@ impl Oracle for MatchOracle {
     type Cache = MatchCache;
 
     fn describe(&self) -> String {
+        let yahtzee = self.describe_yahtzee();
+        match self.jamb.oracles.is_empty() {
+            true => yahtzee,
+            false => format!("{yahtzee}; Jamb games: {}", self.jamb.describe()),
+        }
+    }
+
+    fn unit(&self, rules: Option<GameRules>, seats: usize) -> Unit {
+        match rules {
+            Some(GameRules::Jamb(_)) => Unit::Points,
+            _ => self.spec.unit(seats),
+        }
+    }
+
+    fn value(
+        &self,
+        decision: &Decision,
+        others: &[PlayerSheet],
+        before: Before,
+        cache: &mut MatchCache,
+    ) -> Option<Valued> {
+        if let PlayerSheet::Jamb(_) = decision.sheet {
+            return self.jamb.value(decision, others, before, &mut cache.jamb);
+        }
+        self.value_yahtzee(decision, others, before, cache)
+    }
+}
+
+impl MatchOracle {
+    /// [`Oracle::describe`] of the Yahtzee-family oracles.
+    fn describe_yahtzee(&self) -> String {
         let spec = self.spec;
         if !spec.is_match_points() {
             return self.solitaire.describe();
@@ -762,14 +799,8 @@ impl Oracle for MatchOracle {
         )
     }
 
-    fn unit(&self, rules: Option<GameRules>, seats: usize) -> Unit {
-        match rules {
-            Some(GameRules::Jamb(_)) => Unit::Points,
-            _ => self.spec.unit(seats),
-        }
-    }
-
-    fn value(
+    /// [`Oracle::value`] of a decision of a Yahtzee-family game.
+    fn value_yahtzee(
         &self,
         decision: &Decision,
         others: &[PlayerSheet],
@@ -969,5 +1000,76 @@ mod tests {
             let err = text.parse::<OracleSpec>().unwrap_err();
             assert!(err.contains(says), "{text}: {err}");
         }
+    }
+}
+
+/// The heuristic Jamb oracles, one per rule set loaded, valuing every decision of a Jamb game
+/// in expected final points of the mover's slip (whatever the number of players).
+#[derive(Clone, Default)]
+pub struct JambOracles {
+    oracles: HashMap<&'static str, Arc<JambOracle>>,
+}
+
+impl JambOracles {
+    /// Adds (or replaces) the oracle of its rule set.
+    pub fn add(&mut self, oracle: JambOracle) {
+        self.oracles.insert(oracle.rules().name, Arc::new(oracle));
+    }
+
+    /// The oracle of a rule set, if loaded.
+    pub fn get(&self, rules: &JambRules) -> Option<&Arc<JambOracle>> {
+        self.oracles.get(rules.name)
+    }
+}
+
+impl Oracle for JambOracles {
+    type Cache = JambTurnCache;
+
+    fn describe(&self) -> String {
+        let mut names: Vec<&&str> = self.oracles.keys().collect();
+        names.sort();
+        let described: Vec<String> = names
+            .into_iter()
+            .filter_map(|name| self.oracles.get(*name))
+            .map(|o| o.describe())
+            .collect();
+        described.join("; ")
+    }
+
+    fn value(
+        &self,
+        decision: &Decision,
+        _others: &[PlayerSheet],
+        before: Before,
+        cache: &mut JambTurnCache,
+    ) -> Option<Valued> {
+        let PlayerSheet::Jamb(slip) = &decision.sheet else {
+            return None;
+        };
+        let oracle = self.get(slip.rules())?;
+        let roll = decision.roll_number;
+        let options = oracle.options(slip, &decision.dice, roll, cache);
+        let mut best: Option<(Choice, f64)> = None;
+        let mut worst = f64::INFINITY;
+        for &(choice, value) in &options {
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((choice, value));
+            }
+            worst = worst.min(value);
+        }
+        let (best_choice, best) = best?;
+        let chosen = options.iter().find(|o| o.0 == decision.choice)?.1;
+        let kept = match before {
+            Before::TurnStart => None,
+            Before::Keep(kept) => Some(kept),
+        };
+        let before_roll = oracle.before_roll(slip, roll, kept.as_ref(), cache)?;
+        Some(Valued {
+            best,
+            best_choice,
+            worst,
+            before_roll,
+            chosen,
+        })
     }
 }

@@ -5,11 +5,14 @@
 use super::flags::TablesFlag;
 use super::tables::TERMINAL;
 use super::{print_stdout, CliError};
+use dicelens::evaluate::Evaluation;
 use dicelens::evaluate::{evaluate, Question, Subject};
 use dicelens::position::{parse_number, FlagError, OpponentsText, Position, PositionText};
 use dicelens::report::eval as report;
+use dicelens::rules::jamb::{JambRules, JambSheet};
+use dicelens::solve::jamb::oracle::{JambOracle, JambTurnCache};
 use dicelens::solve::match_points::Method;
-use dicelens::tables::table_dir;
+use dicelens::tables::{load_jamb, table_dir};
 
 /// The sheet flags of `eval` and `dist` (values are checked by `dicelens::position`).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -123,6 +126,10 @@ impl Args {
 
 /// Runs `dicelens eval`, printing to stdout.
 pub fn run(args: Args) -> Result<(), CliError> {
+    let jamb = args.sheet.rules.as_deref().and_then(JambRules::by_name);
+    if let Some(rules) = jamb {
+        return run_jamb(&args, rules);
+    }
     let position = Position::parse(&args.position())?;
     let opponents = args.opponents().parse(&position.sheet)?;
     let target = args
@@ -149,5 +156,61 @@ pub fn run(args: Args) -> Result<(), CliError> {
         };
         CliError::flag(flag, e)
     })?;
+    print_stdout(&report::render(&evaluation, args.json))
+}
+
+/// `dicelens eval --rules jamb-*`: every option of a Jamb decision valued by the heuristic
+/// oracle. `--filled` lists the filled cells with their points (`D:1=3,F:MAX=28`).
+fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
+    let not_jamb = [
+        ("--upper", args.sheet.upper.is_some()),
+        ("--points", args.sheet.points.is_some()),
+        ("--state", args.sheet.state.is_some()),
+        ("--target", args.target.is_some()),
+        ("--opponent-filled", !args.opponent_filled.is_empty()),
+        ("--oracle", args.oracle.is_some() || args.method.is_some()),
+    ];
+    if let Some((flag, _)) = not_jamb.iter().find(|(_, given)| *given) {
+        return Err(CliError::flag(
+            flag,
+            "not for Jamb: a Jamb position is --filled CELL=POINTS,..., --roll and --rolls-left",
+        ));
+    }
+    let filled = args.sheet.filled.as_deref().unwrap_or("-");
+    let sheet =
+        JambSheet::from_notation(rules, filled).map_err(|why| CliError::flag("--filled", why))?;
+    let Some(text) = args.roll.as_deref() else {
+        return Err(CliError::flag(
+            "--roll",
+            "a Jamb position needs the dice: --roll 12345",
+        ));
+    };
+    let position = Position::parse(&PositionText {
+        roll: Some(text.to_string()),
+        rolls_left: args.rolls_left.clone(),
+        ..PositionText::default()
+    })?;
+    let Some((roll, rolls_left)) = position.roll else {
+        return Err(CliError::flag("--roll", "five dice 1-6"));
+    };
+    let roll_number = 3 - rolls_left.min(2);
+    if sheet.legal_cells(roll_number).next().is_none() {
+        return Err(CliError::flag(
+            "--filled",
+            format!("no cell of this slip takes the dice of roll {roll_number}"),
+        ));
+    }
+    let dir = table_dir(args.tables.tables.as_deref());
+    let (tables, _) = load_jamb(&dir, rules, &TERMINAL).map_err(CliError::failure)?;
+    let oracle = JambOracle::from_tables(tables);
+    let mut options = oracle.options(&sheet, &roll, roll_number, &mut JambTurnCache::default());
+    options.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let evaluation = Evaluation::JambOptions {
+        sheet,
+        roll,
+        rolls_left,
+        options,
+        oracle: oracle.describe(),
+    };
     print_stdout(&report::render(&evaluation, args.json))
 }

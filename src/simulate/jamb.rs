@@ -7,9 +7,12 @@ use crate::rules::jamb::{Cell, JambRules, JambSheet, MAX_ROLLS};
 use crate::rules::Choice;
 use crate::simulate::jamb_strategies::Strategy;
 use crate::simulate::DiceLaw;
+use crate::solve::jamb::oracle::{JambOracle, OraclePlayer};
+use crate::tables::load_jamb;
 use dicelens_parsers::{BoxCode, GameRecord, Keep, TurnRecord};
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
+use std::sync::Arc;
 
 /// A Jamb player: after each roll, keep dice and roll again or write the dice in a cell.
 pub trait JambPlayer {
@@ -312,17 +315,29 @@ pub fn maker(
     dir: &std::path::Path,
     progress: &dyn crate::tables::Progress,
 ) -> Result<Box<MakePlayer<'static>>, String> {
-    let _ = (rules, dir, progress);
-    for name in strategies {
-        if Strategy::parse(name).is_none() {
-            let known: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
-            return Err(format!(
-                "unknown strategy {name:?} (expected {})",
-                known.join(", ")
-            ));
-        }
+    let known = |name: &str| name == ORACLE || Strategy::parse(name).is_some();
+    if let Some(name) = strategies.iter().find(|name| !known(name)) {
+        let mut names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+        names.push(ORACLE);
+        return Err(format!(
+            "unknown strategy {name:?} (expected {})",
+            names.join(", ")
+        ));
     }
-    Ok(Box::new(|name: &str| -> Option<Box<dyn JambPlayer>> {
-        Some(Strategy::parse(name)?.player())
+    let oracle = match strategies.iter().any(|name| name == ORACLE) {
+        true => {
+            let (tables, _) = load_jamb(dir, rules, progress).map_err(|e| e.to_string())?;
+            Some(Arc::new(JambOracle::from_tables(tables)))
+        }
+        false => None,
+    };
+    Ok(Box::new(move |name: &str| -> Option<Box<dyn JambPlayer>> {
+        match (name, &oracle) {
+            (ORACLE, Some(oracle)) => Some(Box::new(OraclePlayer::new(Arc::clone(oracle)))),
+            _ => Some(Strategy::parse(name)?.player()),
+        }
     }))
 }
+
+/// The strategy name of the strong heuristic oracle as a player.
+pub const ORACLE: &str = "oracle";
