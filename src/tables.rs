@@ -1083,7 +1083,8 @@ pub fn load_jamb(
     let tables = JambTables::build(rules, &|done, total| progress.build_progress(done, total));
     progress.build_finished();
     let saved = std::fs::create_dir_all(dir).and_then(|()| {
-        let partial = path.with_extension("tbl.partial");
+        // One name per process: two processes building at once each rename a whole file.
+        let partial = path.with_extension(format!("tbl.partial.{}", std::process::id()));
         std::fs::write(&partial, tables.to_bytes())?;
         std::fs::rename(&partial, &path)
     });

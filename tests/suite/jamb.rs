@@ -194,3 +194,92 @@ fn jsonl_and_csv_carry_jamb_cells_like_ygn() {
         assert_eq!(back[0].turns[1].category.as_str(), "F:K", "{format}");
     }
 }
+
+/// Per strategy: decisions and summed error over its players' rows of `players.csv`.
+fn error_per_decision_by_strategy(players_csv: &std::path::Path) -> Vec<(String, f64)> {
+    let mut by: std::collections::BTreeMap<String, (f64, f64)> = Default::default();
+    for (player, row) in crate::common::csv_records(players_csv) {
+        let strategy = player.split('-').next().unwrap().to_string();
+        let entry = by.entry(strategy).or_default();
+        entry.0 += row["decisions"].parse::<f64>().unwrap();
+        entry.1 += row["total_error"].parse::<f64>().unwrap();
+    }
+    by.into_iter().map(|(s, (n, e))| (s, e / n)).collect()
+}
+
+#[test]
+fn analyze_ranks_the_simulated_jamb_strategies_by_strength() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("jamb.ygn");
+    let out = dir.path().join("out");
+    let corpus_text = corpus.to_str().unwrap();
+    crate::common::run_ok(
+        &[
+            "simulate",
+            "--rules",
+            "jamb-5",
+            "--strategy",
+            "oracle,ms,pb,p2,p1,rnd",
+            "--players",
+            "6",
+            "--games",
+            "600",
+            "--seed",
+            "5",
+            "--out",
+            corpus_text,
+        ],
+        2,
+    );
+    crate::common::run_ok(
+        &[
+            "analyze",
+            corpus_text,
+            "--min-games",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        2,
+    );
+    let errors = error_per_decision_by_strategy(&out.join("players.csv"));
+    let of = |name: &str| errors.iter().find(|(s, _)| s == name).unwrap().1;
+    // Strongest to weakest; P1 and P2 are published as equals.
+    let (p1, p2) = (of("p1"), of("p2"));
+    let order = [
+        of("oracle"),
+        of("ms"),
+        of("pb"),
+        p1.min(p2),
+        p1.max(p2),
+        of("rnd"),
+    ];
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "error per decision by strategy: {errors:?}"
+    );
+    assert!(of("oracle") < 0.05 * of("rnd"), "{errors:?}");
+    // The report names the heuristic Jamb oracle.
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("heuristic Jamb oracle (jamb-5)"),
+        "{summary}"
+    );
+    // validate on one game prints the per-roll table: a row per decision, cells by code.
+    let validate = crate::common::run_ok(&["validate", corpus_text, "--game", "sim5-0000001"], 1);
+    assert!(validate.starts_with("verdict: legal"), "{validate}");
+    let game = crate::common::find_game(&corpus, "sim5-0000001");
+    let rolls: usize = game.turns.iter().map(|t| usize::from(t.roll_count)).sum();
+    let rows = validate
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u16>().is_ok())
+        })
+        .count();
+    assert_eq!(rows, rolls, "{validate}");
+    let writes = validate.lines().filter(|l| l.contains(" score ")).count();
+    assert!(writes >= 65, "{validate}");
+    assert!(validate.contains("score D:1="), "{validate}");
+}
