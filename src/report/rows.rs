@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rate::{Class, Rated, Unit};
-use crate::rules::{Choice, PlayerSheet, Sheet};
+use crate::rules::{Choice, PlayerSheet};
 use dicelens_parsers::GameRecord;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::borrow::Cow;
@@ -195,10 +195,18 @@ impl Serialize for DecisionRow<'_> {
 /// for a used box, the upper points still needed, `+` when the Yahtzee box holds 50); Yatzy
 /// sheets, which his notation does not cover, as their filled box codes.
 pub fn sheet_state(sheet: &PlayerSheet) -> String {
-    sheet
-        .yahtzee()
-        .and_then(Sheet::verhoeff_state)
-        .unwrap_or_else(|| sheet.filled_codes())
+    match sheet {
+        // A slip of 65 cells is too long for a table: each column's letter and filled boxes.
+        PlayerSheet::Jamb(slip) => slip
+            .rules()
+            .columns
+            .iter()
+            .zip(slip.columns())
+            .map(|(kind, column)| format!("{kind}{}", 13 - column.empty_count()))
+            .collect::<Vec<_>>()
+            .join(" "),
+        PlayerSheet::Yahtzee(s) => s.verhoeff_state().unwrap_or_else(|| s.filled_codes()),
+    }
 }
 
 /// `seat N`, the name of an unnamed seat (`seat` 0-based).

@@ -726,10 +726,22 @@ impl ValidateReport {
         } else {
             "state: the boxes filled on the mover's sheet before the turn (YGN codes)"
         };
+        let rules = self.rules.as_deref().and_then(|r| r.parse::<GameRules>().ok());
+        let jamb = rules.and_then(GameRules::jamb).is_some();
+        let state = if jamb {
+            "state: the number of filled boxes of each column of the mover's slip before the \
+             turn, after the column's letter (D down, U up, F free, H hand, O toward the middle, \
+             I from the middle); choices name cells as column:box"
+        } else {
+            state
+        };
         let values = if self.unit == Unit::MatchPoints.short() {
             "values: expected match points, the mover's expected share of the match (1 for a \
              win, 1/2 for a draw, 0 for a loss): a loss of 0.01 is one percent of winning \
              chances"
+        } else if jamb {
+            "values: the heuristic Jamb oracle's estimate of the mover's final points (not an \
+             exact value: see the oracle line)"
         } else {
             "values: expected final points of the mover's sheet with best play from here on"
         };
