@@ -17,6 +17,7 @@ mod expected_tables;
 mod game_page;
 mod golden;
 mod inputs;
+mod jamb_oracle;
 mod linked_pages;
 mod merge;
 mod outputs;
