@@ -44,7 +44,7 @@ pub struct Endgame {
 }
 
 impl Endgame {
-    /// Default limit of empty boxes: solving from 3 takes a fraction of a second.
+    /// Default limit of empty boxes (solving from 3 takes about 0.14 ms, from 6 about 0.7 ms).
     pub const MAX_EMPTY: usize = 3;
 
     /// The solver for slips of `rules` with at most [`Endgame::MAX_EMPTY`] empty boxes.
@@ -52,8 +52,8 @@ impl Endgame {
         Endgame::with_limit(rules, Endgame::MAX_EMPTY)
     }
 
-    /// The solver for slips of `rules` with at most `max_empty` empty boxes (the work grows
-    /// about thirtyfold per box).
+    /// The solver for slips of `rules` with at most `max_empty` empty boxes (the work about
+    /// doubles per box: most writes lead to the same reduced state).
     pub fn with_limit(rules: JambRules, max_empty: usize) -> Endgame {
         Endgame {
             rules,
