@@ -18,7 +18,7 @@ use crate::rules::jamb::JambRules;
 use crate::rules::RuleSet;
 use crate::solve::distribution::{build_dist, BuildObserver, Dist, DistSource, DistTableData};
 use crate::solve::expected::build_table;
-use crate::solve::jamb::oracle::JambTables;
+use crate::solve::jamb::tables::JambTables;
 use crate::solve::states::StateSpace;
 
 #[cfg(target_endian = "big")]

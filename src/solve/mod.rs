@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod expected;
+pub mod jamb;
 pub mod match_points;
 pub mod prob_code;
 pub mod states;

@@ -18,6 +18,7 @@ mod game_page;
 mod golden;
 mod inputs;
 mod jamb;
+mod jamb_oracle;
 mod jamb_strategies;
 mod linked_pages;
 mod merge;

@@ -1,0 +1,684 @@
+//! The exact value of one Jamb column played alone: every remaining turn fills that column,
+//! with the column's order of filling, and the player maximises the column's expected total.
+//!
+//! The states are the column's [`ColumnKey`]s with a reachable filled mask for its kind (prefixes
+//! for Down and Up, a prefix and a suffix for Outer, an unbroken run through Max or Min for
+//! Inner, any mask for Free and Hand). Tables are built backwards, one number of filled boxes
+//! at a time, with the turn widget of [`crate::solve::widget`]: the keys of one mask are the
+//! lanes of one widget run (in chunks), and the masks of one layer run in parallel.
+//!
+//! A value is the expected sum of the credits still to come ([`crate::solve::jamb::key`]):
+//! [`ColumnTable::expected_total`] adds the column's total and its pending credit.
+
+use super::key::{
+    key_of, key_of_lane, keys_of_mask, lane_of_key, pending_credit, step, ColumnKey, FULL,
+};
+use super::BoxPoints;
+use crate::dice::{EMPTY_KEEP, FIRST_ROLL, ROLLS};
+use crate::rules::jamb::{ColumnKind, ColumnState, JambBox, JambRules, BOXES};
+use crate::solve::widget::{
+    expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, LaneStore,
+};
+use rayon::prelude::*;
+
+/// Most lanes (keys) solved in one widget run: enough for the vector loops, few enough for the
+/// run's 462 slots to stay in the cache.
+const CHUNK: usize = 128;
+/// Marks a mask the column cannot reach.
+const UNREACHABLE: u32 = u32::MAX;
+
+/// The reachable states of a column kind, and where each lies in a table.
+#[derive(Clone, Debug)]
+pub struct ColumnSpace {
+    kind: ColumnKind,
+    /// Reachable masks, by number of filled boxes (index 0: none filled ... 13: full).
+    layers: Vec<Vec<u16>>,
+    /// For each of the 8192 masks: the table index of its first key, or [`UNREACHABLE`].
+    offset: Vec<u32>,
+    len: usize,
+}
+
+impl ColumnSpace {
+    /// The states a column of kind `kind` reaches from the empty column.
+    pub fn new(kind: ColumnKind) -> ColumnSpace {
+        ColumnSpace::from_mask(kind, 0)
+    }
+
+    /// The states a column of kind `kind` reaches from filled mask `start` (tests use small
+    /// spaces near the end of a column).
+    pub fn from_mask(kind: ColumnKind, start: u16) -> ColumnSpace {
+        let mut layers = vec![Vec::new(); BOXES + 1];
+        let mut seen = vec![false; usize::from(FULL) + 1];
+        let start = start & FULL;
+        seen[usize::from(start)] = true;
+        layers[start.count_ones() as usize].push(start);
+        for level in start.count_ones() as usize..BOXES {
+            let mut next = Vec::new();
+            for &mask in &layers[level] {
+                let allowed = (1..=3).fold(0, |a, n| a | kind.allowed_boxes(mask, n));
+                for b in JambBox::ALL {
+                    let m = mask | b.bit();
+                    if allowed & b.bit() != 0 && !seen[usize::from(m)] {
+                        seen[usize::from(m)] = true;
+                        next.push(m);
+                    }
+                }
+            }
+            next.sort_unstable();
+            layers[level + 1] = next;
+        }
+        let mut offset = vec![UNREACHABLE; usize::from(FULL) + 1];
+        let mut len = 0usize;
+        for layer in &layers {
+            for &mask in layer {
+                offset[usize::from(mask)] = len as u32;
+                len += keys_of_mask(mask);
+            }
+        }
+        ColumnSpace {
+            kind,
+            layers,
+            offset,
+            len,
+        }
+    }
+
+    /// The column kind.
+    pub fn kind(&self) -> ColumnKind {
+        self.kind
+    }
+
+    /// Number of states (keys) in the space.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the space holds no state (never for a built space).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of reachable filled masks.
+    pub fn mask_count(&self) -> usize {
+        self.layers.iter().map(Vec::len).sum()
+    }
+
+    /// The table index of `key`; `None` outside the space.
+    pub fn index(&self, key: ColumnKey) -> Option<usize> {
+        let base = *self.offset.get(usize::from(key.mask))?;
+        if base == UNREACHABLE {
+            return None;
+        }
+        let lane = lane_of_key(key);
+        (lane < keys_of_mask(key.mask)).then_some(base as usize + lane)
+    }
+
+    /// The reachable masks with `filled` boxes filled.
+    pub fn layer(&self, filled: usize) -> &[u16] {
+        self.layers.get(filled).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The optimal expected future of every state of one column kind played alone.
+#[derive(Clone, Debug)]
+pub struct ColumnTable {
+    space: ColumnSpace,
+    values: Vec<f64>,
+}
+
+/// One widget run of a build: `lanes` keys of `mask`, from lane `first`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    mask: u16,
+    first: usize,
+    lanes: usize,
+}
+
+impl ColumnTable {
+    /// Builds the table of a column of kind `kind` under `rules`' scoring. `progress` is called
+    /// with the widget runs done so far and their total.
+    pub fn build(
+        rules: &JambRules,
+        kind: ColumnKind,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> ColumnTable {
+        ColumnTable::build_space(rules, ColumnSpace::new(kind), progress)
+    }
+
+    /// Builds the table of the states of `space`.
+    pub fn build_space(
+        rules: &JambRules,
+        space: ColumnSpace,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> ColumnTable {
+        let mut levels = build_levels(rules, &space, Slack::NONE, progress);
+        let values = levels.pop().unwrap_or_default();
+        ColumnTable { space, values }
+    }
+
+    /// The tables of a column that may also let turns pass: table `s` (0..=`slack`) values a
+    /// column that may skip `s` more turns than it has empty boxes, each skipped turn worth
+    /// `skip_value` points (table 0 is [`ColumnTable::build`]'s).
+    pub fn build_with_slack(
+        rules: &JambRules,
+        kind: ColumnKind,
+        slack: Slack,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Vec<ColumnTable> {
+        let space = ColumnSpace::new(kind);
+        build_levels(rules, &space, slack, progress)
+            .into_iter()
+            .map(|values| ColumnTable {
+                space: space.clone(),
+                values,
+            })
+            .collect()
+    }
+
+    /// Number of widget runs building the table of `space` takes (for progress reports).
+    pub fn runs(space: &ColumnSpace) -> u64 {
+        (0..BOXES)
+            .flat_map(|f| space.layer(f))
+            .map(|&mask| keys_of_mask(mask).div_ceil(CHUNK) as u64)
+            .sum()
+    }
+
+    /// The same table with every value rounded to `f32` (as the slack tables are stored).
+    pub fn rounded_to_f32(&self) -> ColumnTable {
+        ColumnTable {
+            space: self.space.clone(),
+            values: self.values.iter().map(|&v| f64::from(v as f32)).collect(),
+        }
+    }
+
+    /// The table's states.
+    pub fn space(&self) -> &ColumnSpace {
+        &self.space
+    }
+
+    /// The column kind.
+    pub fn kind(&self) -> ColumnKind {
+        self.space.kind
+    }
+
+    /// Every value, by table index.
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// A table from its space and values (as [`ColumnTable::values`] gave them); `None` if
+    /// the lengths differ.
+    pub fn from_parts(space: ColumnSpace, values: Vec<f64>) -> Option<ColumnTable> {
+        (values.len() == space.len()).then_some(ColumnTable { space, values })
+    }
+
+    /// Expected credits still to come from state `key` (0 for a full column); `None` outside
+    /// the table.
+    pub fn value(&self, key: ColumnKey) -> Option<f64> {
+        self.space.index(key).map(|i| self.values[i])
+    }
+
+    /// Expected points still to come in `column` played alone, beyond its current total
+    /// (pending middle credit included); `None` for a column outside the table.
+    pub fn future(&self, column: &ColumnState) -> Option<f64> {
+        let key = key_of(column)?;
+        Some(f64::from(pending_credit(column)) + self.value(key)?)
+    }
+
+    /// Expected final total of `column` played alone, optimally.
+    pub fn expected_total(&self, column: &ColumnState) -> Option<f64> {
+        Some(f64::from(column.total()) + self.future(column)?)
+    }
+}
+
+/// A column model that may let turns pass (see [`ColumnTable::build_with_slack`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slack {
+    /// Most turns the column may let pass (tables 0..=turns are built).
+    pub turns: usize,
+    /// Points for each turn let pass.
+    pub skip_value: f64,
+    /// The roll (1..=3) after which a turn may be let pass (3: after any roll).
+    pub pass_after: u8,
+}
+
+impl Slack {
+    /// No turn may pass: the plain one-column values.
+    pub const NONE: Slack = Slack {
+        turns: 0,
+        skip_value: 0.0,
+        pass_after: 3,
+    };
+}
+
+/// The values of every state of `space` for slack 0..=`slack` (see
+/// [`ColumnTable::build_with_slack`]).
+fn build_levels(
+    rules: &JambRules,
+    space: &ColumnSpace,
+    slack_model: Slack,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Vec<Vec<f64>> {
+    let Slack {
+        turns: slack,
+        skip_value,
+        pass_after,
+    } = slack_model;
+    let points = BoxPoints::new(rules);
+    let mut values = vec![vec![0.0f64; space.len()]; slack + 1];
+    let runs_of = |layer: &[u16]| -> Vec<Run> {
+        layer
+            .iter()
+            .flat_map(|&mask| {
+                let n = keys_of_mask(mask);
+                (0..n).step_by(CHUNK).map(move |first| Run {
+                    mask,
+                    first,
+                    lanes: CHUNK.min(n - first),
+                })
+            })
+            .collect()
+    };
+    let layers: Vec<Vec<Run>> = (0..BOXES).map(|f| runs_of(space.layer(f))).collect();
+    let total: u64 = layers.iter().map(|l| l.len() as u64).sum::<u64>() * (slack as u64 + 1);
+    let mut done = 0u64;
+    for layer in layers.iter().rev() {
+        for s in 0..=slack {
+            let (lower, rest) = values.split_at_mut(s);
+            let below = lower.last();
+            let table = &rest[0];
+            let solved: Vec<Vec<f64>> = layer
+                .par_iter()
+                .map_init(
+                    || LaneStore::<f64>::new(0),
+                    |store, run| {
+                        let floor = below.map(|b| {
+                            let start = space.index(key_of_lane(run.mask, run.first)).unwrap_or(0);
+                            b[start..start + run.lanes]
+                                .iter()
+                                .map(|v| v + skip_value)
+                                .collect::<Vec<f64>>()
+                        });
+                        let pass = floor.as_deref().map(|f| (f, pass_after));
+                        solve_run_fast(&points, space, table, *run, pass, store)
+                    },
+                )
+                .collect();
+            for (run, v) in layer.iter().zip(solved) {
+                if let Some(start) = space.index(key_of_lane(run.mask, run.first)) {
+                    rest[0][start..start + run.lanes].copy_from_slice(&v);
+                }
+            }
+            done += layer.len() as u64;
+            progress(done, total);
+        }
+    }
+    values
+}
+
+/// [`solve_run`] compiled for AVX2 when the CPU has it (the same operations in the same order,
+/// so the same results).
+fn solve_run_fast(
+    points: &BoxPoints,
+    space: &ColumnSpace,
+    table: &[f64],
+    run: Run,
+    pass: Option<(&[f64], u8)>,
+    store: &mut LaneStore<f64>,
+) -> Vec<f64> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { solve_run_avx2(points, space, table, run, pass, store) };
+    }
+    solve_run(points, space, table, run, pass, store)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn solve_run_avx2(
+    points: &BoxPoints,
+    space: &ColumnSpace,
+    table: &[f64],
+    run: Run,
+    pass: Option<(&[f64], u8)>,
+    store: &mut LaneStore<f64>,
+) -> Vec<f64> {
+    solve_run(points, space, table, run, pass, store)
+}
+
+/// The values of writing each class of each allowed box, lane by lane: `arena[off + c * lanes
+/// + lane]` for box at offset `off` and class `c`.
+struct Writes {
+    lanes: usize,
+    boxes: Vec<(JambBox, usize)>,
+    arena: Vec<f64>,
+}
+
+impl Writes {
+    fn new(points: &BoxPoints, space: &ColumnSpace, table: &[f64], run: Run) -> Writes {
+        let allowed = space.kind.allowed_boxes(run.mask, 1);
+        let keys: Vec<ColumnKey> = (run.first..run.first + run.lanes)
+            .map(|lane| key_of_lane(run.mask, lane))
+            .collect();
+        let mut boxes = Vec::new();
+        let mut arena = Vec::new();
+        for b in JambBox::ALL.into_iter().filter(|b| allowed & b.bit() != 0) {
+            boxes.push((b, arena.len()));
+            for &p in points.values(b) {
+                arena.extend(keys.iter().map(|&key| {
+                    step(key, b, p)
+                        .and_then(|(credit, next)| {
+                            let future = if next.is_full() {
+                                0.0
+                            } else {
+                                table[space.index(next)?]
+                            };
+                            Some(f64::from(credit) + future)
+                        })
+                        .unwrap_or(f64::NEG_INFINITY)
+                }));
+            }
+        }
+        Writes {
+            lanes: run.lanes,
+            boxes,
+            arena,
+        }
+    }
+
+    /// Raises the slots of `rolls` to the best box for dice of roll number `n` (after setting
+    /// them to `fresh`, minus infinity or the value of letting the turn pass, when given).
+    #[inline(always)]
+    fn fill(
+        &self,
+        points: &BoxPoints,
+        store: &mut LaneStore<f64>,
+        n: u8,
+        rolls: impl Iterator<Item = usize>,
+        fresh: Option<Option<&[f64]>>,
+    ) {
+        let l = self.lanes;
+        for r in rolls {
+            let out = store.slot_mut(FIRST_ROLL + r);
+            match fresh {
+                Some(Some(floor)) => out.copy_from_slice(floor),
+                Some(None) => out.fill(f64::NEG_INFINITY),
+                None => {}
+            }
+            for &(b, off) in &self.boxes {
+                let c = points.class(b, n, r);
+                let src = &self.arena[off + c * l..off + (c + 1) * l];
+                for (o, &v) in out.iter_mut().zip(src) {
+                    *o = if v > *o { v } else { *o };
+                }
+            }
+        }
+    }
+}
+
+/// The values of the keys of one run.
+#[inline(always)]
+fn solve_run(
+    points: &BoxPoints,
+    space: &ColumnSpace,
+    table: &[f64],
+    run: Run,
+    pass: Option<(&[f64], u8)>,
+    store: &mut LaneStore<f64>,
+) -> Vec<f64> {
+    store.resize(run.lanes);
+    let writes = Writes::new(points, space, table, run);
+    // Letting the turn pass after roll `at`: every roll slot raised to the floor.
+    let floor_at = |at: u8, store: &mut LaneStore<f64>| {
+        if let Some((floor, after)) = pass {
+            if after == at {
+                let rolls = (0..ROLLS).map(|_| ());
+                for (r, ()) in rolls.enumerate() {
+                    for (o, &f) in store.slot_mut(FIRST_ROLL + r).iter_mut().zip(floor) {
+                        *o = if f > *o { f } else { *o };
+                    }
+                }
+            }
+        }
+    };
+    if space.kind == ColumnKind::Hand {
+        // One roll a turn: the Hand column takes only the first roll's dice.
+        writes.fill(points, store, 1, 0..ROLLS, Some(None));
+        floor_at(1, store);
+        floor_at(2, store);
+        floor_at(3, store);
+    } else {
+        writes.fill(points, store, 3, 0..ROLLS, Some(None));
+        floor_at(3, store);
+        for n in [2u8, 1] {
+            keeps_from_rolls(store);
+            // Writing now instead of keeping everything: better on the straights.
+            let differ = points.differ_from_next(n).iter().copied();
+            writes.fill(points, store, n, differ, None);
+            floor_at(n, store);
+            rolls_from_keeps(store);
+        }
+    }
+    expectation_before_first_roll(store);
+    store.slot(EMPTY_KEEP).to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Dice;
+    use crate::rules::jamb::JambBox::*;
+    use std::collections::HashMap;
+
+    /// A column of `kind` played alone by plain expectimax over ordered dice outcomes, every
+    /// subset of dice positions kept and every allowed box, memoised on the exact column
+    /// (values and all): shares nothing with the widget, the keys or the dice tables.
+    struct Brute {
+        rules: JambRules,
+        kind: ColumnKind,
+        columns: HashMap<ColumnState, f64>,
+    }
+
+    /// One turn's memo: values of (roll number, sorted dice) and of (roll number, sorted keep).
+    #[derive(Default)]
+    struct TurnMemo {
+        held: HashMap<(u8, [u8; 5]), f64>,
+        kept: HashMap<(u8, Vec<u8>), f64>,
+    }
+
+    impl Brute {
+        fn new(rules: JambRules, kind: ColumnKind) -> Brute {
+            Brute {
+                rules,
+                kind,
+                columns: HashMap::new(),
+            }
+        }
+
+        /// Expected final total of `column` played alone.
+        fn total(&mut self, column: ColumnState) -> f64 {
+            if column.is_complete() {
+                return f64::from(column.total());
+            }
+            if let Some(&v) = self.columns.get(&column) {
+                return v;
+            }
+            let mut memo = TurnMemo::default();
+            let v = self.reroll(&mut memo, column, 0, &[]);
+            self.columns.insert(column, v);
+            v
+        }
+
+        /// Mean over the ordered outcomes of rolling the dice not in `kept`, which then show
+        /// as roll number `n + 1`.
+        fn reroll(&mut self, memo: &mut TurnMemo, column: ColumnState, n: u8, kept: &[u8]) -> f64 {
+            let mut key = kept.to_vec();
+            key.sort_unstable();
+            if let Some(&v) = memo.kept.get(&(n, key.clone())) {
+                return v;
+            }
+            let free = 5 - key.len();
+            let count = 6usize.pow(free as u32);
+            let mut sum = 0.0;
+            for outcome in 0..count {
+                let mut faces = key.clone();
+                let mut rest = outcome;
+                for _ in 0..free {
+                    faces.push((rest % 6) as u8 + 1);
+                    rest /= 6;
+                }
+                faces.sort_unstable();
+                sum += self.decide(memo, column, n + 1, faces.try_into().unwrap());
+            }
+            let v = sum / count as f64;
+            memo.kept.insert((n, key), v);
+            v
+        }
+
+        /// Best of writing `dice` (roll number `n`) in an allowed box or keeping any subset of
+        /// positions and rolling again.
+        fn decide(
+            &mut self,
+            memo: &mut TurnMemo,
+            column: ColumnState,
+            n: u8,
+            dice: [u8; 5],
+        ) -> f64 {
+            if let Some(&v) = memo.held.get(&(n, dice)) {
+                return v;
+            }
+            let d = Dice::from_faces(&dice).unwrap();
+            let allowed = self.kind.allowed_boxes(column.filled_mask(), n);
+            let mut best = f64::NEG_INFINITY;
+            for b in JambBox::ALL {
+                if allowed & b.bit() != 0 {
+                    let points = self.rules.points(b, &d, n).unwrap();
+                    best = best.max(self.total(column.with(b, points).unwrap()));
+                }
+            }
+            let hand = self.kind == ColumnKind::Hand;
+            if n < 3 && !hand {
+                for subset in 0..32u32 {
+                    let kept: Vec<u8> = (0..5)
+                        .filter(|i| subset & (1 << i) != 0)
+                        .map(|i| dice[i])
+                        .collect();
+                    best = best.max(self.reroll(memo, column, n, &kept));
+                }
+            }
+            memo.held.insert((n, dice), best);
+            best
+        }
+    }
+
+    /// A column with the given (box, points).
+    fn column(values: &[(JambBox, i32)]) -> ColumnState {
+        values
+            .iter()
+            .fold(ColumnState::default(), |c, &(b, p)| c.with(b, p).unwrap())
+    }
+
+    /// The column `base` and everything filled but `empty`, filled boxes not in `base` with 0
+    /// points (Max and Min with 5 when not in `base`).
+    fn all_but(base: &[(JambBox, i32)], empty: &[JambBox]) -> ColumnState {
+        let mut c = column(base);
+        for b in JambBox::ALL {
+            if !empty.contains(&b) && !c.is_filled(b) {
+                let p = if matches!(b, Max | Min) { 5 } else { 0 };
+                c = c.with(b, p).unwrap();
+            }
+        }
+        c
+    }
+
+    /// Compares the table built from `start`'s mask with brute force at `start`.
+    fn check(kind: ColumnKind, start: ColumnState) {
+        let rules = JambRules::JAMB_5;
+        let space = ColumnSpace::from_mask(kind, start.filled_mask());
+        let table = ColumnTable::build_space(&rules, space, &|_, _| {});
+        let want = Brute::new(rules, kind).total(start);
+        let got = table.expected_total(&start).unwrap();
+        assert!(
+            (got - want).abs() < 1e-9,
+            "{kind:?} {start:?}: table {got} brute force {want}"
+        );
+    }
+
+    #[test]
+    fn down_last_four_boxes_match_brute_force() {
+        let start = all_but(
+            &[(Ones, 2), (Sixes, 24)],
+            &[Straight, ThreeKind, FourKind, Jamb],
+        );
+        check(ColumnKind::Down, start);
+    }
+
+    #[test]
+    fn up_last_three_with_bonus_and_middle_pending_match_brute_force() {
+        // Upper sum 48 so far (needs 12 more from 1s, 2s and 3s), Max 27 and Min 9 written.
+        let start = all_but(
+            &[(Fours, 12), (Fives, 15), (Sixes, 18), (Max, 27), (Min, 9)],
+            &[Ones, Twos, Threes],
+        );
+        check(ColumnKind::Up, start);
+    }
+
+    #[test]
+    fn free_ones_max_min_match_brute_force() {
+        let start = all_but(&[(Sixes, 30), (Fives, 25)], &[Ones, Max, Min]);
+        check(ColumnKind::Free, start);
+    }
+
+    #[test]
+    fn free_straight_and_upper_with_bonus_match_brute_force() {
+        let start = all_but(
+            &[(Ones, 3), (Max, 26), (Min, 8), (Fours, 16), (Fives, 20)],
+            &[Twos, Straight, Sixes],
+        );
+        check(ColumnKind::Free, start);
+    }
+
+    #[test]
+    fn hand_one_roll_turns_match_brute_force() {
+        let start = all_but(&[(Ones, 4), (Min, 7)], &[Max, Straight, Jamb]);
+        check(ColumnKind::Hand, start);
+        let start = all_but(&[(Max, 25)], &[Ones, Min, Sixes]);
+        check(ColumnKind::Hand, start);
+    }
+
+    #[test]
+    fn outer_middle_boxes_match_brute_force() {
+        let start = all_but(&[(Ones, 5)], &[Max, Min, Straight]);
+        check(ColumnKind::Outer, start);
+    }
+
+    #[test]
+    fn inner_both_ends_match_brute_force() {
+        // Twos, Ones at the top and Jamb at the bottom left: the run grows either way.
+        let start = all_but(&[(Max, 28), (Min, 6), (Threes, 9)], &[Ones, Twos, Jamb]);
+        check(ColumnKind::Inner, start);
+    }
+
+    #[test]
+    fn reachable_masks_and_states_per_kind() {
+        let masks: Vec<usize> = ColumnKind::ALL
+            .iter()
+            .map(|&k| ColumnSpace::new(k).mask_count())
+            .collect();
+        // Down, Up: 14 prefixes; Free, Hand: all; Outer: prefix + suffix, (14 * 15) / 2;
+        // Outer: a prefix of p and a suffix of s boxes, p + s <= 13, the full column counted
+        // once (105 - 13); Inner: the empty mask and the runs [a, b] through box 6 or 7
+        // (7 * 7 + 6).
+        assert_eq!(masks, [14, 14, 8192, 8192, 92, 56]);
+    }
+
+    #[test]
+    fn a_full_column_is_worth_its_total() {
+        let c = all_but(&[(Ones, 3), (Max, 20), (Min, 10)], &[]);
+        let space = ColumnSpace::from_mask(ColumnKind::Free, c.filled_mask());
+        let table = ColumnTable::build_space(&JambRules::JAMB_5, space, &|_, _| {});
+        assert_eq!(table.expected_total(&c), Some(f64::from(c.total())));
+        assert_eq!(c.total(), 3 + (20 - 10) * 3);
+    }
+}

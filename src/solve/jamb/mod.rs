@@ -1,0 +1,119 @@
+//! Jamb values (docs/jamb-oracle.md): the exact value of one column played alone
+//! ([`column`]), the exact endgame of a whole slip ([`endgame`]), the exact turn of a slip over
+//! its three rolls on top of any value of the slip after the turn ([`turn`]), and the strong
+//! heuristic oracle built from them ([`oracle`]).
+//!
+//! All of them share the reduced column state of [`key`] and the table of what each box scores
+//! ([`BoxPoints`]).
+
+pub mod column;
+pub mod endgame;
+pub mod fit;
+pub mod key;
+pub mod oracle;
+pub mod tables;
+pub mod turn;
+
+use crate::dice::{Dice, ROLLS};
+use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
+
+/// What each box scores, by roll and roll number, as an index into the box's distinct scores
+/// (a "point class"): the turn solvers value each (box, class) once and read it for every roll.
+#[derive(Clone, Debug)]
+pub struct BoxPoints {
+    /// The distinct scores of each box, ascending.
+    values: [Vec<i32>; BOXES],
+    /// `class[b][n - 1][r]`: the class of roll `r` in box `b` on roll number `n`.
+    class: Vec<[[u8; ROLLS]; MAX_ROLLS as usize]>,
+    /// For roll numbers 1 and 2: the rolls whose class in some box differs from their class on
+    /// the next roll number (the straights).
+    differ_from_next: [Vec<usize>; 2],
+}
+
+impl BoxPoints {
+    /// The table of `rules`' scoring.
+    pub fn new(rules: &JambRules) -> BoxPoints {
+        let points = |b: JambBox, r: usize, n: u8| -> i32 {
+            rules.points(b, &Dice::roll(r), n).unwrap_or(0)
+        };
+        let values: [Vec<i32>; BOXES] = std::array::from_fn(|i| {
+            let b = JambBox::ALL[i];
+            let mut v: Vec<i32> = (1..=MAX_ROLLS)
+                .flat_map(|n| (0..ROLLS).map(move |r| (r, n)))
+                .map(|(r, n)| points(b, r, n))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        });
+        let class = (0..BOXES)
+            .map(|i| {
+                let b = JambBox::ALL[i];
+                std::array::from_fn(|n| {
+                    std::array::from_fn(|r| {
+                        let p = points(b, r, n as u8 + 1);
+                        values[i].iter().position(|&v| v == p).unwrap_or(0) as u8
+                    })
+                })
+            })
+            .collect::<Vec<_>>();
+        let differ_from_next = std::array::from_fn(|n| {
+            (0..ROLLS)
+                .filter(|&r| (0..BOXES).any(|b| class[b][n][r] != class[b][n + 1][r]))
+                .collect()
+        });
+        BoxPoints {
+            values,
+            class,
+            differ_from_next,
+        }
+    }
+
+    /// The distinct scores of box `b`, ascending.
+    pub fn values(&self, b: JambBox) -> &[i32] {
+        &self.values[b.index()]
+    }
+
+    /// The class of roll `r` (0..252) in box `b` on roll number `n` (1..=3).
+    pub fn class(&self, b: JambBox, n: u8, r: usize) -> usize {
+        usize::from(self.class[b.index()][usize::from(n - 1)][r])
+    }
+
+    /// The classes of every roll in box `b` on roll number `n` (1..=3).
+    pub fn classes(&self, b: JambBox, n: u8) -> &[u8; ROLLS] {
+        &self.class[b.index()][usize::from(n - 1)]
+    }
+
+    /// The rolls scoring differently somewhere on roll number `n` (1 or 2) than on `n + 1`.
+    pub fn differ_from_next(&self, n: u8) -> &[usize] {
+        &self.differ_from_next[usize::from(n - 1)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_straights_score_differently_on_rolls_one_two_three() {
+        let t = BoxPoints::new(&JambRules::JAMB_5);
+        for n in 1..=2 {
+            let mut rolls: Vec<String> = t
+                .differ_from_next(n)
+                .iter()
+                .map(|&r| Dice::roll(r).to_string())
+                .collect();
+            rolls.sort();
+            assert_eq!(rolls, ["12345", "23456"]);
+        }
+        assert_eq!(t.values(JambBox::Straight), [0, 46, 56, 66]);
+        assert_eq!(t.values(JambBox::Max).len(), 26);
+        assert_eq!(t.values(JambBox::Ones), [0, 1, 2, 3, 4, 5]);
+        let r = Dice::from_faces(&[2, 3, 4, 5, 6])
+            .unwrap()
+            .roll_index()
+            .unwrap();
+        let k = JambBox::Straight;
+        assert_eq!(t.values(k)[t.class(k, 2, r)], 56);
+    }
+}

@@ -1,0 +1,488 @@
+//! The strong heuristic Jamb oracle: the exact turn of the whole slip over its three rolls
+//! ([`SlipTurn`]) on top of a value function of the slip after the turn built from the exact
+//! one-column values ([`ColumnTable`]), with the exact endgame ([`Endgame`]) when few boxes are
+//! left. See docs/jamb-oracle.md for the value functions measured.
+
+use super::column::ColumnTable;
+use super::endgame::{credited, slip_keys, Endgame, SlipKeys};
+use super::fit::{column_features, stage_terms, weight_count, Correction, FEATURES, STAGES};
+use super::key::{step, ColumnKey};
+use super::tables::JambTables;
+use super::turn::SlipTurn;
+use super::BoxPoints;
+use crate::dice::Dice;
+use crate::rules::jamb::{ColumnKind, JambRules, JambSheet, BOXES};
+use crate::rules::Choice;
+use crate::simulate::jamb::JambPlayer;
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Empty boxes from which the strong oracle values slips exactly ([`Endgame`]): 6 keeps
+/// rating above 350 games a second on one core (docs/jamb-oracle.md).
+pub const STRONG_ENDGAME: usize = 6;
+
+/// The value function the oracle puts after the turn (see docs/jamb-oracle.md); the default
+/// is the plain one ([`ValueFunction::plain`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ValueFunction {
+    /// Factor of each column's exact one-column value, by column (missing: 1).
+    pub scale: Vec<f64>,
+    /// Exact endgame values when the slip after the turn has at most this many empty boxes
+    /// (0: never).
+    pub endgame: usize,
+    /// Weights fitted by self-play ([`fit`](super::fit)) replacing the scaled sum of one-column
+    /// values.
+    pub correction: Option<Arc<Correction>>,
+    /// Further exact turns searched before the value function (0: none; each costs hundreds of
+    /// times the time).
+    pub lookahead: usize,
+    /// Most slack used from the slack tables (0: the plain one-column values).
+    pub slack: usize,
+}
+
+impl ValueFunction {
+    /// The plain value function: the sum of the exact one-column values.
+    pub fn plain() -> ValueFunction {
+        ValueFunction::default()
+    }
+
+    /// The strong value function on `tables` (the measured choice, docs/jamb-oracle.md):
+    /// the columns' slack values with the fitted weights, and the exact endgame once at most
+    /// [`STRONG_ENDGAME`] boxes are left.
+    pub fn strong(tables: &JambTables) -> ValueFunction {
+        ValueFunction {
+            slack: tables.slack_model().turns,
+            correction: tables.correction(),
+            endgame: STRONG_ENDGAME,
+            ..ValueFunction::default()
+        }
+    }
+
+    /// A short description, for reports.
+    pub fn describe(&self) -> String {
+        let mut s = String::from("V(slip after the turn) = ");
+        s.push_str(match (self.correction.is_some(), self.slack > 0) {
+            (false, false) => "sum over columns of the exact one-column values",
+            (false, true) => "sum over columns of the exact values of each column alone",
+            (true, false) => {
+                "regression fitted on self-play over the columns' exact one-column values, \
+                 empty boxes, upper and middle state, by stage"
+            }
+            (true, true) => {
+                "regression fitted on self-play over the columns' exact values alone, empty \
+                 boxes, upper and middle state, by stage"
+            }
+        });
+        if self.slack > 0 {
+            s.push_str(&format!(
+                " (each column valued as if it may let up to {} turns pass)",
+                self.slack
+            ));
+        }
+        if self.scale.iter().any(|&a| a != 1.0) {
+            let scales: Vec<String> = self.scale.iter().map(|a| format!("{a}")).collect();
+            s.push_str(&format!(", scaled by column ({})", scales.join(", ")));
+        }
+        if self.lookahead > 0 {
+            s.push_str(&format!(", after {} further exact turn(s)", self.lookahead));
+        }
+        if self.endgame > 0 {
+            s.push_str(&format!(
+                "; exact endgame once at most {} boxes are left",
+                self.endgame
+            ));
+        }
+        s
+    }
+}
+
+/// What the oracle memoises between the decisions of a game: the turn in hand (the three
+/// decisions of one turn reuse one widget run) and the exact endgame's memo.
+#[derive(Clone, Default)]
+pub struct JambTurnCache {
+    /// The oracle that filled the cache.
+    oracle: u64,
+    sheet: Option<JambSheet>,
+    turn: Option<SlipTurn>,
+    endgame: Option<Endgame>,
+}
+
+/// The strong heuristic Jamb oracle (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct JambOracle {
+    rules: JambRules,
+    points: Arc<BoxPoints>,
+    /// The table of each column of the slip.
+    columns: Vec<Arc<ColumnTable>>,
+    /// The slack tables of each column of the slip, slack 1, 2, ... (when built).
+    slack: Vec<Vec<Arc<ColumnTable>>>,
+    value: ValueFunction,
+    /// Tells the caches of different oracles apart (clones share it: they value alike).
+    id: u64,
+}
+
+/// A new oracle identity.
+fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+impl JambOracle {
+    /// Builds the tables of `rules` ([`JambOracle::build_tables`]: about a minute on two
+    /// cores for jamb-5) and the strong oracle on them.
+    pub fn new(rules: JambRules) -> JambOracle {
+        JambOracle::from_tables(JambOracle::build_tables(rules, &|_, _| {}))
+    }
+
+    /// Builds the tables of `rules` (store them with [`JambTables::to_bytes`], read them back
+    /// with [`JambTables::from_bytes`]); `progress(done, total)` counts work units.
+    pub fn build_tables(rules: JambRules, progress: &(dyn Fn(u64, u64) + Sync)) -> JambTables {
+        JambTables::build(rules, progress)
+    }
+
+    /// The strong oracle ([`ValueFunction::strong`]) on tables built or loaded before.
+    pub fn from_tables(tables: JambTables) -> JambOracle {
+        let value = ValueFunction::strong(&tables);
+        JambOracle::with_value(tables, value)
+    }
+
+    /// The oracle on `tables` with value function `value` (slack beyond the tables' is
+    /// capped at theirs; fitted weights of another shape are ignored).
+    pub fn with_value(tables: JambTables, mut value: ValueFunction) -> JambOracle {
+        let rules = *tables.rules();
+        let columns = rules
+            .columns
+            .iter()
+            .filter_map(|&k| tables.shared_table(k))
+            .collect();
+        let slack: Vec<Vec<Arc<ColumnTable>>> = rules
+            .columns
+            .iter()
+            .map(|&k| tables.slack_tables(k))
+            .collect();
+        let levels = slack.iter().map(Vec::len).min().unwrap_or(0);
+        value.slack = value.slack.min(levels);
+        if value
+            .correction
+            .as_ref()
+            .is_some_and(|c| !c.fits(rules.columns.len()))
+        {
+            value.correction = None;
+        }
+        JambOracle {
+            rules,
+            points: Arc::new(BoxPoints::new(&rules)),
+            columns,
+            slack,
+            value,
+            id: next_id(),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &JambRules {
+        &self.rules
+    }
+
+    /// The same oracle (same tables) with value function `value`.
+    pub fn with_value_function(&self, value: ValueFunction) -> JambOracle {
+        JambOracle {
+            value,
+            id: next_id(),
+            ..self.clone()
+        }
+    }
+
+    /// The value function.
+    pub fn value_function(&self) -> &ValueFunction {
+        &self.value
+    }
+
+    /// Names the oracle and its value function (it is a heuristic oracle).
+    pub fn describe(&self) -> String {
+        format!(
+            "heuristic Jamb oracle ({}): exact turn over the three rolls, then {}",
+            self.rules.name,
+            self.value.describe()
+        )
+    }
+
+    /// The exact one-column value of column `c` in state `key` (0 when full), with `left`
+    /// turns left in the game (which sets the slack of the slack tables, when used).
+    fn column_value(&self, c: usize, key: ColumnKey, left: usize) -> f64 {
+        if key.is_full() {
+            return 0.0;
+        }
+        let empty = (!key.mask & super::key::FULL).count_ones() as usize;
+        let slack = left.saturating_sub(empty).min(self.value.slack);
+        let table = match slack {
+            0 => self.columns.get(c),
+            s => self.slack.get(c).and_then(|levels| levels.get(s - 1)),
+        };
+        table.and_then(|t| t.value(key)).unwrap_or(0.0)
+    }
+
+    /// The heuristic future of column `c` in state `key` with `left` turns left, with stage
+    /// terms `stage`.
+    fn column_future(&self, c: usize, key: ColumnKey, left: usize, stage: &[f64; STAGES]) -> f64 {
+        let v = self.column_value(c, key, left);
+        match &self.value.correction {
+            Some(w) => w.column_future(c, key, v, stage),
+            None => self.value.scale.get(c).copied().unwrap_or(1.0) * v,
+        }
+    }
+
+    /// The features of a slip for [`fit`](super::fit): for each column, feature and stage term,
+    /// the feature times the stage term.
+    pub fn features(&self, sheet: &JambSheet) -> Vec<f64> {
+        let columns = self.rules.columns.len();
+        let mut row = vec![0.0; weight_count(columns)];
+        let Some(keys) = slip_keys(sheet) else {
+            return row;
+        };
+        let stage = stage_terms(sheet.turns_left(), self.rules.turns());
+        for c in 0..columns {
+            let x = column_features(keys[c], self.column_value(c, keys[c], sheet.turns_left()));
+            for (f, &xf) in x.iter().enumerate() {
+                for (s, &st) in stage.iter().enumerate() {
+                    row[(c * FEATURES + f) * STAGES + s] = xf * st;
+                }
+            }
+        }
+        let counts = empty_counts(&keys[..columns]);
+        for (b, &n) in counts.iter().enumerate() {
+            for (s, &st) in stage.iter().enumerate() {
+                row[(columns * FEATURES + b) * STAGES + s] = f64::from(n) * f64::from(n) * st;
+            }
+        }
+        row
+    }
+
+    /// The slip part of the fitted future (0 without a fitted correction).
+    fn slip_future(&self, counts: &[u8; BOXES], stage: &[f64; STAGES]) -> f64 {
+        match &self.value.correction {
+            Some(w) => w.slip_future(self.rules.columns.len(), counts, stage),
+            None => 0.0,
+        }
+    }
+
+    /// The value function itself at a slip between turns (expected final total): what the
+    /// turn puts after its writes. The value of playing the slip's next turn is
+    /// [`JambOracle::before_roll`].
+    pub fn slip_value(&self, sheet: &JambSheet, cache: &mut JambTurnCache) -> f64 {
+        let Some(keys) = slip_keys(sheet) else {
+            return f64::NEG_INFINITY;
+        };
+        self.claim(cache);
+        let base = f64::from(credited(sheet));
+        let empty = sheet.turns_left();
+        if empty > 0 && empty <= self.value.endgame {
+            let endgame = cache
+                .endgame
+                .get_or_insert_with(|| Endgame::with_limit(self.rules, self.value.endgame));
+            return base + endgame.future(&keys);
+        }
+        let columns = self.rules.columns.len();
+        let stage = stage_terms(empty, self.rules.turns());
+        base + self.slip_future(&empty_counts(&keys[..columns]), &stage)
+            + (0..columns)
+                .map(|c| self.column_future(c, keys[c], empty, &stage))
+                .sum::<f64>()
+    }
+
+    /// Empties `cache` if another oracle filled it (nothing in it would hold for this one).
+    fn claim(&self, cache: &mut JambTurnCache) {
+        if cache.oracle != self.id {
+            *cache = JambTurnCache {
+                oracle: self.id,
+                ..JambTurnCache::default()
+            };
+        }
+    }
+
+    /// The turn of `sheet`, from the cache when it holds this slip's turn.
+    fn turn<'c>(&self, sheet: &JambSheet, cache: &'c mut JambTurnCache) -> Option<&'c SlipTurn> {
+        self.claim(cache);
+        if cache.sheet.as_ref() != Some(sheet) || cache.turn.is_none() {
+            let turn = self.solve_turn(sheet, cache)?;
+            cache.turn = Some(turn);
+            cache.sheet = Some(*sheet);
+        }
+        cache.turn.as_ref()
+    }
+
+    fn solve_turn(&self, sheet: &JambSheet, cache: &mut JambTurnCache) -> Option<SlipTurn> {
+        if sheet.is_complete() || sheet.rules() != &self.rules {
+            return None;
+        }
+        let keys: SlipKeys = slip_keys(sheet)?;
+        let base = f64::from(credited(sheet));
+        let after_empty = sheet.turns_left() - 1;
+        let endgame = if after_empty > 0 && after_empty <= self.value.endgame {
+            Some(
+                cache
+                    .endgame
+                    .get_or_insert_with(|| Endgame::with_limit(self.rules, self.value.endgame)),
+            )
+        } else {
+            None
+        };
+        Some(self.turn_of_keys(
+            &keys,
+            base,
+            sheet.turns_left(),
+            endgame,
+            self.value.lookahead,
+        ))
+    }
+
+    /// The turn from the columns' `keys` (`turns_left` empty boxes, `base` points credited so
+    /// far): writes valued by the exact endgame when given, else by `plies` further exact turns
+    /// and then the value function.
+    fn turn_of_keys(
+        &self,
+        keys: &SlipKeys,
+        base: f64,
+        turns_left: usize,
+        mut endgame: Option<&mut Endgame>,
+        plies: usize,
+    ) -> SlipTurn {
+        let columns = self.rules.columns.len();
+        let after_empty = turns_left.saturating_sub(1);
+        let stage = stage_terms(after_empty, self.rules.turns());
+        let futures: Vec<f64> = (0..columns)
+            .map(|c| self.column_future(c, keys[c], after_empty, &stage))
+            .collect();
+        let counts = empty_counts(&keys[..columns]);
+        let slip_now = self.slip_future(&counts, &stage);
+        // The slip part after writing box b: one column fewer with b empty.
+        let slip_after: [f64; BOXES] = std::array::from_fn(|b| {
+            let mut c = counts;
+            c[b] = c[b].saturating_sub(1);
+            self.slip_future(&c, &stage)
+        });
+        let total_future: f64 = futures.iter().sum::<f64>() + slip_now;
+        let kinds: Vec<(ColumnKind, u16)> = self
+            .rules
+            .columns
+            .iter()
+            .zip(keys)
+            .map(|(&k, key)| (k, key.mask))
+            .collect();
+        SlipTurn::new(&self.points, &kinds, |cell, p| {
+            let c = usize::from(cell.column);
+            let Some((credit, next)) = step(keys[c], cell.jbox, p) else {
+                return f64::NEG_INFINITY;
+            };
+            let now = base + f64::from(credit);
+            let mut after = *keys;
+            after[c] = next;
+            if let Some(e) = endgame.as_deref_mut() {
+                return now + e.future(&after);
+            }
+            if plies > 0 && after_empty > 0 {
+                return self
+                    .turn_of_keys(&after, now, after_empty, None, plies - 1)
+                    .before_first_roll();
+            }
+            now + total_future - futures[c] - slip_now
+                + slip_after[cell.jbox.index()]
+                + self.column_future(c, next, after_empty, &stage)
+        })
+    }
+
+    /// Every legal option after rolling `dice` as roll number `roll_number` of `sheet`'s turn,
+    /// with its value in expected final points of the slip: first each cell the dice may be
+    /// written in (column by column, top to bottom), then, while the sheet may roll again,
+    /// every distinct keep of the dice (ascending keep index; keeping all five included).
+    pub fn options(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        roll_number: u8,
+        cache: &mut JambTurnCache,
+    ) -> Vec<(Choice, f64)> {
+        match self.turn(sheet, cache) {
+            Some(turn) => turn.options(&self.points, roll_number, dice),
+            None => Vec::new(),
+        }
+    }
+
+    /// The best option (the first listed among equals) and its value.
+    pub fn best(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        roll_number: u8,
+        cache: &mut JambTurnCache,
+    ) -> Option<(Choice, f64)> {
+        self.turn(sheet, cache)?
+            .best(&self.points, roll_number, dice)
+    }
+
+    /// The value before roll `roll_number` of `sheet`'s turn: before roll 1 (`kept` `None`),
+    /// or before roll 2 or 3 with `kept` held (the value of that keep). `None` when there is no
+    /// such moment (a complete slip, a reroll the rules refuse, a keep of more than five dice).
+    pub fn before_roll(
+        &self,
+        sheet: &JambSheet,
+        roll_number: u8,
+        kept: Option<&Dice>,
+        cache: &mut JambTurnCache,
+    ) -> Option<f64> {
+        let turn = self.turn(sheet, cache)?;
+        match (roll_number, kept) {
+            (1, None) => Some(turn.before_first_roll()),
+            (1, Some(k)) if k.is_empty() => Some(turn.before_first_roll()),
+            (2 | 3, Some(k)) => turn.keep_value(roll_number - 1, k),
+            (2 | 3, None) => turn.keep_value(roll_number - 1, &Dice::default()),
+            _ => None,
+        }
+    }
+
+    /// The score table the oracle uses.
+    pub fn points(&self) -> &BoxPoints {
+        &self.points
+    }
+}
+
+/// For each box, the number of columns among `keys` where it is empty.
+fn empty_counts(keys: &[ColumnKey]) -> [u8; BOXES] {
+    std::array::from_fn(|b| keys.iter().filter(|k| k.mask & (1 << b) == 0).count() as u8)
+}
+
+/// A simulated player that takes the oracle's best option (the first listed among equals).
+pub struct OraclePlayer {
+    oracle: Arc<JambOracle>,
+    cache: JambTurnCache,
+}
+
+impl OraclePlayer {
+    /// A player following `oracle`.
+    pub fn new(oracle: Arc<JambOracle>) -> OraclePlayer {
+        OraclePlayer {
+            oracle,
+            cache: JambTurnCache::default(),
+        }
+    }
+}
+
+impl JambPlayer for OraclePlayer {
+    fn choose(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        roll_number: u8,
+        _rng: &mut ChaCha8Rng,
+    ) -> Choice {
+        if let Some((choice, _)) = self.oracle.best(sheet, dice, roll_number, &mut self.cache) {
+            return choice;
+        }
+        // No option: a complete or impossible slip; any legal cell (or none) will do.
+        match sheet.legal_cells(roll_number).next() {
+            Some(cell) => Choice::Write(cell),
+            None => Choice::Keep(*dice),
+        }
+    }
+}

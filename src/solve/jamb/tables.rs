@@ -1,0 +1,403 @@
+//! Everything the Jamb oracle reads, built once per rule set and storable as bytes: the exact
+//! one-column tables, the tables of columns that may let a few turns pass ("slack", see
+//! [`Slack`]), and the value function's weights fitted by self-play ([`fit`](super::fit)).
+
+use super::column::{ColumnSpace, ColumnTable, Slack};
+use super::fit::{fit, weight_count, Correction};
+use super::oracle::{JambOracle, ValueFunction};
+use crate::rules::jamb::{ColumnKind, JambRules};
+use std::sync::Arc;
+
+/// How the tables are built (the defaults are the measured choice, docs/jamb-oracle.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildOptions {
+    /// The slack tables: columns that may let up to `slack.turns` turns pass.
+    pub slack: Slack,
+    /// Self-played games the value function's weights are fitted on (0: no fit).
+    pub fit_games: u64,
+    /// Seed of the fitting games.
+    pub fit_seed: u64,
+    /// Ridge penalty of the fit (per sample).
+    pub ridge: f64,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            slack: Slack {
+                turns: 3,
+                skip_value: 0.0,
+                pass_after: 3,
+            },
+            fit_games: 40_000,
+            fit_seed: 9,
+            ridge: 3e-5,
+        }
+    }
+}
+
+/// The tables of a rule set (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct JambTables {
+    rules: JambRules,
+    /// One exact table per distinct column kind of the rules, in order of first appearance.
+    tables: Vec<Arc<ColumnTable>>,
+    /// The slack model of `slack`.
+    slack_model: Slack,
+    /// Per kind (as `tables`), the slack tables 1..=`slack_model.turns`, values rounded to
+    /// `f32` (as stored).
+    slack: Vec<Vec<Arc<ColumnTable>>>,
+    /// The fitted weights, when fitted.
+    correction: Option<Arc<Correction>>,
+}
+
+/// Format version of [`JambTables::to_bytes`].
+const FORMAT_VERSION: u32 = 1;
+/// First bytes of [`JambTables::to_bytes`].
+const MAGIC: &[u8; 8] = b"DLJAMBTB";
+
+/// The distinct column kinds of `rules`, in order of first appearance.
+fn kinds_of(rules: &JambRules) -> Vec<ColumnKind> {
+    let mut kinds: Vec<ColumnKind> = Vec::new();
+    for &k in rules.columns {
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    kinds
+}
+
+impl JambTables {
+    /// Builds the tables of `rules` with the default [`BuildOptions`]; `progress(done, total)`
+    /// counts work units (widget runs, then fitting games).
+    pub fn build(rules: JambRules, progress: &(dyn Fn(u64, u64) + Sync)) -> JambTables {
+        JambTables::build_with(rules, &BuildOptions::default(), progress)
+    }
+
+    /// Builds the tables of `rules` as `options` say. Deterministic: the same bytes whatever
+    /// the number of threads.
+    pub fn build_with(
+        rules: JambRules,
+        options: &BuildOptions,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> JambTables {
+        let kinds = kinds_of(&rules);
+        // Work units: one per widget run of every table and slack level, one per fitting game.
+        let runs: Vec<u64> = kinds
+            .iter()
+            .map(|&k| ColumnTable::runs(&ColumnSpace::new(k)))
+            .collect();
+        let levels = options.slack.turns as u64;
+        let total = runs.iter().sum::<u64>() * (1 + levels) + options.fit_games;
+        let mut done = 0u64;
+        let mut tables = Vec::new();
+        for (&k, &n) in kinds.iter().zip(&runs) {
+            let offset = done;
+            tables.push(Arc::new(ColumnTable::build(&rules, k, &|d, _| {
+                progress(offset + d, total)
+            })));
+            done += n;
+        }
+        let mut slack = Vec::new();
+        for (&k, &n) in kinds.iter().zip(&runs) {
+            let offset = done;
+            let mut levels: Vec<Arc<ColumnTable>> =
+                ColumnTable::build_with_slack(&rules, k, options.slack, &|d, _| {
+                    progress(offset + d, total)
+                })
+                .into_iter()
+                .skip(1)
+                .map(|t| Arc::new(t.rounded_to_f32()))
+                .collect();
+            levels.truncate(options.slack.turns);
+            slack.push(levels);
+            done += n * (options.slack.turns as u64 + 1);
+        }
+        let mut out = JambTables {
+            rules,
+            tables,
+            slack_model: options.slack,
+            slack,
+            correction: None,
+        };
+        if options.fit_games > 0 {
+            let offset = done;
+            let oracle = Arc::new(JambOracle::with_value(
+                out.clone(),
+                ValueFunction {
+                    slack: options.slack.turns,
+                    ..ValueFunction::default()
+                },
+            ));
+            out.correction = fit(
+                &oracle,
+                options.fit_games,
+                options.fit_seed,
+                options.ridge,
+                &|d| progress(offset + d, total),
+            )
+            .map(Arc::new);
+        }
+        progress(total, total);
+        out
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &JambRules {
+        &self.rules
+    }
+
+    /// The exact one-column table of column kind `kind`, if the rules have such a column.
+    pub fn table(&self, kind: ColumnKind) -> Option<&ColumnTable> {
+        self.tables.iter().find(|t| t.kind() == kind).map(|t| &**t)
+    }
+
+    /// The exact one-column table of `kind`, shared.
+    pub(crate) fn shared_table(&self, kind: ColumnKind) -> Option<Arc<ColumnTable>> {
+        self.tables.iter().find(|t| t.kind() == kind).cloned()
+    }
+
+    /// The slack tables 1..=`slack_model().turns` of `kind` (empty without slack).
+    pub fn slack_tables(&self, kind: ColumnKind) -> Vec<Arc<ColumnTable>> {
+        self.tables
+            .iter()
+            .position(|t| t.kind() == kind)
+            .and_then(|i| self.slack.get(i).cloned())
+            .unwrap_or_default()
+    }
+
+    /// The slack model the slack tables were built with.
+    pub fn slack_model(&self) -> Slack {
+        self.slack_model
+    }
+
+    /// The fitted weights, when fitted.
+    pub fn correction(&self) -> Option<Arc<Correction>> {
+        self.correction.clone()
+    }
+
+    /// The same tables with other fitted weights (`None`: none).
+    pub fn with_correction(&self, correction: Option<Arc<Correction>>) -> JambTables {
+        JambTables {
+            correction,
+            ..self.clone()
+        }
+    }
+
+    /// Number of states of the exact tables.
+    pub fn states(&self) -> usize {
+        self.tables.iter().map(|t| t.space().len()).sum()
+    }
+
+    /// Number of values over all tables (exact and slack).
+    pub fn values(&self) -> usize {
+        self.states()
+            + self
+                .slack
+                .iter()
+                .flatten()
+                .map(|t| t.values().len())
+                .sum::<usize>()
+    }
+
+    /// The tables as bytes: magic, format version, rules name; each exact table (kind letter,
+    /// state count, `f64` values); the slack model and each kind's slack tables (`f32`
+    /// values); the fitted weights (`f64`); a CRC-32 of everything before it. Little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer(Vec::with_capacity(64 + 8 * self.values()));
+        w.0.extend_from_slice(MAGIC);
+        w.u32(FORMAT_VERSION);
+        w.u32(self.rules.name.len() as u32);
+        w.0.extend_from_slice(self.rules.name.as_bytes());
+        w.u32(self.tables.len() as u32);
+        for t in &self.tables {
+            w.0.push(t.kind().code() as u8);
+            w.u64(t.values().len() as u64);
+            for &v in t.values() {
+                w.f64(v);
+            }
+        }
+        let s = self.slack_model;
+        w.u32(s.turns as u32);
+        w.f64(s.skip_value);
+        w.0.push(s.pass_after);
+        for levels in &self.slack {
+            w.u32(levels.len() as u32);
+            for t in levels {
+                w.u64(t.values().len() as u64);
+                for &v in t.values() {
+                    w.0.extend_from_slice(&(v as f32).to_le_bytes());
+                }
+            }
+        }
+        match &self.correction {
+            Some(c) => {
+                w.u64(c.weights.len() as u64);
+                for &v in &c.weights {
+                    w.f64(v);
+                }
+            }
+            None => w.u64(0),
+        }
+        let crc = crc32fast::hash(&w.0);
+        w.u32(crc);
+        w.0
+    }
+
+    /// Tables read back from [`JambTables::to_bytes`]; an error names what does not fit (bad
+    /// magic, version, checksum, unknown rules, tables of another shape).
+    pub fn from_bytes(bytes: &[u8]) -> Result<JambTables, String> {
+        let body_len = bytes.len().checked_sub(4).ok_or("jamb tables: too short")?;
+        let (body, crc) = bytes.split_at(body_len);
+        let mut c = Reader { bytes: crc, at: 0 };
+        if crc32fast::hash(body) != c.u32()? {
+            return Err("jamb tables: checksum mismatch".into());
+        }
+        let mut r = Reader { bytes: body, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err("jamb tables: not a Jamb table file".into());
+        }
+        let version = r.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "jamb tables: format version {version}, expected {FORMAT_VERSION}"
+            ));
+        }
+        let name_len = r.u32()? as usize;
+        let name = std::str::from_utf8(r.take(name_len)?)
+            .map_err(|_| "jamb tables: rules name is not UTF-8")?;
+        let rules = JambRules::by_name(name)
+            .ok_or_else(|| format!("jamb tables: unknown rules {name:?}"))?;
+        let kinds = kinds_of(&rules);
+        if r.u32()? as usize != kinds.len() {
+            return Err("jamb tables: wrong number of tables for the rules".into());
+        }
+        let mut tables = Vec::with_capacity(kinds.len());
+        for &kind in &kinds {
+            let letter = char::from(r.take(1)?[0]);
+            if ColumnKind::parse(letter) != Some(kind) {
+                return Err(format!(
+                    "jamb tables: table {letter:?} where {} was expected",
+                    kind.code()
+                ));
+            }
+            let space = ColumnSpace::new(kind);
+            let values = r.values(space.len(), 8)?;
+            let table = ColumnTable::from_parts(space, values).ok_or("jamb tables: bad size")?;
+            tables.push(Arc::new(table));
+        }
+        let slack_model = Slack {
+            turns: r.u32()? as usize,
+            skip_value: r.f64()?,
+            pass_after: r.take(1)?[0],
+        };
+        let mut slack = Vec::with_capacity(kinds.len());
+        for &kind in &kinds {
+            let count = r.u32()? as usize;
+            if count != slack_model.turns {
+                return Err("jamb tables: wrong number of slack tables".into());
+            }
+            let mut levels = Vec::with_capacity(count);
+            for _ in 0..count {
+                let space = ColumnSpace::new(kind);
+                let values = r.values(space.len(), 4)?;
+                let table =
+                    ColumnTable::from_parts(space, values).ok_or("jamb tables: bad size")?;
+                levels.push(Arc::new(table));
+            }
+            slack.push(levels);
+        }
+        let weights = r.u64()? as usize;
+        let correction = if weights == 0 {
+            None
+        } else if weights != weight_count(rules.columns.len()) {
+            return Err("jamb tables: fitted weights of another shape".into());
+        } else {
+            let weights = (0..weights).map(|_| r.f64()).collect::<Result<_, _>>()?;
+            Some(Arc::new(Correction { weights }))
+        };
+        if r.at != body.len() {
+            return Err("jamb tables: trailing bytes".into());
+        }
+        Ok(JambTables {
+            rules,
+            tables,
+            slack_model,
+            slack,
+            correction,
+        })
+    }
+}
+
+/// Little-endian output.
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn f64(&mut self, v: f64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// A cursor over bytes being decoded.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or("jamb tables: truncated")?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.take(N)?);
+        Ok(out)
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        self.array().map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        self.array().map(u64::from_le_bytes)
+    }
+
+    fn f64(&mut self) -> Result<f64, String> {
+        self.array().map(f64::from_le_bytes)
+    }
+
+    /// A table of `expected` values of `width` bytes (8: `f64`, 4: `f32`), after its count.
+    fn values(&mut self, expected: usize, width: usize) -> Result<Vec<f64>, String> {
+        let len = usize::try_from(self.u64()?).map_err(|_| "jamb tables: too large")?;
+        if len != expected {
+            return Err(format!(
+                "jamb tables: a table of {len} states where {expected} were expected"
+            ));
+        }
+        let raw = self.take(len.checked_mul(width).ok_or("jamb tables: too large")?)?;
+        Ok(match width {
+            8 => raw
+                .chunks_exact(8)
+                .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                .collect(),
+            _ => raw
+                .chunks_exact(4)
+                .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect(),
+        })
+    }
+}
