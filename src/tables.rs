@@ -1083,8 +1083,11 @@ pub fn load_jamb(
     let tables = JambTables::build(rules, &|done, total| progress.build_progress(done, total));
     progress.build_finished();
     let saved = std::fs::create_dir_all(dir).and_then(|()| {
-        // One name per process: two processes building at once each rename a whole file.
-        let partial = path.with_extension(format!("tbl.partial.{}", std::process::id()));
+        // One name per build: two builds at once (processes or threads) each rename a whole
+        // file.
+        static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let partial = path.with_extension(format!("tbl.partial.{}.{build}", std::process::id()));
         std::fs::write(&partial, tables.to_bytes())?;
         std::fs::rename(&partial, &path)
     });

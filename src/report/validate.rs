@@ -726,7 +726,10 @@ impl ValidateReport {
         } else {
             "state: the boxes filled on the mover's sheet before the turn (YGN codes)"
         };
-        let rules = self.rules.as_deref().and_then(|r| r.parse::<GameRules>().ok());
+        let rules = self
+            .rules
+            .as_deref()
+            .and_then(|r| r.parse::<GameRules>().ok());
         let jamb = rules.and_then(GameRules::jamb).is_some();
         let state = if jamb {
             "state: the number of filled boxes of each column of the mover's slip before the \

@@ -283,3 +283,50 @@ fn analyze_ranks_the_simulated_jamb_strategies_by_strength() {
     assert!(writes >= 65, "{validate}");
     assert!(validate.contains("score D:1="), "{validate}");
 }
+
+/// Mean, and half-width of the 95% confidence interval, of `totals`.
+fn mean_ci(totals: &[f64]) -> (f64, f64) {
+    let n = totals.len() as f64;
+    let mean = totals.iter().sum::<f64>() / n;
+    let var = totals.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+#[test]
+fn the_strong_oracle_scores_at_least_15_percent_above_ms_in_the_same_run() {
+    use dicelens::rules::jamb::JambRules;
+    use dicelens::simulate::jamb::{jamb_players, maker, simulate_jamb_game, JambPlan};
+    use rayon::prelude::*;
+    let rules = JambRules::JAMB_5;
+    let dir = crate::common::tables_dir();
+    let games = 1_000;
+    let mut means = Vec::new();
+    for strategy in ["oracle", "ms"] {
+        let strategies = vec![strategy.to_string()];
+        let players = jamb_players(&strategies, 1, 11);
+        let make = maker(&strategies, rules, dir, &dicelens::tables::Silent).unwrap();
+        let plan = JambPlan {
+            rules,
+            seats: 1,
+            games,
+            seed: 11,
+            dice: Default::default(),
+        };
+        // The same seeds, so the same first rolls, for both players.
+        let totals: Vec<f64> = (0..games)
+            .into_par_iter()
+            .map(|i| {
+                simulate_jamb_game(&plan, &players, &*make, i)
+                    .unwrap()
+                    .totals[0] as f64
+            })
+            .collect();
+        means.push(mean_ci(&totals));
+    }
+    let ((oracle, oracle_ci), (ms, ms_ci)) = (means[0], means[1]);
+    println!("oracle {oracle:.1} ± {oracle_ci:.1}, MS {ms:.1} ± {ms_ci:.1} ({games} games each)");
+    assert!(
+        oracle - oracle_ci > 1.15 * (ms + ms_ci),
+        "oracle {oracle} ± {oracle_ci} against MS {ms} ± {ms_ci}"
+    );
+}
