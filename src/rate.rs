@@ -841,15 +841,7 @@ impl MatchOracle {
         // The best option (the first listed among equals), the worst value, and all options.
         let pick = |dice: &Dice, left: u8| {
             let options = turn.options(&search, &sheet, dice, left);
-            let mut best: Option<(Choice, f64)> = None;
-            let mut worst = f64::INFINITY;
-            for &(c, v) in &options {
-                if best.is_none_or(|(_, b)| v > b) {
-                    best = Some((c, v));
-                }
-                worst = worst.min(v);
-            }
-            best.map(|(c, v)| (c, v, worst, options))
+            best_and_worst(&options).map(|(c, v, worst)| (c, v, worst, options))
         };
         let (best_choice, best, worst, options) = pick(&decision.dice, rolls_left)?;
         let chosen = match decision.choice {
@@ -1049,15 +1041,7 @@ impl Oracle for JambOracles {
         let oracle = self.get(slip.rules())?;
         let roll = decision.roll_number;
         let options = oracle.options(slip, &decision.dice, roll, cache);
-        let mut best: Option<(Choice, f64)> = None;
-        let mut worst = f64::INFINITY;
-        for &(choice, value) in &options {
-            if best.is_none_or(|(_, b)| value > b) {
-                best = Some((choice, value));
-            }
-            worst = worst.min(value);
-        }
-        let (best_choice, best) = best?;
+        let (best_choice, best, worst) = best_and_worst(&options)?;
         let chosen = options.iter().find(|o| o.0 == decision.choice)?.1;
         let kept = match before {
             Before::TurnStart => None,
@@ -1072,4 +1056,18 @@ impl Oracle for JambOracles {
             chosen,
         })
     }
+}
+
+/// The best option of `options` (the first listed among equals), its value and the worst
+/// value; `None` when there is no option.
+fn best_and_worst(options: &[(Choice, f64)]) -> Option<(Choice, f64, f64)> {
+    let mut best: Option<(Choice, f64)> = None;
+    let mut worst = f64::INFINITY;
+    for &(choice, value) in options {
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((choice, value));
+        }
+        worst = worst.min(value);
+    }
+    best.map(|(choice, value)| (choice, value, worst))
 }

@@ -916,6 +916,54 @@ pub fn dist_from_data(rules: RuleSet, data: DistTableData) -> DistTable {
     }
 }
 
+/// Path of a Jamb rule set's column tables (the heuristic oracle's exact one-column values) in
+/// `dir`.
+pub fn jamb_path(dir: &Path, rules: JambRules) -> PathBuf {
+    dir.join(format!("{}.columns.tbl", rules.name))
+}
+
+/// Opens the column tables of Jamb rule set `rules`, building them first when they are missing,
+/// damaged or of another version, and saving what was built (as [`load_expected`] does).
+pub fn load_jamb(
+    dir: &Path,
+    rules: JambRules,
+    progress: &dyn Progress,
+) -> Result<(JambTables, Found), TableError> {
+    let path = jamb_path(dir, rules);
+    let problem = match read_file(&path) {
+        Ok(bytes) => match JambTables::from_bytes(&bytes) {
+            Ok(tables) if tables.rules() == &rules => return Ok((tables, Found::Valid)),
+            Ok(_) => TableProblem::Mismatch("another rule set's tables".into()),
+            Err(why) => TableProblem::Mismatch(why),
+        },
+        Err(problem) => problem,
+    };
+    fatal(&path, &problem)?;
+    progress.notice(&format!(
+        "table {} is {problem}; building it",
+        path.display()
+    ));
+    progress.build_started(&format!("building {} column tables", rules.name), "states");
+    let tables = JambTables::build(rules, &|done, total| progress.build_progress(done, total));
+    progress.build_finished();
+    let saved = std::fs::create_dir_all(dir).and_then(|()| {
+        // One name per build: two builds at once (processes or threads) each rename a whole
+        // file.
+        static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let partial = path.with_extension(format!("tbl.partial.{}.{build}", std::process::id()));
+        std::fs::write(&partial, tables.to_bytes())?;
+        std::fs::rename(&partial, &path)
+    });
+    if let Err(e) = saved {
+        progress.notice(&format!(
+            "cannot save {}: {e}; using the tables from memory",
+            path.display()
+        ));
+    }
+    Ok((tables, Found::Rebuilt(problem)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1050,52 +1098,4 @@ mod tests {
             .collect();
         assert_eq!(left, ["yahtzee.expected.tbl"]);
     }
-}
-
-/// Path of a Jamb rule set's column tables (the heuristic oracle's exact one-column values) in
-/// `dir`.
-pub fn jamb_path(dir: &Path, rules: JambRules) -> PathBuf {
-    dir.join(format!("{}.columns.tbl", rules.name))
-}
-
-/// Opens the column tables of Jamb rule set `rules`, building them first when they are missing,
-/// damaged or of another version, and saving what was built (as [`load_expected`] does).
-pub fn load_jamb(
-    dir: &Path,
-    rules: JambRules,
-    progress: &dyn Progress,
-) -> Result<(JambTables, Found), TableError> {
-    let path = jamb_path(dir, rules);
-    let problem = match read_file(&path) {
-        Ok(bytes) => match JambTables::from_bytes(&bytes) {
-            Ok(tables) if tables.rules() == &rules => return Ok((tables, Found::Valid)),
-            Ok(_) => TableProblem::Mismatch("another rule set's tables".into()),
-            Err(why) => TableProblem::Mismatch(why),
-        },
-        Err(problem) => problem,
-    };
-    fatal(&path, &problem)?;
-    progress.notice(&format!(
-        "table {} is {problem}; building it",
-        path.display()
-    ));
-    progress.build_started(&format!("building {} column tables", rules.name), "states");
-    let tables = JambTables::build(rules, &|done, total| progress.build_progress(done, total));
-    progress.build_finished();
-    let saved = std::fs::create_dir_all(dir).and_then(|()| {
-        // One name per build: two builds at once (processes or threads) each rename a whole
-        // file.
-        static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let partial = path.with_extension(format!("tbl.partial.{}.{build}", std::process::id()));
-        std::fs::write(&partial, tables.to_bytes())?;
-        std::fs::rename(&partial, &path)
-    });
-    if let Err(e) = saved {
-        progress.notice(&format!(
-            "cannot save {}: {e}; using the tables from memory",
-            path.display()
-        ));
-    }
-    Ok((tables, Found::Rebuilt(problem)))
 }

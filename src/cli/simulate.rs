@@ -165,13 +165,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             p.name, p.temperature, t.games, t.decisions, t.total_error
         ));
     }
-    // The corpus and its truth are put in place together, once both are written.
-    let mut truth_out = PendingFile::create(&truth_file).map_err(CliError::failure)?;
-    truth_out
-        .write_all(csv.as_bytes())
-        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
-    let truth_out = truth_out.finish().map_err(CliError::failure)?;
-    commit_all(vec![out, truth_out]).map_err(CliError::failure)?;
+    commit_with_truth(out, &truth_file, &csv)?;
     notice(&format!(
         "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {}",
         args.games,
@@ -255,12 +249,7 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
         };
         csv.push_str(&format!("{},{},{games},{mean:.3}\n", p.name, p.strategy));
     }
-    let mut truth_out = PendingFile::create(&truth_file).map_err(CliError::failure)?;
-    truth_out
-        .write_all(csv.as_bytes())
-        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
-    let truth_out = truth_out.finish().map_err(CliError::failure)?;
-    commit_all(vec![out, truth_out]).map_err(CliError::failure)?;
+    commit_with_truth(out, &truth_file, &csv)?;
     notice(&format!(
         "simulated {} {} games of {} seat(s) among {} players ({}): {} ({format}), truth {}",
         args.games,
@@ -272,4 +261,19 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
         truth_file.display()
     ));
     Ok(())
+}
+
+/// Writes the ground truth `csv` to `truth_file`, then puts the corpus `out` and its truth in
+/// place together, once both are written.
+fn commit_with_truth(
+    out: dicelens::report::output::Finished,
+    truth_file: &Path,
+    csv: &str,
+) -> Result<(), CliError> {
+    let mut truth_out = PendingFile::create(truth_file).map_err(CliError::failure)?;
+    truth_out
+        .write_all(csv.as_bytes())
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
+    let truth_out = truth_out.finish().map_err(CliError::failure)?;
+    commit_all(vec![out, truth_out]).map_err(CliError::failure)
 }
