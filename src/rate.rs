@@ -817,7 +817,6 @@ impl MatchOracle {
             .iter()
             .map(|o| o.yahtzee().copied())
             .collect::<Option<_>>()?;
-        let others = &others[..];
         let rules = sheet.rules;
         let dists: &dyn DistSource = match self.dists.get(&rules) {
             Some(d) => d,
@@ -830,10 +829,14 @@ impl MatchOracle {
             in_search: self.spec.exact_leaves,
         });
         let search = MatchSearch::new(dists, exact, self.spec.method);
-        let key = (sheet, others.to_vec());
-        if cache.matched.as_ref().map(|(k, _)| k) != Some(&key) {
-            let turn = search.turn(&sheet, others)?;
-            cache.matched = Some((key, turn));
+        let same_turn = cache
+            .matched
+            .as_ref()
+            .is_some_and(|((mover, held), _)| *mover == sheet && *held == others);
+        if !same_turn {
+            let turn = search.turn(&sheet, &others)?;
+            // The others' sheets move into the memo's key: one allocation per decision.
+            cache.matched = Some(((sheet, others), turn));
             cache.last_chosen = None;
         }
         let turn = &cache.matched.as_ref()?.1;
