@@ -4,11 +4,15 @@
 //! Values exclude the points already on the sheet: `V(K, c)` is the expected number of points
 //! still to come under optimal play, upper and extra bonuses included.
 
-use super::states::{upper_pairs, Next, StateSpace};
+use super::states::{upper_pairs, BoxStep, StateSpace};
+#[cfg(target_arch = "x86_64")]
+use super::simd::{Avx2, Avx512};
+use super::simd::{Lanes, Path, Scalar};
 use super::widget::{
-    keeps_from_rolls, rolls_from_keeps, solve_turn, LaneStore, SingleStore, SlotAccess,
+    keeps_from_rolls, rolls_from_keeps, solve_turn, solve_turn_tile, LaneStore, SingleStore,
+    SlotAccess,
 };
-use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
+use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, KEEPS, ROLLS};
 pub use crate::rules::Choice;
 use crate::rules::{RuleSet, Sheet};
 use rayon::prelude::*;
@@ -57,52 +61,30 @@ impl Moves {
             successor: [None; 15],
             arena: Vec::new(),
         };
-        let nexts: Vec<Vec<(usize, Next)>> = pairs
-            .iter()
-            .map(|&p| space.successors(lower, usize::from(p)))
-            .collect();
-        let Some(first) = nexts.first() else {
+        if pairs.is_empty() {
             return moves;
-        };
-        for (i, &(b, step)) in first.iter().enumerate() {
-            // The same box of every lane's state, as `select` picks it out.
-            let mut push_lanes = |select: &dyn Fn(Next) -> (usize, u32)| {
-                let at = moves.arena.len();
-                for lane in &nexts {
-                    let (after, points) = select(lane[i].1);
-                    moves.arena.push(f64::from(points) + table[after]);
-                }
-                at
-            };
-            let successor = match step {
-                Next::Upper { face, .. } => {
-                    let mut values = None;
-                    for n in 0..6 {
-                        let at = push_lanes(&|next| match next {
-                            Next::Upper { after, .. } => after[n],
-                            _ => unreachable!("every lane has the same free boxes"),
-                        });
-                        values.get_or_insert(at);
+        }
+        let index = |lower: usize, p: &u16| space.index(lower, usize::from(*p));
+        for b in (0..rules.box_count()).filter(|b| filled & (1 << b) == 0) {
+            let arena = &mut moves.arena;
+            let successor = match space.box_step(lower, b) {
+                BoxStep::Upper(face) => {
+                    // Six vectors, 0 to 5 dice of the face, one after the other.
+                    let values = arena.len();
+                    for n in 0..=5u8 {
+                        push(arena, pairs.iter().map(|&p| {
+                            let (after, points) = space.upper_step(usize::from(p), face, n);
+                            f64::from(points) + table[space.index(lower, after)]
+                        }));
                     }
-                    let values = values.unwrap_or(0);
                     Successor::Upper { face, values }
                 }
-                Next::Yahtzee { .. } => {
-                    let pick = |fifty: bool| {
-                        move |next: Next| match next {
-                            Next::Yahtzee { zero, fifty: f } => (if fifty { f } else { zero }, 0),
-                            _ => unreachable!("every lane has the same free boxes"),
-                        }
-                    };
-                    let zero = push_lanes(&pick(false));
-                    let fifty = push_lanes(&pick(true));
-                    Successor::Yahtzee { zero, fifty }
-                }
-                Next::Lower(_) => Successor::Lower {
-                    values: push_lanes(&|next| match next {
-                        Next::Lower(after) => (after, 0),
-                        _ => unreachable!("every lane has the same free boxes"),
-                    }),
+                BoxStep::Yahtzee { zero, fifty } => Successor::Yahtzee {
+                    zero: push(arena, pairs.iter().map(|p| 0.0 + table[index(zero, p)])),
+                    fifty: push(arena, pairs.iter().map(|p| 0.0 + table[index(fifty, p)])),
+                },
+                BoxStep::Lower(after) => Successor::Lower {
+                    values: push(arena, pairs.iter().map(|p| 0.0 + table[index(after, p)])),
                 },
             };
             moves.boxes.push((b, successor));
@@ -114,20 +96,82 @@ impl Moves {
     /// The values, one per lane, of scoring `roll` in free box `b` with the given score, as the
     /// points added now plus the successor's values.
     fn scored(&self, successor: Successor, points: u32, extra: u32) -> (f64, &[f64]) {
-        let l = self.lanes;
+        let (add, at) = self.scored_at(successor, points, extra);
+        (add, &self.arena[at..at + self.lanes])
+    }
+
+    /// [`Moves::scored`] as the points added now and where the successor's values start in the
+    /// arena.
+    fn scored_at(&self, successor: Successor, points: u32, extra: u32) -> (f64, usize) {
         match successor {
-            Successor::Lower { values } => {
-                (f64::from(points + extra), &self.arena[values..values + l])
-            }
+            Successor::Lower { values } => (f64::from(points + extra), values),
             Successor::Yahtzee { zero, fifty } => {
                 let at = if points == 50 { fifty } else { zero };
-                (f64::from(points + extra), &self.arena[at..at + l])
+                (f64::from(points + extra), at)
             }
             Successor::Upper { face, values } => {
                 let n = (points / u32::from(face)) as usize;
-                let at = values + n * l;
-                (f64::from(extra), &self.arena[at..at + l])
+                (f64::from(extra), values + n * self.lanes)
             }
+        }
+    }
+
+    /// Lists, into `plan`, what [`Moves::fill_last_roll`] compares for each roll, so that every
+    /// tile of lanes reads the same list.
+    fn plan_last_roll(&self, plan: &mut LastRollPlan) {
+        plan.floor.clear();
+        plan.terms.clear();
+        plan.start.clear();
+        plan.from_floor.clear();
+        for &(_, successor) in &self.boxes {
+            plan.floor.push(self.scored_at(successor, 0, 0));
+        }
+        for (r, scoring) in scoring_boxes(self.rules).iter().enumerate() {
+            plan.start.push(plan.terms.len());
+            plan.from_floor.push(scoring.is_some());
+            match scoring {
+                Some(boxes) => {
+                    for &(b, points) in boxes {
+                        if let Some(successor) = self.successor[usize::from(b)] {
+                            plan.terms
+                                .push(self.scored_at(successor, u32::from(points), 0));
+                        }
+                    }
+                }
+                None => {
+                    let roll = Dice::roll(r);
+                    for &(b, successor) in &self.boxes {
+                        if let Some(s) = self.rules.score(self.filled, self.yahtzee_50, &roll, b) {
+                            plan.terms
+                                .push(self.scored_at(successor, s.points, s.extra));
+                        }
+                    }
+                }
+            }
+        }
+        plan.start.push(plan.terms.len());
+    }
+
+    /// [`Moves::fill_last_roll`] for the tile of lanes starting at `lane`, into the roll slots
+    /// of `slots` (same operations per lane, maxima taken in registers).
+    #[inline(always)]
+    fn fill_last_roll_tile<V: Lanes>(&self, plan: &LastRollPlan, lane: usize, slots: &mut [V]) {
+        let term =
+            |&(add, at): &(f64, usize)| V::splat(add).add(V::load(&self.arena[at + lane..]));
+        let mut floor = V::splat(f64::NEG_INFINITY);
+        for t in &plan.floor {
+            floor = floor.larger(term(t));
+        }
+        for r in 0..ROLLS {
+            let mut best = if plan.from_floor[r] {
+                floor
+            } else {
+                V::splat(f64::NEG_INFINITY)
+            };
+            for t in &plan.terms[plan.start[r]..plan.start[r + 1]] {
+                best = best.larger(term(t));
+            }
+            slots[FIRST_ROLL + r] = best;
         }
     }
 
@@ -189,6 +233,83 @@ impl Moves {
     }
 }
 
+/// Appends `values` to `arena`; returns where they start.
+fn push(arena: &mut Vec<f64>, values: impl Iterator<Item = f64>) -> usize {
+    let at = arena.len();
+    arena.extend(values);
+    at
+}
+
+/// What the last roll of a group compares, as (points added now, start of the successor's
+/// values in the arena): the same for every tile of the group's lanes.
+#[derive(Debug, Default)]
+struct LastRollPlan {
+    /// Every free box at score 0: the floor that every roll but five of a kind starts from.
+    floor: Vec<(f64, usize)>,
+    /// The boxes of every roll: roll `r`'s are `terms[start[r]..start[r + 1]]`.
+    terms: Vec<(f64, usize)>,
+    start: Vec<usize>,
+    /// False for five of a kind, which starts from nothing (jokers restrict its boxes).
+    from_floor: Vec<bool>,
+}
+
+/// The values of the states `(lower, pair)` for `pair` in `pairs` (all of one upper mask), by
+/// tiles of lanes held in vector registers on instruction set `path`; the same bits as
+/// [`solve_group`].
+fn solve_group_tiles(
+    space: StateSpace,
+    table: &[f64],
+    lower: usize,
+    pairs: &[u16],
+    path: Path,
+    plan: &mut LastRollPlan,
+) -> Vec<f64> {
+    let moves = Moves::new(space, table, lower, pairs);
+    moves.plan_last_roll(plan);
+    let mut out = Vec::with_capacity(pairs.len());
+    let done = match path {
+        // SAFETY: the path is only chosen when the CPU has its instructions.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512 if path.available() => unsafe { tiles_avx512(&moves, plan, &mut out) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2 if path.available() => unsafe { tiles_avx2(&moves, plan, &mut out) },
+        _ => 0,
+    };
+    tiles::<Scalar>(&moves, plan, done, &mut out);
+    out
+}
+
+/// Solves the lanes of `moves` from `lane` on, [`Lanes::WIDTH`] at a time, appending their
+/// values to `out`; returns the first lane left (fewer than a tile remain).
+#[inline(always)]
+fn tiles<V: Lanes>(moves: &Moves, plan: &LastRollPlan, mut lane: usize, out: &mut Vec<f64>) -> usize {
+    let mut slots = [V::splat(0.0); KEEPS];
+    let mut values = [0.0f64; 8];
+    while lane + V::WIDTH <= moves.lanes {
+        moves.fill_last_roll_tile(plan, lane, &mut slots);
+        solve_turn_tile(&mut slots).store(&mut values);
+        out.extend_from_slice(&values[..V::WIDTH]);
+        lane += V::WIDTH;
+    }
+    lane
+}
+
+/// [`tiles`] with AVX2 vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn tiles_avx2(moves: &Moves, plan: &LastRollPlan, out: &mut Vec<f64>) -> usize {
+    tiles::<Avx2>(moves, plan, 0, out)
+}
+
+/// [`tiles`] with AVX-512 vectors, then AVX2 vectors for the last four lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f")]
+fn tiles_avx512(moves: &Moves, plan: &LastRollPlan, out: &mut Vec<f64>) -> usize {
+    let lane = tiles::<Avx512>(moves, plan, 0, out);
+    tiles::<Avx2>(moves, plan, lane, out)
+}
+
 /// `out[i] = max(out[i], add + values[i])`.
 #[inline(always)]
 fn raise_by(out: &mut [f64], add: f64, values: &[f64]) {
@@ -229,7 +350,11 @@ const LANE_MULTIPLE: usize = 4;
 /// How states are grouped into widget runs when building a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grouping {
-    /// One run per (lower index, upper mask), one lane per upper pair: the fast way.
+    /// One run per (lower index, upper mask), one lane per upper pair, solved by tiles of
+    /// lanes in vector registers of the given instruction set: the fast way.
+    Tiles(Path),
+    /// One run per (lower index, upper mask), one lane per upper pair, every lane of the run
+    /// at once in memory (the builder before the tiles; kept as a reference).
     Lanes,
     /// One run per state: the plain way, kept as the benchmarks' baseline.
     OneStatePerRun,
@@ -239,7 +364,7 @@ pub enum Grouping {
 /// Layers of equal filled count are solved in parallel; the result does not depend on the
 /// number of threads. `progress` is called with the number of runs finished so far and the total.
 pub fn build_table(rules: RuleSet, progress: &(dyn Fn(u64, u64) + Sync)) -> Vec<f64> {
-    build_table_with(rules, Grouping::Lanes, progress)
+    build_table_with(rules, Grouping::Tiles(Path::detect()), progress)
 }
 
 /// One run of the widget: consecutive upper pairs of one mask, solved together.
@@ -259,7 +384,7 @@ impl Run {
         let (first, end) = (up.offset[mask], up.offset[mask + 1]);
         let pairs: Vec<u16> = (first..end).map(|p| p as u16).collect();
         match grouping {
-            Grouping::Lanes => {
+            Grouping::Tiles(_) | Grouping::Lanes => {
                 let mut lanes = pairs.clone();
                 let last = pairs.last().copied().unwrap_or(0);
                 lanes.resize(pairs.len().div_ceil(LANE_MULTIPLE) * LANE_MULTIPLE, last);
@@ -306,8 +431,13 @@ pub fn build_table_with(
         let solved: Vec<Vec<f64>> = layer
             .par_iter()
             .map_init(
-                || LaneStore::<f64>::new(0),
-                |store, &(lower, run)| solve_group_fast(space, &table, lower, &run.lanes, store),
+                || (LaneStore::<f64>::new(0), LastRollPlan::default()),
+                |(store, plan), &(lower, run)| match grouping {
+                    Grouping::Tiles(path) => {
+                        solve_group_tiles(space, &table, lower, &run.lanes, path, plan)
+                    }
+                    _ => solve_group_fast(space, &table, lower, &run.lanes, store),
+                },
             )
             .collect();
         for (&(lower, run), values) in layer.iter().zip(solved) {

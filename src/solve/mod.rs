@@ -6,6 +6,7 @@ pub mod expected;
 pub mod jamb;
 pub mod match_points;
 pub mod prob_code;
+pub mod simd;
 pub mod states;
 pub mod support;
 pub mod two_player;

@@ -233,39 +233,74 @@ pub enum Next {
     },
 }
 
+/// What scoring one free box does to the lower index, the same for every upper pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoxStep {
+    /// A lower box: the lower index after it.
+    Lower(usize),
+    /// The Yahtzee box where its content is tracked: the lower indices after scoring 0 and 50.
+    Yahtzee {
+        /// After scoring 0.
+        zero: usize,
+        /// After scoring 50.
+        fifty: usize,
+    },
+    /// An upper box of this face: the lower index stays, the upper pair moves on
+    /// ([`StateSpace::upper_step`]).
+    Upper(u8),
+}
+
 impl StateSpace {
-    /// The free boxes of the state `(lower, pair)` in box order, each with what scoring it
-    /// leads to (the one place that knows how a box moves a state on).
-    pub fn successors(&self, lower: usize, pair: usize) -> Vec<(usize, Next)> {
+    /// What scoring free box `b` does to lower index `lower` (the one place that knows how a
+    /// box moves a state on, with [`StateSpace::upper_step`]).
+    pub fn box_step(&self, lower: usize, b: usize) -> BoxStep {
         let rules = self.rules;
-        let up = upper_pairs();
         let (lower_filled, yahtzee_50) = self.lower_boxes(lower);
-        let filled = lower_filled | u16::from(up.mask[pair]);
+        let next = lower_filled | (1 << b);
+        if b < UPPER_BOXES {
+            BoxStep::Upper(b as u8 + 1)
+        } else if b == rules.yahtzee_box() && rules.tracks_yahtzee_50() {
+            BoxStep::Yahtzee {
+                zero: self.lower_index(next, false),
+                fifty: self.lower_index(next, true),
+            }
+        } else {
+            BoxStep::Lower(self.lower_index(next, yahtzee_50))
+        }
+    }
+
+    /// Scoring `n` dice of the free upper `face` from upper pair `pair`: the pair after and the
+    /// points gained (the dice and the upper bonus if it is reached).
+    pub fn upper_step(&self, pair: usize, face: u8, n: u8) -> (usize, u32) {
+        let up = upper_pairs();
         let c = u32::from(up.total[pair]);
-        let y = rules.yahtzee_box();
-        (0..rules.box_count())
+        let dice = u32::from(face) * u32::from(n);
+        let crosses = c < UPPER_THRESHOLD && c + dice >= UPPER_THRESHOLD;
+        let bonus = if crosses { self.rules.upper_bonus() } else { 0 };
+        (up.next(pair, face, n), dice + bonus)
+    }
+
+    /// The free boxes of the state `(lower, pair)` in box order, each with what scoring it
+    /// leads to.
+    pub fn successors(&self, lower: usize, pair: usize) -> Vec<(usize, Next)> {
+        let (lower_filled, _) = self.lower_boxes(lower);
+        let filled = lower_filled | u16::from(upper_pairs().mask[pair]);
+        (0..self.rules.box_count())
             .filter(|b| filled & (1 << b) == 0)
             .map(|b| {
-                let next = filled | (1 << b);
-                let step = if b < UPPER_BOXES {
-                    let face = b as u8 + 1;
-                    let after = std::array::from_fn(|n| {
-                        let dice = u32::from(face) * n as u32;
-                        let crosses = c < UPPER_THRESHOLD && c + dice >= UPPER_THRESHOLD;
-                        let bonus = if crosses { rules.upper_bonus() } else { 0 };
-                        (
-                            self.index(lower, up.next(pair, face, n as u8)),
-                            dice + bonus,
-                        )
-                    });
-                    Next::Upper { face, after }
-                } else if b == y && rules.tracks_yahtzee_50() {
-                    Next::Yahtzee {
-                        zero: self.index(self.lower_index(next, false), pair),
-                        fifty: self.index(self.lower_index(next, true), pair),
-                    }
-                } else {
-                    Next::Lower(self.index(self.lower_index(next, yahtzee_50), pair))
+                let step = match self.box_step(lower, b) {
+                    BoxStep::Upper(face) => Next::Upper {
+                        face,
+                        after: std::array::from_fn(|n| {
+                            let (p, points) = self.upper_step(pair, face, n as u8);
+                            (self.index(lower, p), points)
+                        }),
+                    },
+                    BoxStep::Yahtzee { zero, fifty } => Next::Yahtzee {
+                        zero: self.index(zero, pair),
+                        fifty: self.index(fifty, pair),
+                    },
+                    BoxStep::Lower(after) => Next::Lower(self.index(after, pair)),
                 };
                 (b, step)
             })

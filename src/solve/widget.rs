@@ -11,6 +11,7 @@
 //! Any value type with a mean of six, a maximum and a weighted mean fits: scalar expected
 //! scores (in lanes, one per state), exact rationals for tests, and later distributions.
 
+use super::simd::Lanes as SimdLanes;
 use crate::dice::{self, DiceTables, EMPTY_KEEP, FIRST_ROLL, KEEPS, OUTCOMES, ROLLS};
 
 /// Storage of one value per keep, with the three operations the widget needs.
@@ -57,6 +58,39 @@ pub fn solve_turn<V: TurnValues>(values: &mut V) {
         rolls_from_keeps(values);
     }
     expectation_before_first_roll(values);
+}
+
+/// [`solve_turn`] for one tile of lanes held in vectors (`slots`: one vector per keep, 462):
+/// on entry the roll slots hold the values after the last roll; returns the value before the
+/// first roll. Each lane goes through the same operations in the same order as in
+/// [`solve_turn`] on a [`LaneStore<f64>`], so it gives the same bits; the maxima of a slot are
+/// taken in registers and the slot is written once.
+#[inline(always)]
+pub(crate) fn solve_turn_tile<V: SimdLanes>(slots: &mut [V]) -> V {
+    let t = dice::tables();
+    let sixth = V::splat(1.0 / 6.0);
+    for _ in 0..2 {
+        for keep in (0..FIRST_ROLL).rev() {
+            let v = t.add_face[keep].map(|k| slots[usize::from(k)]);
+            slots[keep] = v[0]
+                .add(v[1])
+                .add(v[2].add(v[3]))
+                .add(v[4].add(v[5]))
+                .mul(sixth);
+        }
+        for keep in EMPTY_KEEP + 1..KEEPS {
+            let mut best = slots[keep];
+            for &smaller in &t.remove_one[keep] {
+                best = best.larger(slots[usize::from(smaller)]);
+            }
+            slots[keep] = best;
+        }
+    }
+    let mut sum = V::splat(0.0);
+    for (r, &w) in t.roll_weight.iter().enumerate() {
+        sum = sum.add(V::splat(f64::from(w)).mul(slots[FIRST_ROLL + r]));
+    }
+    sum.div(V::splat(f64::from(OUTCOMES)))
 }
 
 /// A number type usable in [`LaneStore`].

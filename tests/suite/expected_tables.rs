@@ -4,7 +4,10 @@
 use crate::common::table;
 use dicelens::dice::{self, Dice, OUTCOMES};
 use dicelens::rules::{RuleSet, Sheet, UPPER_BOXES};
-use dicelens::solve::expected::{build_table, position_options, sheet_value, solve_group};
+use dicelens::solve::expected::{
+    build_table, build_table_with, position_options, sheet_value, solve_group, Grouping,
+};
+use dicelens::solve::simd::Path;
 use dicelens::solve::states::{upper_pairs, StateSpace};
 use dicelens::solve::widget::LaneStore;
 
@@ -67,6 +70,46 @@ fn build_is_bit_identical_with_one_and_two_threads() {
                 .all(|(a, b)| a.to_bits() == b.to_bits()),
             "{rules}"
         );
+    }
+}
+
+/// The tile builder gives every rule set's table bit for bit as the builder before it (one
+/// widget run over all lanes in memory), on every instruction set this CPU has: scalar, AVX2
+/// and AVX-512 each forced in turn.
+#[test]
+fn every_kernel_path_builds_the_same_bits_as_the_reference_builder() {
+    let mut paths_run = Vec::new();
+    for rules in RuleSet::ALL {
+        let reference = build_table_with(rules, Grouping::Lanes, &|_, _| {});
+        for path in Path::ALL {
+            if !path.available() {
+                eprintln!("{rules}: this CPU has no {} path", path.name());
+                continue;
+            }
+            let tiles = build_table_with(rules, Grouping::Tiles(path), &|_, _| {});
+            assert_eq!(tiles.len(), reference.len(), "{rules} {}", path.name());
+            let differ = tiles
+                .iter()
+                .zip(&reference)
+                .filter(|(a, b)| a.to_bits() != b.to_bits())
+                .count();
+            assert_eq!(differ, 0, "{rules}, {} path: values differ", path.name());
+            paths_run.push(path);
+        }
+        // The shared table (what `build_table` gives) is the same bits too.
+        let shared = table(rules);
+        assert!(
+            shared
+                .iter()
+                .zip(&reference)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{rules}"
+        );
+    }
+    assert!(paths_run.contains(&Path::Scalar));
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        assert!(paths_run.contains(&Path::Avx2), "AVX2 path not run");
     }
 }
 

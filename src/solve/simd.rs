@@ -1,0 +1,227 @@
+//! Vectors of `f64` lanes for the turn widget's hot loops, and the choice of instruction set
+//! at run time.
+//!
+//! Every operation is one IEEE 754 operation per lane (add, multiply, divide, and the widget's
+//! "larger"), with no fused multiply-add, so a lane computes the same bits whichever width
+//! carries it: [`Scalar`] (one lane, any CPU), AVX2 (four lanes) or AVX-512 (eight lanes).
+//! The vector types can only be used through [`Path`], which checks the CPU first.
+
+/// A vector of `f64` lanes with the widget's arithmetic.
+pub(crate) trait Lanes: Copy {
+    /// Number of `f64` lanes.
+    const WIDTH: usize;
+    /// Every lane `x`.
+    fn splat(x: f64) -> Self;
+    /// The first [`Lanes::WIDTH`] values of `s` (panics if `s` is shorter).
+    fn load(s: &[f64]) -> Self;
+    /// Writes the lanes into the first [`Lanes::WIDTH`] values of `s` (panics if shorter).
+    fn store(self, s: &mut [f64]);
+    /// Lane-wise `self + other`.
+    fn add(self, other: Self) -> Self;
+    /// Lane-wise `self * other`.
+    fn mul(self, other: Self) -> Self;
+    /// Lane-wise `self / other`.
+    fn div(self, other: Self) -> Self;
+    /// Lane-wise `if other > self { other } else { self }` (the widget's maximum).
+    fn larger(self, other: Self) -> Self;
+}
+
+/// One lane in a plain `f64`: the path for CPUs without vector extensions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scalar(f64);
+
+impl Lanes for Scalar {
+    const WIDTH: usize = 1;
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        Scalar(x)
+    }
+    #[inline(always)]
+    fn load(s: &[f64]) -> Self {
+        Scalar(s[0])
+    }
+    #[inline(always)]
+    fn store(self, s: &mut [f64]) {
+        s[0] = self.0;
+    }
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        Scalar(self.0 + other.0)
+    }
+    #[inline(always)]
+    fn mul(self, other: Self) -> Self {
+        Scalar(self.0 * other.0)
+    }
+    #[inline(always)]
+    fn div(self, other: Self) -> Self {
+        Scalar(self.0 / other.0)
+    }
+    #[inline(always)]
+    fn larger(self, other: Self) -> Self {
+        if other.0 > self.0 {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::{Avx2, Avx512};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! The x86-64 vectors. Their values are created only inside functions compiled with the
+    //! matching target feature, which [`super::Path::detect`] or [`super::Path::available`]
+    //! has checked the CPU for: that is the safety argument of every `unsafe` block here.
+    use super::Lanes;
+    use std::arch::x86_64::*;
+
+    /// Four lanes in an AVX register.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Avx2(__m256d);
+
+    impl Lanes for Avx2 {
+        const WIDTH: usize = 4;
+        #[inline(always)]
+        fn splat(x: f64) -> Self {
+            // SAFETY: only reached from code compiled for AVX2 on a CPU checked to have it.
+            Avx2(unsafe { _mm256_set1_pd(x) })
+        }
+        #[inline(always)]
+        fn load(s: &[f64]) -> Self {
+            let s = &s[..4];
+            // SAFETY: `s` holds four values; AVX as above.
+            Avx2(unsafe { _mm256_loadu_pd(s.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, s: &mut [f64]) {
+            let s = &mut s[..4];
+            // SAFETY: `s` holds four values; AVX as above.
+            unsafe { _mm256_storeu_pd(s.as_mut_ptr(), self.0) }
+        }
+        #[inline(always)]
+        fn add(self, other: Self) -> Self {
+            // SAFETY: AVX as above.
+            Avx2(unsafe { _mm256_add_pd(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn mul(self, other: Self) -> Self {
+            // SAFETY: AVX as above.
+            Avx2(unsafe { _mm256_mul_pd(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn div(self, other: Self) -> Self {
+            // SAFETY: AVX as above.
+            Avx2(unsafe { _mm256_div_pd(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn larger(self, other: Self) -> Self {
+            // `max(a, b)` is `a > b ? a : b` lane by lane.
+            // SAFETY: AVX as above.
+            Avx2(unsafe { _mm256_max_pd(other.0, self.0) })
+        }
+    }
+
+    /// Eight lanes in an AVX-512 register.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Avx512(__m512d);
+
+    impl Lanes for Avx512 {
+        const WIDTH: usize = 8;
+        #[inline(always)]
+        fn splat(x: f64) -> Self {
+            // SAFETY: only reached from code compiled for AVX-512F on a CPU checked to have it.
+            Avx512(unsafe { _mm512_set1_pd(x) })
+        }
+        #[inline(always)]
+        fn load(s: &[f64]) -> Self {
+            let s = &s[..8];
+            // SAFETY: `s` holds eight values; AVX-512F as above.
+            Avx512(unsafe { _mm512_loadu_pd(s.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, s: &mut [f64]) {
+            let s = &mut s[..8];
+            // SAFETY: `s` holds eight values; AVX-512F as above.
+            unsafe { _mm512_storeu_pd(s.as_mut_ptr(), self.0) }
+        }
+        #[inline(always)]
+        fn add(self, other: Self) -> Self {
+            // SAFETY: AVX-512F as above.
+            Avx512(unsafe { _mm512_add_pd(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn mul(self, other: Self) -> Self {
+            // SAFETY: AVX-512F as above.
+            Avx512(unsafe { _mm512_mul_pd(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn div(self, other: Self) -> Self {
+            // SAFETY: AVX-512F as above.
+            Avx512(unsafe { _mm512_div_pd(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn larger(self, other: Self) -> Self {
+            // SAFETY: AVX-512F as above.
+            Avx512(unsafe { _mm512_max_pd(other.0, self.0) })
+        }
+    }
+}
+
+/// Which instruction set the table builder's kernel runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Path {
+    /// Plain `f64` arithmetic, one lane at a time (any CPU).
+    Scalar,
+    /// AVX2: four lanes per instruction.
+    Avx2,
+    /// AVX-512F: eight lanes per instruction (four for a group's last lanes).
+    Avx512,
+}
+
+impl Path {
+    /// Every path, slowest first.
+    pub const ALL: [Path; 3] = [Path::Scalar, Path::Avx2, Path::Avx512];
+
+    /// The fastest path this CPU runs, unless the environment variable `DICELENS_KERNEL`
+    /// names another one it runs (`scalar`, `avx2`, `avx512`: for benchmarks).
+    pub fn detect() -> Path {
+        let asked = std::env::var("DICELENS_KERNEL").ok();
+        if let Some(path) = Path::ALL
+            .into_iter()
+            .find(|p| asked.as_deref() == Some(p.name()) && p.available())
+        {
+            return path;
+        }
+        *Path::ALL
+            .iter()
+            .rev()
+            .find(|p| p.available())
+            .unwrap_or(&Path::Scalar)
+    }
+
+    /// True when this CPU has the instructions of the path.
+    pub fn available(self) -> bool {
+        match self {
+            Path::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => {
+                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("avx512f")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The name used in benchmarks and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Scalar => "scalar",
+            Path::Avx2 => "avx2",
+            Path::Avx512 => "avx512",
+        }
+    }
+}
