@@ -1,5 +1,6 @@
-//! Benchmarks of issue 2: building the expected-score tables (against the one-state-per-run
-//! baseline measured in the same run) and evaluating one position with two rolls left.
+//! Benchmarks of issues 2 and 17: building the expected-score tables on every kernel path
+//! (against the in-memory lanes builder and the one-state-per-run baseline measured in the
+//! same run) and evaluating one position with two rolls left.
 //!
 //! Also the distribution tables of issue 5 (building the last layers, reading one state).
 //!
@@ -10,6 +11,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::expected::{build_table, build_table_with, position_options, Grouping};
+use dicelens::solve::simd::Path;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -20,9 +22,25 @@ fn table_build(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(12))
         .warm_up_time(Duration::from_secs(2));
     for rules in [RuleSet::Yahtzee, RuleSet::Yatzy] {
-        group.bench_with_input(BenchmarkId::new("lanes", rules.name()), &rules, |b, &r| {
-            b.iter(|| build_table(r, &|_, _| {}))
-        });
+        // The default (the fastest path this CPU has), each kernel path, and the builder
+        // before the tiles (all lanes of a run in memory) as the baseline of the same run.
+        group.bench_with_input(
+            BenchmarkId::new("default", rules.name()),
+            &rules,
+            |b, &r| b.iter(|| build_table(r, &|_, _| {})),
+        );
+        for path in Path::ALL.into_iter().filter(|p| p.available()) {
+            group.bench_with_input(
+                BenchmarkId::new(format!("tiles_{}", path.name()), rules.name()),
+                &rules,
+                |b, &r| b.iter(|| build_table_with(r, Grouping::Tiles(path), &|_, _| {})),
+            );
+        }
+        group.bench_with_input(
+            BenchmarkId::new("lanes_in_memory_baseline", rules.name()),
+            &rules,
+            |b, &r| b.iter(|| build_table_with(r, Grouping::Lanes, &|_, _| {})),
+        );
     }
     group.bench_function(
         BenchmarkId::new("one_state_per_run_baseline", "yahtzee"),

@@ -4,10 +4,10 @@
 //! Values exclude the points already on the sheet: `V(K, c)` is the expected number of points
 //! still to come under optimal play, upper and extra bonuses included.
 
-use super::states::{upper_pairs, BoxStep, StateSpace};
 #[cfg(target_arch = "x86_64")]
 use super::simd::{Avx2, Avx512};
 use super::simd::{Lanes, Path, Scalar};
+use super::states::{upper_pairs, BoxStep, StateSpace};
 use super::widget::{
     keeps_from_rolls, rolls_from_keeps, solve_turn, solve_turn_tile, LaneStore, SingleStore,
     SlotAccess,
@@ -72,10 +72,13 @@ impl Moves {
                     // Six vectors, 0 to 5 dice of the face, one after the other.
                     let values = arena.len();
                     for n in 0..=5u8 {
-                        push(arena, pairs.iter().map(|&p| {
-                            let (after, points) = space.upper_step(usize::from(p), face, n);
-                            f64::from(points) + table[space.index(lower, after)]
-                        }));
+                        push(
+                            arena,
+                            pairs.iter().map(|&p| {
+                                let (after, points) = space.upper_step(usize::from(p), face, n);
+                                f64::from(points) + table[space.index(lower, after)]
+                            }),
+                        );
                     }
                     Successor::Upper { face, values }
                 }
@@ -156,8 +159,7 @@ impl Moves {
     /// of `slots` (same operations per lane, maxima taken in registers).
     #[inline(always)]
     fn fill_last_roll_tile<V: Lanes>(&self, plan: &LastRollPlan, lane: usize, slots: &mut [V]) {
-        let term =
-            |&(add, at): &(f64, usize)| V::splat(add).add(V::load(&self.arena[at + lane..]));
+        let term = |&(add, at): &(f64, usize)| V::splat(add).add(V::load(&self.arena[at + lane..]));
         let mut floor = V::splat(f64::NEG_INFINITY);
         for t in &plan.floor {
             floor = floor.larger(term(t));
@@ -283,7 +285,12 @@ fn solve_group_tiles(
 /// Solves the lanes of `moves` from `lane` on, [`Lanes::WIDTH`] at a time, appending their
 /// values to `out`; returns the first lane left (fewer than a tile remain).
 #[inline(always)]
-fn tiles<V: Lanes>(moves: &Moves, plan: &LastRollPlan, mut lane: usize, out: &mut Vec<f64>) -> usize {
+fn tiles<V: Lanes>(
+    moves: &Moves,
+    plan: &LastRollPlan,
+    mut lane: usize,
+    out: &mut Vec<f64>,
+) -> usize {
     let mut slots = [V::splat(0.0); KEEPS];
     let mut values = [0.0f64; 8];
     while lane + V::WIDTH <= moves.lanes {
@@ -660,6 +667,7 @@ mod tests {
     use super::*;
     use crate::dice::{self, OUTCOMES};
     use crate::rules::{Category, UPPER_BOXES};
+    use crate::solve::states::Next;
 
     /// P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10, the classic
     /// figure (derived by brute force in `solve::widget`'s tests).
