@@ -102,7 +102,7 @@ import statistics, sys
 label, threads, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 vals = [float(x) for x in sys.argv[4:]]
 peer, ours, ratio = vals[:n], vals[n:2 * n], vals[2 * n:]
-print(f"{label:<34} threads {threads}  peer {statistics.median(peer):.3f} s  "
+print(f"{label:<40} threads {threads}  peer {statistics.median(peer):.3f} s  "
       f"ours {statistics.median(ours):.3f} s  ours/peer {min(ratio):.2f} / "
       f"{statistics.median(ratio):.2f} / {max(ratio):.2f} (min/median/max of {n} pairs)")
 EOF
