@@ -77,96 +77,72 @@ mod x86 {
     use super::Lanes;
     use std::arch::x86_64::*;
 
-    /// Four lanes in an AVX register.
-    #[derive(Clone, Copy, Debug)]
-    pub(crate) struct Avx2(__m256d);
+    /// A vector type over one x86 register type and its intrinsics.
+    macro_rules! x86_lanes {
+        ($(#[$doc:meta])* $name:ident($reg:ty), $width:literal,
+         $set1:ident, $loadu:ident, $storeu:ident, $add:ident, $mul:ident, $div:ident,
+         $max:ident) => {
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug)]
+            pub(crate) struct $name($reg);
 
-    impl Lanes for Avx2 {
-        const WIDTH: usize = 4;
-        #[inline(always)]
-        fn splat(x: f64) -> Self {
-            // SAFETY: only reached from code compiled for AVX2 on a CPU checked to have it.
-            Avx2(unsafe { _mm256_set1_pd(x) })
-        }
-        #[inline(always)]
-        fn load(s: &[f64]) -> Self {
-            let s = &s[..4];
-            // SAFETY: `s` holds four values; AVX as above.
-            Avx2(unsafe { _mm256_loadu_pd(s.as_ptr()) })
-        }
-        #[inline(always)]
-        fn store(self, s: &mut [f64]) {
-            let s = &mut s[..4];
-            // SAFETY: `s` holds four values; AVX as above.
-            unsafe { _mm256_storeu_pd(s.as_mut_ptr(), self.0) }
-        }
-        #[inline(always)]
-        fn add(self, other: Self) -> Self {
-            // SAFETY: AVX as above.
-            Avx2(unsafe { _mm256_add_pd(self.0, other.0) })
-        }
-        #[inline(always)]
-        fn mul(self, other: Self) -> Self {
-            // SAFETY: AVX as above.
-            Avx2(unsafe { _mm256_mul_pd(self.0, other.0) })
-        }
-        #[inline(always)]
-        fn div(self, other: Self) -> Self {
-            // SAFETY: AVX as above.
-            Avx2(unsafe { _mm256_div_pd(self.0, other.0) })
-        }
-        #[inline(always)]
-        fn larger(self, other: Self) -> Self {
-            // `max(a, b)` is `a > b ? a : b` lane by lane.
-            // SAFETY: AVX as above.
-            Avx2(unsafe { _mm256_max_pd(other.0, self.0) })
-        }
+            impl Lanes for $name {
+                const WIDTH: usize = $width;
+                #[inline(always)]
+                fn splat(x: f64) -> Self {
+                    // SAFETY: only reached from code compiled for the feature on a CPU checked
+                    // to have it (see the module documentation).
+                    $name(unsafe { $set1(x) })
+                }
+                #[inline(always)]
+                fn load(s: &[f64]) -> Self {
+                    let s = &s[..$width];
+                    // SAFETY: `s` holds a whole vector; the feature as above.
+                    $name(unsafe { $loadu(s.as_ptr()) })
+                }
+                #[inline(always)]
+                fn store(self, s: &mut [f64]) {
+                    let s = &mut s[..$width];
+                    // SAFETY: `s` holds a whole vector; the feature as above.
+                    unsafe { $storeu(s.as_mut_ptr(), self.0) }
+                }
+                #[inline(always)]
+                fn add(self, other: Self) -> Self {
+                    // SAFETY: the feature as above.
+                    $name(unsafe { $add(self.0, other.0) })
+                }
+                #[inline(always)]
+                fn mul(self, other: Self) -> Self {
+                    // SAFETY: the feature as above.
+                    $name(unsafe { $mul(self.0, other.0) })
+                }
+                #[inline(always)]
+                fn div(self, other: Self) -> Self {
+                    // SAFETY: the feature as above.
+                    $name(unsafe { $div(self.0, other.0) })
+                }
+                #[inline(always)]
+                fn larger(self, other: Self) -> Self {
+                    // `max(a, b)` is `a > b ? a : b` lane by lane.
+                    // SAFETY: the feature as above.
+                    $name(unsafe { $max(other.0, self.0) })
+                }
+            }
+        };
     }
 
-    /// Eight lanes in an AVX-512 register.
-    #[derive(Clone, Copy, Debug)]
-    pub(crate) struct Avx512(__m512d);
-
-    impl Lanes for Avx512 {
-        const WIDTH: usize = 8;
-        #[inline(always)]
-        fn splat(x: f64) -> Self {
-            // SAFETY: only reached from code compiled for AVX-512F on a CPU checked to have it.
-            Avx512(unsafe { _mm512_set1_pd(x) })
-        }
-        #[inline(always)]
-        fn load(s: &[f64]) -> Self {
-            let s = &s[..8];
-            // SAFETY: `s` holds eight values; AVX-512F as above.
-            Avx512(unsafe { _mm512_loadu_pd(s.as_ptr()) })
-        }
-        #[inline(always)]
-        fn store(self, s: &mut [f64]) {
-            let s = &mut s[..8];
-            // SAFETY: `s` holds eight values; AVX-512F as above.
-            unsafe { _mm512_storeu_pd(s.as_mut_ptr(), self.0) }
-        }
-        #[inline(always)]
-        fn add(self, other: Self) -> Self {
-            // SAFETY: AVX-512F as above.
-            Avx512(unsafe { _mm512_add_pd(self.0, other.0) })
-        }
-        #[inline(always)]
-        fn mul(self, other: Self) -> Self {
-            // SAFETY: AVX-512F as above.
-            Avx512(unsafe { _mm512_mul_pd(self.0, other.0) })
-        }
-        #[inline(always)]
-        fn div(self, other: Self) -> Self {
-            // SAFETY: AVX-512F as above.
-            Avx512(unsafe { _mm512_div_pd(self.0, other.0) })
-        }
-        #[inline(always)]
-        fn larger(self, other: Self) -> Self {
-            // SAFETY: AVX-512F as above.
-            Avx512(unsafe { _mm512_max_pd(other.0, self.0) })
-        }
-    }
+    x86_lanes!(
+        /// Four lanes in an AVX register (used on CPUs with AVX2).
+        Avx2(__m256d), 4,
+        _mm256_set1_pd, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_add_pd, _mm256_mul_pd,
+        _mm256_div_pd, _mm256_max_pd
+    );
+    x86_lanes!(
+        /// Eight lanes in an AVX-512 register.
+        Avx512(__m512d), 8,
+        _mm512_set1_pd, _mm512_loadu_pd, _mm512_storeu_pd, _mm512_add_pd, _mm512_mul_pd,
+        _mm512_div_pd, _mm512_max_pd
+    );
 }
 
 /// Which instruction set the table builder's kernel runs on.
