@@ -19,8 +19,7 @@
 
 use dicelens::dice::Dice;
 use dicelens::rules::jamb::{JambRules, JambSheet};
-use dicelens::rules::Choice;
-use dicelens::simulate::jamb::{play_game, JambPlayer};
+use dicelens::simulate::jamb::{play_game, record_positions, JambPlayer};
 use dicelens::simulate::DiceLaw;
 use dicelens::solve::jamb::endgame::Endgame;
 use dicelens::solve::jamb::fit::{fit_to, Correction, Target};
@@ -41,18 +40,13 @@ fn main() -> Result<(), String> {
             &arg(2, "target/jamb-5.tables"),
             parse(&arg(3, "40000"))?,
         ),
-        "play" => {
+        command @ ("play" | "loss") => {
             let oracle = load(&arg(1, "target/jamb-5.tables"), &args[4.min(args.len())..])?;
-            let games = parse(&arg(2, "2000"))?;
-            let seed = parse(&arg(3, "1"))?;
-            play(&oracle, games, seed);
-            Ok(())
-        }
-        "loss" => {
-            let oracle = load(&arg(1, "target/jamb-5.tables"), &args[4.min(args.len())..])?;
-            let games = parse(&arg(2, "200"))?;
-            let seed = parse(&arg(3, "1"))?;
-            loss(&oracle, games, seed);
+            let (run, games): (fn(&JambOracle, u64, u64), &str) = match command {
+                "play" => (play, "2000"),
+                _ => (loss, "200"),
+            };
+            run(&oracle, parse(&arg(2, games))?, parse(&arg(3, "1"))?);
             Ok(())
         }
         "endgame" => {
@@ -250,14 +244,9 @@ fn speed(oracle: &JambOracle, games: u64) {
     let recorded: Vec<Vec<(JambSheet, Dice, u8)>> = (0..games)
         .into_par_iter()
         .map(|g| {
-            let mut recorder = Recorder {
-                player: OraclePlayer::new(Arc::clone(&oracle)),
-                positions: Vec::new(),
-            };
             let mut rng = ChaCha8Rng::seed_from_u64(g);
-            let mut players: [&mut dyn JambPlayer; 1] = [&mut recorder];
-            let _ = play_game(*oracle.rules(), &mut players, DiceLaw::Fair, &mut rng);
-            recorder.positions
+            let player = OraclePlayer::new(Arc::clone(&oracle));
+            record_positions(*oracle.rules(), player, &mut rng).unwrap_or_default()
         })
         .collect();
     let rate = |positions: &Vec<(JambSheet, Dice, u8)>| -> usize {
@@ -293,18 +282,10 @@ fn endgame_time(oracle: &JambOracle, games: u64, most: usize) {
     for empty in 1..=most {
         let mut sheets = Vec::new();
         for g in 0..games {
-            let mut recorder = Recorder {
-                player: OraclePlayer::new(Arc::clone(&oracle)),
-                positions: Vec::new(),
-            };
             let mut rng = ChaCha8Rng::seed_from_u64(g);
-            let mut players: [&mut dyn JambPlayer; 1] = [&mut recorder];
-            let _ = play_game(*oracle.rules(), &mut players, DiceLaw::Fair, &mut rng);
-            if let Some(p) = recorder
-                .positions
-                .iter()
-                .find(|p| p.0.turns_left() == empty)
-            {
+            let player = OraclePlayer::new(Arc::clone(&oracle));
+            let positions = record_positions(*oracle.rules(), player, &mut rng).unwrap_or_default();
+            if let Some(p) = positions.iter().find(|p| p.0.turns_left() == empty) {
                 sheets.push(p.0);
             }
         }
@@ -325,19 +306,6 @@ fn endgame_time(oracle: &JambOracle, games: u64, most: usize) {
     }
 }
 
-/// A player that records every position it meets.
-struct Recorder {
-    player: OraclePlayer,
-    positions: Vec<(JambSheet, Dice, u8)>,
-}
-
-impl JambPlayer for Recorder {
-    fn choose(&mut self, sheet: &JambSheet, dice: &Dice, n: u8, rng: &mut ChaCha8Rng) -> Choice {
-        self.positions.push((*sheet, *dice, n));
-        self.player.choose(sheet, dice, n, rng)
-    }
-}
-
 /// Loss per decision against the exact endgame, on the positions with at most three empty
 /// boxes met in self-play.
 fn loss(oracle: &JambOracle, games: u64, seed: u64) {
@@ -346,17 +314,13 @@ fn loss(oracle: &JambOracle, games: u64, seed: u64) {
     let results: Vec<(usize, usize, f64)> = (0..games)
         .into_par_iter()
         .map(|g| {
-            let mut recorder = Recorder {
-                player: OraclePlayer::new(Arc::clone(&oracle)),
-                positions: Vec::new(),
-            };
             let mut rng = ChaCha8Rng::seed_from_u64(seed * 1_000_000_007 + g);
-            let mut players: [&mut dyn JambPlayer; 1] = [&mut recorder];
-            let _ = play_game(*oracle.rules(), &mut players, DiceLaw::Fair, &mut rng);
+            let player = OraclePlayer::new(Arc::clone(&oracle));
+            let positions = record_positions(*oracle.rules(), player, &mut rng).unwrap_or_default();
             let mut endgame = Endgame::new(*oracle.rules());
             let mut cache = JambTurnCache::default();
             let (mut decisions, mut differ, mut lost) = (0, 0, 0.0);
-            for (sheet, dice, n) in &recorder.positions {
+            for (sheet, dice, n) in &positions {
                 if sheet.turns_left() > Endgame::MAX_EMPTY {
                     continue;
                 }

@@ -162,6 +162,40 @@ fn play_turn(
     })
 }
 
+/// A position a player was asked about: the slip, the dice and the roll number (1 to 3).
+pub type Position = (JambSheet, Dice, u8);
+
+/// A player that plays as `player` and records every position it is asked about.
+#[derive(Clone, Debug)]
+pub struct Recorder<P> {
+    /// The player making the choices.
+    pub player: P,
+    /// The positions met so far, in order.
+    pub positions: Vec<Position>,
+}
+
+impl<P: JambPlayer> JambPlayer for Recorder<P> {
+    fn choose(&mut self, sheet: &JambSheet, dice: &Dice, n: u8, rng: &mut ChaCha8Rng) -> Choice {
+        self.positions.push((*sheet, *dice, n));
+        self.player.choose(sheet, dice, n, rng)
+    }
+}
+
+/// Plays one one-seat game of `rules` with `player` (fair dice from `rng`) and returns every
+/// position it met, or the first illegal move.
+pub fn record_positions(
+    rules: JambRules,
+    player: impl JambPlayer,
+    rng: &mut ChaCha8Rng,
+) -> Result<Vec<Position>, IllegalMove> {
+    let mut recorder = Recorder {
+        player,
+        positions: Vec::new(),
+    };
+    play_game(rules, &mut [&mut recorder], DiceLaw::Fair, rng)?;
+    Ok(recorder.positions)
+}
+
 /// What Jamb corpus to simulate.
 #[derive(Clone, Copy, Debug)]
 pub struct JambPlan {

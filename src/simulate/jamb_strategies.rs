@@ -72,7 +72,7 @@
 //! a game is a function of its seed.
 
 use crate::dice::{Dice, DICE, FACES};
-use crate::rules::jamb::{Cell, ColumnKind, JambBox, JambSheet, BOXES, MAX_ROLLS};
+use crate::rules::jamb::{straight_points, Cell, ColumnKind, JambBox, JambSheet, BOXES, MAX_ROLLS};
 use crate::rules::Choice;
 use crate::simulate::jamb::JambPlayer;
 use rand::Rng;
@@ -230,11 +230,6 @@ fn most_frequent(counts: &[u8; FACES]) -> usize {
     best
 }
 
-/// Points of a straight made on roll `roll` (66, 56, 46).
-fn straight_points(roll: u8) -> f64 {
-    f64::from(76 - 10 * i32::from(roll.clamp(1, MAX_ROLLS)))
-}
-
 /// The target of box `jbox` for the dice `counts` shown by roll `roll` (see the module
 /// documentation, choices 1, 5 and 6).
 pub fn target(jbox: JambBox, counts: &[u8; FACES], roll: u8) -> Target {
@@ -282,7 +277,7 @@ pub fn target(jbox: JambBox, counts: &[u8; FACES], roll: u8) -> Target {
             return Target {
                 keep,
                 change,
-                points: straight_points(made_on),
+                points: f64::from(straight_points(made_on.clamp(1, MAX_ROLLS))),
             };
         }
         JambBox::ThreeKind | JambBox::FourKind | JambBox::Jamb => {

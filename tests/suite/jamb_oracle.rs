@@ -5,7 +5,7 @@
 use dicelens::dice::{self, Dice, FIRST_ROLL, OUTCOMES, ROLLS};
 use dicelens::rules::jamb::{Cell, ColumnKind, JambBox, JambRules, JambSheet};
 use dicelens::rules::Choice;
-use dicelens::simulate::jamb::{play_game, JambPlayer};
+use dicelens::simulate::jamb::{play_game, record_positions, JambPlayer, Position};
 use dicelens::simulate::DiceLaw;
 use dicelens::solve::jamb::column::{ColumnSpace, ColumnTable, Slack};
 use dicelens::solve::jamb::endgame::Endgame;
@@ -259,29 +259,11 @@ fn one_column_table_equals_brute_force_of_a_slip_with_one_open_column() {
     );
 }
 
-/// A player recording the positions it meets, playing as the oracle.
-struct Recorder {
-    player: OraclePlayer,
-    positions: Vec<(JambSheet, Dice, u8)>,
-}
-
-impl JambPlayer for Recorder {
-    fn choose(&mut self, sheet: &JambSheet, dice: &Dice, n: u8, rng: &mut ChaCha8Rng) -> Choice {
-        self.positions.push((*sheet, *dice, n));
-        self.player.choose(sheet, dice, n, rng)
-    }
-}
-
 /// The positions of one self-played game of the oracle.
-fn positions(seed: u64) -> Vec<(JambSheet, Dice, u8)> {
-    let mut recorder = Recorder {
-        player: OraclePlayer::new(Arc::clone(oracle())),
-        positions: Vec::new(),
-    };
+fn positions(seed: u64) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut players: [&mut dyn JambPlayer; 1] = [&mut recorder];
-    play_game(JambRules::JAMB_5, &mut players, DiceLaw::Fair, &mut rng).unwrap();
-    recorder.positions
+    let player = OraclePlayer::new(Arc::clone(oracle()));
+    record_positions(JambRules::JAMB_5, player, &mut rng).unwrap()
 }
 
 #[test]
