@@ -6,6 +6,7 @@ use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
 use crate::rules::jamb::JambRules;
 use crate::rules::{Choice, GameRules, PlayerSheet, RuleSet, Sheet};
+use crate::solve::decoded::DecodedDists;
 use crate::solve::distribution::{DistSource, DistTableData};
 use crate::solve::expected::{sheet_value, TurnOracle};
 use crate::solve::jamb::oracle::{JambOracle, JambTurnCache};
@@ -697,6 +698,8 @@ pub struct MatchOracle {
     id: u64,
     spec: OracleSpec,
     dists: HashMap<RuleSet, DistTable>,
+    /// Each distribution table's distributions as the search reads them, decoded once.
+    decoded: HashMap<RuleSet, DecodedDists>,
     solvers: HashMap<RuleSet, ExactTwoPlayer>,
 }
 
@@ -713,6 +716,7 @@ impl MatchOracle {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             spec,
             dists: HashMap::new(),
+            decoded: HashMap::new(),
             solvers: RuleSet::ALL
                 .iter()
                 .map(|&r| (r, ExactTwoPlayer::new(r)))
@@ -728,6 +732,8 @@ impl MatchOracle {
     /// Adds the distribution table of a rule set.
     pub fn add_dists(&mut self, rules: RuleSet, table: DistTable) {
         self.dists.insert(rules, table);
+        let states = StateSpace::new(rules).len();
+        self.decoded.insert(rules, DecodedDists::new(states));
     }
 
     /// How games are rated.
@@ -828,7 +834,8 @@ impl MatchOracle {
             most_free: self.spec.exact_free,
             in_search: self.spec.exact_leaves,
         });
-        let search = MatchSearch::new(dists, exact, self.spec.method);
+        let search =
+            MatchSearch::new(dists, exact, self.spec.method).with_decoded(self.decoded.get(&rules));
         let same_turn = cache
             .matched
             .as_ref()

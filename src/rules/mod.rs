@@ -238,6 +238,10 @@ pub const UPPER_THRESHOLD: u32 = 63;
 /// The extra-Yahtzee bonus.
 pub const EXTRA_YAHTZEE_BONUS: u32 = 100;
 
+/// One cell per rule set of [`RuleSet::ALL`], for [`RuleSet::once`]; a `static` of it is
+/// `[const { OnceLock::new() }; RuleSet::ALL.len()]`.
+pub type PerRuleSet<T> = [std::sync::OnceLock<T>; RuleSet::ALL.len()];
+
 impl RuleSet {
     /// The four rule sets of the product, in the order reports list them.
     pub const MAIN: [RuleSet; 4] = [
@@ -255,6 +259,13 @@ impl RuleSet {
         RuleSet::YahtzeeNoJoker,
         RuleSet::YahtzeePlain,
     ];
+
+    /// The value of `init` for this rule set, computed once and kept in `cells` (one cell per
+    /// rule set of [`RuleSet::ALL`]): for tables derived from the rules.
+    pub fn once<T>(self, cells: &'static PerRuleSet<T>, init: impl FnOnce() -> T) -> &'static T {
+        let slot = RuleSet::ALL.iter().position(|&r| r == self).unwrap_or(0);
+        cells[slot].get_or_init(init)
+    }
 
     /// The name used by `--rules` and the YGN `Rules` tag.
     pub fn name(self) -> &'static str {

@@ -212,7 +212,13 @@ impl Sheet {
     /// The sheet after scoring `roll` in box `b`, and the points gained (box, upper bonus and
     /// extra bonus); `None` when the box may not be used.
     pub fn after(&self, roll: &Dice, b: usize) -> Option<(Sheet, u32)> {
-        let s = self.score(roll, b)?;
+        Some(self.after_scoring(b, self.score(roll, b)?))
+    }
+
+    /// The sheet after writing `s` in the free box `b` (what [`Sheet::score`] gave for some
+    /// roll), and the points gained (box, upper bonus and extra bonus): the position after a
+    /// turn depends on nothing else.
+    pub fn after_scoring(&self, b: usize, s: Scored) -> (Sheet, u32) {
         let mut next = *self;
         next.filled |= 1 << b;
         let mut gained = s.points + s.extra;
@@ -227,7 +233,7 @@ impl Sheet {
             next.yahtzee_50 = s.points == 50;
         }
         next.points += gained;
-        Some((next, gained))
+        (next, gained)
     }
 
     /// A sheet from a list of box codes (`Y0`/`Y50` for the Yahtzee box where tracked), the

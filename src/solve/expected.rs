@@ -14,7 +14,7 @@ use super::widget::{
 };
 use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, KEEPS, ROLLS};
 pub use crate::rules::Choice;
-use crate::rules::{RuleSet, Sheet};
+use crate::rules::{PerRuleSet, RuleSet, Sheet};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -332,25 +332,26 @@ fn raise_by(out: &mut [f64], add: f64, values: &[f64]) {
 /// For every roll that is not five of a kind, the boxes where it scores points, with the
 /// points (no joker applies); `None` for five of a kind.
 pub(crate) fn scoring_boxes(rules: RuleSet) -> &'static [Option<Vec<(u8, u8)>>] {
-    type ScoringBoxes = Vec<Option<Vec<(u8, u8)>>>;
-    static TABLES: [OnceLock<ScoringBoxes>; 6] = [const { OnceLock::new() }; 6];
-    let slot = RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0);
-    TABLES[slot].get_or_init(|| {
-        (0..ROLLS)
-            .map(|r| {
-                let roll = Dice::roll(r);
-                roll.five_of_a_kind().is_none().then(|| {
-                    rules
-                        .boxes()
-                        .iter()
-                        .enumerate()
-                        .map(|(b, cat)| (b as u8, cat.base_score(rules.family(), &roll) as u8))
-                        .filter(|&(_, points)| points > 0)
-                        .collect()
+    static TABLES: PerRuleSet<Vec<Option<Vec<(u8, u8)>>>> =
+        [const { OnceLock::new() }; RuleSet::ALL.len()];
+    rules
+        .once(&TABLES, || {
+            (0..ROLLS)
+                .map(|r| {
+                    let roll = Dice::roll(r);
+                    roll.five_of_a_kind().is_none().then(|| {
+                        rules
+                            .boxes()
+                            .iter()
+                            .enumerate()
+                            .map(|(b, cat)| (b as u8, cat.base_score(rules.family(), &roll) as u8))
+                            .filter(|&(_, points)| points > 0)
+                            .collect()
+                    })
                 })
-            })
-            .collect()
-    })
+                .collect()
+        })
+        .as_slice()
 }
 
 /// Lanes are padded to a multiple of this (repeating the last state) so the lane loops have

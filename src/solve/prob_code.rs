@@ -90,13 +90,18 @@ fn magnitude_log(m: u16) -> f64 {
     y + f64::from(m - first) * step
 }
 
+/// Number of magnitudes.
+pub const MAGNITUDES: usize = MAGNITUDE as usize + 1;
+
 /// The values of the 32,768 magnitudes.
-fn magnitudes() -> &'static [f64] {
-    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+fn magnitudes() -> &'static [f64; MAGNITUDES] {
+    static TABLE: OnceLock<Box<[f64; MAGNITUDES]>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        (0..=MAGNITUDE)
-            .map(|m| (-magnitude_log(m)).exp2())
-            .collect()
+        let mut table = Box::new([0.0; MAGNITUDES]);
+        for (m, v) in (0..=MAGNITUDE).zip(table.iter_mut()) {
+            *v = (-magnitude_log(m)).exp2();
+        }
+        table
     })
 }
 
@@ -129,10 +134,42 @@ pub fn encode_complement(q: f64) -> u16 {
     }
 }
 
+/// The magnitudes rounded to `f32`, by magnitude (`code & 0x7fff`): for decoding many codes
+/// into `f32` at once (a stored `P` is `v` or `1 - v`, computed in `f32`).
+pub fn magnitudes_f32() -> &'static [f32; MAGNITUDES] {
+    static TABLE: OnceLock<Box<[f32; MAGNITUDES]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([0.0; MAGNITUDES]);
+        for (v, &exact) in table.iter_mut().zip(magnitudes().iter()) {
+            *v = exact as f32;
+        }
+        table
+    })
+}
+
+/// The least magnitude whose value is at most `v` (for `v` in `(0, 1/2]`): a code of magnitude at
+/// least this holds a `P` (or a `1 - P`) of at most `v`.
+pub fn magnitude_at_most(v: f64) -> u16 {
+    let table = magnitudes();
+    table.partition_point(|&m| m > v) as u16
+}
+
 /// The probability `P` a code stands for.
 #[inline]
 pub fn probability(code: u16) -> f64 {
-    let v = magnitudes()[usize::from(code & MAGNITUDE)];
+    decode_with(magnitudes(), code)
+}
+
+/// [`probability`] as a function that holds the table of magnitudes, for loops over many codes.
+pub fn decoder() -> impl Fn(u16) -> f64 + Copy {
+    let table = magnitudes();
+    move |code| decode_with(table, code)
+}
+
+/// `P` of a code, from the table of magnitudes.
+#[inline(always)]
+fn decode_with(table: &[f64; MAGNITUDES], code: u16) -> f64 {
+    let v = table[usize::from(code & MAGNITUDE)];
     if code & COMPLEMENT == 0 {
         v
     } else {

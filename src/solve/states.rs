@@ -7,7 +7,7 @@
 //! *upper pair* (which upper boxes are filled, and the representative capped upper total).
 //! Table index = `lower * pair_count + pair`; the pairs of one upper mask are contiguous.
 
-use crate::rules::{upper_totals, RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::rules::{upper_totals, PerRuleSet, RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::sync::OnceLock;
 
 /// Sentinel for "no such pair" (an unreachable upper total).
@@ -171,10 +171,7 @@ impl StateSpace {
 
     /// The lower index of a filled mask and Yahtzee-box content.
     pub fn lower_index(&self, filled: u16, yahtzee_50: bool) -> usize {
-        let plain = self
-            .plain_lower_boxes()
-            .filter(|&(_, b)| filled & (1 << b) != 0)
-            .fold(0usize, |m, (bit, _)| m | 1 << bit);
+        let plain = usize::from(self.plain_bits()[usize::from(filled >> UPPER_BOXES)]);
         let y_state = if filled & (1 << self.rules.yahtzee_box()) == 0 {
             0
         } else if yahtzee_50 && self.rules.tracks_yahtzee_50() {
@@ -183,6 +180,24 @@ impl StateSpace {
             1
         };
         plain * self.yahtzee_states() + y_state
+    }
+
+    /// For each set of filled lower boxes (the sheet mask shifted past the upper boxes), the bits
+    /// of its plain lower boxes (by [`StateSpace::plain_lower_boxes`]' numbering).
+    fn plain_bits(&self) -> &'static [u16] {
+        static TABLES: PerRuleSet<Vec<u16>> = [const { OnceLock::new() }; RuleSet::ALL.len()];
+        self.rules
+            .once(&TABLES, || {
+                let lower = self.rules.box_count() - UPPER_BOXES;
+                (0..1usize << lower)
+                    .map(|mask| {
+                        self.plain_lower_boxes()
+                            .filter(|&(_, b)| mask << UPPER_BOXES & (1 << b) != 0)
+                            .fold(0u16, |m, (bit, _)| m | 1 << bit)
+                    })
+                    .collect()
+            })
+            .as_slice()
     }
 
     /// The filled lower boxes (as a sheet mask) and Yahtzee-box content of a lower index.
