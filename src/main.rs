@@ -26,6 +26,11 @@ Exit codes:
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Threads that compute (default: one per core, or RAYON_NUM_THREADS); more than the
+    /// machine can serve (eight per core, at least 64) are capped, with a notice. Outputs are
+    /// the same whatever the count.
+    #[arg(long, global = true, value_name = "N", value_parser = cli::threads::parse_threads)]
+    threads: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -91,7 +96,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
-    match run(cli) {
+    match cli::threads::configure(cli.threads).and_then(|()| run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dicelens: {e}");

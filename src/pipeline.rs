@@ -23,22 +23,38 @@ use crate::solve::jamb::oracle::JambOracle;
 use crate::tables::{load_dist, load_expected, load_jamb, table_dir, TableError};
 use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
 pub const BATCH: usize = 4096;
+/// Games of the first batch of a run; each next batch is twice as large, up to [`BATCH`].
+pub const FIRST_BATCH: usize = 256;
 /// Games one worker rates into one partial aggregate.
 const CHUNK: usize = 128;
 
-thread_local! {
-    /// Each worker thread's turn evaluations, kept across batches.
-    static CACHE: RefCell<MatchCache> = RefCell::new(MatchCache::default());
+/// Turn evaluations kept across chunks and batches: a chunk of games takes one cache for as
+/// long as it rates, and gives it back. A cache is never held by a thread across a wait that
+/// could run other work on it (rating a game may run parallel loops, and a thread waiting for
+/// them steals other chunks), so caches are not per thread: each chunk owns its own while it
+/// runs. Values never depend on which cache a chunk gets.
+static CACHES: std::sync::Mutex<Vec<MatchCache>> = std::sync::Mutex::new(Vec::new());
+
+/// Runs `rate` with a turn cache serving `oracle` (taken from [`CACHES`] or new), then keeps
+/// the cache for the next chunk.
+fn with_cache<R>(oracle: u64, rate: impl FnOnce(&mut MatchCache) -> R) -> R {
+    let taken = CACHES.lock().ok().and_then(|mut caches| caches.pop());
+    let mut cache = taken.unwrap_or_default();
+    cache.serve(oracle);
+    let result = rate(&mut cache);
+    if let Ok(mut caches) = CACHES.lock() {
+        caches.push(cache);
+    }
+    result
 }
 
 /// How far a run has gone, counted as it goes (by the reader and the rating workers) and read
@@ -322,13 +338,36 @@ impl Tables {
 
 /// Games waiting to be rated. A game is swapped into a slot, and the slot's previous record
 /// goes back to the reader to be refilled: no game is copied and no allocation is repeated.
-#[derive(Default)]
 pub struct GameBatch {
     slots: Vec<(GameRecord, Replayed)>,
     len: usize,
+    /// Games the batch takes before it is full.
+    limit: usize,
+}
+
+impl Default for GameBatch {
+    fn default() -> Self {
+        GameBatch::with_limit(BATCH)
+    }
 }
 
 impl GameBatch {
+    /// An empty batch that is full at `limit` games.
+    pub fn with_limit(limit: usize) -> GameBatch {
+        GameBatch {
+            slots: Vec::new(),
+            len: 0,
+            limit,
+        }
+    }
+
+    /// The batch emptied (its slots stay allocated), full at `limit` games.
+    fn emptied(mut self, limit: usize) -> GameBatch {
+        self.len = 0;
+        self.limit = limit;
+        self
+    }
+
     /// Takes `game` and its replay (leaving the contents of a used slot in their place).
     pub fn take(&mut self, game: &mut GameRecord, replayed: &mut Replayed) {
         if self.len == self.slots.len() {
@@ -340,9 +379,9 @@ impl GameBatch {
         self.len += 1;
     }
 
-    /// Whether the batch holds [`BATCH`] games.
+    /// Whether the batch holds as many games as it takes ([`BATCH`] unless made smaller).
     pub fn is_full(&self) -> bool {
-        self.len >= BATCH
+        self.len >= self.limit
     }
 
     /// The games taken since the last [`GameBatch::clear`].
@@ -397,9 +436,7 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
-            CACHE.with(|cache| {
-                let mut cache = cache.borrow_mut();
-                cache.serve(oracle.id());
+            with_cache(oracle.id(), |cache| {
                 let mut agg = Parts::default();
                 let mut gathered = S::Part::default();
                 let mut failed = Vec::new();
@@ -407,7 +444,7 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
                 for (i, (game, replayed)) in chunk.iter().enumerate() {
                     let unit = oracle.unit(replayed.rules, replayed.seats);
                     let thresholds = Thresholds::for_unit(unit);
-                    if rate_game(oracle, replayed, &thresholds, &mut cache, &mut rated).is_err() {
+                    if rate_game(oracle, replayed, &thresholds, cache, &mut rated).is_err() {
                         failed.push(not_rated_by_oracle(game));
                         continue;
                     }
@@ -472,6 +509,9 @@ pub enum AnalyzeError {
     Overflow(Overflow),
     /// A table the games need cannot be used or built: its path is not a regular file.
     Table(TableError),
+    /// The thread reading the logs stopped without finishing (a bug: it is reported, not
+    /// hidden).
+    ReaderFailed,
 }
 
 impl std::fmt::Display for AnalyzeError {
@@ -483,6 +523,7 @@ impl std::fmt::Display for AnalyzeError {
             ),
             AnalyzeError::Overflow(overflow) => write!(f, "aggregates: {overflow}"),
             AnalyzeError::Table(e) => write!(f, "{e}"),
+            AnalyzeError::ReaderFailed => f.write_str("the thread reading the logs failed"),
         }
     }
 }
@@ -608,29 +649,59 @@ impl Analyzer {
             batch.clear();
             progress.batch_rated(handed);
         };
-        let mut batch = GameBatch::default();
-        let read = read_each(
-            &mut reader,
-            files,
-            &options,
-            &meter,
-            &mut not_rated,
-            |game, replayed, not_rated| {
-                batch.take(game, replayed);
-                if batch.is_full() {
-                    flush(&mut batch, &mut aggregates, not_rated, &mut table_error);
+        // The logs are read and replayed on a thread of their own while the batches read so far
+        // are rated: batches go to the rating (at most one waits) and come back to be refilled.
+        // The first batches are small, so that rating (and loading the tables) starts early.
+        let stop = AtomicBool::new(false);
+        let (read, read_not_rated) = std::thread::scope(|scope| {
+            let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<GameBatch>(1);
+            let (empty_tx, empty_rx) = std::sync::mpsc::channel::<GameBatch>();
+            let (reader, options, meter, stop) = (&mut reader, &options, &meter, &stop);
+            let reading = scope.spawn(move || {
+                let mut limit = FIRST_BATCH;
+                let mut batch = GameBatch::with_limit(limit);
+                let mut not_rated = Vec::new();
+                let read = read_each(
+                    reader,
+                    files,
+                    options,
+                    meter,
+                    &mut not_rated,
+                    |game, replayed, _| {
+                        batch.take(game, replayed);
+                        if batch.is_full() {
+                            limit = (limit * 2).min(BATCH);
+                            let next = empty_rx.try_recv().unwrap_or_default();
+                            let full = std::mem::replace(&mut batch, next.emptied(limit));
+                            if full_tx.send(full).is_err() {
+                                return false;
+                            }
+                        }
+                        !stop.load(Ordering::Relaxed)
+                    },
+                );
+                if read.is_ok() {
+                    let _ = full_tx.send(batch);
                 }
-                table_error.is_none()
-            },
-        );
-        if read.is_ok() {
-            flush(
-                &mut batch,
-                &mut aggregates,
-                &mut not_rated,
-                &mut table_error,
-            );
-        }
+                (read, not_rated)
+            });
+            for mut batch in full_rx {
+                flush(
+                    &mut batch,
+                    &mut aggregates,
+                    &mut not_rated,
+                    &mut table_error,
+                );
+                if table_error.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                let _ = empty_tx.send(batch);
+            }
+            reading
+                .join()
+                .unwrap_or_else(|_| (Err(AnalyzeError::ReaderFailed), Vec::new()))
+        });
+        not_rated.extend(read_not_rated);
         progress.finish();
         read?;
         if let Some(e) = table_error {
@@ -809,13 +880,11 @@ pub fn rate_games_with_ids(
     Ok(found
         .into_par_iter()
         .map(|(format, game, replayed)| {
-            CACHE.with(|cache| {
-                let mut cache = cache.borrow_mut();
-                cache.serve(oracle.id());
+            with_cache(oracle.id(), |cache| {
                 let unit = oracle.unit(replayed.rules, replayed.seats);
                 let thresholds = Thresholds::for_unit(unit);
                 let mut rated = Vec::new();
-                let not_rated = rate_game(oracle, &replayed, &thresholds, &mut cache, &mut rated)
+                let not_rated = rate_game(oracle, &replayed, &thresholds, cache, &mut rated)
                     .err()
                     .map(|e| e.partly_rated());
                 GameRatedAgain {
@@ -950,6 +1019,30 @@ mod tests {
             assert_eq!(aggregates, one, "{threads} threads");
             assert_eq!(other_ids, ids, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn a_chunk_waiting_on_parallel_work_lets_other_chunks_rate_on_its_thread() {
+        // What a thread does when it waits for nested parallel work and steals another chunk:
+        // it takes a second cache while the first is held. (A cache per thread in a `RefCell`
+        // panicked here: "already borrowed".)
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let inner: Vec<usize> = pool.install(|| {
+            with_cache(7, |outer| {
+                let inner = (0..8usize)
+                    .into_par_iter()
+                    .map(|i| with_cache(7, |_| i))
+                    .collect();
+                outer.serve(7);
+                inner
+            })
+        });
+        assert_eq!(inner, (0..8).collect::<Vec<_>>());
+        // Every cache taken came back for later chunks.
+        assert!(CACHES.lock().unwrap().len() >= 2);
     }
 
     #[test]

@@ -76,6 +76,7 @@ pub(crate) fn open_out(dir: &Path) -> Result<OutputDir, CliError> {
 
 /// Runs `dicelens analyze`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    let mut phases = super::progress::Phases::start();
     let range = args.logs.range()?;
     let files = args.format.paths(&args.logs.files)?;
     let required = Required {
@@ -99,6 +100,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut analysis = analyzer
         .run(&files, &mut sink, &Bar::new())
         .map_err(CliError::failure)?;
+    phases.done("read, replay and rate");
     let (rows, worst) = sink;
     if analysis.mixes_units() {
         notice(&format!(
@@ -109,6 +111,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ));
     }
     rows.finish(&mut out).map_err(cannot_write)?;
+    phases.done("rows");
     // The games of the worst decisions of the players on the leaderboard, read again and
     // rated, each on its page.
     let boards = report::leaderboards(&analysis.aggregates, args.min_games);
@@ -116,8 +119,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     drop(boards);
     let again = rate_games_with_ids(&files, &options, &linked, &mut analysis.tables, &Bar::new())
         .map_err(CliError::failure)?;
+    phases.done("linked games read and rated again");
     let game_pages =
         report::write_game_pages(&mut out, &again, &analysis.oracle).map_err(cannot_write)?;
+    phases.done("game pages");
     // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
     // short run; let another thread do it (or the process's exit).
     let tables = std::mem::replace(
@@ -134,7 +139,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     );
     files.worst = Some(&worst);
     files.game_pages = Some(&game_pages);
-    write_outputs(out, &files, args.leaderboard.json, &required)
+    let written = write_outputs(out, &files, args.leaderboard.json, &required);
+    phases.done("reports");
+    written
 }
 
 /// Reports the summary on stderr; if the run has what `required` asks, writes every output

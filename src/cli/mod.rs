@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod bench_build;
 pub mod bench_oracles;
 pub mod bench_read;
 pub mod convert;
@@ -17,6 +18,7 @@ pub mod player;
 pub mod progress;
 pub mod simulate;
 pub mod tables;
+pub mod threads;
 pub mod validate;
 
 use dicelens::corpus::Summary;

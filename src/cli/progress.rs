@@ -189,3 +189,30 @@ fn new_bar() -> indicatif::ProgressBar {
     );
     bar
 }
+
+/// Times the phases of a run on stderr when the hidden switch `DICELENS_PHASES` is set (for
+/// PERFORMANCE.md's account of what stays serial): `dicelens: phase NAME S s`, each phase
+/// from the end of the one before.
+pub struct Phases {
+    last: Option<std::time::Instant>,
+}
+
+impl Phases {
+    /// Starts timing, if the switch is set.
+    pub fn start() -> Phases {
+        let on = std::env::var_os("DICELENS_PHASES").is_some();
+        Phases {
+            last: on.then(std::time::Instant::now),
+        }
+    }
+
+    /// Ends the phase `name`.
+    pub fn done(&mut self, name: &str) {
+        if let Some(last) = self.last.replace(std::time::Instant::now()) {
+            super::notice(&format!(
+                "phase {name} {:.3} s",
+                last.elapsed().as_secs_f64()
+            ));
+        }
+    }
+}

@@ -237,13 +237,16 @@ pub fn write_game_pages(
     games: &[GameRatedAgain],
     oracle: &str,
 ) -> Result<BTreeSet<String>, WriteError> {
+    use rayon::prelude::*;
+    // Pages are made in parallel, then written in order.
+    let pages: Vec<String> = games
+        .par_iter()
+        .map(|rated| game_page(rated, oracle))
+        .collect();
     let mut ids = BTreeSet::new();
-    for rated in games {
+    for (rated, page) in games.iter().zip(&pages) {
         let id = &rated.game.provenance.game_id;
-        out.write(
-            &format!("games/{}", game::file_name(id)),
-            &game_page(rated, oracle),
-        )?;
+        out.write(&format!("games/{}", game::file_name(id)), page)?;
         ids.insert(id.clone());
     }
     Ok(ids)

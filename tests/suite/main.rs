@@ -33,6 +33,7 @@ mod replay;
 mod report_html;
 mod screening;
 mod spark;
+mod threads;
 mod two_player;
 mod validate;
 mod widget_exact;
