@@ -42,14 +42,18 @@ enum Action {
     /// How fast logs are read (decompression, format, parse), beside the system's
     /// decompressor (`zcat`, `zstdcat`) and the decompression alone, timed in the same run.
     Read(super::bench_read::ReadArgs),
+    /// How long the distribution tables take to build beside the expected-score tables, both
+    /// in memory in the same run (the regression gate's ratio): one JSON line.
+    Build(super::bench_build::BuildArgs),
 }
 
-/// Runs `dicelens bench quality`, `dicelens bench oracles` or `dicelens bench read`.
+/// Runs `dicelens bench quality`, `oracles`, `read` or `build`.
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.action {
         Action::Quality(q) => quality(&q),
         Action::Oracles(o) => super::bench_oracles::oracles(&o),
         Action::Read(r) => super::bench_read::read(&r),
+        Action::Build(b) => super::bench_build::build(&b),
     }
 }
 

@@ -21,12 +21,19 @@ pub fn table(rules: RuleSet) -> &'static [f64] {
 
 /// The table directory every test shares, with the tables the tests rate with built once,
 /// before the first test gets it (so no two tests build one table at the same time): every
-/// main rule set's expected-score table, and the distribution tables of yahtzee and
-/// yahtzee-kurnik (the rule sets of the two-player tests).
+/// main rule set's expected-score and distribution tables. A temporary directory, unless
+/// `DICELENS_SUITE_TABLES` names one to keep (CI's regression gate, `benches/gate.py`, then
+/// rates with the tables the suite built; tables already there and valid are not rebuilt).
 pub fn tables_dir() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static DIR: OnceLock<SuiteTables> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = match std::env::var_os("DICELENS_SUITE_TABLES") {
+            Some(path) => {
+                std::fs::create_dir_all(&path).unwrap();
+                SuiteTables::Kept(path.into())
+            }
+            None => SuiteTables::Temporary(tempfile::tempdir().unwrap()),
+        };
         let builds: [&[&str]; 2] = [
             &["tables", "build", "--rules", "all"],
             &["tables", "build", "--dist", "--rules", "all"],
@@ -43,6 +50,21 @@ pub fn tables_dir() -> &'static Path {
         dir
     })
     .path()
+}
+
+/// Where the suite's tables are: a temporary directory, or one kept after the tests.
+enum SuiteTables {
+    Temporary(tempfile::TempDir),
+    Kept(std::path::PathBuf),
+}
+
+impl SuiteTables {
+    fn path(&self) -> &Path {
+        match self {
+            SuiteTables::Temporary(dir) => dir.path(),
+            SuiteTables::Kept(path) => path,
+        }
+    }
 }
 
 /// Runs the binary with the shared tables and `threads` rayon threads.

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""The speed regression gate (PERFORMANCE.md, "Regression gate").
+
+Measures, in one run of one binary, ratios of times that do not depend on how fast the machine
+is, and fails when a ratio exceeds its ceiling (benches/gate_ceilings.json: 1.5 times the ratio
+measured when the ceilings were set):
+
+  default_over_solitaire  analyze of a two-seat corpus with the default oracle, over the same
+                          analyze with the solitaire oracle (`--oracle e`)
+  reference_over_default  the reference oracle over the default, on a smaller two-seat corpus
+  analyze_over_read       one-seat analyze (`--oracle e`) over a plain read (`ids`) of the log
+  dist_over_expected      the distribution table's build over the expected-score table's
+                          (`bench build`: last layers of yahtzee-kurnik, in memory)
+
+Each command runs --runs times, alternating with the one it is compared to; a ratio is the
+ratio of the medians of wall-clock times.
+
+  python3 benches/gate.py [--binary PATH] [--tables DIR] [--runs N] [--json FILE]
+  python3 benches/gate.py --judge FILE     judge the timings in FILE (what --json wrote) only
+
+The tables directory must hold yahtzee's expected-score and distribution tables (the test
+suite's, in CI); anything missing is built first, outside the timings. Exit status: 0 when
+every ratio is within its ceiling, 1 when one is above, 2 when the gate cannot run.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CEILINGS = os.path.join(HERE, "gate_ceilings.json")
+
+# The two commands each ratio compares: (numerator, denominator).
+RATIOS = {
+    "default_over_solitaire": ("two_seat_default", "two_seat_solitaire"),
+    "reference_over_default": ("small_two_seat_reference", "small_two_seat_default"),
+    "analyze_over_read": ("one_seat_analyze", "one_seat_ids"),
+    "dist_over_expected": ("dist_build", "expected_build"),
+}
+
+
+def judge(timings, ceilings):
+    """The ratios of the medians of `timings` (name -> list of seconds), each with its ceiling
+    and whether it passes; and whether all pass."""
+    rows = []
+    for name, (top, bottom) in RATIOS.items():
+        ratio = statistics.median(timings[top]) / statistics.median(timings[bottom])
+        ceiling = ceilings[name]
+        rows.append((name, ratio, ceiling, ratio <= ceiling))
+    return rows, all(ok for *_, ok in rows)
+
+
+def report(rows):
+    lines = ["ratio                      measured  ceiling  verdict"]
+    for name, ratio, ceiling, ok in rows:
+        lines.append(f"{name:<26} {ratio:8.3f} {ceiling:8.3f}  {'pass' if ok else 'FAIL'}")
+    return "\n".join(lines)
+
+
+class Runner:
+    """Runs the binary with the tables and times whole commands."""
+
+    def __init__(self, binary, tables, work):
+        self.binary, self.work = binary, work
+        self.env = dict(os.environ, DICELENS_TABLES=tables)
+        self.env.pop("RAYON_NUM_THREADS", None)
+
+    def run(self, args):
+        start = time.perf_counter()
+        done = subprocess.run(
+            [self.binary, *args],
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        took = time.perf_counter() - start
+        if done.returncode != 0:
+            raise SystemExit(f"gate: {' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
+        return took, done.stdout
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+
+def measure(runner, runs):
+    """Every timing of RATIOS, each command run `runs` times alternating with its partner."""
+    r = runner
+    r.run(["simulate", "--rules", "yahtzee", "--seats", "2", "--players", "20", "--games", "1000",
+           "--seed", "29", "--out", r.path("two.ygn")])
+    r.run(["simulate", "--rules", "yahtzee", "--seats", "2", "--players", "10", "--games", "100",
+           "--seed", "30", "--out", r.path("small.ygn")])
+    r.run(["simulate", "--rules", "yahtzee", "--seats", "1", "--players", "100", "--games",
+           "20000", "--seed", "31", "--out", r.path("one.ygn")])
+    # Tables first, outside the timings (built only if missing).
+    r.run(["tables", "build", "--rules", "yahtzee"])
+    r.run(["tables", "build", "--dist", "--rules", "yahtzee"])
+
+    def analyze(log, oracle):
+        return lambda: r.run(["analyze", r.path(log), "--oracle", oracle, "--min-games", "20",
+                              "--out", r.path(f"out-{log}-{oracle}")])[0]
+
+    def build():
+        _, out = r.run(["bench", "build", "--rules", "yahtzee-kurnik", "--from-filled", "10",
+                        "--runs", "1"])
+        line = json.loads(out)
+        return line["dist_s"], line["expected_s"]
+
+    commands = {
+        "two_seat_default": analyze("two.ygn", "default"),
+        "two_seat_solitaire": analyze("two.ygn", "e"),
+        "small_two_seat_reference": analyze("small.ygn", "reference"),
+        "small_two_seat_default": analyze("small.ygn", "default"),
+        "one_seat_analyze": analyze("one.ygn", "e"),
+        "one_seat_ids": lambda: r.run(["ids", r.path("one.ygn")])[0],
+    }
+    timings = {name: [] for name in [*commands, "dist_build", "expected_build"]}
+    for _ in range(runs):
+        for name, command in commands.items():
+            timings[name].append(command())
+        dist, expected = build()
+        timings["dist_build"].append(dist)
+        timings["expected_build"].append(expected)
+    return timings
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default="target/release/dicelens")
+    parser.add_argument("--tables", default=os.environ.get("DICELENS_TABLES", "tables"))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", help="write the timings and ratios to this file")
+    parser.add_argument("--judge", help="judge the timings of this file only")
+    args = parser.parse_args()
+    with open(CEILINGS) as f:
+        ceilings = json.load(f)["ceilings"]
+    if args.judge:
+        with open(args.judge) as f:
+            timings = json.load(f)["timings"]
+    else:
+        if not os.access(args.binary, os.X_OK):
+            print(f"gate: no binary at {args.binary}", file=sys.stderr)
+            return 2
+        os.makedirs(args.tables, exist_ok=True)
+        started = time.perf_counter()
+        with tempfile.TemporaryDirectory() as work:
+            timings = measure(Runner(args.binary, os.path.abspath(args.tables), work), args.runs)
+        print(f"gate: measured in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    rows, ok = judge(timings, ceilings)
+    print(report(rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            ratios = {name: ratio for name, ratio, _, _ in rows}
+            json.dump({"timings": timings, "ratios": ratios}, f, indent=1)
+            f.write("\n")
+    print("gate: pass" if ok else "gate: FAIL (a ratio is above its ceiling)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
