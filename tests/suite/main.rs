@@ -15,6 +15,7 @@ mod distributions;
 mod examples;
 mod expected_tables;
 mod game_page;
+mod gate;
 mod golden;
 mod inputs;
 mod jamb;
