@@ -17,7 +17,7 @@
 //!   [`ExactRange::in_search`] (otherwise the search ends at the static evaluation, as EMP(d)
 //!   is defined; each such position costs a whole exact solve below it).
 
-use super::decoded::{self, DecodedDist, DecodedDists, Reader};
+use super::decoded::{self, DecodedDists, Reader};
 use super::distribution::{DistSource, TurnDist};
 use super::two_player::ExactTwoPlayer;
 use super::widget::{keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess};
@@ -202,18 +202,20 @@ impl Opponents {
             .collect::<Option<_>>()?;
         let lo = laws.iter().map(|l| l.0 - 1).min()?;
         let hi = laws.iter().map(|l| l.0 + l.1.len() as i64).max()?;
-        let mut m = vec![0.0f64; usize::try_from(hi - lo + 1).ok()?];
+        let len = usize::try_from(hi - lo + 1).ok()?;
+        let mut m = vec![0.0f64; len];
+        // One opponent's law at totals `lo..=hi + 1`: 1 before its values, 0 after them.
+        let mut q = vec![0.0f64; len + 1];
         for (first, values) in &laws {
-            let q = |t: i64| {
-                DecodedDist {
-                    first: *first,
-                    values,
-                }
-                .at_least(t)
-            };
-            for (k, mk) in m.iter_mut().enumerate() {
-                let t = lo + k as i64;
-                *mk += 1.0 - (f64::from(q(t)) + f64::from(q(t + 1))) / 2.0;
+            let before = usize::try_from(first - lo).ok()?.min(q.len());
+            q[..before].fill(1.0);
+            let stored = values.len().min(q.len() - before);
+            for (qt, &v) in q[before..before + stored].iter_mut().zip(values) {
+                *qt = f64::from(v);
+            }
+            q[before + stored..].fill(0.0);
+            for (mk, pair) in m.iter_mut().zip(q.windows(2)) {
+                *mk += 1.0 - (pair[0] + pair[1]) / 2.0;
             }
         }
         let n = sheets.len() as f64;
@@ -456,9 +458,18 @@ impl ScalarTurn {
                 out.push((Choice::Keep(Dice::keep(k)), values[k]));
             }
         }
+        // A roll other than five of a kind scores what the table says in every free box; five
+        // of a kind goes through the rules (jokers, extra bonus).
+        let table = RollPoints::of(mover.rules);
+        let five_of_a_kind = roll.five_of_a_kind().is_some();
         for b in 0..mover.rules.box_count() {
-            if let Some(sc) = mover.score(roll, b) {
-                let v = self.scored[Self::slot(b, sc.points, sc.extra > 0)];
+            let scored = if five_of_a_kind {
+                mover.score(roll, b).map(|sc| (sc.points, sc.extra > 0))
+            } else {
+                (mover.filled & (1 << b) == 0).then(|| (u32::from(table.by_box_roll[b][r]), false))
+            };
+            if let Some((points, extra)) = scored {
+                let v = self.scored[Self::slot(b, points, extra)];
                 out.push((Choice::Score(mover.rules.boxes()[b]), v));
             }
         }
