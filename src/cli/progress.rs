@@ -208,11 +208,13 @@ impl Phases {
 
     /// Ends the phase `name`.
     pub fn done(&mut self, name: &str) {
-        if let Some(last) = self.last.replace(std::time::Instant::now()) {
+        if let Some(last) = self.last.as_mut() {
+            let now = std::time::Instant::now();
             super::notice(&format!(
                 "phase {name} {:.3} s",
-                last.elapsed().as_secs_f64()
+                (now - *last).as_secs_f64()
             ));
+            *last = now;
         }
     }
 }
