@@ -252,7 +252,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Running sums of [`dot`]: lane `j` takes the terms `j`, `j + 16`, `j + 32`, ...
+/// Running sums of [`dot`]: lane `j` takes the terms `j`, `j + 32`, `j + 64`, ...
 const LANES: usize = 32;
 
 /// `sum over i of values[i] * weights[i]` over the shorter of the two, in `f64`, in a fixed
@@ -338,7 +338,7 @@ fn vectors() -> Vectors {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    //! [`super::dot`]'s running sums in AVX2 and AVX-512 registers: lane `j` of the sixteen is
+    //! [`super::dot`]'s running sums in AVX2 and AVX-512 registers: lane `j` of the thirty-two is
     //! lane `j % w` of register `j / w` (`w` lanes a register), and each takes the same terms
     //! in the same order as the scalar loop.
     use super::{LANES, MAGNITUDES};

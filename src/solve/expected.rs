@@ -329,11 +329,13 @@ fn raise_by(out: &mut [f64], add: f64, values: &[f64]) {
     }
 }
 
+/// A roll's scoring boxes with their points (`None` for five of a kind): [`scoring_boxes`].
+type RollScoring = Option<Vec<(u8, u8)>>;
+
 /// For every roll that is not five of a kind, the boxes where it scores points, with the
 /// points (no joker applies); `None` for five of a kind.
-pub(crate) fn scoring_boxes(rules: RuleSet) -> &'static [Option<Vec<(u8, u8)>>] {
-    static TABLES: PerRuleSet<Vec<Option<Vec<(u8, u8)>>>> =
-        [const { OnceLock::new() }; RuleSet::ALL.len()];
+pub(crate) fn scoring_boxes(rules: RuleSet) -> &'static [RollScoring] {
+    static TABLES: PerRuleSet<Vec<RollScoring>> = [const { OnceLock::new() }; RuleSet::ALL.len()];
     rules
         .once(&TABLES, || {
             (0..ROLLS)

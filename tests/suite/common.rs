@@ -77,6 +77,20 @@ pub fn run(args: &[&str], threads: usize) -> Output {
         .expect("the binary runs")
 }
 
+/// The arguments of `analyze INPUT` with the solitaire oracle, every player listed, into `out`.
+pub fn solitaire_analyze<'a>(input: &'a str, out: &'a str) -> [&'a str; 8] {
+    [
+        "analyze",
+        input,
+        "--oracle",
+        "e",
+        "--min-games",
+        "1",
+        "--out",
+        out,
+    ]
+}
+
 /// What a command run by [`run_within`] reads on its standard input.
 pub enum StdinFrom {
     /// Nothing (`/dev/null`).

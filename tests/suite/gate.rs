@@ -42,9 +42,10 @@ fn judge(scale: f64, slow: Option<&str>) -> (Option<i32>, String) {
         } else {
             0.5
         };
-        // Three runs each, the medians giving the ratio; the odd ones out change nothing.
-        let bottom_runs = [2.0, 1.9, 9.0];
-        let top_runs = [2.0 * ceiling * factor, 0.1, 2.0 * ceiling * factor * 50.0];
+        // Three runs each, the least giving the ratio; the slower runs change nothing.
+        let least = 2.0 * ceiling * factor;
+        let bottom_runs = [2.5, 2.0, 9.0];
+        let top_runs = [least * 1.3, least, least * 50.0];
         timings.insert(top.into(), serde_json::json!(top_runs));
         timings.insert(bottom.into(), serde_json::json!(bottom_runs));
     }

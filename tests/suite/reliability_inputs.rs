@@ -209,16 +209,7 @@ fn dicelens(args: &[&str], fifo_wait: &str) -> Command {
 /// `analyze INPUT` with the solitaire oracle into `out`, under the time limit.
 fn analyze_input(input: &str, out: &Path, stdin: StdinFrom, fifo_wait: &str) -> Output {
     let out = out.to_str().unwrap();
-    let args = [
-        "analyze",
-        input,
-        "--oracle",
-        "e",
-        "--min-games",
-        "1",
-        "--out",
-        out,
-    ];
+    let args = crate::common::solitaire_analyze(input, out);
     run_within(&mut dicelens(&args, fifo_wait), stdin, LIMIT)
 }
 

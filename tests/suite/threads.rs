@@ -141,16 +141,7 @@ fn thread_counts_are_checked_before_any_work() {
     let log = log.to_str().unwrap();
     let out = dir.path().join("out");
     let out = out.to_str().unwrap();
-    let analyze = [
-        "analyze",
-        log,
-        "--oracle",
-        "e",
-        "--min-games",
-        "1",
-        "--out",
-        out,
-    ];
+    let analyze = crate::common::solitaire_analyze(log, out);
     let limit = Duration::from_secs(120);
     // Not numbers, or none: usage errors naming the setting, nothing written.
     for (flag, want) in [
