@@ -13,10 +13,13 @@ measured when the ceilings were set):
                           (`bench build`: last layers of yahtzee-kurnik, in memory)
 
 Each command runs --runs times, alternating with the one it is compared to; a ratio is the
-ratio of the least wall-clock times (the run least disturbed by other work on a shared
-machine: other work only ever adds time).
+ratio of the least times (the run least disturbed by other work on a shared machine: other
+work only ever adds time). Commands are timed in CPU seconds (user and system, all threads),
+which other work on the machine changes much less than wall-clock time; the two table builds
+in wall-clock seconds, as `bench build` reports them (both run on every core). A ratio above its ceiling is measured --runs times
+more, up to twice, before the gate fails.
 
-  python3 benches/gate.py [--binary PATH] [--tables DIR] [--runs N] [--json FILE]
+  python3 benches/gate.py [--binary PATH] [--tables DIR] [--runs N] [--json FILE] [--ceilings FILE]
   python3 benches/gate.py --judge FILE     judge the timings in FILE (what --json wrote) only
 
 The tables directory must hold yahtzee's expected-score and distribution tables (the test
@@ -27,6 +30,7 @@ every ratio is within its ceiling, 1 when one is above, 2 when the gate cannot r
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,6 +38,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CEILINGS = os.path.join(HERE, "gate_ceilings.json")
+
+# How many more times a ratio above its ceiling is measured before the gate fails.
+AGAIN = 2
 
 # The two commands each ratio compares: (numerator, denominator).
 RATIOS = {
@@ -63,7 +70,8 @@ def report(rows):
 
 
 class Runner:
-    """Runs the binary with the tables and times whole commands."""
+    """Runs the binary with the tables and times whole commands (sequentially: the CPU time of
+    a command is that of the children reaped while it ran)."""
 
     def __init__(self, binary, tables, work):
         self.binary, self.work = binary, work
@@ -71,7 +79,9 @@ class Runner:
         self.env.pop("RAYON_NUM_THREADS", None)
 
     def run(self, args):
-        start = time.perf_counter()
+        """Runs the binary with `args`: the CPU seconds it took (user and system, all its
+        threads) and its standard output."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             [self.binary, *args],
             env=self.env,
@@ -79,7 +89,8 @@ class Runner:
             stderr=subprocess.PIPE,
             text=True,
         )
-        took = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        took = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if done.returncode != 0:
             raise SystemExit(f"gate: {' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
         return took, done.stdout
@@ -88,8 +99,10 @@ class Runner:
         return os.path.join(self.work, name)
 
 
-def measure(runner, runs):
-    """Every timing of RATIOS, each command run `runs` times alternating with its partner."""
+def prepare(runner):
+    """The corpora and tables (outside the timings), then the timed commands: name -> a
+    function running it once and returning its seconds ("dist_build" and "expected_build" are
+    timed together, by one `bench build`)."""
     r = runner
     r.run(["simulate", "--rules", "yahtzee", "--seats", "2", "--players", "20", "--games", "3000",
            "--seed", "29", "--out", r.path("two.ygn")])
@@ -111,22 +124,30 @@ def measure(runner, runs):
         line = json.loads(out)
         return line["dist_s"], line["expected_s"]
 
-    commands = {
+    return {
         "two_seat_default": analyze("two.ygn", "default"),
         "two_seat_solitaire": analyze("two.ygn", "e"),
         "small_two_seat_reference": analyze("small.ygn", "reference"),
         "small_two_seat_default": analyze("small.ygn", "default"),
         "one_seat_analyze": analyze("one.ygn", "e"),
         "one_seat_ids": lambda: r.run(["ids", r.path("one.ygn")])[0],
+        "builds": build,
     }
-    timings = {name: [] for name in [*commands, "dist_build", "expected_build"]}
+
+
+def measure(commands, ratios, runs, timings):
+    """Adds to `timings` `runs` runs of the two commands of each ratio named in `ratios`,
+    alternating them."""
     for _ in range(runs):
-        for name, command in commands.items():
-            timings[name].append(command())
-        dist, expected = build()
-        timings["dist_build"].append(dist)
-        timings["expected_build"].append(expected)
-    return timings
+        for name in ratios:
+            top, bottom = RATIOS[name]
+            if top == "dist_build":
+                dist, expected = commands["builds"]()
+                timings[top].append(dist)
+                timings[bottom].append(expected)
+            else:
+                timings[top].append(commands[top]())
+                timings[bottom].append(commands[bottom]())
 
 
 def main():
@@ -136,8 +157,9 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", help="write the timings and ratios to this file")
     parser.add_argument("--judge", help="judge the timings of this file only")
+    parser.add_argument("--ceilings", default=CEILINGS, help="the ceilings (default: %(default)s)")
     args = parser.parse_args()
-    with open(CEILINGS) as f:
+    with open(args.ceilings) as f:
         ceilings = json.load(f)["ceilings"]
     if args.judge:
         with open(args.judge) as f:
@@ -148,8 +170,20 @@ def main():
             return 2
         os.makedirs(args.tables, exist_ok=True)
         started = time.perf_counter()
+        timings = {name: [] for pair in RATIOS.values() for name in pair}
         with tempfile.TemporaryDirectory() as work:
-            timings = measure(Runner(args.binary, os.path.abspath(args.tables), work), args.runs)
+            commands = prepare(Runner(args.binary, os.path.abspath(args.tables), work))
+            measure(commands, RATIOS, args.runs, timings)
+            # A ratio above its ceiling is measured again (its least times can only fall), so
+            # that one disturbed round on a shared machine does not fail the gate; a real
+            # slowdown stays above.
+            for _ in range(AGAIN):
+                above = [name for name, _, _, ok in judge(timings, ceilings)[0] if not ok]
+                if not above:
+                    break
+                print(f"gate: above the ceiling, measuring again: {', '.join(above)}",
+                      file=sys.stderr)
+                measure(commands, above, args.runs, timings)
         print(f"gate: measured in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     rows, ok = judge(timings, ceilings)
     print(report(rows))
