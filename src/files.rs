@@ -459,7 +459,6 @@ impl<R: Read> Read for CountingReader<R> {
     }
 }
 
-/// Reads `buf.len()` bytes at most at `offset` of `file`, without moving its position.
 /// Asks the kernel to back `buf` with huge pages where it can (Linux; a hint, ignored
 /// elsewhere or when refused): a table of hundreds of megabytes read into it then takes
 /// hundreds of page faults instead of a hundred thousand.
@@ -486,6 +485,7 @@ pub fn advise_huge_pages(buf: &mut [u64]) {
     let _ = buf;
 }
 
+/// Reads `buf.len()` bytes at most at `offset` of `file`, without moving its position.
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     #[cfg(unix)]
     {
