@@ -99,7 +99,7 @@ fn main() -> ExitCode {
     match cli::threads::configure(cli.threads).and_then(|()| run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dicelens: {e}");
+            cli::notice(&e.to_string());
             ExitCode::from(e.code as u8)
         }
     }
@@ -117,7 +117,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
             _ => None,
         };
         if let (Some(flag), Some(why)) = (flag, e.source()) {
-            eprintln!("dicelens: {}", CliError::flag(&flag, why));
+            cli::notice(&CliError::flag(&flag, why).to_string());
             return ExitCode::from(2);
         }
     }

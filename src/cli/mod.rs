@@ -119,7 +119,9 @@ pub fn print_stdout(text: &str) -> Result<(), CliError> {
     }
 }
 
-/// Prints a notice line on stderr.
+/// Prints a notice line on stderr. A failed write (stderr closed, a full disk, a reader gone)
+/// is ignored: a notice is never worth a panic, and the exit code says how the run went.
 pub fn notice(message: &str) {
-    eprintln!("dicelens: {message}");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "dicelens: {message}");
 }
