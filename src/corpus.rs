@@ -3,7 +3,8 @@
 //! counted by reason with its location.
 
 use crate::files::{
-    open_input, refusal, stdin_metadata, CountingReader, Input as OpenedInput, WatchedFile,
+    open_input, refusal, stdin_metadata, CountingReader, FileIdentity, Input as OpenedInput,
+    WatchedFile,
 };
 use crate::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
 use dicelens_parsers::stream::{Compression, Input};
@@ -201,6 +202,12 @@ impl LogFile {
     /// [`LogFile::for_each_game_in`]).
     pub fn is_stream(&self) -> bool {
         matches!(self.source, Source::Stream(_))
+    }
+
+    /// The identity of the regular file the bytes come from when it was opened; `None` for
+    /// standard input and a FIFO, which can be read only once.
+    pub fn identity(&self) -> Option<&FileIdentity> {
+        self.watched.as_ref().map(|file| file.identity())
     }
 
     /// How the file changed while it was read ("FILE changed while being read (was N bytes,
@@ -593,6 +600,18 @@ pub struct CorpusReader {
     /// Bytes read of the files opened by this reader so far (compressed bytes for compressed
     /// files), for a run's progress.
     bytes_read: Arc<AtomicU64>,
+    /// The logs read so far, in order.
+    pub logs: Vec<ReadLog>,
+}
+
+/// A log a reader read: its path and, for a regular file, its identity when it was opened (to
+/// tell, reading it again, whether it is still the file that was read).
+#[derive(Clone, Debug)]
+pub struct ReadLog {
+    /// The path given (`-` for standard input).
+    pub path: PathBuf,
+    /// The file's identity when it was read; `None` for standard input and a FIFO, read once.
+    pub identity: Option<FileIdentity>,
 }
 
 impl CorpusReader {
@@ -604,6 +623,7 @@ impl CorpusReader {
             summary: Summary::default(),
             seen: HashSet::new(),
             bytes_read: Arc::default(),
+            logs: Vec::new(),
         }
     }
 
@@ -680,6 +700,10 @@ impl CorpusReader {
         range: Option<Range<u64>>,
         mut each: impl FnMut(&mut GameRecord, &mut Replayed),
     ) {
+        self.logs.push(ReadLog {
+            path: file.path().to_path_buf(),
+            identity: file.identity().cloned(),
+        });
         let mut replayed = Replayed::default();
         let name = file.name().to_string();
         file.for_each_game_in(range, |result| {

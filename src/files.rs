@@ -312,6 +312,56 @@ fn hung_up(fifo: &File, wait: Duration) -> bool {
     }
 }
 
+/// What tells a regular file from another one at the same path, and from itself changed: its
+/// device and inode (on Unix), its length and its modification time. A file read twice whose
+/// identity differs between the reads (replaced by a rename, rewritten, cut) may not hold the
+/// bytes the first read found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileIdentity {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl FileIdentity {
+    /// The identity of the file `metadata` describes.
+    pub fn of(metadata: &Metadata) -> FileIdentity {
+        #[cfg(unix)]
+        let (device, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (metadata.dev(), metadata.ino())
+        };
+        #[cfg(not(unix))]
+        let (device, inode) = (0, 0);
+        FileIdentity {
+            device,
+            inode,
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
+        }
+    }
+
+    /// The identity of the file at `path` now (links followed).
+    pub fn at(path: &Path) -> io::Result<FileIdentity> {
+        std::fs::metadata(path).map(|metadata| FileIdentity::of(&metadata))
+    }
+
+    /// How `now` differs from this identity ("replaced by another file", "was N bytes, now
+    /// M", "modified, still N bytes"), or `None` if it is the same file, unchanged.
+    pub fn change_to(&self, now: &FileIdentity) -> Option<String> {
+        if (self.device, self.inode) != (now.device, now.inode) {
+            Some("replaced by another file".to_string())
+        } else if self.len != now.len {
+            Some(format!("was {} bytes, now {}", self.len, now.len))
+        } else if self.modified != now.modified {
+            Some(format!("modified, still {} bytes", self.len))
+        } else {
+            None
+        }
+    }
+}
+
 /// A regular file read while other programs may change it: every read checks that its length
 /// and modification time are still those it had when it was opened, and fails with an error
 /// naming it ("FILE changed while being read (was N bytes, now M)") if not; a file cut short
@@ -322,6 +372,8 @@ pub struct WatchedFile {
     name: String,
     len: u64,
     modified: Option<SystemTime>,
+    /// Its identity when it was opened.
+    identity: FileIdentity,
     /// How the file had changed when a read first found it changed.
     changed: Mutex<Option<String>>,
 }
@@ -335,8 +387,14 @@ impl WatchedFile {
             name: name.to_string(),
             len: metadata.len(),
             modified: metadata.modified().ok(),
+            identity: FileIdentity::of(&metadata),
             changed: Mutex::new(None),
         })
+    }
+
+    /// Its identity when it was opened.
+    pub fn identity(&self) -> &FileIdentity {
+        &self.identity
     }
 
     /// The length the file had when it was opened: what is read of it.

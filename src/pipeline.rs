@@ -13,7 +13,8 @@
 //! ```
 
 use crate::aggregate::{GameStats, Overflow, PartKey, Parts, Results};
-use crate::corpus::{CorpusReader, InputFormat, Location, SkipReason, Summary};
+use crate::corpus::{CorpusReader, InputFormat, Location, ReadLog, SkipReason, Summary};
+use crate::game_hash::{content_hash, ContentHash};
 use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
 };
@@ -549,6 +550,9 @@ pub struct Analysis {
     pub multi_games: u64,
     /// The oracle and its tables, to rate more games with.
     pub tables: Tables,
+    /// The logs read, in order, with their identities then (for reading games again:
+    /// [`rate_games_with_ids`]).
+    pub logs: Vec<ReadLog>,
 }
 
 impl Analysis {
@@ -720,6 +724,7 @@ impl Analyzer {
             solo_games,
             multi_games,
             tables,
+            logs: reader.logs,
         })
     }
 }
@@ -834,50 +839,103 @@ pub struct GameRatedAgain {
     pub not_rated: Option<String>,
 }
 
-/// Reads `files` again as `options` say and rates, with the oracle of `tables` (the one an
-/// analysis of them used), the games whose ids are in `ids`: the copy of each id that an
-/// analysis rates (the first that replays, of the wanted rule set), in corpus order. Files that
-/// cannot be read now and standard input (read once) give no game. Reading stops once every id
-/// is found.
+/// The games read again and rated ([`rate_games_with_ids`]), and why any wanted game was not.
+pub struct RatedAgain {
+    /// The games found unchanged, rated, in corpus order.
+    pub games: Vec<GameRatedAgain>,
+    /// One line for each log not read again or found changed, and for each wanted game that
+    /// changed or could not be found (its page is not written).
+    pub missed: Vec<String>,
+}
+
+/// Reads the logs of an analysis ([`Analysis::logs`]) again as `options` say and rates, with
+/// the oracle of `tables` (the one the analysis used), the games whose ids are keys of
+/// `wanted`, each only if its content hash is still the value there: a log replaced or
+/// rewritten since the analysis read it gives its games only where they are unchanged. Standard
+/// input and FIFOs (read once) are not read again, nor are files that cannot be read now; their
+/// games are among [`RatedAgain::missed`]. Reading stops once every game is found.
 pub fn rate_games_with_ids(
-    files: &[PathBuf],
+    logs: &[ReadLog],
     options: &Options,
-    ids: &std::collections::HashSet<String>,
+    wanted: &HashMap<String, ContentHash>,
     tables: &mut Tables,
     progress: &dyn Progress,
-) -> Result<Vec<GameRatedAgain>, TableError> {
+) -> Result<RatedAgain, TableError> {
     let mut reader = CorpusReader::for_options(options.replay, &options.read);
     let mut found = Vec::new();
-    for path in files {
-        if found.len() >= ids.len() {
+    let mut missed = Vec::new();
+    // The ids found, unchanged or changed.
+    let mut settled = std::collections::HashSet::new();
+    // Standard input and FIFOs, read once.
+    let mut streams: Vec<String> = Vec::new();
+    for log in logs {
+        if settled.len() >= wanted.len() {
             break;
         }
-        if path.as_os_str() == "-" {
-            continue;
-        }
-        let Ok(file) =
-            crate::corpus::LogFile::open_with(path, options.format.fixed(), &options.read)
-        else {
+        let name = log.path.display();
+        let Some(identity) = &log.identity else {
+            streams.push(name.to_string());
             continue;
         };
+        let file = match crate::corpus::LogFile::open_with(
+            &log.path,
+            options.format.fixed(),
+            &options.read,
+        ) {
+            Ok(file) => file,
+            Err(e) => {
+                missed.push(format!("{e}: its games get no page"));
+                continue;
+            }
+        };
+        if let Some(how) = file.identity().and_then(|now| identity.change_to(now)) {
+            missed.push(format!(
+                "{name} changed since it was read ({how}): its games are read again only \
+                 where unchanged"
+            ));
+        }
         let format = file.format().to_string();
         reader.read_in(&file, options.range.clone(), |game, replayed| {
-            let wanted = ids.contains(&game.provenance.game_id)
-                && other_rule_set(options.only, game, replayed.rules).is_none();
-            if wanted {
-                found.push((
-                    format.clone(),
-                    std::mem::take(game),
-                    std::mem::take(replayed),
-                ));
+            let id = &game.provenance.game_id;
+            let Some(&hash) = wanted.get(id) else {
+                return;
+            };
+            if settled.contains(id) || other_rule_set(options.only, game, replayed.rules).is_some()
+            {
+                return;
             }
+            settled.insert(id.clone());
+            if content_hash(game) != hash {
+                missed.push(format!(
+                    "game {id} ({}, line {}) changed since it was rated: it gets no page",
+                    game.provenance.file, game.provenance.line
+                ));
+                return;
+            }
+            found.push((
+                format.clone(),
+                std::mem::take(game),
+                std::mem::take(replayed),
+            ));
         });
+    }
+    let not_found = wanted.len() - settled.len();
+    if not_found > 0 {
+        let read_once = match streams.is_empty() {
+            true => String::new(),
+            false => format!(" ({} read once)", streams.join(", ")),
+        };
+        missed.push(format!(
+            "{not_found} of the {} games to show were not found again{read_once}: they get no \
+             page",
+            wanted.len()
+        ));
     }
     for (_, _, replayed) in &found {
         tables.load_for_game(replayed, progress)?;
     }
     let oracle = tables.oracle();
-    Ok(found
+    let games = found
         .into_par_iter()
         .map(|(format, game, replayed)| {
             with_cache(oracle.id(), |cache| {
@@ -899,7 +957,8 @@ pub fn rate_games_with_ids(
                 }
             })
         })
-        .collect())
+        .collect();
+    Ok(RatedAgain { games, missed })
 }
 
 /// Reads, replays and rates every game of `files` as `options` say, handing each rated game

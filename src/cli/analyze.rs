@@ -117,11 +117,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let boards = report::leaderboards(&analysis.aggregates, args.min_games);
     let linked = report::linked_games(&boards, &worst);
     drop(boards);
-    let again = rate_games_with_ids(&files, &options, &linked, &mut analysis.tables, &Bar::new())
+    let logs = std::mem::take(&mut analysis.logs);
+    let again = rate_games_with_ids(&logs, &options, &linked, &mut analysis.tables, &Bar::new())
         .map_err(CliError::failure)?;
+    report_missed(&again.missed);
     phases.done("linked games read and rated again");
     let game_pages =
-        report::write_game_pages(&mut out, &again, &analysis.oracle).map_err(cannot_write)?;
+        report::write_game_pages(&mut out, &again.games, &analysis.oracle).map_err(cannot_write)?;
     phases.done("game pages");
     // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
     // short run; let another thread do it (or the process's exit).
@@ -142,6 +144,23 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let written = write_outputs(out, &files, args.leaderboard.json, &required);
     phases.done("reports");
     written
+}
+
+/// Lines of [`report_missed`] shown; the rest are counted.
+const MISSED_SHOWN: usize = 10;
+
+/// Reports on stderr the logs and games that were not read again for the game pages (a stream,
+/// a log changed since it was read, a game changed), the first [`MISSED_SHOWN`] by name.
+fn report_missed(missed: &[String]) {
+    for line in missed.iter().take(MISSED_SHOWN) {
+        notice(&format!("game pages: {line}"));
+    }
+    if missed.len() > MISSED_SHOWN {
+        notice(&format!(
+            "game pages: and {} more such notes",
+            missed.len() - MISSED_SHOWN
+        ));
+    }
 }
 
 /// Reports the summary on stderr; if the run has what `required` asks, writes every output

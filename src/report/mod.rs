@@ -253,16 +253,16 @@ pub fn write_game_pages(
 }
 
 /// The games of the worst decisions of the players on the leaderboards (the pages player pages
-/// link to).
+/// link to), each with its content hash when it was rated.
 pub fn linked_games(
     boards: &[Leaderboard],
     worst: &WorstDecisions,
-) -> std::collections::HashSet<String> {
+) -> std::collections::HashMap<String, crate::game_hash::ContentHash> {
     boards
         .iter()
         .flat_map(|board| board.ranked.iter().map(|r| worst.of(board.key, r.name)))
         .flatten()
-        .map(|row| row.game.to_string())
+        .filter_map(|row| Some((row.game.to_string(), worst.hash_of(&row.game)?)))
         .collect()
 }
 /// `aggregates.json`: the aggregates as compact JSON and a line end.

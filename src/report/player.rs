@@ -14,12 +14,13 @@ use super::svg::{
 };
 use super::{best_players, game, Ranked, Unit};
 use crate::aggregate::{mean_ci_small, Aggregates, PartKey, PlayerStats, Tally, KINDS};
+use crate::game_hash::{content_hash, ContentHash};
 use crate::pipeline::DecisionSink;
 use crate::rate::{Class, Rated};
 use crate::screening::Screened;
 use dicelens_parsers::GameRecord;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
 
 /// Decisions listed among the worst.
@@ -1438,6 +1439,16 @@ pub struct WorstDecisions {
     only: Option<String>,
     /// The worst decisions by part of the analysis and player name, worst first.
     pub by_player: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
+    /// The content hash of every game one of whose decisions was kept (some since dropped for
+    /// worse ones), by game id: what the game must still be when it is read again.
+    pub hashes: HashMap<String, ContentHash>,
+}
+
+/// The worst decisions a part of a corpus gave ([`WorstDecisions`] as a [`DecisionSink`]).
+#[derive(Default)]
+pub struct WorstPart {
+    rows: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
+    hashes: HashMap<String, ContentHash>,
 }
 
 impl WorstDecisions {
@@ -1450,8 +1461,13 @@ impl WorstDecisions {
     pub fn of_player(name: &str) -> WorstDecisions {
         WorstDecisions {
             only: Some(name.to_string()),
-            by_player: BTreeMap::new(),
+            ..WorstDecisions::default()
         }
+    }
+
+    /// The content hash of game `id` when one of its decisions was kept, if one was.
+    pub fn hash_of(&self, id: &str) -> Option<ContentHash> {
+        self.hashes.get(id).copied()
     }
 
     /// The player's worst decisions in part `key`, worst first (none if unknown).
@@ -1463,9 +1479,10 @@ impl WorstDecisions {
 }
 
 impl DecisionSink for WorstDecisions {
-    type Part = BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>;
+    type Part = WorstPart;
 
     fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
+        let mut kept = false;
         let rounds = game
             .rules
             .parse::<crate::rules::RuleSet>()
@@ -1481,7 +1498,7 @@ impl DecisionSink for WorstDecisions {
                 unit: r.unit,
                 rounds,
             };
-            let list = part.entry((key, name.clone())).or_default();
+            let list = part.rows.entry((key, name.clone())).or_default();
             let full = list.len() >= WORST;
             if full
                 && list
@@ -1491,16 +1508,22 @@ impl DecisionSink for WorstDecisions {
                 continue;
             }
             keep_if_worse(list, DecisionRow::new(game, order, r).into_owned());
+            kept = true;
+        }
+        if kept {
+            let id = &game.provenance.game_id;
+            part.hashes.insert(id.clone(), content_hash(game));
         }
     }
 
     fn part(&mut self, part: Self::Part) {
-        for (key, rows) in part {
+        for (key, rows) in part.rows {
             let list = self.by_player.entry(key).or_default();
             for row in rows {
                 keep_if_worse(list, row);
             }
         }
+        self.hashes.extend(part.hashes);
     }
 }
 

@@ -27,7 +27,7 @@ const LIMIT: Duration = Duration::from_secs(60);
 const RULE_SETS: [RuleSet; 2] = [RuleSet::Yahtzee, RuleSet::YahtzeeFree];
 
 /// A table directory with the expected-score tables of [`RULE_SETS`], written once.
-fn expected_tables() -> &'static Path {
+pub(crate) fn expected_tables() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
@@ -40,7 +40,7 @@ fn expected_tables() -> &'static Path {
 }
 
 /// Writes `games` one-seat games of `rules` (seed `seed`) as YGN to `path`.
-fn write_log(path: &Path, rules: RuleSet, games: usize, seed: u64) {
+pub(crate) fn write_log(path: &Path, rules: RuleSet, games: usize, seed: u64) {
     let plan = Plan {
         rules,
         seats: 1,
@@ -190,13 +190,13 @@ fn a_log_and_tables_cut_short_between_batches_give_errors_naming_them_and_the_re
 }
 
 /// The mkfifo command's FIFO at `path`.
-fn make_fifo(path: &Path) {
+pub(crate) fn make_fifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().unwrap();
     assert!(status.success(), "mkfifo {}", path.display());
 }
 
 /// The binary reading `args`, with the shared tables and the FIFO wait set to `fifo_wait`.
-fn dicelens(args: &[&str], fifo_wait: &str) -> Command {
+pub(crate) fn dicelens(args: &[&str], fifo_wait: &str) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_dicelens"));
     command
         .args(args)
@@ -207,14 +207,14 @@ fn dicelens(args: &[&str], fifo_wait: &str) -> Command {
 }
 
 /// `analyze INPUT` with the solitaire oracle into `out`, under the time limit.
-fn analyze_input(input: &str, out: &Path, stdin: StdinFrom, fifo_wait: &str) -> Output {
+pub(crate) fn analyze_input(input: &str, out: &Path, stdin: StdinFrom, fifo_wait: &str) -> Output {
     let out = out.to_str().unwrap();
     let args = crate::common::solitaire_analyze(input, out);
     run_within(&mut dicelens(&args, fifo_wait), stdin, LIMIT)
 }
 
 /// Asserts that a run read and used `games` games (its summary on stderr says so).
-fn assert_rated(output: &Output, games: usize) {
+pub(crate) fn assert_rated(output: &Output, games: usize) {
     let stderr = text(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
