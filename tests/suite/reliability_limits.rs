@@ -210,11 +210,10 @@ fn a_table_that_does_not_fit_in_memory_is_an_error_naming_it() {
     let table = dist_path(tables_dir(), RuleSet::Yahtzee);
     let bytes = fs::metadata(&table).unwrap().len();
     // 300,000 KiB: the program starts, and the table (about 370 MB) cannot fit.
-    let script =
-        format!("ulimit -v 300000 && exec \"$0\" dist --rules yahtzee --filled - --tables \"$1\"");
+    let script = "ulimit -v 300000 && exec \"$0\" dist --rules yahtzee --filled - --tables \"$1\"";
     let mut command = Command::new("sh");
     command
-        .args(["-c", &script, env!("CARGO_BIN_EXE_dicelens")])
+        .args(["-c", script, env!("CARGO_BIN_EXE_dicelens")])
         .arg(tables_dir())
         .current_dir(dir.path())
         .env("RAYON_NUM_THREADS", "2");
