@@ -139,7 +139,7 @@ fn rule_sets(flag: &str) -> Result<Vec<GameRules>, CliError> {
         .collect()
 }
 
-/// A table problem that stops the run as the command's error; `None` for one mended by a
+/// A table problem that stops the run, as the command's error; `Ok` for one mended by a
 /// build.
 fn stops(path: &Path, problem: &TableProblem) -> Result<(), CliError> {
     if problem.stops_the_run() {
@@ -311,6 +311,14 @@ fn build_dists(dir: &Path, rules: &[RuleSet], force: bool) -> Result<(), CliErro
     Ok(())
 }
 
+/// How `tables check` found a table: `valid`, or `rebuilt (was PROBLEM)`.
+fn found_status(found: Found) -> String {
+    match found {
+        Found::Valid => "valid".to_string(),
+        Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
+    }
+}
+
 /// Runs `tables check`: verifies every table (rebuilding any that is not valid), prints each
 /// rule set's empty-sheet value, and fails if a value differs from the published one.
 fn check(dir: Option<&Path>) -> Result<(), CliError> {
@@ -328,10 +336,7 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
         if !agrees {
             wrong.push(r.name());
         }
-        let status = match found {
-            Found::Valid => "valid".to_string(),
-            Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
-        };
+        let status = found_status(found);
         print_stdout(&format!(
             "{:<16} {:>12.7}  published {:>12.7} {}  {status}\n",
             r.name(),
@@ -346,10 +351,7 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
             continue;
         }
         let (table, found) = load_dist(&dir, r, &TERMINAL).map_err(CliError::failure)?;
-        let status = match found {
-            Found::Valid => "valid".to_string(),
-            Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
-        };
+        let status = found_status(found);
         // The "mean" of the maximal probabilities is at least the optimal expected score.
         let (expected, _) = load_expected(&dir, r, &TERMINAL).map_err(CliError::failure)?;
         let empty = dicelens::rules::Sheet::empty(r);
@@ -365,10 +367,7 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
             continue;
         }
         let (tables, found) = load_jamb(&dir, r, &TERMINAL).map_err(CliError::failure)?;
-        let status = match found {
-            Found::Valid => "valid".to_string(),
-            Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
-        };
+        let status = found_status(found);
         print_stdout(&jamb_line(r, tables.states(), &status, &path))?;
     }
     if wrong.is_empty() {
