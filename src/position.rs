@@ -200,6 +200,10 @@ fn parse_roll_and_left(
     Ok((dice, left as u8))
 }
 
+/// Why an empty `--filled` (or `--opponent-filled`) is refused: it is more likely a value lost
+/// on the way (an empty shell variable) than a sheet, which has its own spelling.
+pub const EMPTY_FILLED: &str = "empty: write `-` for a sheet with no box filled";
+
 /// The flags naming the filled boxes, the upper total and the points of one sheet.
 struct SheetFlagNames {
     filled: &'static str,
@@ -231,7 +235,10 @@ fn sheet_from_flags(
     names: SheetFlagNames,
 ) -> Result<Sheet, FlagError> {
     let filled = filled.unwrap_or("-").trim();
-    let codes: Vec<&str> = if filled == "-" || filled.is_empty() {
+    if filled.is_empty() {
+        return Err(FlagError::new(names.filled, EMPTY_FILLED));
+    }
+    let codes: Vec<&str> = if filled == "-" {
         Vec::new()
     } else {
         filled.split(',').collect()

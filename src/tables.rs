@@ -2,8 +2,11 @@
 //! memory, and rebuilding any table that is missing, damaged or does not match this build.
 //!
 //! A table is read whole into memory the tool owns when it is opened (never mapped: a table
-//! truncated or rewritten in place while a run uses it cannot raise a signal), its length
-//! checked against its header and its checksum against every byte; one that changes while it
+//! truncated or rewritten in place while a run uses it cannot raise a signal). Its length is
+//! checked against what the rule set's table needs before any memory is reserved for it (a file
+//! of another size, such as a sparse file of 100 GB put in its place, is rebuilt without being
+//! read), memory that cannot be allocated is an error naming the table and the bytes it needs
+//! (never an abort), and its checksum is checked against every byte; one that changes while it
 //! is read is reported as such, naming it, and rebuilt. The tool writes tables only to a
 //! temporary file that is then renamed over the table (removed on every error), never in place.
 //! A table path that is not a regular file (a directory, a FIFO, a device) is an error at once.
@@ -121,6 +124,23 @@ pub enum TableProblem {
     NotAFile(&'static str),
     /// The file changed while it was read (how: "was N bytes, now M").
     Changed(String),
+    /// The memory to hold the table (`bytes`, the file's size, checked before) cannot be
+    /// allocated: an error, never rebuilt (a build would need as much).
+    NoMemory {
+        /// Bytes the table needs.
+        bytes: u64,
+    },
+}
+
+impl TableProblem {
+    /// True for a problem that stops the run (the path is not a regular file, or the table does
+    /// not fit in the memory available); any other is mended by building the table.
+    pub fn stops_the_run(&self) -> bool {
+        matches!(
+            self,
+            TableProblem::NotAFile(_) | TableProblem::NoMemory { .. }
+        )
+    }
 }
 
 impl fmt::Display for TableProblem {
@@ -143,12 +163,17 @@ impl fmt::Display for TableProblem {
             TableProblem::Unreadable(e) => write!(f, "unreadable: {e}"),
             TableProblem::NotAFile(kind) => write!(f, "{kind}, not a table file"),
             TableProblem::Changed(how) => write!(f, "changed while being read ({how})"),
+            TableProblem::NoMemory { bytes } => write!(
+                f,
+                "too large for the memory available: its {bytes} bytes cannot be allocated"
+            ),
         }
     }
 }
 
 /// A table that cannot be used or built where it belongs: its path is taken by something that
-/// is not a regular file. The message names the path and says what to do.
+/// is not a regular file, or the memory it needs cannot be allocated. The message names the
+/// path (and the bytes) and says what to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableError {
     /// The table's path.
@@ -159,6 +184,14 @@ pub struct TableError {
 
 impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let TableProblem::NoMemory { bytes } = self.problem {
+            return write!(
+                f,
+                "table {} needs {bytes} bytes of memory, and they cannot be allocated (is the \
+                 memory of the process limited, as by `ulimit -v`?)",
+                self.path.display()
+            );
+        }
         write!(
             f,
             "table {} is {}: remove it, or give another table directory (--tables or \
@@ -171,16 +204,33 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// The problem as an error, if it is one that stops the run (the path is not a regular file);
-/// any other problem is mended by building the table.
+/// The problem as an error, if it is one that stops the run
+/// ([`TableProblem::stops_the_run`]); any other problem is mended by building the table.
 fn fatal(path: &Path, problem: &TableProblem) -> Result<(), TableError> {
-    match problem {
-        TableProblem::NotAFile(_) => Err(TableError {
+    if problem.stops_the_run() {
+        return Err(TableError {
             path: path.to_path_buf(),
             problem: problem.clone(),
-        }),
-        _ => Ok(()),
+        });
     }
+    Ok(())
+}
+
+/// `len` zeroed words, or `None` when the memory cannot be allocated (as `vec![0u64; len]`,
+/// whose pages the system zeroes on first use, but never an abort).
+fn try_zeroed_words(len: usize) -> Option<Vec<u64>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u64>(len).ok()?;
+    // SAFETY: the layout's size is not zero (`len > 0`, checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `len` `u64`s (the
+    // layout a `Vec<u64>` of capacity `len` has), and all `len` of them are initialised (zero).
+    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
 /// The bytes of a table file, read whole into memory aligned for its `f64`, `u32` and `u16`
@@ -310,17 +360,26 @@ fn read_u32(bytes: &[u8], at: usize) -> u32 {
         .map_or(0, u32::from_le_bytes)
 }
 
-/// Checks a file's bytes against what this build expects for a table of `kind` and `rules`.
-fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> {
+/// The most values a distribution of any rule set holds: no final score reaches 2,048 points
+/// (1,575 is the most under the official Yahtzee rules), so a header that counts more values
+/// than this for each state is damaged (and is refused before memory is reserved for them).
+const MOST_VALUES_PER_STATE: u64 = 2048;
+
+/// Checks a table file's header `head` (its first bytes, up to [`HEADER_LEN`]) and its length
+/// `len` against what this build expects for a table of `kind` and `rules`: everything that can
+/// be known before the file is read, so that a file of the wrong size (a sparse file of 100 GB)
+/// is refused before memory is reserved for it.
+fn check_size(head: &[u8], len: u64, rules: RuleSet, kind: Kind) -> Result<(), TableProblem> {
     let entries = StateSpace::new(rules).len() as u64;
-    let extra = read_u32(bytes, 44);
+    let extra = read_u32(head, 44);
     let expected_len = HEADER_LEN as u64 + (kind.payload_len)(entries, extra);
-    if bytes.len() < HEADER_LEN {
+    if head.len() < HEADER_LEN || len < HEADER_LEN as u64 {
         return Err(TableProblem::WrongSize {
-            found: bytes.len() as u64,
+            found: len,
             expected: expected_len,
         });
     }
+    let bytes = head;
     let want = header(kind, rules, entries, extra);
     if bytes[0..12] != want[0..12] {
         return Err(TableProblem::NotATable);
@@ -343,12 +402,27 @@ fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> 
             kind.builder
         )));
     }
-    if bytes.len() as u64 != expected_len {
+    if kind.code == KIND_DIST && u64::from(extra) > entries * MOST_VALUES_PER_STATE {
+        return Err(TableProblem::Mismatch(format!(
+            "its header counts {extra} values, more than a table of {rules} holds (at most {})",
+            entries * MOST_VALUES_PER_STATE
+        )));
+    }
+    if len != expected_len {
         return Err(TableProblem::WrongSize {
-            found: bytes.len() as u64,
+            found: len,
             expected: expected_len,
         });
     }
+    Ok(())
+}
+
+/// Checks a file's bytes against what this build expects for a table of `kind` and `rules`.
+fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> {
+    let head = bytes.get(..HEADER_LEN).unwrap_or(bytes);
+    check_size(head, bytes.len() as u64, rules, kind)?;
+    let entries = StateSpace::new(rules).len() as u64;
+    let want = header(kind, rules, entries, read_u32(bytes, 44));
     if bytes[44..56] != want[44..56] {
         // The length is right (the extra field is read from this header): the count is not.
         let says = bytes
@@ -367,11 +441,17 @@ fn verify(bytes: &[u8], rules: RuleSet, kind: Kind) -> Result<(), TableProblem> 
     Ok(())
 }
 
+/// What a table's reader checks before it reserves memory for a file: its length and its first
+/// bytes (up to [`HEADER_LEN`]).
+type SizeCheck<'a> = &'a dyn Fn(u64, &[u8]) -> Result<(), TableProblem>;
+
 /// Reads the file at `path` whole into memory, without ever blocking on it: a path that is not
 /// a regular file is refused (looked at before it is opened, and again once it is opened
-/// without blocking, in case it was replaced in between), and a file that changes while it is
-/// read is reported.
-fn read_file(path: &Path) -> Result<TableBytes, TableProblem> {
+/// without blocking, in case it was replaced in between), a file whose length and header
+/// `size` refuses is refused before any memory is reserved for it, memory that cannot be
+/// allocated is [`TableProblem::NoMemory`] (never an abort), and a file that changes while it
+/// is read is reported.
+fn read_file(path: &Path, size: SizeCheck) -> Result<TableBytes, TableProblem> {
     let unreadable = |e: io::Error| TableProblem::Unreadable(e.to_string());
     let before = match fs::metadata(path) {
         Ok(metadata) => metadata,
@@ -392,10 +472,18 @@ fn read_file(path: &Path) -> Result<TableBytes, TableProblem> {
     }
     set_blocking(&file).map_err(unreadable)?;
     let file = WatchedFile::new(file, &path.display().to_string()).map_err(unreadable)?;
-    let len = usize::try_from(file.len()).map_err(|_| {
-        TableProblem::Unreadable(format!("{} bytes: too large to read", file.len()))
-    })?;
-    let mut words = vec![0u64; len.div_ceil(8)];
+    let mut head = [0u8; HEADER_LEN];
+    let head_len = file.len().min(HEADER_LEN as u64) as usize;
+    if let Err(e) = file.read_exact_at(&mut head[..head_len], 0) {
+        return Err(match file.how_changed() {
+            Some(how) => TableProblem::Changed(how),
+            None => unreadable(e),
+        });
+    }
+    size(file.len(), &head[..head_len])?;
+    let no_memory = TableProblem::NoMemory { bytes: file.len() };
+    let len = usize::try_from(file.len()).map_err(|_| no_memory.clone())?;
+    let mut words = try_zeroed_words(len.div_ceil(8)).ok_or(no_memory)?;
     crate::files::advise_huge_pages(&mut words);
     let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
     // Pieces read in parallel (the copies from the page cache, and the faults of new pages,
@@ -464,7 +552,8 @@ fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::
 
 /// Opens and verifies the table of `rules` in `dir` without building anything.
 pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableProblem> {
-    let bytes = read_file(&expected_path(dir, rules))?;
+    let size = |len: u64, head: &[u8]| check_size(head, len, rules, EXPECTED);
+    let bytes = read_file(&expected_path(dir, rules), &size)?;
     verify(&bytes, rules, EXPECTED)?;
     payload(&bytes).ok_or(TableProblem::NotATable)?;
     Ok(ExpectedTable {
@@ -645,7 +734,8 @@ impl DistSource for DistTable {
 /// Opens and verifies the distribution table of `rules` in `dir` without building anything:
 /// header, size, checksum of every byte, and an index that tiles the values exactly.
 pub fn open_dist(dir: &Path, rules: RuleSet) -> Result<DistTable, TableProblem> {
-    let bytes = read_file(&dist_path(dir, rules))?;
+    let size = |len: u64, head: &[u8]| check_size(head, len, rules, DIST);
+    let bytes = read_file(&dist_path(dir, rules), &size)?;
     verify(&bytes, rules, DIST)?;
     let states = StateSpace::new(rules).len();
     let (index, values) = dist_parts(&bytes, states).ok_or(TableProblem::NotATable)?;
@@ -680,12 +770,15 @@ pub fn write_dist(dir: &Path, rules: RuleSet, data: &DistTableData) -> io::Resul
     }
     let count = u32::try_from(offset).map_err(|_| io::Error::other("too many values"))?;
     let head = header(DIST, rules, index.len() as u64, count);
-    let values: Vec<u16> = data.values.concat();
-    write_table(
-        &dist_path(dir, rules),
-        head,
-        &[bytemuck::cast_slice(&index), bytemuck::cast_slice(&values)],
-    )
+    // Each state's values written where they are (no copy of the whole table).
+    let mut parts: Vec<&[u8]> = Vec::with_capacity(1 + data.values.len());
+    parts.push(bytemuck::cast_slice(&index));
+    parts.extend(
+        data.values
+            .iter()
+            .map(|v| bytemuck::cast_slice::<u16, u8>(v)),
+    );
+    write_table(&dist_path(dir, rules), head, &parts)
 }
 
 /// How a distribution build went.
@@ -712,7 +805,14 @@ fn open_checkpoint(
     head: &[u8; HEADER_LEN],
     data: &mut DistTableData,
 ) -> io::Result<(File, u64)> {
-    let bytes = fs::read(path).unwrap_or_default();
+    // A checkpoint holds at most every state once: a longer file (or not a file) is not one,
+    // and is never read into memory.
+    let states = data.starts.len() as u64;
+    let most = HEADER_LEN as u64 + states * (RECORD_HEAD as u64 + 2 * MOST_VALUES_PER_STATE);
+    let bytes = match fs::metadata(path) {
+        Ok(m) if m.is_file() && m.len() <= most => fs::read(path).unwrap_or_default(),
+        _ => Vec::new(),
+    };
     let mut good = 0;
     let mut resumed = 0;
     if bytes.len() >= HEADER_LEN && bytes[..HEADER_LEN] == head[..] {
@@ -953,12 +1053,8 @@ pub fn load_jamb(
     progress: &dyn Progress,
 ) -> Result<(JambTables, Found), TableError> {
     let path = jamb_path(dir, rules);
-    let problem = match read_file(&path) {
-        Ok(bytes) => match JambTables::from_bytes(&bytes) {
-            Ok(tables) if tables.rules() == &rules => return Ok((tables, Found::Valid)),
-            Ok(_) => TableProblem::Mismatch("another rule set's tables".into()),
-            Err(why) => TableProblem::Mismatch(why),
-        },
+    let problem = match open_jamb(dir, rules) {
+        Ok(tables) => return Ok((tables, Found::Valid)),
         Err(problem) => problem,
     };
     fatal(&path, &problem)?;
@@ -966,6 +1062,39 @@ pub fn load_jamb(
         "table {} is {problem}; building it",
         path.display()
     ));
+    let (tables, _) = build_jamb(dir, rules, progress);
+    Ok((tables, Found::Rebuilt(problem)))
+}
+
+/// Opens and verifies the column tables of Jamb rule set `rules` in `dir` without building
+/// anything: a file of another length than the rule set's tables have
+/// ([`JambTables::stored_lens`]) is refused before it is read.
+pub fn open_jamb(dir: &Path, rules: JambRules) -> Result<JambTables, TableProblem> {
+    let lens = JambTables::stored_lens(&rules);
+    let size = |len: u64, _: &[u8]| {
+        if lens.contains(&len) {
+            Ok(())
+        } else {
+            Err(TableProblem::WrongSize {
+                found: len,
+                expected: lens[0],
+            })
+        }
+    };
+    let bytes = read_file(&jamb_path(dir, rules), &size)?;
+    match JambTables::from_bytes(&bytes) {
+        Ok(tables) if tables.rules() == &rules => Ok(tables),
+        Ok(_) => Err(TableProblem::Mismatch("another rule set's tables".into())),
+        Err(why) => Err(TableProblem::Mismatch(why)),
+    }
+}
+
+/// Builds the column tables of Jamb rule set `rules` (reporting to `progress`) and saves them
+/// in `dir` (a notice says when they cannot be saved; they are then used from memory). Returns
+/// the tables and the seconds the build took.
+pub fn build_jamb(dir: &Path, rules: JambRules, progress: &dyn Progress) -> (JambTables, f64) {
+    let path = jamb_path(dir, rules);
+    let start = std::time::Instant::now();
     progress.build_started(&format!("building {} column tables", rules.name), "states");
     let tables = JambTables::build(rules, &|done, total| progress.build_progress(done, total));
     progress.build_finished();
@@ -984,7 +1113,7 @@ pub fn load_jamb(
             path.display()
         ));
     }
-    Ok((tables, Found::Rebuilt(problem)))
+    (tables, start.elapsed().as_secs_f64())
 }
 
 #[cfg(test)]

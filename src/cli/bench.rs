@@ -57,13 +57,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 }
 
+/// The most positions `bench quality` values (they are collected in memory before they are
+/// valued).
+const MOST_POSITIONS: usize = 1_000_000;
+
 /// The flags of `dicelens bench quality`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct QualityArgs {
     /// Rule set.
     #[arg(long, default_value = "yahtzee")]
     pub rules: RuleSet,
-    /// Positions to value.
+    /// Positions to value (at most 1000000; each is valued exactly, a few a second).
     #[arg(long, default_value_t = 200)]
     pub positions: usize,
     /// Most free boxes (both sheets) of a position (the published experiment: 10).
@@ -104,6 +108,15 @@ fn self_play_error(e: SelfPlayError) -> CliError {
 /// Runs `dicelens bench quality`.
 fn quality(args: &QualityArgs) -> Result<(), CliError> {
     let rules = args.rules;
+    if args.positions > MOST_POSITIONS {
+        return Err(not_between(
+            "--positions",
+            "a number of positions",
+            0,
+            MOST_POSITIONS,
+            args.positions,
+        ));
+    }
     if args.depth > MOST_DEPTH {
         return Err(not_between(
             "--depth",

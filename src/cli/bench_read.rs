@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 /// The flags of `dicelens bench read`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ReadArgs {
-    /// Log files to read (any format, compressed or not).
+    /// Log files to read (any format, compressed or not), or directories of them. Not `-`:
+    /// each file is read several times, which standard input cannot be.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
@@ -122,6 +123,13 @@ pub fn read(args: &ReadArgs) -> Result<(), CliError> {
     let mut out = String::from(
         "file                          compression  content_MB  measurement         seconds    MB/s  x_baseline\n",
     );
+    if args.files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(CliError::flag(
+            "-",
+            "bench read reads each file several times, and standard input can be read only \
+             once: save it to a file and give that",
+        ));
+    }
     for path in args.format.paths(&args.files)? {
         // Each file is read several times: a stream (pipe, FIFO, device) cannot be.
         let metadata = std::fs::metadata(&path)

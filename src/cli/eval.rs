@@ -7,7 +7,9 @@ use super::tables::TERMINAL;
 use super::{print_stdout, CliError};
 use dicelens::evaluate::Evaluation;
 use dicelens::evaluate::{evaluate, Question, Subject};
-use dicelens::position::{parse_number, FlagError, OpponentsText, Position, PositionText};
+use dicelens::position::{
+    parse_number, FlagError, OpponentsText, Position, PositionText, EMPTY_FILLED,
+};
 use dicelens::report::eval as report;
 use dicelens::rules::jamb::{JambRules, JambSheet};
 use dicelens::solve::jamb::oracle::{JambOracle, JambTurnCache};
@@ -20,7 +22,8 @@ pub struct SheetFlags {
     /// Rule set: yahtzee (default), yahtzee-free, yahtzee-kurnik, yatzy.
     #[arg(long)]
     pub rules: Option<String>,
-    /// Filled boxes, comma-separated YGN codes (Y0/Y50 for the Yahtzee box), `-` for none.
+    /// Filled boxes, comma-separated YGN codes (Y0/Y50 for the Yahtzee box), `-` for none (an
+    /// empty value is an error, not an empty sheet).
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub filled: Option<String>,
     /// Upper-section total so far.
@@ -177,6 +180,9 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
         ));
     }
     let filled = args.sheet.filled.as_deref().unwrap_or("-");
+    if filled.trim().is_empty() {
+        return Err(CliError::flag("--filled", EMPTY_FILLED));
+    }
     let sheet =
         JambSheet::from_notation(rules, filled).map_err(|why| CliError::flag("--filled", why))?;
     let Some(text) = args.roll.as_deref() else {

@@ -44,18 +44,30 @@ pub struct LogFiles {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Only the games of the one FILE that begin in this byte range (END exclusive), as
-    /// Hadoop input splits: adjacent ranges hold every game once.
+    /// Hadoop input splits: adjacent ranges hold every game once. Not with a directory (a
+    /// range is of one file).
     #[arg(long, value_name = "START:END")]
     pub byte_range: Option<String>,
 }
 
 impl LogFiles {
-    /// The checked `--byte-range`, if given.
+    /// The checked `--byte-range`, if given: of one file, which is not a directory (whose
+    /// files would each be cut to the range).
     pub fn range(&self) -> Result<Option<Range<u64>>, CliError> {
-        self.byte_range
-            .as_deref()
-            .map(|text| parse_byte_range(text, self.files.len()))
-            .transpose()
+        let Some(text) = self.byte_range.as_deref() else {
+            return Ok(None);
+        };
+        let range = parse_byte_range(text, self.files.len())?;
+        if let Some(dir) = self.files.iter().find(|f| f.is_dir()) {
+            return Err(CliError::flag(
+                "--byte-range",
+                format!(
+                    "a byte range is of one file, and {} is a directory (of any number of files)",
+                    dir.display()
+                ),
+            ));
+        }
+        Ok(Some(range))
     }
 }
 

@@ -17,6 +17,18 @@ use std::path::{Path, PathBuf};
 /// Games simulated per parallel batch before they are written in order.
 const BATCH: usize = 2048;
 
+/// The most seats a game has: a log's seat numbers are bytes (a YGN `Players` tag, a JSONL
+/// or CSV seat, a game of the rules of either family holds at most 255 players).
+pub const MOST_SEATS: usize = 255;
+
+/// The most distinct players a run simulates (each is a line of the truth file, and a game's
+/// seats are drawn among them all).
+pub const MOST_PLAYERS: usize = 1_000_000;
+
+/// `--players` when not given; a run may always have this many players, however few seats it
+/// fills.
+pub const DEFAULT_PLAYERS: usize = 10;
+
 /// `dicelens simulate` flags.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
@@ -28,13 +40,15 @@ pub struct Args {
     /// oracle (the strong oracle). Default: all five published ones.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub strategy: Vec<String>,
-    /// Players per game.
+    /// Players per game: 1 to 255 (the most a game's log holds).
     #[arg(long, default_value_t = 1)]
     pub seats: usize,
-    /// Number of distinct simulated players (from perfect to weak).
-    #[arg(long, default_value_t = 10)]
+    /// Number of distinct simulated players (from perfect to weak): at most 1000000, and at
+    /// most games x seats (the seats the run fills: more players would never play), though up
+    /// to 10 are always allowed.
+    #[arg(long, default_value_t = DEFAULT_PLAYERS)]
     pub players: usize,
-    /// Number of games.
+    /// Number of games (any number: they are written as they are simulated, 2048 at a time).
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
     /// Random seed: the same seed gives the same bytes.
@@ -81,8 +95,60 @@ fn parse_loaded(text: &str) -> Result<DiceLaw, CliError> {
         .ok_or_else(|| not_between(flag, "a probability (exclusive)", 0, 1, probability))
 }
 
+/// Checks the counts the flags give before anything is reserved for them: `--seats` from 1 to
+/// [`MOST_SEATS`], `--players` at most [`MOST_PLAYERS`] and at most the seats the run fills
+/// (`--games` x `--seats`, or [`DEFAULT_PLAYERS`] when that is fewer).
+fn check_counts(args: &Args) -> Result<(), CliError> {
+    if !(1..=MOST_SEATS).contains(&args.seats) {
+        return Err(if args.seats == 0 {
+            not_at_least("--seats", "a number of seats", 1, args.seats)
+        } else {
+            not_between(
+                "--seats",
+                "a number of seats (the most a game's log holds)",
+                1,
+                MOST_SEATS,
+                args.seats,
+            )
+        });
+    }
+    if args.players > MOST_PLAYERS {
+        return Err(CliError::flag(
+            "--players",
+            format!(
+                "expected at most {MOST_PLAYERS} players (the most a run simulates), got {}",
+                args.players
+            ),
+        ));
+    }
+    let fills = args.games.saturating_mul(args.seats);
+    let most = fills.max(DEFAULT_PLAYERS);
+    if args.players > most {
+        return Err(CliError::flag(
+            "--players",
+            format!(
+                "expected at most {most} players, got {}: {} game(s) of {} seat(s) fill {fills} \
+                 seats, and more players would never play (up to {DEFAULT_PLAYERS} are always \
+                 allowed)",
+                args.players, args.games, args.seats
+            ),
+        ));
+    }
+    if args.strategy.len() > MOST_PLAYERS {
+        return Err(CliError::flag(
+            "--strategy",
+            format!(
+                "expected at most {MOST_PLAYERS} strategies (one per player), got {}",
+                args.strategy.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Runs `dicelens simulate`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    check_counts(&args)?;
     let format = args.format;
     let rules = match args.rules {
         GameRules::Yahtzee(rules) => rules,
@@ -93,9 +159,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "--strategy",
             "strategies are Jamb's published players: use --rules jamb-4 or jamb-5",
         ));
-    }
-    if args.seats == 0 {
-        return Err(not_at_least("--seats", "a number of seats", 1, args.seats));
     }
     if args.players < args.seats {
         return Err(not_at_least(
@@ -186,9 +249,6 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
             "--format",
             "Jamb games are written as ygn, jsonl or csv",
         ));
-    }
-    if args.seats == 0 {
-        return Err(not_at_least("--seats", "a number of seats", 1, args.seats));
     }
     let strategies: Vec<String> = if args.strategy.is_empty() {
         ["rnd", "p1", "p2", "pb", "ms"].map(String::from).to_vec()

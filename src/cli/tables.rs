@@ -2,11 +2,12 @@
 //! layer's notices and build progress ([`TerminalProgress`]).
 
 use super::{notice, print_stdout, CliError};
-use dicelens::rules::RuleSet;
+use dicelens::rules::jamb::JambRules;
+use dicelens::rules::{GameRules, RuleSet};
 use dicelens::tables::{
-    build_dist_file_reporting, build_expected, dist_partial_path, dist_path, expected_path,
-    load_dist, load_expected, open_dist, open_expected, table_dir, write_expected, DistTable,
-    Found, Progress, TableProblem,
+    build_dist_file_reporting, build_expected, build_jamb, dist_partial_path, dist_path,
+    expected_path, jamb_path, load_dist, load_expected, load_jamb, open_dist, open_expected,
+    open_jamb, table_dir, write_expected, DistTable, Found, Progress, TableError, TableProblem,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -30,20 +31,23 @@ struct TablesDir {
 enum Action {
     /// Build the tables that are missing or invalid (all with --force).
     Build {
-        /// Rule set, comma-separated list, or `all` (the four main rule sets).
+        /// Rule set, comma-separated list, or `all` (the four main rule sets). jamb-4 and
+        /// jamb-5 build the Jamb oracle's column tables (minutes; a first Jamb analysis
+        /// otherwise builds them before it rates a game).
         #[arg(long, default_value = "all")]
         rules: String,
         /// Rebuild even valid tables (a distribution build then starts over).
         #[arg(long)]
         force: bool,
         /// Build the score-distribution tables instead of the expected-score ones (minutes;
-        /// an interrupted build resumes).
+        /// an interrupted build resumes). Not for Jamb, which has none.
         #[arg(long)]
         dist: bool,
         #[command(flatten)]
         dir: TablesDir,
     },
-    /// Verify every table and print each rule set's empty-sheet value.
+    /// Verify every table and print each rule set's empty-sheet value (and the Jamb column
+    /// tables present).
     Check {
         #[command(flatten)]
         dir: TablesDir,
@@ -121,10 +125,10 @@ impl Progress for TerminalProgress {
 /// Difference from a published value above which `check` reports a failure.
 const PUBLISHED_TOLERANCE: f64 = 1e-6;
 
-/// The rule sets named by `--rules` (`all`: the four main rule sets).
-fn rule_sets(flag: &str) -> Result<Vec<RuleSet>, CliError> {
+/// The rule sets named by `--rules` (`all`: the four main rule sets), of either family.
+fn rule_sets(flag: &str) -> Result<Vec<GameRules>, CliError> {
     if flag == "all" {
-        return Ok(RuleSet::MAIN.to_vec());
+        return Ok(RuleSet::MAIN.map(GameRules::Yahtzee).to_vec());
     }
     flag.split(',')
         .map(|name| {
@@ -135,14 +139,47 @@ fn rule_sets(flag: &str) -> Result<Vec<RuleSet>, CliError> {
         .collect()
 }
 
-/// Runs `tables build`: builds (or with `force`, rebuilds) the expected-score tables of
-/// `rules`, or with `dist` their distribution tables.
-fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool, dist: bool) -> Result<(), CliError> {
+/// A table problem that stops the run, as the command's error; `Ok` for one mended by a
+/// build.
+fn stops(path: &Path, problem: &TableProblem) -> Result<(), CliError> {
+    if problem.stops_the_run() {
+        return Err(CliError::failure(TableError {
+            path: path.to_path_buf(),
+            problem: problem.clone(),
+        }));
+    }
+    Ok(())
+}
+
+/// Runs `tables build`: builds (or with `force`, rebuilds) the expected-score tables of the
+/// single-column rule sets of `rules` and the column tables of its Jamb rule sets, or with
+/// `dist` the distribution tables (of single-column rule sets only).
+fn build(dir: Option<&Path>, rules: &[GameRules], force: bool, dist: bool) -> Result<(), CliError> {
     let dir = table_dir(dir);
+    let mut single = Vec::new();
+    for &r in rules {
+        match r {
+            GameRules::Yahtzee(r) => single.push(r),
+            GameRules::Jamb(_) if dist => {
+                return Err(CliError::flag(
+                    "--dist",
+                    format!("{r} has no distribution tables (Jamb is rated by its column tables: drop --dist)"),
+                ))
+            }
+            GameRules::Jamb(_) => {}
+        }
+    }
     if dist {
-        return build_dists(&dir, rules, force);
+        return build_dists(&dir, &single, force);
     }
     for &r in rules {
+        let r = match r {
+            GameRules::Yahtzee(r) => r,
+            GameRules::Jamb(j) => {
+                build_jamb_tables(&dir, j, force)?;
+                continue;
+            }
+        };
         if !force {
             match open_expected(&dir, r) {
                 Ok(t) => {
@@ -155,10 +192,13 @@ fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool, dist: bool) -> Resu
                     continue;
                 }
                 Err(TableProblem::Missing) => {}
-                Err(problem) => notice(&format!(
-                    "table {} is {problem}; rebuilding it",
-                    expected_path(&dir, r).display()
-                )),
+                Err(problem) => {
+                    stops(&expected_path(&dir, r), &problem)?;
+                    notice(&format!(
+                        "table {} is {problem}; rebuilding it",
+                        expected_path(&dir, r).display()
+                    ))
+                }
             }
         }
         let (table, seconds) = build_expected(r, &TERMINAL);
@@ -176,6 +216,45 @@ fn build(dir: Option<&Path>, rules: &[RuleSet], force: bool, dist: bool) -> Resu
         ))?;
     }
     Ok(())
+}
+
+/// One line about the column tables of a Jamb rule set: their states and their status.
+fn jamb_line(rules: JambRules, states: usize, status: &str, path: &Path) -> String {
+    format!(
+        "{:<16} columns  {states:>11} states  {status}  {}\n",
+        rules.name,
+        path.display()
+    )
+}
+
+/// Builds (or with `force`, rebuilds) the column tables of Jamb rule set `rules` in `dir`, as a
+/// first Jamb analysis would; valid tables are kept.
+fn build_jamb_tables(dir: &Path, rules: JambRules, force: bool) -> Result<(), CliError> {
+    let path = jamb_path(dir, rules);
+    if !force {
+        match open_jamb(dir, rules) {
+            Ok(t) => return print_stdout(&jamb_line(rules, t.states(), "valid", &path)),
+            Err(TableProblem::Missing) => {}
+            Err(problem) => {
+                stops(&path, &problem)?;
+                notice(&format!(
+                    "table {} is {problem}; rebuilding it",
+                    path.display()
+                ))
+            }
+        }
+    }
+    let (tables, seconds) = build_jamb(dir, rules, &TERMINAL);
+    let status = match open_jamb(dir, rules) {
+        Ok(_) => format!("built in {seconds:.1} s"),
+        Err(problem) => {
+            return Err(CliError::failure(format!(
+                "cannot write {}: it is {problem} after building it",
+                path.display()
+            )))
+        }
+    };
+    print_stdout(&jamb_line(rules, tables.states(), &status, &path))
 }
 
 /// One line about a distribution table: its empty sheet's "mean" (which exceeds the optimal
@@ -204,10 +283,13 @@ fn build_dists(dir: &Path, rules: &[RuleSet], force: bool) -> Result<(), CliErro
                     continue;
                 }
                 Err(TableProblem::Missing) => {}
-                Err(problem) => notice(&format!(
-                    "table {} is {problem}; rebuilding it",
-                    path.display()
-                )),
+                Err(problem) => {
+                    stops(&path, &problem)?;
+                    notice(&format!(
+                        "table {} is {problem}; rebuilding it",
+                        path.display()
+                    ))
+                }
             }
         } else {
             let _ = std::fs::remove_file(dist_partial_path(dir, r));
@@ -229,6 +311,14 @@ fn build_dists(dir: &Path, rules: &[RuleSet], force: bool) -> Result<(), CliErro
     Ok(())
 }
 
+/// How `tables check` found a table: `valid`, or `rebuilt (was PROBLEM)`.
+fn found_status(found: Found) -> String {
+    match found {
+        Found::Valid => "valid".to_string(),
+        Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
+    }
+}
+
 /// Runs `tables check`: verifies every table (rebuilding any that is not valid), prints each
 /// rule set's empty-sheet value, and fails if a value differs from the published one.
 fn check(dir: Option<&Path>) -> Result<(), CliError> {
@@ -246,10 +336,7 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
         if !agrees {
             wrong.push(r.name());
         }
-        let status = match found {
-            Found::Valid => "valid".to_string(),
-            Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
-        };
+        let status = found_status(found);
         print_stdout(&format!(
             "{:<16} {:>12.7}  published {:>12.7} {}  {status}\n",
             r.name(),
@@ -264,10 +351,7 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
             continue;
         }
         let (table, found) = load_dist(&dir, r, &TERMINAL).map_err(CliError::failure)?;
-        let status = match found {
-            Found::Valid => "valid".to_string(),
-            Found::Rebuilt(problem) => format!("rebuilt (was {problem})"),
-        };
+        let status = found_status(found);
         // The "mean" of the maximal probabilities is at least the optimal expected score.
         let (expected, _) = load_expected(&dir, r, &TERMINAL).map_err(CliError::failure)?;
         let empty = dicelens::rules::Sheet::empty(r);
@@ -276,6 +360,15 @@ fn check(dir: Option<&Path>) -> Result<(), CliError> {
             wrong.push(r.name());
         }
         print_stdout(&dist_line(r, &table, &status, &path))?;
+    }
+    for r in JambRules::ALL {
+        let path = jamb_path(&dir, r);
+        if !path.exists() {
+            continue;
+        }
+        let (tables, found) = load_jamb(&dir, r, &TERMINAL).map_err(CliError::failure)?;
+        let status = found_status(found);
+        print_stdout(&jamb_line(r, tables.states(), &status, &path))?;
     }
     if wrong.is_empty() {
         Ok(())

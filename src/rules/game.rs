@@ -78,9 +78,12 @@ impl fmt::Display for GameRules {
 impl FromStr for GameRules {
     type Err = UnknownRuleSet;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        GameRules::all()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| UnknownRuleSet(s.to_string()))
+        GameRules::all().find(|r| r.name() == s).ok_or_else(|| {
+            UnknownRuleSet(
+                s.to_string(),
+                GameRules::all().map(GameRules::name).collect(),
+            )
+        })
     }
 }
 

@@ -488,18 +488,19 @@ impl fmt::Display for RuleSet {
     }
 }
 
-/// Error for an unknown rule-set name.
+/// Error for an unknown rule-set name: the name, and the names that were accepted where it was
+/// given (the single-column rule sets where only those are, every rule set where Jamb's are too),
+/// so that the message never lists a name that would have been refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownRuleSet(pub String);
+pub struct UnknownRuleSet(pub String, pub Vec<&'static str>);
 
 impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = GameRules::all().map(|r| r.name()).collect();
         write!(
             f,
             "unknown rule set '{}' (expected one of {})",
             self.0,
-            names.join(", ")
+            self.1.join(", ")
         )
     }
 }
@@ -512,7 +513,7 @@ impl FromStr for RuleSet {
         RuleSet::ALL
             .into_iter()
             .find(|r| r.name() == s)
-            .ok_or_else(|| UnknownRuleSet(s.to_string()))
+            .ok_or_else(|| UnknownRuleSet(s.to_string(), RuleSet::ALL.map(RuleSet::name).to_vec()))
     }
 }
 

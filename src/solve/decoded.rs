@@ -139,7 +139,7 @@ impl DecodedDists {
         let budget = std::env::var("DICELENS_DECODED_MIB")
             .ok()
             .and_then(|mib| mib.parse::<usize>().ok())
-            .map_or(CACHE_BYTES, |mib| mib << 20);
+            .map_or(CACHE_BYTES, |mib| mib.saturating_mul(1 << 20));
         DecodedDists::with_budget(states, budget)
     }
 
@@ -158,8 +158,8 @@ impl DecodedDists {
     }
 
     /// The decoded distribution of state `index`: the one held, else decoded from `source` into
-    /// `spare` and kept if there is room (`spare` is then emptied); `Err(first)` when it is not
-    /// kept, its values left in `spare`.
+    /// `spare` and a copy kept if there is room (in the budget, and memory for it);
+    /// `Err(first)` when it is not kept. The values decoded are left in `spare` either way.
     fn get(
         &self,
         source: &dyn DistSource,
@@ -185,10 +185,18 @@ impl DecodedDists {
         if room.is_err() {
             return Err(first);
         }
+        // The cache's memory is taken as it fills: where it cannot be allocated, the state is
+        // not kept (its values are in `spare`), never an abort.
+        let mut kept = Vec::new();
+        if kept.try_reserve_exact(spare.len()).is_err() {
+            self.bytes.fetch_sub(size, Ordering::Relaxed);
+            return Err(first);
+        }
+        kept.extend_from_slice(spare);
         let mut stored = false;
         let (first, values) = slot.get_or_init(|| {
             stored = true;
-            (first, std::mem::take(spare).into_boxed_slice())
+            (first, kept.into_boxed_slice())
         });
         if !stored {
             // Another thread decoded it first (the same values).

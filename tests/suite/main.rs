@@ -30,6 +30,7 @@ mod progress;
 mod properties;
 mod ranges;
 mod reliability_inputs;
+mod reliability_limits;
 mod reliability_second_pass;
 mod replay;
 mod report_html;

@@ -200,6 +200,31 @@ impl JambTables {
                 .sum::<usize>()
     }
 
+    /// The lengths in bytes of [`JambTables::to_bytes`] of the tables of `rules` as
+    /// [`JambTables::build`] makes them (the default [`BuildOptions`]): with the fitted weights,
+    /// and without (a fit that found none). Known before any file is read, so that a file of
+    /// another length is refused before memory is reserved for it.
+    pub fn stored_lens(rules: &JambRules) -> [u64; 2] {
+        let kinds = kinds_of(rules);
+        let turns = BuildOptions::default().slack.turns as u64;
+        let states: Vec<u64> = kinds
+            .iter()
+            .map(|&k| ColumnSpace::new(k).len() as u64)
+            .collect();
+        // Magic, version, the name's length and the name, the number of tables.
+        let mut len = 8 + 4 + 4 + rules.name.len() as u64 + 4;
+        // Each exact table: its kind's letter, its state count, its `f64` values.
+        len += states.iter().map(|n| 1 + 8 + 8 * n).sum::<u64>();
+        // The slack model, then per kind the number of levels and each level's count and `f32`
+        // values.
+        len += 4 + 8 + 1;
+        len += states.iter().map(|n| 4 + turns * (8 + 4 * n)).sum::<u64>();
+        // The number of weights, then (after them) the checksum.
+        len += 8 + 4;
+        let weights = 8 * weight_count(rules.columns.len()) as u64;
+        [len + weights, len]
+    }
+
     /// The tables as bytes: magic, format version, rules name; each exact table (kind letter,
     /// state count, `f64` values); the slack model and each kind's slack tables (`f32`
     /// values); the fitted weights (`f64`); a CRC-32 of everything before it. Little-endian.
