@@ -101,17 +101,23 @@ fn simulate(path: &Path, rules: &str, games: &str, seed: &str) {
     assert!(out.status.success(), "simulate: {}", text(&out.stderr));
 }
 
+/// A temporary directory holding `corpus.ygn`: three one-seat yahtzee games from `seed`.
+fn with_corpus(seed: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("corpus.ygn");
+    simulate(&corpus, "yahtzee", "3", seed);
+    (tmp, corpus)
+}
+
 #[test]
 fn a_device_given_as_an_output_is_written_through_never_replaced() {
     if !root("a_device_given_as_an_output_is_written_through_never_replaced") {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, corpus) = with_corpus("1");
     let d = tmp.path();
     let null = device(d, "null", 3);
     let full = device(d, "full", 7);
-    let corpus = d.join("corpus.ygn");
-    simulate(&corpus, "yahtzee", "3", "1");
     let c = arg(&corpus);
     // Into a null device: success, the node stays a device.
     let out = run_to(
@@ -164,10 +170,8 @@ fn a_device_given_as_an_output_is_written_through_never_replaced() {
 
 #[test]
 fn a_link_given_as_an_output_is_followed_never_replaced() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, corpus) = with_corpus("2");
     let d = tmp.path();
-    let corpus = d.join("corpus.ygn");
-    simulate(&corpus, "yahtzee", "3", "2");
     let c = arg(&corpus);
     // A link to a FIFO (as /dev/stdout is a link to the process's stdout): what is converted
     // reaches the FIFO's reader, and the link stays.
@@ -240,10 +244,8 @@ fn a_link_given_as_an_output_is_followed_never_replaced() {
 
 #[test]
 fn a_second_run_into_a_directory_in_use_is_refused_naming_the_first() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, corpus) = with_corpus("3");
     let d = tmp.path();
-    let corpus = d.join("corpus.ygn");
-    simulate(&corpus, "yahtzee", "3", "3");
     let out_dir = d.join("analysis");
     fs::create_dir(&out_dir).unwrap();
     // The first run, as the test: the directory's lock held, its owner written in it.
@@ -289,10 +291,8 @@ fn a_second_run_into_a_directory_in_use_is_refused_naming_the_first() {
 
 #[test]
 fn a_run_never_removes_the_temporary_files_of_a_live_run() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, corpus) = with_corpus("4");
     let d = tmp.path();
-    let corpus = d.join("corpus.ygn");
-    simulate(&corpus, "yahtzee", "3", "4");
     let out_dir = d.join("analysis");
     let args = solitaire_analyze(arg(&corpus), arg(&out_dir));
     let out = run_to(&args, None, None);
@@ -346,10 +346,8 @@ fn a_leaderboard_that_cannot_be_printed_leaves_the_outputs_unwritten() {
     if !root("a_leaderboard_that_cannot_be_printed_leaves_the_outputs_unwritten") {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, corpus) = with_corpus("5");
     let d = tmp.path();
-    let corpus = d.join("corpus.ygn");
-    simulate(&corpus, "yahtzee", "3", "5");
     let full = device(d, "full", 7);
     let out_dir = d.join("analysis");
     let stdout = fs::OpenOptions::new().write(true).open(&full).unwrap();
@@ -377,10 +375,7 @@ fn a_leaderboard_that_cannot_be_printed_leaves_the_outputs_unwritten() {
 
 #[test]
 fn convert_and_ids_whose_reader_is_gone_fail() {
-    let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path();
-    let corpus = d.join("corpus.ygn");
-    simulate(&corpus, "yahtzee", "3", "6");
+    let (_tmp, corpus) = with_corpus("6");
     let c = arg(&corpus);
     for args in [vec!["convert", c, "--to", "jsonl"], vec!["ids", c]] {
         let out = run_to(&args, Some(closed_pipe()), None);
