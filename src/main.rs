@@ -11,7 +11,10 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  success
   1  failure: no input could be read, or no game rated (converted), or, with --strict, an input
-     file skipped; an output that cannot be written; an analysis to merge that is incomplete.
+     file skipped; an output that cannot be written (a full disk or device, stdout included; a
+     directory or a link to nothing as an output: only a regular file is replaced, a device or
+     FIFO is written through); an output directory another run is writing into; convert or
+     ids whose stdout reader is gone before the end; an analysis to merge that is incomplete.
      Files written by an earlier run stay as they were: outputs are replaced only once every
      one of them is written (validate: 1 also for an illegal game)
   2  usage error: a bad flag or value, an unknown player or game";

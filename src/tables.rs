@@ -505,23 +505,11 @@ fn read_file(path: &Path, size: SizeCheck) -> Result<TableBytes, TableProblem> {
     Ok(TableBytes { words, len })
 }
 
-/// A temporary file that is removed when dropped, unless kept (renamed to its final name).
-struct TempFile {
-    path: PathBuf,
-    kept: bool,
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.kept {
-            let _ = fs::remove_file(&self.path);
-        }
-    }
-}
-
-/// Writes a table file atomically (temporary file in the same directory, then rename; the
-/// temporary file is removed if anything fails): the header with its checksum, then the
-/// payload's parts. A table is never written in place.
+/// Writes a table file whole or not at all, as every output is written
+/// ([`crate::report::output`]: a temporary file in the same directory renamed onto it, removed
+/// if anything fails; a link is followed, a device or FIFO written through, nothing else that
+/// is not a regular file replaced): the header with its checksum, then the payload's parts. A
+/// table is never written in place.
 fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
@@ -531,23 +519,10 @@ fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::
         hasher.update(part);
     }
     head[56..64].copy_from_slice(&u64::from(hasher.finalize()).to_le_bytes());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut tmp = TempFile {
-        path: dir.join(format!("{name}.tmp{}", std::process::id())),
-        kept: false,
-    };
-    let mut f = io::BufWriter::new(File::create(&tmp.path)?);
-    f.write_all(&head)?;
-    for part in parts {
-        f.write_all(part)?;
-    }
-    f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-    fs::rename(&tmp.path, path)?;
-    tmp.kept = true;
-    Ok(())
+    let mut all: Vec<&[u8]> = Vec::with_capacity(parts.len() + 1);
+    all.push(&head);
+    all.extend_from_slice(parts);
+    crate::report::output::write_parts(path, &all).map_err(|e| e.error)
 }
 
 /// Opens and verifies the table of `rules` in `dir` without building anything.
@@ -1099,13 +1074,9 @@ pub fn build_jamb(dir: &Path, rules: JambRules, progress: &dyn Progress) -> (Jam
     let tables = JambTables::build(rules, &|done, total| progress.build_progress(done, total));
     progress.build_finished();
     let saved = std::fs::create_dir_all(dir).and_then(|()| {
-        // One name per build: two builds at once (processes or threads) each rename a whole
-        // file.
-        static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let build = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let partial = path.with_extension(format!("tbl.partial.{}.{build}", std::process::id()));
-        std::fs::write(&partial, tables.to_bytes())?;
-        std::fs::rename(&partial, &path)
+        // Whole or not at all, under a temporary name of its own per build: two builds at
+        // once (processes or threads) each rename a whole file.
+        crate::report::output::write_file(&path, &tables.to_bytes()).map_err(|e| e.error)
     });
     if let Err(e) = saved {
         progress.notice(&format!(

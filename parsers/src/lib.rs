@@ -383,6 +383,17 @@ impl Format {
         }
     }
 
+    /// The one rule set that every record written in this format is read back as, when the
+    /// format cannot state another: Verhoeff's input form states no rules, and is read as
+    /// [`verhoeff::RULES`] (`yahtzee-free`). `None` for formats whose records name their rule
+    /// set. A writer of another rule set's games skips them (`convert` counts them).
+    pub fn only_rules(self) -> Option<&'static str> {
+        match self {
+            Format::Verhoeff => Some(verhoeff::RULES),
+            Format::Ygn | Format::Jsonl | Format::Csv | Format::YatzySolver => None,
+        }
+    }
+
     /// Writes one game in this format (after [`Format::write_start`]). Verhoeff's format needs
     /// every turn's points and `total_before`, and one player. yatzy-solver logs are read, not
     /// written: writing one is an error of kind `Unsupported`.

@@ -164,8 +164,10 @@ fn report_missed(missed: &[String]) {
 }
 
 /// Reports the summary on stderr; if the run has what `required` asks, writes every output
-/// file of the analysis into `out`, puts them in place and prints the leaderboard on stdout
-/// (shared by `analyze` and `merge`). Otherwise nothing is written.
+/// file of the analysis into `out`, prints the leaderboard on stdout and then puts the files in
+/// place (shared by `analyze` and `merge`). Otherwise nothing is written. A leaderboard that
+/// cannot be printed (stdout a full disk; a reader gone is not an error) fails the run before
+/// the outputs are put in place: the exit code and the outputs agree.
 pub(crate) fn write_outputs(
     mut out: OutputDir,
     files: &AnalysisFiles,
@@ -177,7 +179,6 @@ pub(crate) fn write_outputs(
         CliError::failure(format!("{e}; nothing written to {}", out.path().display()))
     })?;
     report::write_analysis(&mut out, files).map_err(cannot_write)?;
-    out.commit().map_err(cannot_write)?;
     let boards = files.leaderboards();
     let oracle = &files.summary_file.oracle;
     print_stdout(&if json {
@@ -185,4 +186,6 @@ pub(crate) fn write_outputs(
     } else {
         report::leaderboard_text(&boards, files.top, oracle, files.min_games)
     })
+    .map_err(|e| CliError::failure(format!("{e}; nothing written to {}", out.path().display())))?;
+    out.commit().map_err(cannot_write)
 }

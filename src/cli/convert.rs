@@ -3,7 +3,7 @@
 
 use super::flags::{FormatFlag, StrictFlag};
 use super::{notice, CliError, Required};
-use dicelens::corpus::CorpusReader;
+use dicelens::corpus::{CorpusReader, Location, SkipReason};
 use dicelens::replay::ReplayOptions;
 use dicelens::report::output::{Finished, PendingFile};
 use dicelens_parsers::{Format, GameRecord};
@@ -65,9 +65,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let mut write_error = to.write_start(&mut sink).err();
     for path in &files {
+        // Games of a rule set the output format cannot state: skipped, counted below.
+        let mut unstated: Vec<Location> = Vec::new();
         reader.read_path(path, args.format.format.fixed(), |game, replayed| {
             if write_error.is_some() {
                 return;
+            }
+            if let Some(only) = to.only_rules() {
+                let rules = replayed.rules.map_or("unknown", |r| r.name());
+                if rules != only {
+                    unstated.push(Location {
+                        file: game.provenance.file.clone(),
+                        line: game.provenance.line,
+                        game_id: Some(game.provenance.game_id.clone()),
+                        detail: format!(
+                            "a {rules} game: {to} records state only {only} games (it would be \
+                             read back as one)"
+                        ),
+                    });
+                    return;
+                }
             }
             // Verhoeff's form needs each turn's points and running total, and a CSV table
             // gives each turn's points; other formats get the record as it was read.
@@ -82,6 +99,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 write_error = Some(e);
             }
         });
+        for location in unstated {
+            reader.summary.games_used = reader.summary.games_used.saturating_sub(1);
+            reader.summary.skip(SkipReason::OtherRuleSet, location);
+        }
     }
     let write_error = write_error.or_else(|| sink.flush().err());
     drop(sink);
@@ -92,11 +113,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 path.display()
             )));
         }
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(CliError::failure(format!(
-                "cannot write the converted games: {e}"
-            )));
-        }
+        // The converted games are the product: a reader gone before the end has not got
+        // them all.
+        return Err(CliError::failure(
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                "cannot write the converted games: stdout was closed before every game was \
+             written (the output is incomplete)"
+                    .to_string()
+            } else {
+                format!("cannot write the converted games: {e}")
+            },
+        ));
     }
     notice(&format!(
         "converted to {to}: {}",

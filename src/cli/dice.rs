@@ -89,22 +89,30 @@ pub fn run(args: Args) -> Result<(), CliError> {
         level: args.level,
         games_used: summary.games_used,
     };
-    if let Some(mut out) = out {
-        out.write("dice.html", &dice::page(&report))
-            .map_err(cannot_write)?;
-        out.write("dice.csv", &dice::csv(&report))
-            .map_err(cannot_write)?;
-        out.write("dice.json", &dice::json(&report))
-            .map_err(cannot_write)?;
-        let path = out.path().join("dice.html");
-        out.commit().map_err(cannot_write)?;
-        notice(&format!("dice page: {}", path.display()));
-    }
+    let out = match out {
+        Some(mut out) => {
+            out.write("dice.html", &dice::page(&report))
+                .map_err(cannot_write)?;
+            out.write("dice.csv", &dice::csv(&report))
+                .map_err(cannot_write)?;
+            out.write("dice.json", &dice::json(&report))
+                .map_err(cannot_write)?;
+            Some(out)
+        }
+        None => None,
+    };
+    // Printed before the page is put in place: a run that fails leaves the earlier page.
     print_stdout(&if args.json {
         dice::json(&report)
     } else if args.csv {
         dice::csv(&report)
     } else {
         dice::text(&report)
-    })
+    })?;
+    if let Some(out) = out {
+        let path = out.path().join("dice.html");
+        out.commit().map_err(cannot_write)?;
+        notice(&format!("dice page: {}", path.display()));
+    }
+    Ok(())
 }

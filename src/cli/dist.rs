@@ -9,7 +9,7 @@ use super::{print_stdout, CliError};
 use dicelens::position::Position;
 use dicelens::report::dist::{csv, summary, svg_chart};
 use dicelens::report::eval::sheet_heading;
-use dicelens::report::output::write_file;
+use dicelens::report::output::prepare_file;
 use dicelens::solve::distribution::FinalDist;
 use dicelens::tables::{load_dist, table_dir};
 use std::path::PathBuf;
@@ -44,12 +44,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
     })?;
     let final_dist = FinalDist::new(sheet.points, dist);
     let heading = sheet_heading(&sheet);
-    if let Some(path) = &args.svg {
-        write_file(path, svg_chart(&final_dist, &heading).as_bytes()).map_err(CliError::failure)?;
-    }
+    let chart = match &args.svg {
+        Some(path) => Some(
+            prepare_file(path, svg_chart(&final_dist, &heading).as_bytes())
+                .map_err(CliError::failure)?,
+        ),
+        None => None,
+    };
     print_stdout(&if args.csv {
         csv(&final_dist)
     } else {
         summary(&final_dist, &heading)
-    })
+    })?;
+    // Put in place once the summary is printed (a run that fails leaves the earlier chart).
+    match chart {
+        Some(chart) => chart.commit().map_err(CliError::failure),
+        None => Ok(()),
+    }
 }

@@ -126,10 +126,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let flushed = result
         .map_err(std::io::Error::from)
         .and_then(|()| out.flush());
+    // The ids are the product (`--seen-ids` of the next partition): a reader gone before the
+    // end has not got them all.
     match flushed {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(CliError::failure(format!("cannot write to stdout: {e}")))
-        }
-        _ => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(CliError::failure(
+            "cannot write to stdout: it was closed before every id was written (the list is \
+             incomplete)",
+        )),
+        Err(e) => Err(CliError::failure(format!("cannot write to stdout: {e}"))),
+        Ok(()) => Ok(()),
     }
 }

@@ -13,7 +13,7 @@ use dicelens::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use dicelens::corpus::Summary;
 use dicelens::pipeline::{analyze, Options};
 use dicelens::report::leaderboard;
-use dicelens::report::output::{check_complete, write_file};
+use dicelens::report::output::{check_complete, make_dir, prepare_file};
 use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
 use dicelens::report::summary::SummaryFile;
 use std::path::{Path, PathBuf};
@@ -206,16 +206,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
     report.screened = dicelens::screening::screen_part(key, part)
         .into_iter()
         .find(|s| s.name == args.name);
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| CliError::failure(format!("cannot create {}: {e}", args.out.display())))?;
+    make_dir(&args.out).map_err(CliError::failure)?;
     let path = args.out.join(page::file_name(&args.name));
-    write_file(&path, page::html(&report).as_bytes()).map_err(CliError::failure)?;
+    let html = prepare_file(&path, page::html(&report).as_bytes()).map_err(CliError::failure)?;
     if args.json {
         let json = page::json(&report);
-        print_stdout(&(serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"))
+        print_stdout(&(serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"))?;
     } else {
-        print_stdout(&page::text(&report))
+        print_stdout(&page::text(&report))?;
     }
+    // Put in place once the report is printed (a run that fails leaves the earlier page).
+    html.commit().map_err(CliError::failure)
 }
 
 #[cfg(test)]

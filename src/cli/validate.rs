@@ -15,7 +15,7 @@ use dicelens::pipeline::Tables;
 use dicelens::rate::{rate_game, MatchCache, Oracle, Rated};
 use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
 use dicelens::report::game;
-use dicelens::report::output::write_file;
+use dicelens::report::output::{make_dir, prepare_file, Finished};
 use dicelens::report::validate::{error_game_id, Rating, ValidateReport};
 use dicelens_parsers::{GameRecord, ParseError};
 use std::path::{Path, PathBuf};
@@ -150,24 +150,31 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         report.text()
     };
-    if args.html {
-        write_page(&args.out, &report)?;
-    }
+    // The page is put in place once the verdict is printed (a run that fails leaves the
+    // earlier page).
+    let page = if args.html {
+        Some(write_page(&args.out, &report)?)
+    } else {
+        None
+    };
     print_stdout(&out)?;
+    if let Some(page) = page {
+        let path = page.path().to_path_buf();
+        page.commit().map_err(CliError::failure)?;
+        notice(&format!("game page: {}", path.display()));
+    }
     match report.illegal() {
         Some(why) => Err(CliError::failure(why)),
         None => Ok(()),
     }
 }
 
-/// Writes the game page of `report` into `dir` (whole or not at all) and names it on stderr.
-fn write_page(dir: &Path, report: &ValidateReport) -> Result<(), CliError> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| CliError::failure(format!("cannot create {}: {e}", dir.display())))?;
+/// Writes the game page of `report` for `dir` (made if missing) under a temporary name, to be
+/// committed.
+fn write_page(dir: &Path, report: &ValidateReport) -> Result<Finished, CliError> {
+    make_dir(dir).map_err(CliError::failure)?;
     let path = dir.join(game::file_name(&report.game));
-    write_file(&path, game::page(report).as_bytes()).map_err(CliError::failure)?;
-    notice(&format!("game page: {}", path.display()));
-    Ok(())
+    prepare_file(&path, game::page(report).as_bytes()).map_err(CliError::failure)
 }
 
 /// Replays `game` (up to the first rule it breaks) and rates every decision replayed.

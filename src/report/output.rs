@@ -15,11 +15,24 @@
 //! - tells a directory that dicelens wrote from one it did not: a run refuses a directory that
 //!   holds other files and no manifest.
 //!
+//! Outputs never replace what is not a regular file ([`PendingFile::create`]): a target that
+//! is a character device or a FIFO (`/dev/null`, `/dev/full`, a named pipe) is written through,
+//! directly, and its errors reported (`/dev/full` fails with "No space left on device"); a
+//! symbolic link is followed (the regular file it names is replaced through the rename, the
+//! link stays; a device or FIFO it names is written through) and one that names nothing is
+//! refused; a directory, block device or socket is refused.
+//!
+//! An output directory is locked for the run ([`LOCK`], an advisory `flock(2)` lock held from
+//! [`OutputDir::open`] until the run ends): a second run into a directory in use is refused at
+//! once, naming the other run. A run removes only the temporary files that it created, and
+//! those of runs no longer alive (the process id in their name is not a live process).
+//!
 //! Test hook: with [`FAIL_WRITE_AFTER`]`=N` in the environment, writes to output files fail as
 //! on a full disk once the process has written N bytes to them in all (for tests of a full
 //! disk where no small file system can be mounted).
 
 use super::WriteError;
+use crate::files::kind_name;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -32,8 +45,13 @@ use std::sync::OnceLock;
 /// The manifest of an output directory: the files the last complete run wrote, with their sizes.
 pub const MANIFEST: &str = ".dicelens-outputs";
 
-/// How the names of temporary files begin.
+/// How the names of temporary files begin (`.dicelens-tmp-PID-N-NAME`: the process that
+/// writes it, a count, the output's name).
 pub const TEMP_PREFIX: &str = ".dicelens-tmp-";
+
+/// The lock file of an output directory: present while a run writes into the directory,
+/// locked by it (`flock(2)`, exclusive), holding `pid PID: COMMAND LINE` of that run.
+pub const LOCK: &str = ".dicelens-lock";
 
 /// The files `analyze` and `merge` may write into an output directory. A directory without a
 /// manifest that holds only these (an earlier version's outputs, or a run interrupted while it
@@ -188,32 +206,142 @@ impl Write for Counted {
     }
 }
 
-/// An output being written: a temporary file beside its target. [`PendingFile::finish`] makes
-/// it a [`Finished`] file, which a commit renames onto the target; dropped before, the
-/// temporary file is removed and the target stays as it was.
+/// What an output's target is, and so how it is written.
+enum Target {
+    /// Absent, or a regular file: written to a temporary file beside `dest` (the target, or the
+    /// regular file a symbolic link names), renamed onto it by the commit.
+    Replace {
+        /// The path renamed onto.
+        dest: PathBuf,
+    },
+    /// A character device or a FIFO (itself or through a symbolic link): written through.
+    Through,
+}
+
+/// An output's target that is none of those dicelens writes.
+fn refused(why: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, why)
+}
+
+/// Whether `meta` (of the file itself, links followed) is written through: a character device
+/// or a FIFO.
+fn is_written_through(meta: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        t.is_char_device() || t.is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+/// How `target` is written: replaced (absent, a regular file, a link to one), written through
+/// (a character device or FIFO, or a link to one), or refused (anything else, and a link to
+/// nothing): never is anything but a regular file replaced.
+fn classify(target: &Path) -> io::Result<Target> {
+    let meta = match fs::symlink_metadata(target) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Target::Replace {
+                dest: target.to_path_buf(),
+            })
+        }
+        Err(e) => return Err(e),
+    };
+    let link = meta.file_type().is_symlink();
+    let meta = if link {
+        match fs::metadata(target) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(refused(
+                    "a symbolic link to nothing (an output follows a link, never replaces it)"
+                        .into(),
+                ))
+            }
+            Err(e) => return Err(e),
+        }
+    } else {
+        meta
+    };
+    if meta.is_file() {
+        let dest = if link {
+            fs::canonicalize(target)?
+        } else {
+            target.to_path_buf()
+        };
+        return Ok(Target::Replace { dest });
+    }
+    if is_written_through(&meta) {
+        return Ok(Target::Through);
+    }
+    let what = kind_name(&meta);
+    let through = if link {
+        ", through a symbolic link"
+    } else {
+        ""
+    };
+    Err(refused(format!(
+        "{what}{through}: an output is a new or regular file, a character device or a FIFO, \
+         and nothing else is replaced"
+    )))
+}
+
+/// Where an output's bytes are until its commit.
+enum Place {
+    /// A temporary file, renamed onto `dest` by the commit.
+    Temp {
+        /// The temporary file.
+        temp: TempPath,
+        /// The file it replaces.
+        dest: PathBuf,
+    },
+    /// Written into the target itself (a character device or FIFO): nothing to rename.
+    Through,
+}
+
+/// An output being written: a temporary file beside its target (or the target itself, for a
+/// character device or FIFO: see the module's rule). [`PendingFile::finish`] makes it a
+/// [`Finished`] file, which a commit renames onto the target; dropped before, the temporary
+/// file is removed and the target stays as it was.
 pub struct PendingFile {
     out: BufWriter<Counted>,
-    temp: TempPath,
+    place: Place,
     target: PathBuf,
 }
 
 impl PendingFile {
-    /// Starts writing `target` (its directory must exist).
+    /// Starts writing `target` (its directory must exist). A character device or FIFO (or a
+    /// link to one) is opened for writing and written through (a FIFO waits for its reader);
+    /// a link to a regular file is followed; a directory, a link to nothing and other kinds of
+    /// file are refused.
     pub fn create(target: &Path) -> Result<PendingFile, WriteError> {
+        let fail = |e| WriteError::new(target, e);
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy())
             .ok_or_else(|| {
-                WriteError::new(
-                    target,
-                    io::Error::new(io::ErrorKind::InvalidInput, "not a file name"),
-                )
+                fail(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "not a file name",
+                ))
             })?;
-        let (file, temp) =
-            create_temp(parent(target), &name).map_err(|e| WriteError::new(target, e))?;
+        let (file, place) = match classify(target).map_err(fail)? {
+            Target::Replace { dest } => {
+                let (file, temp) = create_temp(parent(&dest), &name).map_err(fail)?;
+                (file, Place::Temp { temp, dest })
+            }
+            Target::Through => {
+                let file = OpenOptions::new().write(true).open(target).map_err(fail)?;
+                (file, Place::Through)
+            }
+        };
         Ok(PendingFile {
             out: BufWriter::with_capacity(1 << 16, Counted { file, bytes: 0 }),
-            temp,
+            place,
             target: target.to_path_buf(),
         })
     }
@@ -223,16 +351,19 @@ impl PendingFile {
         &self.target
     }
 
-    /// Flushes the file to disk: it is complete, ready to be renamed onto its target.
+    /// Flushes the file (to disk, for a temporary file): it is complete, ready to be renamed
+    /// onto its target.
     pub fn finish(mut self) -> Result<Finished, WriteError> {
         let target = self.target.clone();
         let fail = |e| WriteError::new(&target, e);
         self.out.flush().map_err(fail)?;
         let counted = self.out.get_ref();
-        counted.file.sync_all().map_err(fail)?;
+        if matches!(self.place, Place::Temp { .. }) {
+            counted.file.sync_all().map_err(fail)?;
+        }
         let bytes = counted.bytes;
         Ok(Finished {
-            temp: std::mem::replace(&mut self.temp, TempPath(None)),
+            place: std::mem::replace(&mut self.place, Place::Through),
             target: self.target,
             bytes,
         })
@@ -254,9 +385,10 @@ impl Write for PendingFile {
 }
 
 /// An output written completely (and flushed to disk) under a temporary name, waiting to be
-/// renamed onto its target; dropped without that, it is removed.
+/// renamed onto its target; dropped without that, it is removed. (An output written through
+/// has nothing left to do.)
 pub struct Finished {
-    temp: TempPath,
+    place: Place,
     target: PathBuf,
     bytes: u64,
 }
@@ -272,12 +404,41 @@ impl Finished {
         &self.target
     }
 
-    /// Renames it onto its target (the directory not synced).
+    /// The directory its rename changes, if it is renamed.
+    fn dest_dir(&self) -> Option<PathBuf> {
+        match &self.place {
+            Place::Temp { dest, .. } => Some(parent(dest).to_path_buf()),
+            Place::Through => None,
+        }
+    }
+
+    /// Its temporary file, if it has one.
+    fn temp_path(&self) -> Option<&Path> {
+        match &self.place {
+            Place::Temp { temp, .. } => temp.0.as_deref(),
+            Place::Through => None,
+        }
+    }
+
+    /// Renames it onto its target (the directory not synced). What is there now must still be
+    /// a regular file or nothing: one that became something else while the output was written
+    /// is not replaced.
     fn rename(mut self) -> Result<(), WriteError> {
         let target = self.target.clone();
-        self.temp
-            .rename_to(&target)
-            .map_err(|e| WriteError::new(&target, e))
+        let fail = |e| WriteError::new(&target, e);
+        if let Place::Temp { temp, dest } = &mut self.place {
+            match fs::symlink_metadata(&*dest) {
+                Ok(meta) if !meta.is_file() => {
+                    return Err(fail(refused(format!(
+                        "{} now (it changed while the output was written): not replaced",
+                        kind_name(&meta)
+                    ))))
+                }
+                _ => {}
+            }
+            temp.rename_to(dest).map_err(fail)?;
+        }
+        Ok(())
     }
 
     /// Renames it onto its target, replacing what was there.
@@ -290,10 +451,12 @@ impl Finished {
 pub fn commit_all(files: Vec<Finished>) -> Result<(), WriteError> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     for file in files {
-        let dir = parent(&file.target).to_path_buf();
+        let dir = file.dest_dir();
         file.rename()?;
-        if !dirs.contains(&dir) {
-            dirs.push(dir);
+        if let Some(dir) = dir {
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
         }
     }
     for dir in dirs {
@@ -303,12 +466,34 @@ pub fn commit_all(files: Vec<Finished>) -> Result<(), WriteError> {
 }
 
 /// Writes `path` whole or not at all: `content` goes to a temporary file beside it, renamed onto
-/// it once flushed to disk.
+/// it once flushed to disk (a character device or FIFO is written through; see the module).
 pub fn write_file(path: &Path, content: &[u8]) -> Result<(), WriteError> {
+    write_parts(path, &[content])
+}
+
+/// Writes `path` whole or not at all, as [`write_file`] does, from `parts` one after the other.
+pub fn write_parts(path: &Path, parts: &[&[u8]]) -> Result<(), WriteError> {
+    let mut file = PendingFile::create(path)?;
+    for part in parts {
+        file.write_all(part).map_err(|e| WriteError::new(path, e))?;
+    }
+    file.finish()?.commit()
+}
+
+/// Writes `content` for `path` under a temporary name, not yet in place: [`Finished::commit`]
+/// puts it there (a command that also prints on stdout prints first, and commits only once
+/// that worked).
+pub fn prepare_file(path: &Path, content: &[u8]) -> Result<Finished, WriteError> {
     let mut file = PendingFile::create(path)?;
     file.write_all(content)
         .map_err(|e| WriteError::new(path, e))?;
-    file.finish()?.commit()
+    file.finish()
+}
+
+/// Makes the directory `dir` (and its parents) for pages written into it: a directory there,
+/// or a link to one, is used as it is.
+pub fn make_dir(dir: &Path) -> Result<(), WriteError> {
+    fs::create_dir_all(dir).map_err(|e| WriteError::new(dir, e))
 }
 
 /// Makes renames in `dir` durable (where the file system can; a failure only loses durability).
@@ -374,6 +559,13 @@ pub enum OutputError {
         /// The first few of the files that are not outputs, by name.
         found: Vec<String>,
     },
+    /// Another run writes into the directory now (it holds its [`LOCK`]).
+    InUse {
+        /// The directory.
+        dir: PathBuf,
+        /// The other run, as its lock file names it (`pid PID: COMMAND`), if it could be read.
+        owner: Option<String>,
+    },
     /// The directory is not the complete output of a run (no manifest, or its files differ
     /// from what the manifest lists).
     Incomplete {
@@ -411,6 +603,18 @@ impl fmt::Display for OutputError {
                     f,
                     "{} is not empty and dicelens did not write it (it holds {names}, and no \
                      {MANIFEST}): write the outputs to a new or empty directory",
+                    dir.display()
+                )
+            }
+            OutputError::InUse { dir, owner } => {
+                let owner = match owner {
+                    Some(owner) => owner.as_str(),
+                    None => "one that has just started",
+                };
+                write!(
+                    f,
+                    "{} is in use by another dicelens run ({owner}): run again once it has \
+                     ended, or write the outputs to another directory",
                     dir.display()
                 )
             }
@@ -454,7 +658,8 @@ pub fn check_complete(dir: &Path) -> Result<(), OutputError> {
                     error: e,
                 })
             }
-            Ok(meta) if meta.len() != bytes => {
+            // A device or FIFO written through keeps no size.
+            Ok(meta) if meta.is_file() && meta.len() != bytes => {
                 return Err(incomplete(format!(
                     "{name} has {} bytes, {bytes} when it was written",
                     meta.len()
@@ -482,17 +687,29 @@ pub struct OutputDir {
     /// The finished files, by name.
     files: BTreeMap<String, Finished>,
     committed: bool,
+    /// The directory's lock, held until the run ends.
+    lock: Option<DirLock>,
 }
 
 impl OutputDir {
-    /// Opens `dir` for a run's outputs, creating it if needed. Refused: a path that is not a
-    /// directory, and a directory that holds files and no manifest unless every one is an
-    /// output name ([`KNOWN_OUTPUTS`]).
+    /// Opens `dir` for a run's outputs, creating it if needed, and locks it for the run
+    /// ([`LOCK`]). Refused: a path that is not a directory (a link to a directory is
+    /// followed; a link to nothing is refused, never replaced), a directory another run is
+    /// writing into ([`OutputError::InUse`]), and a directory that holds files and no manifest
+    /// unless every one is an output name ([`KNOWN_OUTPUTS`]).
     pub fn open(dir: &Path) -> Result<OutputDir, OutputError> {
         let created = match fs::metadata(dir) {
             Ok(meta) if meta.is_dir() => false,
             Ok(_) => return Err(OutputError::NotADirectory(dir.to_path_buf())),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if fs::symlink_metadata(dir).is_ok() {
+                    let why = refused(
+                        "a symbolic link to nothing (an output directory follows a link, never \
+                         replaces it)"
+                            .into(),
+                    );
+                    return Err(WriteError::new(dir, why).into());
+                }
                 fs::create_dir_all(dir).map_err(|e| WriteError::new(dir, e))?;
                 true
             }
@@ -501,6 +718,15 @@ impl OutputDir {
                     path: dir.to_path_buf(),
                     error: e,
                 })
+            }
+        };
+        let lock = match DirLock::take(dir) {
+            Ok(lock) => lock,
+            Err(e) => {
+                if created {
+                    let _ = fs::remove_dir(dir);
+                }
+                return Err(e);
             }
         };
         let earlier = if created {
@@ -515,6 +741,7 @@ impl OutputDir {
             earlier,
             files: BTreeMap::new(),
             committed: false,
+            lock: Some(lock),
         })
     }
 
@@ -584,8 +811,9 @@ impl OutputDir {
 
     /// Puts the outputs in place: writes the manifest under a temporary name, removes the
     /// earlier manifest, renames every file onto its name, removes the earlier run's files that
-    /// were not written again (and temporary files an interrupted run left), and renames the
-    /// manifest into place last.
+    /// were not written again (regular files only: a link, device or FIFO stays) and the
+    /// temporary files of runs no longer alive, and renames the manifest into place last. The
+    /// lock is released when the run ends (the commit, or the directory dropped).
     pub fn commit(mut self) -> Result<(), WriteError> {
         let manifest = Manifest {
             files: self
@@ -604,7 +832,7 @@ impl OutputDir {
         let manifest_file = pending.finish()?;
         // The directory changes from here on; without a manifest until the end, it reads as
         // incomplete if the run stops half-way.
-        remove_if_present(&self.dir.join(MANIFEST))?;
+        remove_output(&self.dir.join(MANIFEST))?;
         for (_, file) in std::mem::take(&mut self.files) {
             file.rename()?;
         }
@@ -618,7 +846,7 @@ impl OutputDir {
         }
         for name in &self.earlier {
             if !manifest.files.contains_key(name) {
-                remove_if_present(&self.dir.join(name))?;
+                remove_output(&self.dir.join(name))?;
             }
         }
         for sub in &subdirs {
@@ -627,7 +855,7 @@ impl OutputDir {
             // Removed only once empty: a subdirectory this run wrote nothing into.
             let _ = fs::remove_dir(&dir);
         }
-        remove_stale_temps(&self.dir, manifest_file.temp.0.as_deref());
+        remove_stale_temps(&self.dir, manifest_file.temp_path());
         manifest_file.rename()?;
         sync_dir(&self.dir);
         self.committed = true;
@@ -643,33 +871,177 @@ impl Drop for OutputDir {
                 let _ = fs::remove_dir(self.dir.join(sub));
             }
         }
+        // Released (its file removed) before the directory the run made is removed.
+        drop(self.lock.take());
         if self.created && !self.committed {
             let _ = fs::remove_dir(&self.dir);
         }
     }
 }
 
-/// Removes the file at `path`, if there is one.
-fn remove_if_present(path: &Path) -> Result<(), WriteError> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(WriteError::new(path, e)),
+/// Removes the output at `path` if it is a regular file: nothing else (a link, a device, a
+/// FIFO, a directory) that sits under an output's name is removed.
+fn remove_output(path: &Path) -> Result<(), WriteError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => match fs::remove_file(path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(WriteError::new(path, e)),
+            _ => Ok(()),
+        },
         _ => Ok(()),
     }
 }
 
-/// Removes the temporary files that runs killed before their end left in `dir` (all but
-/// `keep`).
+/// The process that wrote the temporary file `name` (`.dicelens-tmp-PID-...`), if the name
+/// is one.
+fn temp_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(TEMP_PREFIX)?;
+    rest.split('-').next()?.parse().ok()
+}
+
+/// Whether the process `pid` is alive (on Unix: `kill(pid, 0)` finds it; elsewhere assumed).
+fn process_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        if pid <= 0 {
+            return true;
+        }
+        // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+        let found = unsafe { libc::kill(pid, 0) } == 0;
+        found || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+/// Removes the temporary files in `dir` that runs killed before their end left (all but
+/// `keep`): those whose process (the id in their name) is no longer alive. Temporary files of
+/// this process, of a live process, or whose name gives no process are left alone: a run
+/// never removes a file that a live run may still be writing.
 fn remove_stale_temps(dir: &Path, keep: Option<&Path>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
+    let me = std::process::id();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let is_temp = name.to_str().is_some_and(|n| n.starts_with(TEMP_PREFIX));
+        let owner = name.to_str().and_then(temp_owner);
+        let stale = owner.is_some_and(|pid| pid != me && !process_alive(pid));
         let kept = keep.is_some_and(|k| k.file_name() == Some(name.as_os_str()));
-        if is_temp && !kept && entry.file_type().is_ok_and(|t| t.is_file()) {
+        if stale && !kept && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = fs::remove_file(entry.path());
         }
+    }
+}
+
+/// The lock of an output directory: its [`LOCK`] file, created, locked (`flock(2)`, exclusive,
+/// not waited for) and holding this run's process id and command line; removed and unlocked
+/// when dropped.
+struct DirLock {
+    /// The lock file.
+    path: PathBuf,
+    /// Open while the lock is held.
+    file: File,
+}
+
+impl DirLock {
+    /// Locks `dir`, or [`OutputError::InUse`] naming the run that holds it.
+    fn take(dir: &Path) -> Result<DirLock, OutputError> {
+        let path = dir.join(LOCK);
+        let fail = |e| OutputError::from(WriteError::new(&path, e));
+        // A lock file removed by its owner between our open and our lock is locked in vain:
+        // try again on the file now there.
+        for _ in 0..100 {
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(fail)?;
+            match try_lock(&file) {
+                Ok(true) => {}
+                Ok(false) => {
+                    let mut owner = String::new();
+                    let _ = io::Read::read_to_string(&mut file, &mut owner);
+                    let owner = owner.trim();
+                    return Err(OutputError::InUse {
+                        dir: dir.to_path_buf(),
+                        owner: (!owner.is_empty()).then(|| owner.to_string()),
+                    });
+                }
+                Err(e) => return Err(fail(e)),
+            }
+            if !same_file(&file, &path) {
+                continue;
+            }
+            let command: Vec<String> = std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let text = format!("pid {}: {}\n", std::process::id(), command.join(" "));
+            file.set_len(0)
+                .and_then(|()| file.write_all(text.as_bytes()))
+                .map_err(fail)?;
+            return Ok(DirLock { path, file });
+        }
+        Err(fail(io::Error::other(
+            "the lock file keeps being replaced by other runs",
+        )))
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        // Removed while still locked, so that a run that opens it after sees a new file.
+        if same_file(&self.file, &self.path) {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Takes an exclusive `flock(2)` lock on `file` without waiting: `Ok(false)` when another
+/// open file holds it. (No lock where there is no `flock`.)
+fn try_lock(file: &File) -> io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a descriptor this File owns; it is released when the File closes.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(true);
+        }
+        let e = io::Error::last_os_error();
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            Ok(false)
+        } else {
+            Err(e)
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(true)
+    }
+}
+
+/// Whether `path` still names the open `file` (not removed or replaced since it was opened).
+fn same_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::symlink_metadata(path)) {
+            (Ok(open), Ok(now)) => open.dev() == now.dev() && open.ino() == now.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
     }
 }
 
@@ -692,7 +1064,7 @@ fn earlier_outputs(dir: &Path) -> Result<Vec<String>, OutputError> {
         let entry = entry.map_err(unreadable)?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name == MANIFEST || name.starts_with(TEMP_PREFIX) {
+        if name == MANIFEST || name == LOCK || name.starts_with(TEMP_PREFIX) {
             continue;
         }
         let known_dir = KNOWN_OUTPUT_DIRS.contains(&name.as_ref());
@@ -760,8 +1132,10 @@ mod tests {
         let mut games = out.create("games.csv").unwrap();
         games.write_all(b"game_id,file,line\n").unwrap();
         out.add(games.finish().unwrap());
-        // Nothing is in place before the commit.
-        assert!(names(&dir).iter().all(|n| n.starts_with(TEMP_PREFIX)));
+        // Nothing is in place before the commit (but the run's lock).
+        assert!(names(&dir)
+            .iter()
+            .all(|n| n.starts_with(TEMP_PREFIX) || n == LOCK));
         out.commit().unwrap();
         assert_eq!(names(&dir), [MANIFEST, "games.csv", "summary.json"]);
         check_complete(&dir).unwrap();
@@ -811,9 +1185,14 @@ mod tests {
                 ("extra.txt", "1\n"),
             ],
         );
-        // Files of the user's are kept; a leftover temporary file is removed.
+        // Files of the user's are kept; a temporary file a dead run left is removed (no
+        // process has an id above the kernel's limit of 2^22).
         fs::write(dir.join("notes.txt"), "mine").unwrap();
-        fs::write(dir.join(format!("{TEMP_PREFIX}1-0-games.csv")), "cut").unwrap();
+        fs::write(
+            dir.join(format!("{TEMP_PREFIX}999999999-0-games.csv")),
+            "cut",
+        )
+        .unwrap();
         committed(dir, &[("summary.json", "2\n")]);
         assert_eq!(names(dir), [MANIFEST, "notes.txt", "summary.json"]);
     }
@@ -923,5 +1302,123 @@ mod tests {
             .err()
             .unwrap();
         assert!(error.to_string().contains("no/such/dir.svg"), "{error}");
+    }
+
+    #[test]
+    fn a_directory_in_use_is_refused_naming_the_run_and_freed_after_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let first = OutputDir::open(&dir).unwrap();
+        assert!(dir.join(LOCK).is_file());
+        let error = OutputDir::open(&dir).err().unwrap();
+        let message = error.to_string();
+        assert!(matches!(error, OutputError::InUse { .. }), "{message}");
+        let pid = format!("pid {}", std::process::id());
+        assert!(message.contains(&pid), "{message}");
+        assert!(
+            message.contains("in use by another dicelens run"),
+            "{message}"
+        );
+        // The refused run leaves the directory and the lock as they were.
+        assert!(dir.is_dir() && dir.join(LOCK).is_file());
+        first.commit().unwrap();
+        // Committed: the lock is gone, and not listed in the manifest.
+        assert_eq!(names(&dir), [MANIFEST]);
+        assert!(Manifest::read(&dir).unwrap().unwrap().files.is_empty());
+        let second = OutputDir::open(&dir).unwrap();
+        drop(second);
+        assert_eq!(names(&dir), [MANIFEST]);
+        check_complete(&dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn temporary_files_of_live_runs_are_never_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        // The parent process (the test runner's) is alive: its file might be written now.
+        let live = format!(
+            "{TEMP_PREFIX}{}-0-games.csv",
+            std::os::unix::process::parent_id()
+        );
+        let dead = format!("{TEMP_PREFIX}999999999-0-games.csv");
+        let unnamed = format!("{TEMP_PREFIX}x-games.csv");
+        for name in [&live, &dead, &unnamed] {
+            fs::write(dir.join(name), "part").unwrap();
+        }
+        committed(dir, &[("summary.json", "1\n")]);
+        let mut expected = vec![
+            live,
+            unnamed,
+            MANIFEST.to_string(),
+            "summary.json".to_string(),
+        ];
+        expected.sort();
+        assert_eq!(names(dir), expected);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_link_is_followed_and_a_directory_or_a_link_to_nothing_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let real = d.join("real.ygn");
+        fs::write(&real, "old").unwrap();
+        let link = d.join("link.ygn");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_file(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        // A link to nothing, and a directory, are refused and left as they were.
+        let dangling = d.join("dangling.ygn");
+        std::os::unix::fs::symlink(d.join("nothing"), &dangling).unwrap();
+        let error = write_file(&dangling, b"x").err().unwrap().to_string();
+        assert!(error.contains("symbolic link to nothing"), "{error}");
+        assert!(fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        let sub = d.join("sub");
+        fs::create_dir(&sub).unwrap();
+        let error = write_file(&sub, b"x").err().unwrap().to_string();
+        assert!(error.contains("a directory"), "{error}");
+        assert!(sub.is_dir());
+        // A link to a directory, as an output directory, is followed.
+        let outputs = d.join("outputs");
+        std::os::unix::fs::symlink(&sub, &outputs).unwrap();
+        committed(&outputs, &[("summary.json", "1\n")]);
+        assert!(fs::symlink_metadata(&outputs)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(names(&sub), [MANIFEST, "summary.json"]);
+        let gone = d.join("gone");
+        std::os::unix::fs::symlink(d.join("nowhere"), &gone).unwrap();
+        let error = OutputDir::open(&gone).err().unwrap().to_string();
+        assert!(error.contains("symbolic link to nothing"), "{error}");
+        assert!(!d.join("nowhere").exists());
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_fifo_is_written_through() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("pipe");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).unwrap())
+        };
+        write_file(&fifo, b"through").unwrap();
+        assert_eq!(reader.join().unwrap(), b"through");
+        assert_eq!(names(tmp.path()), ["pipe"]);
+        assert!(is_written_through(&fs::metadata(&fifo).unwrap()));
     }
 }

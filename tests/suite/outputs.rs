@@ -516,14 +516,16 @@ fn single_file_outputs_are_replaced_whole_or_not_at_all() {
         assert_eq!(snapshot(&pages), pages_before, "{what}");
     }
     assert!(truth.is_file());
-    // A conversion that stops at a game it cannot write leaves no half file: the earlier one
-    // stays (and a new path stays absent).
-    let yatzy = d.join("yatzy.ygn");
+    // A conversion that stops at a game it cannot write (Verhoeff's records are solitaire)
+    // leaves no half file: the earlier one stays (and a new path stays absent).
+    let yatzy = d.join("two-seat.ygn");
     run_ok(
         &[
             "simulate",
             "--rules",
-            "yatzy",
+            "yahtzee-free",
+            "--seats",
+            "2",
             "--games",
             "3",
             "--seed",
@@ -545,7 +547,7 @@ fn single_file_outputs_are_replaced_whole_or_not_at_all() {
         1,
     );
     let named = format!("cannot write {}", arg(&converted));
-    assert_failed(&result, 1, &[&named, "not one of Verhoeff's"], "verhoeff");
+    assert_failed(&result, 1, &[&named, "records are solitaire"], "verhoeff");
     assert_eq!(fs::read(&converted).unwrap(), before["converted.jsonl"]);
     let new = d.join("new.txt");
     run(
