@@ -61,7 +61,8 @@ pub struct Args {
     /// other faces share the rest equally, e.g. `6:0.2`. Default: fair dice.
     #[arg(long, value_name = "FACE:P")]
     pub loaded: Option<String>,
-    /// Output file; the ground truth is written beside it as NAME.truth.csv.
+    /// Output file; the ground truth is written beside it as NAME.truth.csv (not when the
+    /// output is a device or a FIFO, written through).
     #[arg(long)]
     pub out: PathBuf,
     #[command(flatten)]
@@ -220,7 +221,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     bar.finish_and_clear();
     let out = out.finish().map_err(CliError::failure)?;
-    let truth_file = truth_path(&args.out);
     let mut csv = String::from("player,temperature,games,decisions,total_error\n");
     for (p, t) in players.iter().zip(&truth) {
         csv.push_str(&format!(
@@ -228,14 +228,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             p.name, p.temperature, t.games, t.decisions, t.total_error
         ));
     }
-    commit_with_truth(out, &truth_file, &csv)?;
+    let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
-        "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {}",
+        "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {truth}",
         args.games,
         args.seats,
         args.players,
         args.out.display(),
-        truth_file.display()
     ));
     Ok(())
 }
@@ -299,7 +298,6 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     }
     bar.finish_and_clear();
     let out = out.finish().map_err(CliError::failure)?;
-    let truth_file = truth_path(&args.out);
     let mut csv = String::from("player,strategy,games,mean_total\n");
     for (p, &(games, sum)) in players.iter().zip(&truth) {
         let mean = if games > 0 {
@@ -309,31 +307,38 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
         };
         csv.push_str(&format!("{},{},{games},{mean:.3}\n", p.name, p.strategy));
     }
-    commit_with_truth(out, &truth_file, &csv)?;
+    let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
-        "simulated {} {} games of {} seat(s) among {} players ({}): {} ({format}), truth {}",
+        "simulated {} {} games of {} seat(s) among {} players ({}): {} ({format}), truth {truth}",
         args.games,
         rules.name,
         args.seats,
         players.len(),
         strategies.join(", "),
         args.out.display(),
-        truth_file.display()
     ));
     Ok(())
 }
 
-/// Writes the ground truth `csv` to `truth_file`, then puts the corpus `out` and its truth in
-/// place together, once both are written.
+/// Writes the ground truth `csv` beside the corpus `path` ([`truth_path`]), then puts the
+/// corpus `out` and its truth in place together, once both are written; says where the truth
+/// went. A corpus written to something that is not a regular file (a device such as
+/// `/dev/null`, a FIFO) gets no truth file: none is made beside a device.
 fn commit_with_truth(
     out: dicelens::report::output::Finished,
-    truth_file: &Path,
+    path: &Path,
     csv: &str,
-) -> Result<(), CliError> {
-    let mut truth_out = PendingFile::create(truth_file).map_err(CliError::failure)?;
+) -> Result<String, CliError> {
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        commit_all(vec![out]).map_err(CliError::failure)?;
+        return Ok("not written (the output is not a regular file)".to_string());
+    }
+    let truth_file = truth_path(path);
+    let mut truth_out = PendingFile::create(&truth_file).map_err(CliError::failure)?;
     truth_out
         .write_all(csv.as_bytes())
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
     let truth_out = truth_out.finish().map_err(CliError::failure)?;
-    commit_all(vec![out, truth_out]).map_err(CliError::failure)
+    commit_all(vec![out, truth_out]).map_err(CliError::failure)?;
+    Ok(truth_file.display().to_string())
 }
