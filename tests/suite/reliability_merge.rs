@@ -1,0 +1,174 @@
+//! Merges and pages that the hostile test run of issue 30 broke: partitions of a Jamb corpus of
+//! which one rates nothing (item 10), a plain merge of analyses rated by different oracles and
+//! of a log whose name is not UTF-8 (item 12), and the game page of a 255-player game, whose
+//! size must stay bounded (item 11).
+
+use crate::common::{output_files, run, run_ok, text};
+use std::fs;
+use std::path::Path;
+
+/// A path as an argument.
+fn arg(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// `analyze FILES --byte-range RANGE? FLAGS --out OUT`, which must succeed; returns stdout.
+fn analyze(files: &[&Path], range: Option<(u64, u64)>, flags: &[&str], out: &Path) -> String {
+    let mut args = vec!["analyze".to_string()];
+    args.extend(files.iter().map(|f| arg(f).to_string()));
+    if let Some((start, end)) = range {
+        args.extend(["--byte-range".into(), format!("{start}:{end}")]);
+    }
+    args.extend(flags.iter().map(|f| f.to_string()));
+    args.extend(["--out".into(), arg(out).into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_ok(&args, 2)
+}
+
+/// The top-level files of an output directory (the pages and the manifest left out), by name.
+fn top_files(dir: &Path) -> Vec<(String, String)> {
+    output_files(dir)
+        .into_iter()
+        .filter(|(name, _)| !name.contains('/') && name != ".dicelens-outputs")
+        .map(|(name, bytes)| (name, text(&bytes)))
+        .collect()
+}
+
+/// A Jamb corpus cut into partitions of which some rate no game (an empty byte range at the
+/// start and at the end), with a yahtzee log as one more partition: `merge --partitions` gives
+/// the outputs of one `analyze` of the whole, its summary naming the oracle of both rule sets.
+#[test]
+fn jamb_partitions_of_which_one_rates_nothing_merge_to_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (jamb, yahtzee) = (d.join("jamb.ygn"), d.join("yahtzee.ygn"));
+    let simulate = |out: &Path, flags: &str| {
+        let mut args: Vec<&str> = vec!["simulate"];
+        args.extend(flags.split(' '));
+        args.extend(["--out", arg(out)]);
+        run_ok(&args, 2);
+    };
+    simulate(&jamb, "--rules jamb-5 --players 2 --games 4 --seed 11");
+    simulate(&yahtzee, "--rules yahtzee --players 2 --games 4 --seed 12");
+    let flags = ["--oracle", "e", "--min-games", "1"];
+    let one = d.join("one");
+    let stdout = analyze(&[&yahtzee, &jamb], None, &flags, &one);
+    let summary = fs::read_to_string(one.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("heuristic Jamb oracle (jamb-5)"),
+        "{summary}"
+    );
+
+    let len = fs::metadata(&jamb).unwrap().len();
+    let parts: [(&Path, Option<(u64, u64)>); 5] = [
+        (&yahtzee, None),
+        (&jamb, Some((0, 0))),
+        (&jamb, Some((0, len / 2))),
+        (&jamb, Some((len / 2, len))),
+        (&jamb, Some((len, len))),
+    ];
+    let mut shards = Vec::new();
+    for (i, (file, range)) in parts.into_iter().enumerate() {
+        let shard = d.join(format!("p{i}"));
+        analyze(&[file], range, &flags, &shard);
+        shards.push(shard);
+    }
+    // The empty partitions rated nothing; the others rated games.
+    let rated = |shard: &Path| -> u64 {
+        let summary: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(shard.join("summary.json")).unwrap()).unwrap();
+        summary["games_rated"].as_u64().unwrap()
+    };
+    let counts: Vec<u64> = shards.iter().map(|s| rated(s)).collect();
+    assert!(counts[1] == 0 && counts[4] == 0, "{counts:?}");
+    assert!(
+        counts[0] > 0 && counts[2] > 0 && counts[3] > 0,
+        "{counts:?}"
+    );
+
+    // The Jamb log alone, its first and last partitions empty.
+    let jamb_one = d.join("jamb-one");
+    let jamb_stdout = analyze(&[&jamb], None, &flags, &jamb_one);
+    let merge = |order: &[usize], out: &Path| {
+        let mut args = vec!["merge", "--partitions"];
+        args.extend(order.iter().map(|&i| arg(&shards[i])));
+        args.extend(["--min-games", "1", "--out", arg(out)]);
+        run_ok(&args, 2)
+    };
+    let jamb_merged = d.join("jamb-merged");
+    assert_eq!(merge(&[1, 2, 3, 4], &jamb_merged), jamb_stdout);
+    assert_eq!(top_files(&jamb_one), top_files(&jamb_merged));
+    // With the yahtzee log: its partition names no Jamb oracle, the others no other.
+    let merged = d.join("merged");
+    assert_eq!(merge(&[0, 1, 2, 3, 4], &merged), stdout);
+    assert_eq!(top_files(&one), top_files(&merged));
+    // An empty partition first (the merged summary takes the first input's fields).
+    let (empty_first, one_after) = (d.join("empty-first"), d.join("one-after"));
+    let stdout = analyze(&[&jamb, &yahtzee], None, &flags, &one_after);
+    let shards = [&shards[1], &shards[2], &shards[3], &shards[0]];
+    let mut args = vec!["merge", "--partitions"];
+    args.extend(shards.iter().map(|s| arg(s)));
+    args.extend(["--min-games", "1", "--out", arg(&empty_first)]);
+    let out = run(&args, 2);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), stdout);
+    assert_eq!(top_files(&one_after), top_files(&empty_first));
+}
+
+/// Two analyses of different logs, one rated by the solitaire oracle (`--oracle e`) and one by
+/// the default (match points): a plain merge is refused, naming both oracles and both
+/// analyses; analyses rated alike still merge.
+#[test]
+fn a_merge_of_analyses_rated_by_different_oracles_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = (d.join("a.ygn"), d.join("b.ygn"));
+    for (log, seed) in [(&a, "1"), (&b, "2")] {
+        run_ok(
+            &[
+                "simulate",
+                "--seats",
+                "2",
+                "--players",
+                "4",
+                "--games",
+                "4",
+                "--seed",
+                seed,
+                "--out",
+                arg(log),
+            ],
+            2,
+        );
+    }
+    let (solitaire, default) = (d.join("solitaire"), d.join("default"));
+    analyze(&[&a], None, &["--oracle", "e"], &solitaire);
+    analyze(&[&b], None, &[], &default);
+    let merged = d.join("merged");
+    for (first, second) in [(&solitaire, &default), (&default, &solitaire)] {
+        let out = run(
+            &["merge", arg(first), arg(second), "--out", arg(&merged)],
+            2,
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        for words in [
+            arg(first),
+            arg(second),
+            "oracle e",
+            "oracle emp:1",
+            "solitaire expected score",
+            "cannot be merged",
+        ] {
+            assert!(stderr.contains(words), "{words:?} not in {stderr}");
+        }
+        assert!(!merged.join("summary.json").exists());
+    }
+    // The same oracle: merged.
+    let again = d.join("again");
+    analyze(&[&b], None, &["--oracle", "e"], &again);
+    run_ok(
+        &["merge", arg(&solitaire), arg(&again), "--out", arg(&merged)],
+        2,
+    );
+}
