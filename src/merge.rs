@@ -11,6 +11,7 @@
 use crate::aggregate::{Overflow, Parts};
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
+use crate::path_name::{name_of_path, path_of_name};
 use crate::pipeline::{rate_batch, Progress, RunMeter, Tables, BATCH};
 use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
@@ -208,9 +209,10 @@ impl Shard {
             .map_err(MergeError::BadOracleSpec)
     }
 
-    /// The name the merged summary gives the analysis: its directory.
+    /// The name the merged summary gives the analysis: its directory
+    /// ([`crate::path_name`]).
     fn name(&self) -> String {
-        self.dir.display().to_string()
+        name_of_path(&self.dir)
     }
 }
 
@@ -572,7 +574,7 @@ fn open_log(row: &GameRow) -> Result<LogFile, String> {
         if path.is_empty() || tried.iter().any(|(p, _)| *p == path) {
             continue;
         }
-        match LogFile::open(Path::new(path), None) {
+        match LogFile::open(&path_of_name(path), None) {
             Ok(log) => return Ok(log.named(&row.file)),
             Err(why) => tried.push((path, why.to_string())),
         }

@@ -3,9 +3,12 @@
 //! of a log whose name is not UTF-8 (item 12), and the game page of a 255-player game, whose
 //! size must stay bounded (item 11).
 
-use crate::common::{output_files, run, run_ok, text};
+use crate::common::{output_files, run, run_ok, tables_dir, text};
+use std::ffi::{OsStr, OsString};
 use std::fs;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
+use std::process::{Command, Output};
 
 /// A path as an argument.
 fn arg(path: &Path) -> &str {
@@ -171,4 +174,85 @@ fn a_merge_of_analyses_rated_by_different_oracles_is_refused() {
         &["merge", arg(&solitaire), arg(&again), "--out", arg(&merged)],
         2,
     );
+}
+
+/// Runs the binary with `args` (any bytes) in `cwd`, with the suite's tables.
+fn run_in(cwd: &Path, args: &[&OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dicelens"))
+        .args(args)
+        .current_dir(cwd)
+        .env("DICELENS_TABLES", tables_dir())
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .unwrap()
+}
+
+/// A log whose name holds the byte 0xff (not UTF-8), analysed twice from its directory under
+/// its relative name: the outputs name it with the byte escaped (`\xFF`), and a merge of both
+/// analyses, run from another directory, finds the log again (by its absolute path) and
+/// subtracts the duplicates: the merged counts are one analysis's.
+#[test]
+fn a_log_whose_name_is_not_utf8_is_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let logs = d.join("logs");
+    fs::create_dir(&logs).unwrap();
+    let name = OsStr::from_bytes(b"x\xff\\y.ygn");
+    let log = logs.join(name);
+    run_ok(
+        &[
+            "simulate",
+            "--players",
+            "2",
+            "--games",
+            "3",
+            "--seed",
+            "4",
+            "--out",
+            arg(&d.join("plain.ygn")),
+        ],
+        2,
+    );
+    fs::copy(d.join("plain.ygn"), &log).unwrap();
+    let shards = [d.join("s1"), d.join("s2")];
+    for shard in &shards {
+        let out = run_in(
+            &logs,
+            &[
+                OsStr::new("analyze"),
+                name,
+                OsStr::new("--oracle"),
+                OsStr::new("e"),
+                OsStr::new("--min-games"),
+                OsStr::new("1"),
+                OsStr::new("--out"),
+                shard.as_os_str(),
+            ],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let games = fs::read_to_string(shards[0].join("games.csv")).unwrap();
+    let mut absolute = fs::canonicalize(&logs).unwrap().into_os_string().into_vec();
+    absolute.extend(b"/x\\xFF\\\\y.ygn");
+    let absolute = String::from_utf8(absolute).unwrap();
+    assert!(
+        games.contains(&format!(",x\\xFF\\\\y.ygn,1,")) && games.contains(&absolute),
+        "{games}"
+    );
+    let merged = d.join("merged");
+    let mut args: Vec<OsString> = vec!["merge".into()];
+    args.extend(shards.iter().map(|s| s.clone().into_os_string()));
+    args.extend(["--min-games".into(), "1".into(), "--out".into()]);
+    args.push(merged.clone().into_os_string());
+    let args: Vec<&OsStr> = args.iter().map(OsString::as_os_str).collect();
+    let out = run_in(d, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("3 later occurrences subtracted"));
+    let rated = |dir: &Path| -> serde_json::Value {
+        let summary: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+        summary["games_rated"].clone()
+    };
+    assert_eq!(rated(&merged), rated(&shards[0]));
+    assert_eq!(rated(&merged), 3);
 }
