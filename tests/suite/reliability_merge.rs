@@ -256,3 +256,78 @@ fn a_log_whose_name_is_not_utf8_is_merged() {
     assert_eq!(rated(&merged), rated(&shards[0]));
     assert_eq!(rated(&merged), 3);
 }
+
+/// The boxes of a yahtzee sheet in the order the generated game fills them.
+const BOXES: [&str; 13] = [
+    "1", "2", "3", "4", "5", "6", "3K", "4K", "FH", "SS", "LS", "Y", "C",
+];
+
+/// Writes a yahtzee game of `seats` players (`p001`, ...) and `rounds` rounds in YGN (abandoned
+/// when it has fewer than 13): every turn rolls 12345 once and fills the next box of [`BOXES`].
+fn many_player_game(path: &Path, seats: usize, rounds: usize) {
+    let names: Vec<String> = (1..=seats).map(|i| format!("p{i:03}")).collect();
+    let mut log = format!(
+        "[Game \"many\"]\n[Rules \"yahtzee\"]\n[Players \"{}\"]\n",
+        names.join(", ")
+    );
+    if rounds < BOXES.len() {
+        log.push_str("[Termination \"abandoned\"]\n");
+    }
+    log.push('\n');
+    for (round, code) in BOXES.iter().take(rounds).enumerate() {
+        for name in &names {
+            log.push_str(&format!("{}. {name}: 12345 {code}\n", round + 1));
+        }
+    }
+    fs::write(path, log).unwrap();
+}
+
+/// The game page of a 255-player game rated in match points (the default oracle) is bounded:
+/// its moves carry no `dicelens eval` line listing 254 opponents (each about 40 KB of HTML:
+/// the page of this one-round game had 10 MB, that of a whole game 129 MB), and the page says
+/// why.
+#[test]
+fn the_page_of_a_255_player_game_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let log = d.join("many.ygn");
+    many_player_game(&log, 255, 1);
+    let out = d.join("out");
+    analyze(
+        &[&log],
+        None,
+        &["--include-unfinished", "--min-games", "1"],
+        &out,
+    );
+    let page = fs::read_to_string(out.join("games").join("many.html")).unwrap();
+    assert!(page.contains("match points"), "rated in match points");
+    let moves = page.matches("<tr id=\"d").count();
+    assert_eq!(moves, 255, "every move is on the page");
+    assert!(
+        page.len() < 2_000_000,
+        "the page has {} bytes for {moves} moves",
+        page.len()
+    );
+    assert!(!page.contains("--opponent-filled"), "no eval line");
+    assert!(page.contains("more than 8 players"), "the page says why");
+}
+
+/// Games of up to 8 players keep their eval lines, opponents and all.
+#[test]
+fn the_page_of_an_8_player_game_keeps_its_eval_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let log = d.join("many.ygn");
+    many_player_game(&log, 8, 1);
+    let out = d.join("out");
+    analyze(
+        &[&log],
+        None,
+        &["--include-unfinished", "--min-games", "1"],
+        &out,
+    );
+    let page = fs::read_to_string(out.join("games").join("many.html")).unwrap();
+    assert_eq!(page.matches("<tr class=\"eval\">").count(), 8);
+    assert_eq!(page.matches("--opponent-filled").count(), 8 * 7);
+    assert!(!page.contains("more than 8 players"));
+}
