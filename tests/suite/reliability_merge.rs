@@ -3,7 +3,7 @@
 //! of a log whose name is not UTF-8 (item 12), and the game page of a 255-player game, whose
 //! size must stay bounded (item 11).
 
-use crate::common::{output_files, run, run_ok, tables_dir, text};
+use crate::common::{output_files, run, run_ok, simulate_two_seat, tables_dir, text};
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -126,23 +126,9 @@ fn a_merge_of_analyses_rated_by_different_oracles_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (a, b) = (d.join("a.ygn"), d.join("b.ygn"));
-    for (log, seed) in [(&a, "1"), (&b, "2")] {
-        run_ok(
-            &[
-                "simulate",
-                "--seats",
-                "2",
-                "--players",
-                "4",
-                "--games",
-                "4",
-                "--seed",
-                seed,
-                "--out",
-                arg(log),
-            ],
-            2,
-        );
+    for (log, seed) in [(&a, 1), (&b, 2)] {
+        let args = simulate_two_seat(4, 4, seed, arg(log));
+        run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>(), 2);
     }
     let (solitaire, default) = (d.join("solitaire"), d.join("default"));
     analyze(&[&a], None, &["--oracle", "e"], &solitaire);
@@ -282,32 +268,30 @@ fn many_player_game(path: &Path, seats: usize, rounds: usize) {
     fs::write(path, log).unwrap();
 }
 
-/// The game page of a 255-player game rated in match points (the default oracle) is bounded:
-/// its moves carry no `dicelens eval` line listing 254 opponents (each about 40 KB of HTML:
-/// the page of this one-round game had 10 MB, that of a whole game 129 MB), and the page says
-/// why.
-#[test]
-fn the_page_of_a_255_player_game_is_bounded() {
+/// The game page of the one-round game of `seats` players ([`many_player_game`]), rated with
+/// the default oracle (match points).
+fn page_of_one_round(seats: usize) -> String {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let log = d.join("many.ygn");
-    many_player_game(&log, 255, 1);
+    many_player_game(&log, seats, 1);
     let out = d.join("out");
-    analyze(
-        &[&log],
-        None,
-        &["--include-unfinished", "--min-games", "1"],
-        &out,
-    );
+    let flags = ["--include-unfinished", "--min-games", "1"];
+    analyze(&[&log], None, &flags, &out);
     let page = fs::read_to_string(out.join("games").join("many.html")).unwrap();
     assert!(page.contains("match points"), "rated in match points");
-    let moves = page.matches("<tr id=\"d").count();
-    assert_eq!(moves, 255, "every move is on the page");
-    assert!(
-        page.len() < 2_000_000,
-        "the page has {} bytes for {moves} moves",
-        page.len()
-    );
+    assert_eq!(page.matches("<tr id=\"d").count(), seats, "every move");
+    page
+}
+
+/// The game page of a 255-player game rated in match points (the default oracle) is bounded:
+/// its moves carry no `dicelens eval` line listing 254 opponents (each about 36 KB of HTML:
+/// the page of this one-round game had 9 MB, that of a whole game 129 MB), and the page says
+/// why.
+#[test]
+fn the_page_of_a_255_player_game_is_bounded() {
+    let page = page_of_one_round(255);
+    assert!(page.len() < 2_000_000, "the page has {} bytes", page.len());
     assert!(!page.contains("--opponent-filled"), "no eval line");
     assert!(page.contains("more than 8 players"), "the page says why");
 }
@@ -315,18 +299,7 @@ fn the_page_of_a_255_player_game_is_bounded() {
 /// Games of up to 8 players keep their eval lines, opponents and all.
 #[test]
 fn the_page_of_an_8_player_game_keeps_its_eval_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let log = d.join("many.ygn");
-    many_player_game(&log, 8, 1);
-    let out = d.join("out");
-    analyze(
-        &[&log],
-        None,
-        &["--include-unfinished", "--min-games", "1"],
-        &out,
-    );
-    let page = fs::read_to_string(out.join("games").join("many.html")).unwrap();
+    let page = page_of_one_round(8);
     assert_eq!(page.matches("<tr class=\"eval\">").count(), 8);
     assert_eq!(page.matches("--opponent-filled").count(), 8 * 7);
     assert!(!page.contains("more than 8 players"));
