@@ -116,7 +116,7 @@ impl LogFile {
         let name = if is_stdin {
             STDIN_NAME.to_string()
         } else {
-            path.display().to_string()
+            crate::path_name::name_of_path(path)
         };
         let unreadable = |what: String| OpenError::Unreadable(format!("{name}: {what}"));
         let recognise = |content: &[u8], compression: Compression| match format {

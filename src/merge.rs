@@ -11,11 +11,14 @@
 use crate::aggregate::{Overflow, Parts};
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
+use crate::path_name::{name_of_path, path_of_name};
 use crate::pipeline::{rate_batch, Progress, RunMeter, Tables, BATCH};
-use crate::rate::OracleSpec;
+use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
 use crate::report::csv::{read_game_rows, GameRow};
-use crate::report::summary::{DuplicateGame, MergeFields, NotSubtracted, SummaryFile};
+use crate::report::summary::{
+    DuplicateGame, MergeFields, NotSubtracted, SummaryFile, ThresholdsJson,
+};
 use dicelens_parsers::{GameRecord, LineNumber};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -73,6 +76,18 @@ pub enum MergeError {
     /// Duplicates that cannot be subtracted (their logs changed or cannot be found), without
     /// [`MergeOptions::force`]: the merged counts would be wrong.
     NotSubtracted(Vec<NotSubtracted>),
+    /// Two analyses rated by different oracles ([`merged_oracle`]): their numbers are not
+    /// comparable.
+    DifferentOracles {
+        /// The one before.
+        first: PathBuf,
+        /// How it was rated (`oracle SPEC (DESCRIPTION)`, and the thresholds when they differ).
+        first_rated: String,
+        /// The other.
+        other: PathBuf,
+        /// How that one was rated.
+        other_rated: String,
+    },
 }
 
 /// Duplicates listed one by one in [`MergeError::NotSubtracted`]'s message.
@@ -111,6 +126,19 @@ impl fmt::Display for MergeError {
                 f,
                 "{what}: added to the analyses before it, {overflow}: these counts cannot be \
                  merged"
+            ),
+            MergeError::DifferentOracles {
+                first,
+                first_rated,
+                other,
+                other_rated,
+            } => write!(
+                f,
+                "{} was rated with {first_rated} and {} with {other_rated}: analyses rated by \
+                 different oracles cannot be merged (their numbers are not comparable); analyse \
+                 them again with the same --oracle",
+                first.display(),
+                other.display()
             ),
             MergeError::NotSubtracted(list) => {
                 write!(
@@ -181,9 +209,10 @@ impl Shard {
             .map_err(MergeError::BadOracleSpec)
     }
 
-    /// The name the merged summary gives the analysis: its directory.
+    /// The name the merged summary gives the analysis: its directory
+    /// ([`crate::path_name`]).
     fn name(&self) -> String {
-        self.dir.display().to_string()
+        name_of_path(&self.dir)
     }
 }
 
@@ -218,13 +247,81 @@ struct Duplicate {
     problem: Option<String>,
 }
 
+/// The oracle description the merge of `shards` names: the union of theirs
+/// ([`crate::rate::union_of_descriptions`]: an analysis that rated no game, or no game of a
+/// rule set, names no oracle for it). An error ([`MergeError::DifferentOracles`]) naming the
+/// first two shards rated by different oracles: another oracle spec, other thresholds, or
+/// another description of a part both describe.
+pub fn merged_oracle(shards: &[Shard]) -> Result<String, MergeError> {
+    let Some(first) = shards.first() else {
+        return Err(MergeError::NoAnalysis);
+    };
+    let spec = first.oracle()?;
+    let mut union = first.summary.oracle.clone();
+    for (i, shard) in shards.iter().enumerate().skip(1) {
+        let (a, b) = (&first.summary, &shard.summary);
+        let thresholds =
+            a.thresholds != b.thresholds || a.match_point_thresholds != b.match_point_thresholds;
+        let theirs = shard.oracle()?;
+        let before = match union_of_descriptions([union.as_str(), b.oracle.as_str()]) {
+            Some(more) if theirs == spec && !thresholds => {
+                union = more;
+                continue;
+            }
+            // Different descriptions: the first shard before whose description differs.
+            None if theirs == spec && !thresholds => shards[..i]
+                .iter()
+                .find(|s| {
+                    union_of_descriptions([s.summary.oracle.as_str(), b.oracle.as_str()]).is_none()
+                })
+                .unwrap_or(first),
+            _ => first,
+        };
+        let rated = |s: &Shard| {
+            let spec = s
+                .oracle()
+                .map_or_else(|_| "?".into(), |spec| spec.to_string());
+            let mut text = format!("oracle {spec} ({})", s.summary.oracle);
+            if thresholds {
+                text.push_str(&format!(
+                    ", class thresholds {}",
+                    thresholds_text(&s.summary)
+                ));
+            }
+            text
+        };
+        return Err(MergeError::DifferentOracles {
+            first: before.dir.clone(),
+            first_rated: rated(before),
+            other: shard.dir.clone(),
+            other_rated: rated(shard),
+        });
+    }
+    Ok(union)
+}
+
+/// The class thresholds of a summary: `doubtful D, error E, blunder B`, then those of match
+/// points in brackets when it has them.
+fn thresholds_text(summary: &SummaryFile) -> String {
+    let text = |t: ThresholdsJson| {
+        format!(
+            "doubtful {}, error {}, blunder {}",
+            t.doubtful, t.error, t.blunder
+        )
+    };
+    match summary.match_point_thresholds {
+        Some(m) => format!("{} (match points: {})", text(summary.thresholds), text(m)),
+        None => text(summary.thresholds),
+    }
+}
+
 /// Merges `shards` (read with [`Shard::read_with_games`]; at least one): sums their statistics
 /// and subtracts every later occurrence of a game id, read again from its log, checked against
-/// its content hash, and rated with the first shard's oracle. Shards rated otherwise than the
-/// first, and ids under which two shards rated different games, are reported to `progress` as
-/// notices. A duplicate that cannot be subtracted is an error ([`MergeError::NotSubtracted`]),
-/// unless `options.force` (then a notice, and listed in the summary); so is a sum that
-/// overflows.
+/// its content hash, and rated with the shards' oracle. Shards rated by different oracles are
+/// an error ([`merged_oracle`]); ids under which two shards rated different games are
+/// reported to `progress` as notices. A duplicate that cannot be subtracted is an error
+/// ([`MergeError::NotSubtracted`]), unless `options.force` (then a notice, and listed in the
+/// summary); so is a sum that overflows.
 pub fn merge(
     shards: &[Shard],
     options: &MergeOptions,
@@ -233,6 +330,7 @@ pub fn merge(
     let Some(first) = shards.first() else {
         return Err(MergeError::NoAnalysis);
     };
+    let oracle = merged_oracle(shards)?;
     let mut summary = Summary::default();
     let mut aggregates = Parts::default();
     // Game id -> its first row and the shards it was rated in, in order of first appearance.
@@ -240,15 +338,6 @@ pub fn merge(
     let mut seen_in: Vec<(&GameRow, Vec<usize>)> = Vec::new();
     let mut duplicates: Vec<Duplicate> = Vec::new();
     for (i, shard) in shards.iter().enumerate() {
-        if shard.summary.oracle != first.summary.oracle
-            || shard.summary.thresholds != first.summary.thresholds
-        {
-            progress.notice(&format!(
-                "{}: rated with another oracle or other thresholds than {}",
-                shard.dir.display(),
-                first.dir.display()
-            ));
-        }
         aggregates
             .merge(&shard.aggregates)
             .map_err(|e| MergeError::overflow(&shard.dir, "aggregates.json", e))?;
@@ -334,7 +423,7 @@ pub fn merge(
     // The oracle's parameters, as the shards name them (a later merge rates duplicates again
     // with them).
     let summary_file = SummaryFile {
-        oracle: first.summary.oracle.clone(),
+        oracle,
         oracle_spec: Some(spec.to_string()),
         thresholds: first.summary.thresholds,
         match_point_thresholds: first.summary.match_point_thresholds,
@@ -485,7 +574,7 @@ fn open_log(row: &GameRow) -> Result<LogFile, String> {
         if path.is_empty() || tried.iter().any(|(p, _)| *p == path) {
             continue;
         }
-        match LogFile::open(Path::new(path), None) {
+        match LogFile::open(&path_of_name(path), None) {
             Ok(log) => return Ok(log.named(&row.file)),
             Err(why) => tried.push((path, why.to_string())),
         }

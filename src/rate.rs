@@ -9,7 +9,7 @@ use crate::rules::{Choice, GameRules, PlayerSheet, RuleSet, Sheet};
 use crate::solve::decoded::DecodedDists;
 use crate::solve::distribution::{DistSource, DistTableData};
 use crate::solve::expected::{sheet_value, TurnOracle};
-use crate::solve::jamb::oracle::{JambOracle, JambTurnCache};
+use crate::solve::jamb::oracle::{JambOracle, JambTurnCache, DESCRIBED_AS as JAMB_DESCRIBED_AS};
 use crate::solve::match_points::{ExactRange, MatchSearch, MatchTurn, Method};
 use crate::solve::states::StateSpace;
 use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
@@ -754,7 +754,7 @@ impl Oracle for MatchOracle {
         let yahtzee = self.describe_yahtzee();
         match self.jamb.oracles.is_empty() {
             true => yahtzee,
-            false => format!("{yahtzee}; Jamb games: {}", self.jamb.describe()),
+            false => format!("{yahtzee}{JAMB_GAMES}{}", self.jamb.describe()),
         }
     }
 
@@ -777,6 +777,56 @@ impl Oracle for MatchOracle {
         }
         self.value_yahtzee(decision, others, before, cache)
     }
+}
+
+/// What comes between the Yahtzee-family part of a [`MatchOracle`]'s description and the
+/// descriptions of its Jamb oracles (one per rule set whose tables it loaded, in name order,
+/// separated by `; `).
+const JAMB_GAMES: &str = "; Jamb games: ";
+
+/// The description of one [`MatchOracle`] that loaded the tables of every rule set that the
+/// oracles described by `descriptions` loaded (descriptions of [`MatchOracle`]s of one spec, as
+/// `summary.json` gives them: analyses that met different rule sets name different Jamb
+/// oracles): their common Yahtzee-family part, then the Jamb oracle of every rule set any of
+/// them names, in name order. `None` when two of them describe a part they both have
+/// differently (they are different oracles), or when there is no description.
+pub fn union_of_descriptions<'a>(
+    descriptions: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut yahtzee: Option<&str> = None;
+    // Each Jamb oracle's description, by the name of its rule set.
+    let mut jamb: std::collections::BTreeMap<String, String> = Default::default();
+    let next_jamb = format!("; {JAMB_DESCRIBED_AS}");
+    for description in descriptions {
+        let (family, jamb_part) = match description.split_once(JAMB_GAMES) {
+            Some((family, jamb_part)) => (family, Some(jamb_part)),
+            None => (description, None),
+        };
+        if *yahtzee.get_or_insert(family) != family {
+            return None;
+        }
+        let Some(jamb_part) = jamb_part else { continue };
+        // Each Jamb oracle's description begins with JAMB_DESCRIBED_AS and its rule set's name.
+        for (i, piece) in jamb_part.split(next_jamb.as_str()).enumerate() {
+            let one = match i {
+                0 => piece.to_string(),
+                _ => format!("{JAMB_DESCRIBED_AS}{piece}"),
+            };
+            let name = one
+                .strip_prefix(JAMB_DESCRIBED_AS)
+                .and_then(|rest| rest.split_once(')'))
+                .map_or_else(|| one.clone(), |(name, _)| name.to_string());
+            if *jamb.entry(name).or_insert_with(|| one.clone()) != one {
+                return None;
+            }
+        }
+    }
+    let mut union = yahtzee?.to_string();
+    if !jamb.is_empty() {
+        union.push_str(JAMB_GAMES);
+        union.push_str(&jamb.into_values().collect::<Vec<_>>().join("; "));
+    }
+    Some(union)
 }
 
 impl MatchOracle {
@@ -880,6 +930,31 @@ mod tests {
     use super::*;
     use crate::replay::{replay, ReplayOptions};
     use crate::simulate::{players, simulate_batch, Plan};
+
+    #[test]
+    fn descriptions_unite_the_jamb_oracles_each_analysis_loaded() {
+        let y = "solitaire expected score";
+        let j4 = "heuristic Jamb oracle (jamb-4): exact turn, then V; exact endgame";
+        let j5 = "heuristic Jamb oracle (jamb-5): exact turn, then W; exact endgame";
+        let both = format!("{y}; Jamb games: {j4}; {j5}");
+        let (with4, with5) = (
+            format!("{y}; Jamb games: {j4}"),
+            format!("{y}; Jamb games: {j5}"),
+        );
+        let union = |ds: &[&str]| union_of_descriptions(ds.iter().copied());
+        assert_eq!(union(&[y, with5.as_str(), y]), Some(with5.clone()));
+        assert_eq!(union(&[with5.as_str(), with4.as_str()]), Some(both.clone()));
+        assert_eq!(
+            union(&[both.as_str(), y, with4.as_str()]),
+            Some(both.clone())
+        );
+        assert_eq!(union(&[y]), Some(y.to_string()));
+        // Different oracles: another Yahtzee-family part, or another oracle of jamb-5.
+        assert_eq!(union(&[y, "match points"]), None);
+        let other = with5.replace('W', "X");
+        assert_eq!(union(&[with5.as_str(), other.as_str()]), None);
+        assert_eq!(union(&[]), None);
+    }
 
     /// A replayed simulated one-player game and the expected-score table of its rule set.
     fn one_game() -> (Replayed, Vec<f64>) {

@@ -8,9 +8,10 @@ use super::merge::{read_shards, Args, MERGE_REQUIRES};
 use super::CliError;
 use dicelens::aggregate::Parts;
 use dicelens::corpus::{fingerprint, Summary};
-use dicelens::merge::{MergeError, Shard};
+use dicelens::merge::{merged_oracle, MergeError, Shard};
 use dicelens::report::csv::{read_game_rows, DECISION_COLUMNS, GAME_COLUMNS};
 use dicelens::report::output::OutputDir;
+use dicelens::report::summary::SummaryFile;
 use dicelens::report::AnalysisFiles;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -34,6 +35,8 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
             )));
         }
     }
+    // The oracle of every rule set some partition met (one that rated no game names none).
+    let oracle = merged_oracle(&shards).map_err(CliError::failure)?;
     let decisions = with_decisions(&shards)?;
     check_partition(&shards)?;
     let mut out = open_out(&args.out)?;
@@ -56,7 +59,10 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     }
     // Everything that says how the shards were rated, as they say it: the summary then has
     // exactly the fields of `analyze`'s.
-    let summary_file = first.summary.with_counts(&summary, &aggregates);
+    let summary_file = SummaryFile {
+        oracle,
+        ..first.summary.with_counts(&summary, &aggregates)
+    };
     let files = AnalysisFiles {
         aggregates: &aggregates,
         summary: &summary,
@@ -70,9 +76,10 @@ pub(crate) fn merge(args: &Args) -> Result<(), CliError> {
     write_outputs(out, &files, args.leaderboard.json, &MERGE_REQUIRES)
 }
 
-/// The fields of a shard's `summary.json` that say how it was rated (all but the counts; see
-/// [`dicelens::report::summary::SummaryFile::settings`]). An error for a summary that is not
-/// `analyze`'s (a merge of overlapping shards), or of another dicelens version.
+/// The fields of a shard's `summary.json` that say how it was rated (all but the counts and the
+/// oracle's description; see [`dicelens::report::summary::SummaryFile::settings`]). An error
+/// for a summary that is not `analyze`'s (a merge of overlapping shards), or of another
+/// dicelens version.
 fn settings(shard: &Shard) -> Result<Vec<(&'static str, String)>, CliError> {
     let path = shard.dir.join("summary.json");
     let summary = &shard.summary;

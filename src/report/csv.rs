@@ -7,6 +7,7 @@ use super::rows::DecisionRow;
 use super::{Leaderboard, WriteError};
 use crate::aggregate::{PartKey, Parts, PlayerStats};
 use crate::game_hash::{content_hash, ContentHash};
+use crate::path_name::{name_of_path, path_of_name};
 use crate::rate::Class;
 use dicelens_parsers::LineNumber;
 use std::collections::HashMap;
@@ -81,16 +82,15 @@ pub fn game_row(
     out.push('\n');
 }
 
-/// The absolute path of the log named `name` (as the reader names it), symbolic links
-/// resolved; empty for standard input and for a path that cannot be resolved (or is not
-/// UTF-8).
+/// The absolute path of the log named `name` (as the reader names it,
+/// [`crate::path_name`]), symbolic links resolved, named likewise; empty for standard input
+/// and for a path that cannot be resolved.
 pub fn absolute_path(name: &str) -> String {
     if name == crate::corpus::STDIN_NAME {
         return String::new();
     }
-    std::fs::canonicalize(name)
-        .ok()
-        .and_then(|path| path.to_str().map(str::to_string))
+    std::fs::canonicalize(path_of_name(name))
+        .map(|path| name_of_path(&path))
         .unwrap_or_default()
 }
 

@@ -132,6 +132,17 @@ fn in_match_points(report: &ValidateReport) -> bool {
     unit(report) == Unit::MatchPoints
 }
 
+/// The most players of a game rated in match points whose page gives each move's
+/// `dicelens eval` line: the line lists the sheet of every opponent, so in larger games the
+/// moves come without it (a page of a 255-player game would otherwise hold 254 sheets per move,
+/// hundreds of megabytes), and the page grows with its moves only.
+pub const EVAL_LINE_PLAYERS: usize = 8;
+
+/// Whether the page gives each move's `dicelens eval` line ([`EVAL_LINE_PLAYERS`]).
+fn shows_eval_lines(report: &ValidateReport) -> bool {
+    !in_match_points(report) || report.players.len() <= EVAL_LINE_PLAYERS
+}
+
 /// Decimals of the report's values: 4 in match points, 2 in points.
 fn decimals(report: &ValidateReport) -> usize {
     if in_match_points(report) {
@@ -752,10 +763,23 @@ fn classes_legend(out: &mut String, report: &ValidateReport) {
     out.push_str(
         "<li>Luck: the value after the roll minus the value expected before it. Dice: the five \
          dice after the roll, in ascending order; keep: the dice kept for the next roll \
-         (<code>keep -</code>: reroll all).</li>\n<li>Each move comes with the \
-         <code>dicelens eval</code> command that shows every option of its position (add \
-         <code>--tables DIR</code> if your tables are elsewhere).</li>\n</ul>\n",
+         (<code>keep -</code>: reroll all).</li>\n",
     );
+    if shows_eval_lines(report) {
+        out.push_str(
+            "<li>Each move comes with the <code>dicelens eval</code> command that shows every \
+             option of its position (add <code>--tables DIR</code> if your tables are \
+             elsewhere).</li>\n</ul>\n",
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "<li>The moves come without the <code>dicelens eval</code> command of their \
+             position: in a game of more than {EVAL_LINE_PLAYERS} players rated in match points \
+             it would list the sheets of all {} opponents, for every move.</li>\n</ul>",
+            report.players.len().saturating_sub(1)
+        );
+    }
 }
 
 /// The annotated move list: a row per rated decision with its anchor, then its eval line.
@@ -784,13 +808,15 @@ fn moves(out: &mut String, report: &ValidateReport) {
          </th></tr></thead>\n<tbody>"
     );
     let mut last_turn = None;
-    for (d, eval) in report.decisions.iter().zip(
-        report
-            .eval_lines
-            .iter()
-            .map(Some)
-            .chain(std::iter::repeat(None)),
-    ) {
+    let eval_lines = match shows_eval_lines(report) {
+        true => report.eval_lines.as_slice(),
+        false => &[],
+    };
+    for (d, eval) in report
+        .decisions
+        .iter()
+        .zip(eval_lines.iter().map(Some).chain(std::iter::repeat(None)))
+    {
         let turn = (d.round, d.seat);
         let mut classes = vec!["move"];
         if last_turn != Some(turn) {

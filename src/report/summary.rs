@@ -366,8 +366,10 @@ impl SummaryFile {
         Ok(())
     }
 
-    /// The fields that say how games were rated (all but the counts), by name, each as
-    /// compact JSON (`null` when absent): analyses of partitions must share them.
+    /// The fields that say how games were rated (all but the counts and the oracle's
+    /// description, which names the oracles of the rule sets met: see
+    /// [`crate::merge::merged_oracle`]), by name, each as compact JSON (`null` when absent):
+    /// analyses of partitions must share them.
     pub fn settings(&self) -> Vec<(&'static str, String)> {
         fn json<T: Serialize>(value: &T) -> String {
             serde_json::to_string(value).unwrap_or_default()
@@ -382,7 +384,6 @@ impl SummaryFile {
             ("match_point_thresholds", json(&self.match_point_thresholds)),
             ("merged", json(&self.merged)),
             ("multi_player_method", json(&self.multi_player_method)),
-            ("oracle", json(&self.oracle)),
             ("oracle_spec", json(&self.oracle_spec)),
             ("thresholds", json(&self.thresholds)),
             ("tool", json(&self.tool)),

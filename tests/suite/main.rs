@@ -31,6 +31,7 @@ mod properties;
 mod ranges;
 mod reliability_inputs;
 mod reliability_limits;
+mod reliability_merge;
 mod reliability_outputs;
 mod reliability_second_pass;
 mod replay;

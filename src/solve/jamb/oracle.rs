@@ -108,6 +108,10 @@ pub struct JambTurnCache {
     endgame: Option<Endgame>,
 }
 
+/// How the description of a Jamb oracle ([`JambOracle::describe`]) begins; the rule set's
+/// name and `)` follow.
+pub const DESCRIBED_AS: &str = "heuristic Jamb oracle (";
+
 /// The strong heuristic Jamb oracle (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct JambOracle {
@@ -199,10 +203,11 @@ impl JambOracle {
         &self.value
     }
 
-    /// Names the oracle and its value function (it is a heuristic oracle).
+    /// Names the oracle and its value function (it is a heuristic oracle): [`DESCRIBED_AS`],
+    /// the rule set's name, `): ` and the rest.
     pub fn describe(&self) -> String {
         format!(
-            "heuristic Jamb oracle ({}): exact turn over the three rolls, then {}",
+            "{DESCRIBED_AS}{}): exact turn over the three rolls, then {}",
             self.rules.name,
             self.value.describe()
         )
