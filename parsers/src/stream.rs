@@ -90,7 +90,8 @@ pub struct Input {
 }
 
 impl Input {
-    /// Bytes of (decompressed) content kept to recognise the format.
+    /// Bytes of (decompressed) content kept to recognise the format (more, up to
+    /// [`crate::Format::DETECT_MAX`], while [`crate::Format::detect_needs_more`] says so).
     pub const HEAD: usize = 64 << 10;
 
     /// Opens `raw`: recognises its compression, starts decompressing it on a thread of its
@@ -114,12 +115,25 @@ impl Input {
         };
         let mut rest: Box<dyn Read + Send> = Box::new(ReadAhead::new(decoded));
         let mut head = Vec::with_capacity(Input::HEAD);
-        if let Err(e) = (&mut rest).take(Input::HEAD as u64).read_to_end(&mut head) {
-            if head.is_empty() {
-                return Err(io::Error::new(e.kind(), format!("not a valid {e}")));
+        let mut want = Input::HEAD;
+        loop {
+            let before = head.len();
+            let goal = want.saturating_sub(before) as u64;
+            if let Err(e) = (&mut rest).take(goal).read_to_end(&mut head) {
+                if head.is_empty() {
+                    return Err(io::Error::new(e.kind(), format!("not a valid {e}")));
+                }
+                // The stream fails after some content: its games are read, then the failure.
+                rest = Box::new(Failed(Some(e)));
+                break;
             }
-            // The stream fails after some content: its games are read, then the failure.
-            rest = Box::new(Failed(Some(e)));
+            // More than the first bytes only while the format cannot be told from them (a
+            // damaged first line longer than them must not hide the lines after it).
+            let whole = head.len() < want;
+            if !crate::Format::detect_needs_more(&head, whole) {
+                break;
+            }
+            want = want.saturating_mul(2).min(crate::Format::DETECT_MAX);
         }
         Ok(Input {
             compression,
@@ -133,7 +147,8 @@ impl Input {
         self.compression
     }
 
-    /// The first bytes of the content (decompressed), up to [`Input::HEAD`] of them.
+    /// The first bytes of the content (decompressed): [`Input::HEAD`] of them, or more where
+    /// the format cannot be told from those.
     pub fn head(&self) -> &[u8] {
         &self.head
     }

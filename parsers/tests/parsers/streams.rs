@@ -359,3 +359,35 @@ fn runs_of_blank_or_comment_lines_cost_linear_work() {
         }
     }
 }
+
+/// Issue 30, item 12: a damaged first line longer than the 64 KiB the format is first looked
+/// for in hides nothing: the format is recognised from the lines after it (in a stream's head,
+/// read on as far as needed), the damaged line is one error and the games after it are read.
+#[test]
+fn a_damaged_first_line_longer_than_the_window_hides_nothing() {
+    let (_, games) = fixture("jsonl", "two_games.jsonl");
+    let whole = outcomes(Format::Jsonl.reader(&games, "t"));
+    let damaged = [
+        b"{\"type\": \"game\", \"id\": \"",
+        &b"x".repeat(200 << 10)[..],
+        b"\n",
+    ]
+    .concat();
+    let content = [&damaged[..], &games[..]].concat();
+    assert_eq!(Format::detect(&content), Some(Format::Jsonl));
+    for compression in [Compression::None, Compression::Gzip] {
+        let read = read_input(compress(&content, compression), "t", None).expect("a format");
+        assert_eq!(read.len(), whole.len() + 1, "{compression:?}: {read:#?}");
+        assert!(read[0].1.is_err(), "{compression:?}: {:?}", read[0]);
+        let ids = |outcomes: &[Outcome]| -> Vec<String> {
+            outcomes
+                .iter()
+                .map(|(_, game)| game.as_ref().expect("a game").provenance.game_id.clone())
+                .collect()
+        };
+        assert_eq!(ids(&read[1..]), ids(&whole), "{compression:?}");
+    }
+    // A head of the first 64 KiB alone cannot tell; the reader of a stream's head reads on.
+    assert!(Format::detect_needs_more(&content[..64 << 10], false));
+    assert!(!Format::detect_needs_more(&content, true));
+}
