@@ -831,7 +831,36 @@ fn check_game_start(
     {
         return error("time", "a time HH:MM:SS", time);
     }
+    if let Some((tag, value, key, field)) = disagreeing_tag(start) {
+        return error(
+            "tags",
+            &format!(
+                "a `{tag}` tag that agrees with `{key}` {field:?} (the member is what the game \
+                 is read, rated and converted by; leave the tag out or make it the same)"
+            ),
+            &format!("`{tag}` {value}"),
+        );
+    }
     Ok(())
+}
+
+/// The first tag of a `game` event that says otherwise than the member holding the same
+/// thing (`Game` and `game`, `Rules` and `rules`, `Players` and `players` joined by `, `,
+/// `Date` and `date`, `Time` and `time` when both are there), as (tag, its value, member, the
+/// member's value). The members are authoritative: a game whose tags disagree is an error,
+/// never read under one and written (with its tags) under the other.
+fn disagreeing_tag(start: &GameStart) -> Option<(&str, &str, &'static str, String)> {
+    start.tags.iter().find_map(|(tag, value)| {
+        let (key, field) = match tag.as_str() {
+            "Game" => ("game", start.game.clone()),
+            "Rules" => ("rules", start.rules.clone()),
+            "Players" => ("players", start.players.join(", ")),
+            "Date" => ("date", start.date.clone()?),
+            "Time" => ("time", start.time.clone()?),
+            _ => return None,
+        };
+        (*value != field).then_some((tag.as_str(), value.as_str(), key, field))
+    })
 }
 
 /// True when `text` has the shape of `pattern`, where `9` stands for any digit.
