@@ -30,6 +30,7 @@ mod progress;
 mod properties;
 mod ranges;
 mod reliability_inputs;
+mod reliability_parsers;
 mod replay;
 mod report_html;
 mod screening;
