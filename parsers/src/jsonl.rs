@@ -368,7 +368,7 @@ impl<'a> Reader<'a> {
 
     /// The next line that is not blank.
     fn next_event_line(&mut self) -> Option<SourceLine<'a>> {
-        let line = std::iter::from_fn(|| self.lines.next_line()).find(|line| !is_blank(line.text));
+        let line = self.lines.next_nonblank_line();
         if let Some(line) = &line {
             self.previous = Some(line.text);
         }
@@ -455,12 +455,9 @@ impl<'a> Reader<'a> {
         let mut previous = self.previous.map(event_type);
         loop {
             let mark = self.lines.mark();
-            let Some(line) = self.lines.next_line() else {
+            let Some(line) = self.lines.next_nonblank_line() else {
                 return events;
             };
-            if is_blank(line.text) {
-                continue;
-            }
             let this = event_type(line.text);
             if starts_game(previous, this) {
                 self.lines.rewind(mark);
