@@ -213,9 +213,9 @@ fn a_gzip_file_of_blank_lines_between_two_games_is_read() {
         std::fs::File::create(&path).unwrap(),
         flate2::Compression::default(),
     );
-    encoder.write_all(content[..second].as_bytes()).unwrap();
+    encoder.write_all(&content.as_bytes()[..second]).unwrap();
     encoder.write_all(&vec![b'\n'; 16 << 20]).unwrap();
-    encoder.write_all(content[second..].as_bytes()).unwrap();
+    encoder.write_all(&content.as_bytes()[second..]).unwrap();
     encoder.finish().unwrap();
     let out_dir = dir.path().join("out");
     let output = run(&solitaire_analyze(
