@@ -343,20 +343,7 @@ impl Source<'_> {
     /// The bytes at hand up to and including the next line feed, reading a stream on until it
     /// holds one (or ends).
     fn line_ahead(&mut self, offset: usize) -> io::Result<&[u8]> {
-        if let Source::Stream {
-            input,
-            buffer,
-            start,
-            ended,
-        } = self
-        {
-            while !*ended
-                && memchr::memchr(b'\n', buffer.get(*start..).unwrap_or_default()).is_none()
-            {
-                fill(input, buffer, CHUNK, ended)?;
-            }
-        }
-        let at_hand = self.available(offset)?;
+        let at_hand = self.lines_ahead(offset, 1, usize::MAX)?;
         let end = memchr::memchr(b'\n', at_hand).map_or(at_hand.len(), |newline| newline + 1);
         Ok(at_hand.get(..end).unwrap_or_default())
     }

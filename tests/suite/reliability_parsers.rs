@@ -53,6 +53,19 @@ fn run(args: &[&str]) -> Output {
     run_within(&mut command, StdinFrom::Nothing, LIMIT)
 }
 
+/// Runs `analyze` on `path` (its outputs under `dir`) and checks that it succeeds with the
+/// summary line `summary` ("N games read, N used, N skipped").
+fn analyze_says(path: &Path, dir: &Path, summary: &str) {
+    let out_dir = dir.join("out");
+    let output = run(&solitaire_analyze(
+        path.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+    ));
+    let stderr = text(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains(summary), "{stderr}");
+}
+
 /// Item 8: one stray `"` opening a field of a 30-game CSV costs that game only: 30 games
 /// read, 29 rated, 1 skipped as a syntax error naming the file, the line and the quote.
 #[test]
@@ -91,17 +104,7 @@ fn a_stray_quote_in_a_30_game_csv_costs_only_its_game() {
     assert!(place.file.ends_with("games.csv"), "{report}");
     assert!(place.detail.contains("never closed"), "{report}");
     // The binary rates the 29 others.
-    let out_dir = dir.path().join("out");
-    let output = run(&solitaire_analyze(
-        path.to_str().unwrap(),
-        out_dir.to_str().unwrap(),
-    ));
-    let stderr = text(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("30 games read, 29 used, 1 skipped"),
-        "{stderr}"
-    );
+    analyze_says(&path, dir.path(), "30 games read, 29 used, 1 skipped");
 }
 
 /// Item 9: a JSONL game whose `Rules` tag disagrees with its `rules` member is skipped by
@@ -140,14 +143,7 @@ fn a_jsonl_rules_tag_that_disagrees_is_skipped_by_analyze_and_convert() {
         "{report}"
     );
     let path_text = path.to_str().unwrap();
-    let out_dir = dir.path().join("out");
-    let analyzed = run(&solitaire_analyze(path_text, out_dir.to_str().unwrap()));
-    let stderr = text(&analyzed.stderr);
-    assert!(analyzed.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("3 games read, 2 used, 1 skipped"),
-        "{stderr}"
-    );
+    analyze_says(&path, dir.path(), "3 games read, 2 used, 1 skipped");
     let converted_path = dir.path().join("games.ygn");
     let converted = run(&[
         "convert",
@@ -188,12 +184,7 @@ fn a_damaged_jsonl_first_line_longer_than_64_kib_hides_nothing() {
     assert!(summary.files_skipped.is_empty(), "{report}");
     assert_eq!((summary.games_read, summary.games_used), (3, 3), "{report}");
     assert_eq!(summary.count(&SkipReason::DamagedLines), 1, "{report}");
-    let out_dir = dir.path().join("out");
-    let output = run(&solitaire_analyze(
-        path.to_str().unwrap(),
-        out_dir.to_str().unwrap(),
-    ));
-    assert!(output.status.success(), "{}", text(&output.stderr));
+    analyze_says(&path, dir.path(), "3 games read, 3 used, 0 skipped");
 }
 
 /// Item 7: two games around 16 MiB of blank lines, gzip-compressed (a small file that
@@ -217,15 +208,5 @@ fn a_gzip_file_of_blank_lines_between_two_games_is_read() {
     encoder.write_all(&vec![b'\n'; 16 << 20]).unwrap();
     encoder.write_all(&content.as_bytes()[second..]).unwrap();
     encoder.finish().unwrap();
-    let out_dir = dir.path().join("out");
-    let output = run(&solitaire_analyze(
-        path.to_str().unwrap(),
-        out_dir.to_str().unwrap(),
-    ));
-    let stderr = text(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("2 games read, 2 used, 0 skipped"),
-        "{stderr}"
-    );
+    analyze_says(&path, dir.path(), "2 games read, 2 used, 0 skipped");
 }
