@@ -155,6 +155,17 @@ impl LogFile {
                 let mut head = vec![0u8; Input::HEAD.min(len)];
                 file.read_exact_at(&mut head, 0)
                     .map_err(|e| unreadable(e.to_string()))?;
+                // More while the format cannot be told from the first bytes (a damaged first
+                // line longer than them hides nothing): as a stream's head is read.
+                while Compression::detect(&head) == Compression::None
+                    && Format::detect_needs_more(&head, head.len() >= len)
+                {
+                    let more = (head.len() * 2).min(Format::DETECT_MAX).min(len);
+                    let at = head.len();
+                    head.resize(more, 0);
+                    file.read_exact_at(head.get_mut(at..).unwrap_or_default(), at as u64)
+                        .map_err(|e| unreadable(e.to_string()))?;
+                }
                 let (source, format) = if Compression::detect(&head) == Compression::None {
                     let format = recognise(&head, Compression::None)?;
                     (Source::File(Arc::clone(&file)), format)

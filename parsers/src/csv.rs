@@ -343,6 +343,14 @@ impl Source<'_> {
     /// The bytes at hand up to and including the next line feed, reading a stream on until it
     /// holds one (or ends).
     fn line_ahead(&mut self, offset: usize) -> io::Result<&[u8]> {
+        let at_hand = self.lines_ahead(offset, 1, usize::MAX)?;
+        let end = memchr::memchr(b'\n', at_hand).map_or(at_hand.len(), |newline| newline + 1);
+        Ok(at_hand.get(..end).unwrap_or_default())
+    }
+
+    /// The bytes at hand from `offset` on, holding at least `lines` whole lines (or all that is
+    /// left of the input, or what a stream gives before `limit` bytes are at hand).
+    fn lines_ahead(&mut self, offset: usize, lines: usize, limit: usize) -> io::Result<&[u8]> {
         if let Source::Stream {
             input,
             buffer,
@@ -350,15 +358,20 @@ impl Source<'_> {
             ended,
         } = self
         {
-            while !*ended
-                && memchr::memchr(b'\n', buffer.get(*start..).unwrap_or_default()).is_none()
-            {
+            loop {
+                let at_hand = buffer.get(*start..).unwrap_or_default();
+                if *ended
+                    || at_hand.len() >= limit
+                    || memchr::memchr_iter(b'\n', at_hand)
+                        .nth(lines.saturating_sub(1))
+                        .is_some()
+                {
+                    break;
+                }
                 fill(input, buffer, CHUNK, ended)?;
             }
         }
-        let at_hand = self.available(offset)?;
-        let end = memchr::memchr(b'\n', at_hand).map_or(at_hand.len(), |newline| newline + 1);
-        Ok(at_hand.get(..end).unwrap_or_default())
+        self.available(offset)
     }
 
     /// Marks `count` bytes at hand as used.
@@ -411,6 +424,9 @@ struct Record {
     offset: usize,
     /// Whether its fields are all ASCII (so columns are byte counts).
     ascii: bool,
+    /// Whether its last field opens a quote that the record's lines do not close: the record
+    /// was cut before the next line that reads as a row of the table ([`unclosed_lines`]).
+    unclosed: bool,
 }
 
 impl Record {
@@ -455,6 +471,110 @@ impl Record {
     fn is_blank(&self) -> bool {
         self.len <= 1 && self.raw(0).unwrap_or_default().trim_ascii().is_empty()
     }
+}
+
+/// Lines [`Reader::cut_unclosed_quote`] looks ahead for a row at most (and bytes of a stream).
+const RESYNC_LINES: usize = 64;
+const RESYNC_BYTES: usize = 1 << 20;
+
+/// The first line of `bytes`, without its line end.
+fn line_of(bytes: &[u8]) -> &[u8] {
+    let line = memchr::memchr(b'\n', bytes).map_or(bytes, |at| bytes.get(..at).unwrap_or(bytes));
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Reads `line` as CSV with `delimiter`, from a record's start (or, when `open`, inside a
+/// quoted field): whether it leaves a quoted field open at its end, and how many fields it has.
+fn quote_state(line: &[u8], delimiter: u8, open: bool) -> (bool, usize) {
+    // As csv_core reads: a quote opens a field only at its start; inside quotes, a quote
+    // closes it unless another follows (an escaped quote).
+    let (mut quoted, mut at_start, mut closed, mut fields) = (open, !open, false, 1);
+    for &b in line {
+        if quoted {
+            if b == b'"' {
+                quoted = false;
+                closed = true;
+            }
+            continue;
+        }
+        if b == b'"' && closed {
+            quoted = true;
+            closed = false;
+        } else if b == delimiter {
+            fields += 1;
+            at_start = true;
+            closed = false;
+        } else if b == b'"' && at_start {
+            quoted = true;
+            at_start = false;
+        } else {
+            at_start = false;
+            closed = false;
+        }
+    }
+    (quoted, fields)
+}
+
+/// For lines whose first opens a quote it does not close: where the first later line begins
+/// that reads on its own as a row of a table of `fields` fields (its quotes closed, as many
+/// fields), and the line feeds before it, unless the lines read as one record of `fields`
+/// fields (a field in quotes over several lines). `None` when no such line is in `bytes`, or
+/// the quote closes into a whole record.
+fn unclosed_lines(bytes: &[u8], delimiter: u8, fields: usize) -> Option<(usize, usize)> {
+    let first = line_of(bytes);
+    let (mut open, mut total) = quote_state(first, delimiter, false);
+    let mut at = memchr::memchr(b'\n', bytes)? + 1;
+    let (mut feeds, mut row) = (1, None);
+    while open && at < bytes.len() {
+        let rest = bytes.get(at..).unwrap_or_default();
+        let line = line_of(rest);
+        let (alone_open, alone_fields) = quote_state(line, delimiter, false);
+        if row.is_none() && !line.trim_ascii().is_empty() && !alone_open && alone_fields == fields {
+            row = Some((at, feeds));
+        }
+        let (still_open, more) = quote_state(line, delimiter, true);
+        (open, total) = (still_open, total + more - 1);
+        let Some(end) = memchr::memchr(b'\n', rest) else {
+            break;
+        };
+        at += end + 1;
+        feeds += 1;
+    }
+    if !open && total == fields {
+        return None;
+    }
+    row
+}
+
+/// Reads `text` (one record's bytes, without a line end, as from its start) into `record`'s
+/// fields, a quote left open ending at the end of `text`.
+fn read_alone(text: &[u8], delimiter: u8, record: &mut Record) {
+    let mut core = csv_core::ReaderBuilder::new().delimiter(delimiter).build();
+    record.bytes.resize(text.len().max(1), 0);
+    record.ends.resize(text.len() + 2, 0);
+    let (mut input, mut written, mut ended) = (text, 0, 0);
+    loop {
+        let (result, read, out, ends) = core.read_record(
+            input,
+            record.bytes.get_mut(written..).unwrap_or_default(),
+            record.ends.get_mut(ended..).unwrap_or_default(),
+        );
+        input = input.get(read..).unwrap_or_default();
+        written += out;
+        ended += ends;
+        match result {
+            csv_core::ReadRecordResult::InputEmpty => {}
+            csv_core::ReadRecordResult::OutputFull | csv_core::ReadRecordResult::OutputEndsFull => {
+                // Sized for the whole text above; cannot happen, but never loops.
+                break;
+            }
+            csv_core::ReadRecordResult::Record | csv_core::ReadRecordResult::End => break,
+        }
+    }
+    record.len = ended;
+    let used = record.ends.get(..ended).and_then(|ends| ends.last());
+    let bytes = record.bytes.get(..used.copied().unwrap_or(0));
+    record.ascii = bytes.unwrap_or_default().is_ascii();
 }
 
 /// Characters in `bytes` (UTF-8 lead bytes; invalid bytes count one each).
@@ -565,6 +685,8 @@ pub struct Reader<'a> {
     /// Whether the input is read to its end (or cannot be read further).
     ended: bool,
     core: csv_core::Reader,
+    /// The table's field delimiter, once the header is read.
+    delimiter: u8,
     record: Record,
     /// Byte offset and line number (1-based) of the next byte to read.
     offset: usize,
@@ -633,6 +755,7 @@ impl<'a> Reader<'a> {
             started: false,
             ended: false,
             core: csv_core::Reader::new(),
+            delimiter: b',',
             record: Record::default(),
             offset: 0,
             line: 1,
@@ -701,10 +824,16 @@ impl<'a> Reader<'a> {
         if !self.skip_line_ends()? {
             return Ok(false);
         }
+        if let Some(fields) = self.layout.as_ref().map(|layout| layout.fields) {
+            if self.cut_unclosed_quote(fields)? {
+                return Ok(true);
+            }
+        }
         let record = &mut self.record;
         record.line = self.line;
         record.offset = self.offset;
         record.len = 0;
+        record.unclosed = false;
         if record.bytes.len() < 256 {
             record.bytes.resize(256, 0);
         }
@@ -747,6 +876,37 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Resynchronisation after a stray quote: when the line at hand opens a quoted field it
+    /// does not close, and a later line, before one that closes it, reads on its own as a row of
+    /// the table (`fields` fields, its quotes closed), the quote is taken to be damage, not a
+    /// field over several lines: the lines before that row are read as one record of their own
+    /// (marked [`Record::unclosed`], an error of its game) and reading goes on at the row. So a
+    /// stray quote costs the game it is in, never the rows after it. Returns whether it cut.
+    fn cut_unclosed_quote(&mut self, fields: usize) -> io::Result<bool> {
+        let delimiter = self.delimiter;
+        let at_hand = self.source.lines_ahead(self.offset, 2, RESYNC_BYTES)?;
+        let line = line_of(at_hand);
+        if line.is_empty() || !quote_state(line, delimiter, false).0 {
+            return Ok(false);
+        }
+        let at_hand = self
+            .source
+            .lines_ahead(self.offset, RESYNC_LINES, RESYNC_BYTES)?;
+        let Some((cut, lines)) = unclosed_lines(at_hand, delimiter, fields) else {
+            return Ok(false);
+        };
+        let damaged = at_hand.get(..cut).unwrap_or_default();
+        let text = damaged.strip_suffix(b"\n").unwrap_or(damaged);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let record = &mut self.record;
+        record.line = self.line;
+        record.offset = self.offset;
+        read_alone(text, delimiter, record);
+        record.unclosed = true;
+        self.advance(cut, lines);
+        Ok(true)
+    }
+
     /// Reads the header: sets up the layout, or queues the header's error and ends.
     fn read_header(&mut self) -> io::Result<()> {
         self.started = true;
@@ -755,6 +915,7 @@ impl<'a> Reader<'a> {
             return Ok(());
         };
         let delimiter = sniff_delimiter(&line);
+        self.delimiter = delimiter;
         self.core = csv_core::ReaderBuilder::new().delimiter(delimiter).build();
         if !self.next_record()? {
             self.ended = true;
@@ -863,6 +1024,12 @@ impl<'a> Reader<'a> {
         self.rows += 1;
         let record = &self.record;
         let game_index = layout.get(Column::Game).unwrap_or(0);
+        if record.unclosed && game_index + 1 >= record.len {
+            // The quote opens the game id (or a field before it): the row's game is unknown.
+            let problem = unclosed_problem(record);
+            self.queue_error(problem);
+            return;
+        }
         let id_bytes = record.raw(game_index).unwrap_or_default().trim_ascii();
         if id_bytes.is_empty() {
             let (column, found) = match record.raw(game_index) {
@@ -1245,9 +1412,27 @@ fn field_count_problem(record: &Record, fields: usize) -> Problem {
     }
 }
 
+/// The problem of a record cut at a quote never closed ([`Reader::cut_unclosed_quote`]).
+fn unclosed_problem(record: &Record) -> Problem {
+    let last = record.len.saturating_sub(1);
+    Problem {
+        line: record.line,
+        column: record.column(last),
+        expected: "a quote closed in its line".to_string(),
+        found: format!(
+            "a quote never closed (field {}; the row is cut before the next line that reads \
+             as a row of the table)",
+            last + 1
+        ),
+    }
+}
+
 /// Checks one row of `group` and adds it.
 fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Problem> {
     let fields = Fields { record, layout };
+    if record.unclosed {
+        return Err(unclosed_problem(record));
+    }
     if record.len != layout.fields {
         return Err(field_count_problem(record, layout.fields));
     }

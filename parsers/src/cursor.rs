@@ -188,6 +188,42 @@ impl<'a> Cursor<'a> {
         Some(line)
     }
 
+    /// Moves past the empty lines at the cursor (`\n` or `\r\n` alone), many bytes at a time: a
+    /// run of them costs about as much as copying it, not a line's work per line. Callers do
+    /// this only where every one of those lines would be passed over alike, one at a time.
+    pub(crate) fn skip_empty_lines(&mut self) {
+        const FEEDS: &[u8; 8] = b"\n\n\n\n\n\n\n\n";
+        let rest = self.content.get(self.pos..).unwrap_or_default();
+        let (mut at, mut lines) = (0usize, 0u64);
+        loop {
+            if rest.get(at..at + 8) == Some(&FEEDS[..]) {
+                (at, lines) = (at + 8, lines + 8);
+                continue;
+            }
+            match rest.get(at) {
+                Some(b'\n') => (at, lines) = (at + 1, lines + 1),
+                Some(b'\r') if rest.get(at + 1) == Some(&b'\n') => {
+                    (at, lines) = (at + 2, lines + 1)
+                }
+                _ => break,
+            }
+        }
+        self.pos += at;
+        self.line = self.line.saturating_add(lines);
+    }
+
+    /// The next line that is not blank (white space only), moving past it and the blank lines
+    /// before it; `None` at the end of the content.
+    pub(crate) fn next_nonblank_line(&mut self) -> Option<SourceLine<'a>> {
+        loop {
+            self.skip_empty_lines();
+            let line = self.next_line()?;
+            if !line.text.trim_ascii().is_empty() {
+                return Some(line);
+            }
+        }
+    }
+
     /// The current position, to [`Cursor::rewind`] to.
     pub(crate) fn mark(&self) -> Mark {
         Mark {

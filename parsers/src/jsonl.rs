@@ -368,7 +368,7 @@ impl<'a> Reader<'a> {
 
     /// The next line that is not blank.
     fn next_event_line(&mut self) -> Option<SourceLine<'a>> {
-        let line = std::iter::from_fn(|| self.lines.next_line()).find(|line| !is_blank(line.text));
+        let line = self.lines.next_nonblank_line();
         if let Some(line) = &line {
             self.previous = Some(line.text);
         }
@@ -455,12 +455,9 @@ impl<'a> Reader<'a> {
         let mut previous = self.previous.map(event_type);
         loop {
             let mark = self.lines.mark();
-            let Some(line) = self.lines.next_line() else {
+            let Some(line) = self.lines.next_nonblank_line() else {
                 return events;
             };
-            if is_blank(line.text) {
-                continue;
-            }
             let this = event_type(line.text);
             if starts_game(previous, this) {
                 self.lines.rewind(mark);
@@ -831,7 +828,36 @@ fn check_game_start(
     {
         return error("time", "a time HH:MM:SS", time);
     }
+    if let Some((tag, value, key, field)) = disagreeing_tag(start) {
+        return error(
+            "tags",
+            &format!(
+                "a `{tag}` tag that agrees with `{key}` {field:?} (the member is what the game \
+                 is read, rated and converted by; leave the tag out or make it the same)"
+            ),
+            &format!("`{tag}` {value}"),
+        );
+    }
     Ok(())
+}
+
+/// The first tag of a `game` event that says otherwise than the member holding the same
+/// thing (`Game` and `game`, `Rules` and `rules`, `Players` and `players` joined by `, `,
+/// `Date` and `date`, `Time` and `time` when both are there), as (tag, its value, member, the
+/// member's value). The members are authoritative: a game whose tags disagree is an error,
+/// never read under one and written (with its tags) under the other.
+fn disagreeing_tag(start: &GameStart) -> Option<(&str, &str, &'static str, String)> {
+    start.tags.iter().find_map(|(tag, value)| {
+        let (key, field) = match tag.as_str() {
+            "Game" => ("game", start.game.clone()),
+            "Rules" => ("rules", start.rules.clone()),
+            "Players" => ("players", start.players.join(", ")),
+            "Date" => ("date", start.date.clone()?),
+            "Time" => ("time", start.time.clone()?),
+            _ => return None,
+        };
+        (*value != field).then_some((tag.as_str(), value.as_str(), key, field))
+    })
 }
 
 /// True when `text` has the shape of `pattern`, where `9` stands for any digit.

@@ -249,14 +249,17 @@ impl Format {
     /// does not hide the games after it: a whole JSON object (a yatzy-solver log when it holds
     /// that solver's fields, else JSONL), a whole YGN tag line, a Verhoeff table header or
     /// state column; a CSV header only as the first line (it names the columns). Blank lines
-    /// and `%` comments are passed over; only lines that begin in the first
-    /// [`Format::DETECT_WINDOW`] bytes are looked at. `None` if nothing fits.
+    /// and `%` comments are passed over; the first [`Format::DETECT_LINES`] other lines are
+    /// looked at whatever their length (a damaged first line longer than the window hides
+    /// nothing), and after them those that begin in the first [`Format::DETECT_WINDOW`] bytes.
+    /// `None` if nothing fits.
     pub fn detect(content: &[u8]) -> Option<Format> {
-        let mut lines = Cursor::new(content);
-        let mut candidates = std::iter::from_fn(|| lines.next_line())
-            .take_while(|line| line.start < Format::DETECT_WINDOW)
-            .map(|line| (line.text.trim_ascii(), line.end >= content.len()))
-            .filter(|(text, _)| !text.is_empty() && !text.starts_with(b"%"));
+        let mut candidates = Format::candidates(content)
+            .enumerate()
+            .take_while(|(index, line)| {
+                *index < Format::DETECT_LINES || line.start < Format::DETECT_WINDOW
+            })
+            .map(|(_, line)| (line.text.trim_ascii(), line.end >= content.len()));
         let (first, _) = candidates.next()?;
         if csv::looks_like(first) {
             return Some(Format::Csv);
@@ -268,6 +271,38 @@ impl Format {
 
     /// How many bytes from the start of the content [`Format::detect`] looks at lines in.
     pub const DETECT_WINDOW: usize = 64 * 1024;
+
+    /// How many lines (not blank, not comments) [`Format::detect`] looks at whatever their
+    /// length.
+    pub const DETECT_LINES: usize = 8;
+
+    /// The most bytes of a content's start that are read to recognise its format
+    /// ([`Format::detect_needs_more`]).
+    pub const DETECT_MAX: usize = 16 << 20;
+
+    /// The lines of `content` that [`Format::detect`] may look at: not blank, not comments.
+    fn candidates(content: &[u8]) -> impl Iterator<Item = cursor::SourceLine<'_>> {
+        let mut lines = Cursor::new(content);
+        std::iter::from_fn(move || lines.next_line()).filter(|line| {
+            let text = line.text.trim_ascii();
+            !text.is_empty() && !text.starts_with(b"%")
+        })
+    }
+
+    /// Whether [`Format::detect`] may recognise more of a content than its first bytes `head`
+    /// show (`whole`: `head` is all of it): it recognises nothing in them, they hold fewer than
+    /// [`Format::DETECT_LINES`] whole lines it looks at, and fewer than
+    /// [`Format::DETECT_MAX`] bytes. A reader of a stream's head reads on while this holds.
+    pub fn detect_needs_more(head: &[u8], whole: bool) -> bool {
+        !whole
+            && head.len() < Format::DETECT_MAX
+            && Format::detect(head).is_none()
+            && Format::candidates(head)
+                .filter(|line| line.end < head.len() || head.ends_with(b"\n"))
+                .take(Format::DETECT_LINES)
+                .count()
+                < Format::DETECT_LINES
+    }
 
     /// The format a line (trimmed, not blank) shows as it stands; `last`: the line is the last
     /// of the content, which may have cut it (a JSON object whose input ends early counts).

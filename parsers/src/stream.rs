@@ -16,7 +16,15 @@
 //! errors, same line numbers; offsets count the bytes of the decompressed stream). Memory holds
 //! a piece, the previous game and the game being read; a game (or run of lines without one)
 //! longer than [`MAX_PENDING`] is cut there, read as if the stream ended, and reading goes on
-//! after it.
+//! after it as at the start of a stream (the rest of a cut game is read as lines outside any
+//! game: an error, counted as a skipped item, where they are not blank or comments).
+//!
+//! The work is linear in the stream's length, however long its games or its runs of blank
+//! and comment lines: a game that may go on in bytes still to come is parsed again only once
+//! as many bytes again have come in (a run of blank lines 64 MiB long costs a few times 64 MiB
+//! of parsing, not 64 MiB per piece), and [`StreamReader::work`] counts it. The YGN, JSONL and
+//! yatzy-solver readers pass runs of empty lines many bytes at a time, so a decompression bomb
+//! of line feeds is read about as fast as it is decompressed.
 //!
 //! [`Format::range_stream_reader`] reads only the games that begin in a byte range of a stream
 //! read from its start, exactly those [`Format::range_reader`] gives over the whole content:
@@ -84,7 +92,8 @@ pub struct Input {
 }
 
 impl Input {
-    /// Bytes of (decompressed) content kept to recognise the format.
+    /// Bytes of (decompressed) content kept to recognise the format (more, up to
+    /// [`crate::Format::DETECT_MAX`], while [`crate::Format::detect_needs_more`] says so).
     pub const HEAD: usize = 64 << 10;
 
     /// Opens `raw`: recognises its compression, starts decompressing it on a thread of its
@@ -108,12 +117,25 @@ impl Input {
         };
         let mut rest: Box<dyn Read + Send> = Box::new(ReadAhead::new(decoded));
         let mut head = Vec::with_capacity(Input::HEAD);
-        if let Err(e) = (&mut rest).take(Input::HEAD as u64).read_to_end(&mut head) {
-            if head.is_empty() {
-                return Err(io::Error::new(e.kind(), format!("not a valid {e}")));
+        let mut want = Input::HEAD;
+        loop {
+            let before = head.len();
+            let goal = want.saturating_sub(before) as u64;
+            if let Err(e) = (&mut rest).take(goal).read_to_end(&mut head) {
+                if head.is_empty() {
+                    return Err(io::Error::new(e.kind(), format!("not a valid {e}")));
+                }
+                // The stream fails after some content: its games are read, then the failure.
+                rest = Box::new(Failed(Some(e)));
+                break;
             }
-            // The stream fails after some content: its games are read, then the failure.
-            rest = Box::new(Failed(Some(e)));
+            // More than the first bytes only while the format cannot be told from them (a
+            // damaged first line longer than them must not hide the lines after it).
+            let whole = head.len() < want;
+            if !crate::Format::detect_needs_more(&head, whole) {
+                break;
+            }
+            want = want.saturating_mul(2).min(crate::Format::DETECT_MAX);
         }
         Ok(Input {
             compression,
@@ -127,7 +149,8 @@ impl Input {
         self.compression
     }
 
-    /// The first bytes of the content (decompressed), up to [`Input::HEAD`] of them.
+    /// The first bytes of the content (decompressed): [`Input::HEAD`] of them, or more where
+    /// the format cannot be told from those.
     pub fn head(&self) -> &[u8] {
         &self.head
     }
@@ -315,6 +338,10 @@ pub struct StreamReader<'a> {
     /// Whether `next` has reached the first line at or after the range's start (before it,
     /// the stream is read but not parsed).
     in_range: bool,
+    /// A game was cut at `next` for its length: the lines before `next` are not kept.
+    cut_at_next: bool,
+    /// Bytes the format's readers were handed, all parses together (see [`StreamReader::work`]).
+    work: u64,
 }
 
 impl<'a> StreamReader<'a> {
@@ -354,7 +381,17 @@ impl<'a> StreamReader<'a> {
             max_pending: max_pending.max(1),
             range: 0..usize::MAX,
             in_range: true,
+            cut_at_next: false,
+            work: 0,
         }
+    }
+
+    /// The bytes the format's readers were handed so far, every parse and every look back for
+    /// the lines before a game's start counted: a measure of the reader's work. It grows
+    /// linearly with the stream (a few times its length at most, whatever its games and runs of
+    /// blank lines), never with the square of a game's length.
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The same reader for the games that begin in `range` only (byte offsets from the start
@@ -417,22 +454,31 @@ impl<'a> StreamReader<'a> {
         }
     }
 
-    /// Reads more of the source: a piece, or to its end (or its failure). The bytes before
-    /// the lines a reader resuming at `next` needs are let go first (all but `max_pending` of
-    /// them at most are kept).
+    /// Reads more of the source: a piece, or as many bytes as wait for a game's end if that is
+    /// more (so a game that goes on over many pieces is parsed again only each time its bytes
+    /// have doubled: the work stays linear in its length), or to the source's end (or its
+    /// failure). The bytes before the lines a reader resuming at `next` needs are let go first
+    /// (all but `max_pending` of them at most are kept; none after a game cut for its length).
     fn fill(&mut self) {
-        let resume = Cursor::resume(&self.buf, self.next, self.line, self.base == 0);
-        let context = self.format.context_start(&resume);
-        let keep = context
-            .min(self.keep_from)
-            .max(self.next.saturating_sub(self.max_pending));
+        let keep = if self.cut_at_next {
+            self.next
+        } else {
+            let resume = Cursor::resume(&self.buf, self.next, self.line, self.base == 0);
+            self.work = self.work.saturating_add(self.next as u64);
+            let context = self.format.context_start(&resume);
+            context
+                .min(self.keep_from)
+                .max(self.next.saturating_sub(self.max_pending))
+        };
         if keep > 0 {
             self.buf.drain(..keep);
             self.base += keep;
             self.next -= keep;
             self.keep_from = self.keep_from.saturating_sub(keep);
         }
-        let goal = self.buf.len() + self.piece;
+        let pending = self.buf.len() - self.next;
+        let room = self.max_pending.saturating_sub(pending).saturating_add(1);
+        let goal = self.buf.len() + pending.min(room).max(self.piece);
         while self.buf.len() < goal && !self.eof {
             let want = (goal - self.buf.len()) as u64;
             match (&mut self.source).take(want).read_to_end(&mut self.buf) {
@@ -465,6 +511,7 @@ impl<'a> StreamReader<'a> {
             self.complete_lines()
         };
         let content = self.buf.get(..complete).unwrap_or_default();
+        self.work = self.work.saturating_add(complete as u64);
         let mut reader = (self.next < complete)
             .then(|| {
                 self.format.resuming(
@@ -517,6 +564,8 @@ impl<'a> StreamReader<'a> {
             self.keep_from = self.next;
         }
         (self.next, self.skip) = (next, skip);
+        // After a cut, reading goes on as at the start of a stream: what came before is let go.
+        self.cut_at_next = forced;
         if !self.eof {
             return;
         }

@@ -144,8 +144,7 @@ impl GameReader for Reader<'_> {
     fn read_game(&mut self, out: &mut GameRecord) -> Option<Result<(), ParseError>> {
         out.clear();
         let mark = self.lines.mark();
-        let line = std::iter::from_fn(|| self.lines.next_line())
-            .find(|line| !line.text.trim_ascii().is_empty())?;
+        let line = self.lines.next_nonblank_line()?;
         if !self.lines.begins_in_range(&line) {
             self.lines.rewind(mark);
             return None;

@@ -106,10 +106,15 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Consumes `line` (the one [`Reader::peek`] returned).
+    /// Consumes `line` (the one [`Reader::peek`] returned); after a blank line, the empty
+    /// lines after it too (every caller passes blank lines over alike: they start no game and
+    /// leave the delimiting as it is).
     fn advance(&mut self, line: &Line<'a>) {
         self.lines.advance(&line.source);
         self.delimiter = line.after;
+        if line.kind == Kind::Blank {
+            self.lines.skip_empty_lines();
+        }
     }
 
     /// Reads one game into `out` (already cleared). `Ok(false)` at the end of the content (or of

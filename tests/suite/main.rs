@@ -33,6 +33,7 @@ mod reliability_inputs;
 mod reliability_limits;
 mod reliability_merge;
 mod reliability_outputs;
+mod reliability_parsers;
 mod reliability_second_pass;
 mod replay;
 mod report_html;

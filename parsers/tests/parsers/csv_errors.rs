@@ -425,3 +425,95 @@ fn tables_with_the_default_names_are_detected() {
         assert!(!csv::looks_like(line.as_bytes()), "{line}");
     }
 }
+
+/// A table of `games` games (the three of `fixtures/csv/valid.csv`, renamed), one turn row per
+/// line.
+fn many_games(games: usize) -> String {
+    let valid = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/csv/valid.csv"
+    ))
+    .expect("fixture");
+    let (header, rows) = valid.split_once('\n').expect("a header");
+    let mut table = format!("{header}\n");
+    for n in 0..games {
+        let source = format!("valid-{}", n % 3 + 1);
+        for row in rows
+            .lines()
+            .filter(|row| row.starts_with(&format!("{source},")))
+        {
+            table.push_str(&row.replacen(&source, &format!("g{n}"), 1));
+            table.push('\n');
+        }
+    }
+    table
+}
+
+/// Issue 30, item 8: one stray `"` opening a field of a 30-game table costs the game it is in
+/// and nothing more: the quote is cut at the line end (the next line reads as a row), the
+/// damaged game is one error naming the file, line and why, and the other 29 games are read
+/// whole. Wherever the quote opens a field (the game id included, where the row's game is
+/// unknown and its game then lacks a turn), every game but the damaged one is read.
+#[test]
+fn a_stray_quote_costs_only_the_game_it_is_in() {
+    let table = many_games(30);
+    let whole = read(&table);
+    assert_eq!(whole.len(), 30);
+    assert!(whole.iter().all(Result::is_ok));
+    let lines: Vec<&str> = table.lines().collect();
+    // Line 200 (1-based), of game g7; each field in turn opened by a stray quote.
+    let target = 199;
+    let fields = lines[target].split(',').count();
+    for field in 0..fields {
+        let mut damaged: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let mut parts: Vec<String> = damaged[target].split(',').map(String::from).collect();
+        parts[field].insert(0, '"');
+        damaged[target] = parts.join(",");
+        let text = damaged.join("\n") + "\n";
+        let outcomes = read(&text);
+        let source = Box::new(std::io::Cursor::new(text.clone().into_bytes()));
+        let streamed = read_all(&mut csv::Reader::from_read(
+            source,
+            "t.csv",
+            &Default::default(),
+        ));
+        assert_eq!(streamed, outcomes, "a stream reads as the content does");
+        let errors: Vec<&ParseError> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+        let games: Vec<&GameRecord> = outcomes.iter().filter_map(|o| o.as_ref().ok()).collect();
+        let game = lines[target].split(',').next().unwrap_or_default();
+        assert_eq!(errors.len(), 1, "quote in field {field}: {errors:#?}");
+        let e = errors[0];
+        assert_eq!((e.file.as_str(), e.line), ("t.csv", 200), "{e}");
+        assert_eq!(e.expected, "a quote closed in its line", "{e}");
+        assert!(e.found.contains("never closed"), "{e}");
+        let read_whole: Vec<&str> = games
+            .iter()
+            .filter(|g| g.provenance.game_id != game)
+            .map(|g| g.provenance.game_id.as_str())
+            .collect();
+        assert_eq!(
+            read_whole.len(),
+            29,
+            "quote in field {field}: {read_whole:?}"
+        );
+        if field == 0 {
+            // The row's game is unknown: the error names none; its game lacks the row.
+            assert_eq!(e.game_id, None, "{e}");
+            assert_eq!(games.len(), 30);
+        } else {
+            assert_eq!(e.game_id.as_deref(), Some(game), "{e}");
+            assert_eq!(games.len(), 29);
+        }
+    }
+}
+
+/// A field in quotes over several lines is still one field when no line in between reads as
+/// a row of the table on its own.
+#[test]
+fn a_quoted_field_over_several_lines_is_still_read() {
+    let text = format!("{HEADER}g1,yahtzee,0,\"ann\nsmith\",1,12345,,,,,C,15\n");
+    let outcomes = read(&text);
+    assert_eq!(outcomes.len(), 1, "{outcomes:#?}");
+    let game = outcomes[0].as_ref().expect("a game");
+    assert_eq!(game.players, ["ann\nsmith"]);
+}

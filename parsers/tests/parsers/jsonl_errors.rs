@@ -475,3 +475,69 @@ fn arrays_longer_than_a_game_can_hold_are_refused_at_their_field() {
     let error = error_then_next_game(&[&game, END]);
     assert!(error.expected.contains("at most 1024"), "{error}");
 }
+
+/// Issue 30, item 9: a `game` event whose `Rules` tag says another rule set than its `rules`
+/// member (or whose `Game`, `Players`, `Date` or `Time` tag disagrees with its member) is an
+/// error naming the line, the tag, both values: the game is skipped, in analyze and convert
+/// alike (both read it here), never rated under one and converted under the other. Tags that
+/// agree, or other tags, are fine.
+#[test]
+fn a_tag_that_disagrees_with_its_member_is_an_error() {
+    let with_tags = |tags: &str| {
+        format!(
+            r#"{{"event":"game","game":"g1","rules":"yahtzee","players":["ann","bob"],"date":"2007.03.14","tags":{tags}}}"#
+        )
+    };
+    let cases = [
+        (
+            r#"[["Rules","yatzy"]]"#,
+            "Rules",
+            "rules",
+            "\"yahtzee\"",
+            "yatzy",
+        ),
+        (
+            r#"[["Site","x"],["Rules","yahtzee-free"]]"#,
+            "Rules",
+            "rules",
+            "\"yahtzee\"",
+            "yahtzee-free",
+        ),
+        (r#"[["Game","g9"]]"#, "Game", "game", "\"g1\"", "g9"),
+        (
+            r#"[["Players","ann, cy"]]"#,
+            "Players",
+            "players",
+            "\"ann, bob\"",
+            "ann, cy",
+        ),
+        (
+            r#"[["Date","2007.03.15"]]"#,
+            "Date",
+            "date",
+            "\"2007.03.14\"",
+            "2007.03.15",
+        ),
+    ];
+    for (tags, tag, key, field, value) in cases {
+        let game = with_tags(tags);
+        let error = error_then_next_game(&[&game, END]);
+        assert_error(
+            &error,
+            1,
+            column_of(&game, "tags"),
+            &format!(
+                "a `{tag}` tag that agrees with `{key}` {field} (the member is what the game is \
+                 read, rated and converted by; leave the tag out or make it the same)"
+            ),
+            &format!("`{tag}` {value}"),
+        );
+        assert_eq!(error.game_id.as_deref(), Some("g1"));
+    }
+    let agreeing = with_tags(
+        r#"[["Game","g1"],["Rules","yahtzee"],["Players","ann, bob"],["Date","2007.03.14"],["Time","21:04:55"],["Site","x"]]"#,
+    );
+    let read = read(&[&agreeing, END]);
+    assert_eq!(read.len(), 1);
+    assert_eq!(read[0].as_ref().expect("a game").rules, "yahtzee");
+}

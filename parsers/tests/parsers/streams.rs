@@ -7,7 +7,7 @@ use crate::common::expected::{assert_outcomes, expected_outcomes};
 use crate::common::{all_fixtures, fixture, fixture_dir};
 use crate::ranges::{content, outcomes, Outcome};
 use dicelens_parsers::stream::{Compression, Input, StreamReader};
-use dicelens_parsers::{Format, ParseError, ReadOptions};
+use dicelens_parsers::{Format, GameReader, ParseError, ReadOptions};
 use proptest::prelude::*;
 use std::io::{self, Read, Write};
 
@@ -50,7 +50,8 @@ proptest! {
     }
 
     /// With a tiny limit on a game's length games are cut, but reading goes on to the end:
-    /// no panic, offsets grow (checked by `outcomes`), nothing read twice.
+    /// no panic, offsets grow (checked by `outcomes`), nothing read twice. Each cut gives the
+    /// cut game and at most one more item: the rest of it, read as at the start of a stream.
     #[test]
     fn games_longer_than_the_limit_are_cut_and_reading_goes_on(
         content in content(Format::Ygn),
@@ -59,7 +60,7 @@ proptest! {
     ) {
         let read = streamed(Format::Ygn, &content, piece, limit);
         let whole = outcomes(Format::Ygn.reader(&content, "t"));
-        prop_assert!(read.len() <= whole.len() + content.len() / limit.max(1) + 1);
+        prop_assert!(read.len() <= whole.len() + 2 * (content.len() / limit.max(1) + 1));
     }
 }
 
@@ -298,4 +299,95 @@ fn compression_is_recognised_by_content_not_by_name() {
     let (_, valid) = fixture("ygn", "valid.ygn");
     let whole = outcomes(Format::Ygn.reader(&valid, "t.gz"));
     assert_eq!(read_input(valid.clone(), "t.gz", None).unwrap(), whole);
+}
+
+/// The work of a stream reader over `content` (bytes its format's readers were handed), after
+/// checking that it reads what a read of the whole content does; pieces of `piece` bytes, games
+/// cut at `max_pending`.
+fn work_of(format: Format, content: &[u8], piece: usize, max_pending: usize) -> u64 {
+    let source = Box::new(io::Cursor::new(content.to_vec()));
+    let mut reader = StreamReader::with_sizes(format, source, "t", piece, max_pending);
+    let mut game = dicelens_parsers::GameRecord::default();
+    let mut read = 0;
+    while reader.read_game(&mut game).is_some() {
+        read += 1;
+    }
+    if max_pending == usize::MAX {
+        assert_eq!(read, outcomes(format.reader(content, "t")).len());
+    }
+    reader.work()
+}
+
+/// Issue 30, item 7: a run of blank lines (or comment lines) between two games costs work
+/// linear in its length in every line format, not quadratic: the reader's work (bytes handed
+/// to the format's readers, counted by the reader) stays within a few times the content's
+/// length at 1 MiB and 4 MiB read in pieces of 16 KiB (quadratic work would be about 30 and
+/// 120 times the length), whether games may be as long as they are or are cut at 256 KiB
+/// (reading goes on after the cut).
+#[test]
+fn runs_of_blank_or_comment_lines_cost_linear_work() {
+    let cases = [
+        (Format::Ygn, "ygn", "valid.ygn", &b"\n"[..]),
+        (Format::Ygn, "ygn", "valid.ygn", &b"% a comment\n"[..]),
+        (Format::Jsonl, "jsonl", "two_games.jsonl", &b"\n"[..]),
+        (Format::Jsonl, "jsonl", "two_games.jsonl", &b"  \r\n"[..]),
+        (Format::Verhoeff, "verhoeff", "table_game.txt", &b"\n"[..]),
+        (
+            Format::YatzySolver,
+            "yatzy-solver",
+            "american.jsonl",
+            &b"\n"[..],
+        ),
+    ];
+    for (format, dir, name, filler) in cases {
+        let (_, fixture) = fixture(dir, name);
+        let whole = outcomes(format.reader(&fixture, "t"));
+        // Between the first game and the next (or after the only one).
+        let at = whole.get(1).map_or(fixture.len(), |(offset, _)| *offset);
+        for mib in [1usize, 4] {
+            let run = filler.repeat((mib << 20) / filler.len());
+            let content = [&fixture[..at], &run, &fixture[at..]].concat();
+            let n = content.len() as u64;
+            for max_pending in [usize::MAX, 256 << 10] {
+                let work = work_of(format, &content, 16 << 10, max_pending);
+                assert!(
+                    work <= 4 * n,
+                    "{name} with {mib} MiB of {filler:?}, limit {max_pending}: work {work} for \
+                     {n} bytes"
+                );
+            }
+        }
+    }
+}
+
+/// Issue 30, item 12: a damaged first line longer than the 64 KiB the format is first looked
+/// for in hides nothing: the format is recognised from the lines after it (in a stream's head,
+/// read on as far as needed), the damaged line is one error and the games after it are read.
+#[test]
+fn a_damaged_first_line_longer_than_the_window_hides_nothing() {
+    let (_, games) = fixture("jsonl", "two_games.jsonl");
+    let whole = outcomes(Format::Jsonl.reader(&games, "t"));
+    let damaged = [
+        b"{\"type\": \"game\", \"id\": \"",
+        &b"x".repeat(200 << 10)[..],
+        b"\n",
+    ]
+    .concat();
+    let content = [&damaged[..], &games[..]].concat();
+    assert_eq!(Format::detect(&content), Some(Format::Jsonl));
+    for compression in [Compression::None, Compression::Gzip] {
+        let read = read_input(compress(&content, compression), "t", None).expect("a format");
+        assert_eq!(read.len(), whole.len() + 1, "{compression:?}: {read:#?}");
+        assert!(read[0].1.is_err(), "{compression:?}: {:?}", read[0]);
+        let ids = |outcomes: &[Outcome]| -> Vec<String> {
+            outcomes
+                .iter()
+                .map(|(_, game)| game.as_ref().expect("a game").provenance.game_id.clone())
+                .collect()
+        };
+        assert_eq!(ids(&read[1..]), ids(&whole), "{compression:?}");
+    }
+    // A head of the first 64 KiB alone cannot tell; the reader of a stream's head reads on.
+    assert!(Format::detect_needs_more(&content[..64 << 10], false));
+    assert!(!Format::detect_needs_more(&content, true));
 }
