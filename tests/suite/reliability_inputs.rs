@@ -41,6 +41,11 @@ pub(crate) fn expected_tables() -> &'static Path {
 
 /// Writes `games` one-seat games of `rules` (seed `seed`) as YGN to `path`.
 pub(crate) fn write_log(path: &Path, rules: RuleSet, games: usize, seed: u64) {
+    write_log_in(path, Format::Ygn, rules, games, seed);
+}
+
+/// Writes `games` one-seat games of `rules` (4 players, seed `seed`) in `format` to `path`.
+pub(crate) fn write_log_in(path: &Path, format: Format, rules: RuleSet, games: usize, seed: u64) {
     let plan = Plan {
         rules,
         seats: 1,
@@ -50,8 +55,9 @@ pub(crate) fn write_log(path: &Path, rules: RuleSet, games: usize, seed: u64) {
         ..Plan::default()
     };
     let mut bytes = Vec::new();
+    format.write_start(&mut bytes).unwrap();
     for game in simulate_batch(table(rules), &plan, &players(&plan), 0..games) {
-        Format::Ygn.write_game(&game.record, &mut bytes).unwrap();
+        format.write_game(&game.record, &mut bytes).unwrap();
     }
     std::fs::write(path, bytes).unwrap();
 }

@@ -6,11 +6,10 @@
 //! lines is read through the binary well within 20 s. Commands run under a time limit
 //! ([`run_within`]).
 
-use crate::common::{run_within, solitaire_analyze, table, text, StdinFrom};
+use crate::common::{run_within, solitaire_analyze, text, StdinFrom};
 use dicelens::corpus::{CorpusReader, SkipReason, Summary};
 use dicelens::replay::ReplayOptions;
 use dicelens::rules::RuleSet;
-use dicelens::simulate::{players, simulate_batch, Plan};
 use dicelens_parsers::Format;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -21,20 +20,7 @@ const LIMIT: Duration = Duration::from_secs(120);
 
 /// Writes `games` one-seat yahtzee games (seed `seed`) in `format` to `path`.
 fn write_log(path: &Path, format: Format, games: usize, seed: u64) {
-    let plan = Plan {
-        rules: RuleSet::Yahtzee,
-        seats: 1,
-        players: 4,
-        games,
-        seed,
-        ..Plan::default()
-    };
-    let mut bytes = Vec::new();
-    format.write_start(&mut bytes).unwrap();
-    for game in simulate_batch(table(RuleSet::Yahtzee), &plan, &players(&plan), 0..games) {
-        format.write_game(&game.record, &mut bytes).unwrap();
-    }
-    std::fs::write(path, bytes).unwrap();
+    crate::reliability_inputs::write_log_in(path, format, RuleSet::Yahtzee, games, seed);
 }
 
 /// Reads `path` as `analyze` and `convert` do, returning the summary.

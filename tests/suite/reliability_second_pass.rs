@@ -53,30 +53,26 @@ fn a_log_replaced_after_it_was_rated_gives_no_page_of_its_new_games() {
     let boards = leaderboards(&analysis.aggregates, 1);
     let linked = linked_games(&boards, &worst);
     drop(boards);
+    let read_again = |analysis: &mut dicelens::pipeline::Analysis| {
+        rate_games_with_ids(
+            &analysis.logs,
+            &options,
+            &linked,
+            &mut analysis.tables,
+            &Silent,
+        )
+        .unwrap()
+    };
     assert!(linked.len() > 5, "{} games linked", linked.len());
     // Unchanged, every linked game is found again, and nothing is reported.
-    let again = rate_games_with_ids(
-        &analysis.logs,
-        &options,
-        &linked,
-        &mut analysis.tables,
-        &Silent,
-    )
-    .unwrap();
+    let again = read_again(&mut analysis);
     assert_eq!(again.games.len(), linked.len());
     assert!(again.missed.is_empty(), "{:?}", again.missed);
     // Another log (the same ids, other games) renamed over it.
     let other = dir.path().join("other.ygn");
     write_log_as(&other, 60, 2, 1);
     std::fs::rename(&other, &log).unwrap();
-    let again = rate_games_with_ids(
-        &analysis.logs,
-        &options,
-        &linked,
-        &mut analysis.tables,
-        &Silent,
-    )
-    .unwrap();
+    let again = read_again(&mut analysis);
     assert!(
         again.games.is_empty(),
         "{} games of the new log",
@@ -99,14 +95,7 @@ fn a_log_replaced_after_it_was_rated_gives_no_page_of_its_new_games() {
     // The same games written again (a new file, renamed over it): every page is kept.
     write_log(&other, RuleSet::Yahtzee, 60, 1);
     std::fs::rename(&other, &log).unwrap();
-    let again = rate_games_with_ids(
-        &analysis.logs,
-        &options,
-        &linked,
-        &mut analysis.tables,
-        &Silent,
-    )
-    .unwrap();
+    let again = read_again(&mut analysis);
     assert_eq!(again.games.len(), linked.len());
     assert_eq!(again.missed.len(), 1, "{:?}", again.missed);
 }
