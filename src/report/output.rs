@@ -473,20 +473,22 @@ pub fn write_file(path: &Path, content: &[u8]) -> Result<(), WriteError> {
 
 /// Writes `path` whole or not at all, as [`write_file`] does, from `parts` one after the other.
 pub fn write_parts(path: &Path, parts: &[&[u8]]) -> Result<(), WriteError> {
-    let mut file = PendingFile::create(path)?;
-    for part in parts {
-        file.write_all(part).map_err(|e| WriteError::new(path, e))?;
-    }
-    file.finish()?.commit()
+    prepare_parts(path, parts)?.commit()
 }
 
 /// Writes `content` for `path` under a temporary name, not yet in place: [`Finished::commit`]
 /// puts it there (a command that also prints on stdout prints first, and commits only once
 /// that worked).
 pub fn prepare_file(path: &Path, content: &[u8]) -> Result<Finished, WriteError> {
+    prepare_parts(path, &[content])
+}
+
+/// [`prepare_file`] from `parts` one after the other.
+fn prepare_parts(path: &Path, parts: &[&[u8]]) -> Result<Finished, WriteError> {
     let mut file = PendingFile::create(path)?;
-    file.write_all(content)
-        .map_err(|e| WriteError::new(path, e))?;
+    for part in parts {
+        file.write_all(part).map_err(|e| WriteError::new(path, e))?;
+    }
     file.finish()
 }
 
