@@ -111,6 +111,7 @@ pub mod selfplay;
 pub mod simulate;
 pub mod solve;
 pub mod tables;
+pub mod workflow;
 
 /// The game-log formats and the canonical game record (the `dicelens-parsers` crate).
 pub use dicelens_parsers as parsers;

@@ -12,7 +12,7 @@ use crate::aggregate::{Overflow, Parts};
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
 use crate::path_name::{name_of_path, path_of_name};
-use crate::pipeline::{rate_batch, Progress, RunMeter, Tables, BATCH};
+use crate::pipeline::{rate_batch, OracleRegistry, Progress, RunMeter, BATCH};
 use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
 use crate::report::csv::{read_game_rows, GameRow};
@@ -376,7 +376,7 @@ pub fn merge(
         }
     }
     let spec = first.oracle()?;
-    let mut tables = Tables::new(options.tables.as_deref(), spec);
+    let mut tables = OracleRegistry::new(options.tables.as_deref(), spec);
     subtract_duplicates(
         shards,
         &mut duplicates,
@@ -494,7 +494,7 @@ fn rows_kept(shards: &[Shard], duplicates: &[Duplicate]) -> Vec<GameRow> {
 
 /// Duplicates read again, waiting to be rated and subtracted in one batch.
 struct Subtraction<'a> {
-    tables: &'a mut Tables,
+    tables: &'a mut OracleRegistry,
     aggregates: &'a mut Parts,
     progress: &'a dyn Progress,
     /// The games read again.
@@ -593,7 +593,7 @@ fn open_log(row: &GameRow) -> Result<LogFile, String> {
 fn subtract_duplicates(
     shards: &[Shard],
     duplicates: &mut [Duplicate],
-    tables: &mut Tables,
+    tables: &mut OracleRegistry,
     aggregates: &mut Parts,
     progress: &dyn Progress,
 ) -> Result<(), MergeError> {

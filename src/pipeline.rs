@@ -222,6 +222,9 @@ pub trait Progress: crate::tables::Progress {
     fn batch_rated(&self, _rated: usize) {}
     /// The run is over: every game is rated (or the run failed); nothing more is reported.
     fn finish(&self) {}
+    /// A phase of a workflow is done (`read, replay and rate`, `rows`...): for a caller timing
+    /// the phases of a run.
+    fn phase_done(&self, _name: &str) {}
 }
 
 impl Progress for crate::tables::Silent {}
@@ -262,20 +265,21 @@ impl<A: DecisionSink, B: DecisionSink> DecisionSink for (A, B) {
     }
 }
 
-/// The oracle with its tables loaded on demand, per rule set: expected scores for every game,
+/// The oracle registry: the oracle of every rule set, keyed by rule set, with its tables loaded
+/// on demand: expected scores for every game,
 /// distributions for the games of several players when the method needs them.
-pub struct Tables {
+pub struct OracleRegistry {
     oracle: MatchOracle,
     dir: PathBuf,
     loaded: Vec<RuleSet>,
     dists_loaded: Vec<RuleSet>,
 }
 
-impl Tables {
+impl OracleRegistry {
     /// No table loaded yet; tables come from `dir` (default: $DICELENS_TABLES, else ./tables).
-    pub fn new(dir: Option<&Path>, spec: OracleSpec) -> Tables {
+    pub fn new(dir: Option<&Path>, spec: OracleSpec) -> OracleRegistry {
         let solitaire = SolitaireOracle::new(HashMap::new());
-        Tables {
+        OracleRegistry {
             oracle: MatchOracle::new(solitaire, spec),
             dir: table_dir(dir),
             loaded: Vec::new(),
@@ -549,7 +553,7 @@ pub struct Analysis {
     /// Games of several players handed to the oracle.
     pub multi_games: u64,
     /// The oracle and its tables, to rate more games with.
-    pub tables: Tables,
+    pub tables: OracleRegistry,
     /// The logs read, in order, with their identities then (for reading games again:
     /// [`rate_games_with_ids`]).
     pub logs: Vec<ReadLog>,
@@ -609,7 +613,7 @@ impl Analyzer {
         let meter = Arc::new(RunMeter::for_files(files, options.range.as_ref()));
         reader.count_bytes_in(meter.bytes_counter());
         progress.start(&meter);
-        let mut tables = Tables::new(options.tables.as_deref(), options.oracle);
+        let mut tables = OracleRegistry::new(options.tables.as_deref(), options.oracle);
         let mut aggregates = Parts::default();
         let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
         let (mut solo_games, mut multi_games) = (0, 0);
@@ -858,7 +862,7 @@ pub fn rate_games_with_ids(
     logs: &[ReadLog],
     options: &Options,
     wanted: &HashMap<String, ContentHash>,
-    tables: &mut Tables,
+    tables: &mut OracleRegistry,
     progress: &dyn Progress,
 ) -> Result<RatedAgain, TableError> {
     let mut reader = CorpusReader::for_options(options.replay, &options.read);

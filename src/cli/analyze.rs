@@ -5,13 +5,10 @@
 use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, TablesFlag};
 pub(crate) use super::progress::Bar;
 use super::{notice, print_stdout, CliError, Required};
-use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
-use dicelens::rate::Unit;
-use dicelens::report::csv::RowFiles;
+use dicelens::pipeline::{Analyzer, Options, Progress};
 use dicelens::report::output::OutputDir;
-use dicelens::report::player::WorstDecisions;
-use dicelens::report::summary::SummaryFile;
 use dicelens::report::{self, AnalysisFiles, WriteError};
+use dicelens::workflow::analyze::{analyze_with_pages, AnalyzeRequest};
 use std::path::{Path, PathBuf};
 
 /// `dicelens analyze` flags.
@@ -74,9 +71,10 @@ pub(crate) fn open_out(dir: &Path) -> Result<OutputDir, CliError> {
     OutputDir::open(dir).map_err(CliError::failure)
 }
 
-/// Runs `dicelens analyze`.
+/// Runs `dicelens analyze`: one call ([`analyze_with_pages`]), then the outputs written
+/// ([`write_outputs`]).
 pub fn run(args: Args) -> Result<(), CliError> {
-    let mut phases = super::progress::Phases::start();
+    let bar = Bar::new();
     let range = args.logs.range()?;
     let files = args.format.paths(&args.logs.files)?;
     let required = Required {
@@ -93,74 +91,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(path) = &args.seen_ids {
         super::ids::read_seen_ids(path, |id| analyzer.mark_seen(id))?;
     }
-    let options = analyzer.options().clone();
     let mut out = open_out(&args.out)?;
-    let rows = RowFiles::create(&out, args.decisions).map_err(cannot_write)?;
-    let mut sink = (rows, WorstDecisions::of_everyone());
-    let mut analysis = analyzer
-        .run(&files, &mut sink, &Bar::new())
-        .map_err(CliError::failure)?;
-    phases.done("read, replay and rate");
-    let (rows, worst) = sink;
-    if analysis.mixes_units() {
-        notice(&format!(
-            "note: {} one-player games are rated in expected points and {} games of several \
-             players in expected match points: each unit gets its own leaderboard and charts",
-            analysis.aggregates.games_in(Unit::Points),
-            analysis.aggregates.games_in(Unit::MatchPoints)
-        ));
-    }
-    rows.finish(&mut out).map_err(cannot_write)?;
-    phases.done("rows");
-    // The games of the worst decisions of the players on the leaderboard, read again and
-    // rated, each on its page.
-    let boards = report::leaderboards(&analysis.aggregates, args.min_games);
-    let linked = report::linked_games(&boards, &worst);
-    drop(boards);
-    let logs = std::mem::take(&mut analysis.logs);
-    let again = rate_games_with_ids(&logs, &options, &linked, &mut analysis.tables, &Bar::new())
-        .map_err(CliError::failure)?;
-    report_missed(&again.missed);
-    phases.done("linked games read and rated again");
-    let game_pages =
-        report::write_game_pages(&mut out, &again.games, &analysis.oracle).map_err(cannot_write)?;
-    phases.done("game pages");
-    // Freeing tens of thousands of cached turn evaluations takes a noticeable part of a
-    // short run; let another thread do it (or the process's exit).
-    let tables = std::mem::replace(
-        &mut analysis.tables,
-        dicelens::pipeline::Tables::new(args.tables.tables.as_deref(), analysis.spec),
-    );
-    std::thread::spawn(move || drop(tables));
-    let summary_file = SummaryFile::of_analysis(&analysis);
-    let mut files = AnalysisFiles::of_analysis(
-        &analysis,
-        &summary_file,
-        args.min_games,
-        args.leaderboard.top,
-    );
-    files.worst = Some(&worst);
-    files.game_pages = Some(&game_pages);
-    let written = write_outputs(out, &files, args.leaderboard.json, &required);
-    phases.done("reports");
+    let request = AnalyzeRequest {
+        files,
+        min_games: args.min_games,
+        top: args.leaderboard.top,
+        decisions: args.decisions,
+    };
+    let run = analyze_with_pages(analyzer, &request, &mut out, &bar).map_err(CliError::failure)?;
+    let written = write_outputs(out, &run.files(), args.leaderboard.json, &required);
+    bar.phase_done("reports");
     written
-}
-
-/// Lines of [`report_missed`] shown; the rest are counted.
-const MISSED_SHOWN: usize = 10;
-
-/// Reports on stderr the logs and games that were not read again for the game pages (a stream,
-/// a log changed since it was read, a game changed), the first [`MISSED_SHOWN`] by name.
-fn report_missed(missed: &[String]) {
-    for line in missed.iter().take(MISSED_SHOWN) {
-        notice(&format!("game pages: {line}"));
-    }
-    if missed.len() > MISSED_SHOWN {
-        notice(&format!(
-            "game pages: and {} more such notes",
-            missed.len() - MISSED_SHOWN
-        ));
-    }
 }
 
 /// Reports the summary on stderr; if the run has what `required` asks, writes every output

@@ -9,7 +9,7 @@ use super::flags::{not_at_least, FormatFlag, GameFilter, TablesFlag};
 use super::{notice, print_stdout, CliError};
 use dicelens::compare::{compare, CorpusRating};
 use dicelens::pipeline::{
-    rate_batch, read_corpus, DecisionSink, Progress, RunMeter, Tables, BATCH,
+    rate_batch, read_corpus, DecisionSink, OracleRegistry, Progress, RunMeter, BATCH,
 };
 use dicelens::rate::{OracleSpec, Rated};
 use dicelens::replay::Replayed;
@@ -110,7 +110,7 @@ fn rate(
     spec: OracleSpec,
     args: &OraclesArgs,
 ) -> Result<CorpusRating, CliError> {
-    let mut tables = Tables::new(args.tables.tables.as_deref(), spec);
+    let mut tables = OracleRegistry::new(args.tables.tables.as_deref(), spec);
     tables
         .load_for(games, &Bar::new())
         .map_err(CliError::failure)?;

@@ -133,7 +133,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .check(&reader.summary)
         .map_err(|e| match &args.out {
             Some(path) => CliError::failure(format!("{e}; nothing written to {}", path.display())),
-            None => e,
+            None => e.into(),
         })?;
     if let Some(file) = file {
         file.finish()

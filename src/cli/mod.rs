@@ -21,7 +21,6 @@ pub mod tables;
 pub mod threads;
 pub mod validate;
 
-use dicelens::corpus::Summary;
 use std::fmt;
 
 /// A command's failure: the message (one line) and the process exit code.
@@ -57,52 +56,11 @@ impl fmt::Display for CliError {
     }
 }
 
-/// What a run over log files asks of what it read before it writes any output; a run that
-/// falls short fails with exit code 1 and leaves the earlier outputs as they were.
-pub struct Required {
-    /// Log files read (`None` when the run read analyses, not logs).
-    pub files: Option<usize>,
-    /// `--strict`: no input file skipped.
-    pub strict: bool,
-    /// The run may use no game (one partition of a corpus: `--allow-empty`, `--byte-range`).
-    pub allow_empty: bool,
-    /// What the run does to a game, for the message: `rated`, `converted`.
-    pub verb: &'static str,
-}
+pub use dicelens::workflow::{Required, RequiredError};
 
-impl Required {
-    /// Checks `summary` (what was read): with `--strict`, no file skipped; unless the run may
-    /// be empty, some file read and some game used.
-    pub fn check(&self, summary: &Summary) -> Result<(), CliError> {
-        let skipped = &summary.files_skipped;
-        if self.strict && !skipped.is_empty() {
-            return Err(CliError::failure(format!(
-                "--strict: {} input file{} skipped (first: {})",
-                skipped.len(),
-                if skipped.len() == 1 { "" } else { "s" },
-                skipped[0]
-            )));
-        }
-        if self.allow_empty || summary.games_used > 0 {
-            return Ok(());
-        }
-        let verb = self.verb;
-        Err(CliError::failure(match self.files {
-            Some(0) => format!("no game {verb}: no log file found"),
-            Some(files) if skipped.len() >= files => format!(
-                "no game {verb}: no input could be read ({} skipped)",
-                if files == 1 {
-                    "the file was".to_string()
-                } else {
-                    format!("all {files} files were")
-                }
-            ),
-            _ if summary.games_read == 0 => format!("no game {verb}: the input holds no game"),
-            _ => format!(
-                "no game {verb}: all {} games read were skipped",
-                summary.games_read
-            ),
-        }))
+impl From<RequiredError> for CliError {
+    fn from(e: RequiredError) -> CliError {
+        CliError::failure(e)
     }
 }
 

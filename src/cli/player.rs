@@ -8,18 +8,12 @@
 
 use super::analyze::Bar;
 use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
-use super::{notice, print_stdout, CliError, Required};
-use dicelens::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
-use dicelens::corpus::Summary;
-use dicelens::pipeline::{analyze, Options};
-use dicelens::report::leaderboard;
-use dicelens::report::output::{check_complete, make_dir, prepare_file};
-use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
-use dicelens::report::summary::SummaryFile;
-use std::path::{Path, PathBuf};
-
-/// Closest names listed when the player is unknown.
-const CLOSEST: usize = 3;
+use super::{print_stdout, CliError, Required};
+use dicelens::pipeline::Options;
+use dicelens::report::output::{make_dir, prepare_file};
+use dicelens::report::player as page;
+use dicelens::workflow::player::{player, PlayerError, PlayerSource};
+use std::path::PathBuf;
 
 /// `dicelens player` flags.
 #[derive(clap::Args, Clone, Debug)]
@@ -62,150 +56,46 @@ fn usage(message: impl Into<String>) -> CliError {
     }
 }
 
-/// Rates the log files: the aggregates of every player, the worst decisions of `name`, the
-/// oracle and the summary.
-fn from_logs(args: &Args) -> Result<(Parts, WorstDecisions, String, Summary), CliError> {
-    let options = Options {
-        oracle: args.oracle.oracle,
-        tables: args.tables.tables.clone(),
-        ..args.filter.reading(&args.format, None)?
-    };
-    let mut sink = WorstDecisions::of_player(&args.name);
-    let files = args.format.paths(&args.files)?;
-    let analysis = analyze(&files, &options, &mut sink, &Bar::new()).map_err(CliError::failure)?;
+/// Runs `dicelens player`: one call ([`player`]), then the report printed and its page written.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let bar = Bar::new();
+    let (options, files);
     let required = Required {
-        files: Some(files.len()),
+        files: None,
         strict: args.strict.strict,
         allow_empty: false,
         verb: "rated",
     };
-    if let Err(e) = required.check(&analysis.summary) {
-        notice(analysis.summary.report().trim_end());
-        return Err(e);
-    }
-    Ok((analysis.aggregates, sink, analysis.oracle, analysis.summary))
-}
-
-/// Reads `DIR/aggregates.json` (of a complete analysis).
-fn from_aggregates(dir: &Path) -> Result<Parts, CliError> {
-    check_complete(dir).map_err(|e| CliError::flag("--from", e))?;
-    let path = dir.join("aggregates.json");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| CliError::flag("--from", format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
-        .map_err(|e| CliError::flag("--from", format!("{}: not aggregates: {e}", path.display())))
-}
-
-/// Edit distance between two names (by characters, case-insensitive).
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = (diagonal + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
-}
-
-/// The error for an unknown player: the closest names (by edit distance, then name).
-fn unknown(name: &str, aggregates: &Parts) -> CliError {
-    let mut names: Vec<(usize, &String)> = aggregates
-        .parts()
-        .flat_map(|(_, part)| part.players.keys())
-        .map(|n| (distance(name, n), n))
-        .collect();
-    names.sort();
-    names.dedup();
-    let closest: Vec<&str> = names
-        .iter()
-        .take(CLOSEST)
-        .map(|(_, n)| n.as_str())
-        .collect();
-    if closest.is_empty() {
-        usage(format!("no player '{name}': the input has no rated player"))
-    } else {
-        usage(format!(
-            "no player '{name}'; closest: {}",
-            closest.join(", ")
-        ))
-    }
-}
-
-/// Runs `dicelens player`.
-pub fn run(args: Args) -> Result<(), CliError> {
-    let (aggregates, worst, oracle, source) = match (&args.from, args.files.is_empty()) {
+    let source = match (&args.from, args.files.is_empty()) {
         (Some(_), false) => {
             return Err(usage("give either log files or --from DIR, not both"));
         }
         (None, true) => return Err(usage("give log files or --from DIR")),
-        (Some(dir), true) => {
-            let aggregates = from_aggregates(dir)?;
-            let source = format!(
-                "{} games from {} (worst decisions not available)",
-                aggregates.games(),
-                dir.join("aggregates.json").display()
-            );
-            // The oracle the analysis names in its summary.
-            let oracle = std::fs::read_to_string(dir.join("summary.json"))
-                .ok()
-                .and_then(|text| SummaryFile::parse(&text).ok())
-                .map(|s| s.oracle)
-                .filter(|o| !o.is_empty())
-                .unwrap_or_else(|| "not named in summary.json".into());
-            (aggregates, None, oracle, source)
-        }
+        (Some(dir), true) => PlayerSource::Analysis(dir),
         (None, false) => {
-            let (aggregates, worst, oracle, summary) = from_logs(&args)?;
-            if summary.skipped_count() > 0 || !summary.files_skipped.is_empty() {
-                notice(summary.report().trim_end());
+            options = Options {
+                oracle: args.oracle.oracle,
+                tables: args.tables.tables.clone(),
+                ..args.filter.reading(&args.format, None)?
+            };
+            files = args.format.paths(&args.files)?;
+            PlayerSource::Logs {
+                files: &files,
+                options: &options,
+                required: &Required {
+                    files: Some(files.len()),
+                    ..required
+                },
+                named: args.files.len(),
             }
-            let files = args.files.len();
-            let source = format!(
-                "{} games rated from {files} log file{}",
-                aggregates.games(),
-                if files == 1 { "" } else { "s" }
-            );
-            (aggregates, Some(worst), oracle, source)
         }
     };
-    // The part (unit and length of game) the player has most games in (the first among equals).
-    let mut parts: Vec<(PartKey, &Aggregates, &PlayerStats)> = aggregates
-        .parts()
-        .filter_map(|(key, part)| Some((key, part, part.players.get(&args.name)?)))
-        .collect();
-    parts.sort_by_key(|(_, _, stats)| std::cmp::Reverse(stats.games));
-    let Some(&(key, part, stats)) = parts.first() else {
-        return Err(unknown(&args.name, &aggregates));
-    };
-    let unit = key.unit;
-    for (other, _, theirs) in parts.iter().skip(1) {
-        notice(&format!(
-            "{} also has {} games of {} rounds rated in {}; this report is of the {} games of \
-             {} rounds rated in {}",
-            args.name,
-            theirs.games,
-            other.rounds,
-            other.unit.name(),
-            stats.games,
-            key.rounds,
-            unit.name()
-        ));
-    }
-    let worst = worst.as_ref().map(|w| w.of(key, &args.name));
-    let board = leaderboard(part, args.min_games);
-    let population = Population::new(part, &board, args.min_games, oracle, source, unit);
-    let mut report = PlayerReport::new(&population, &args.name, stats, worst);
-    report.screened = dicelens::screening::screen_part(key, part)
-        .into_iter()
-        .find(|s| s.name == args.name);
+    let run = player(&args.name, source, args.min_games, &bar).map_err(|e| match e {
+        PlayerError::NotAnalysis(why) => CliError::flag("--from", why),
+        PlayerError::UnknownPlayer(why) => usage(why),
+        e => CliError::failure(e),
+    })?;
+    let report = run.report();
     make_dir(&args.out).map_err(CliError::failure)?;
     let path = args.out.join(page::file_name(&args.name));
     let html = prepare_file(&path, page::html(&report).as_bytes()).map_err(CliError::failure)?;
@@ -217,16 +107,4 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     // Put in place once the report is printed (a run that fails leaves the earlier page).
     html.commit().map_err(CliError::failure)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn edit_distance() {
-        assert_eq!(distance("kitten", "sitting"), 3);
-        assert_eq!(distance("Alice", "alice"), 0);
-        assert_eq!(distance("", "abc"), 3);
-    }
 }

@@ -34,6 +34,8 @@ pub(crate) struct Bar {
     shower: Mutex<Option<Shower>>,
     /// A table is being built (its own bar is on the terminal).
     building: Arc<AtomicBool>,
+    /// The phases of the run, timed when `DICELENS_PHASES` is set.
+    phases: Mutex<Phases>,
 }
 
 /// The thread showing a run's progress, and how to stop it.
@@ -48,6 +50,7 @@ impl Bar {
         Bar {
             shower: Mutex::new(None),
             building: Arc::new(AtomicBool::new(false)),
+            phases: Mutex::new(Phases::start()),
         }
     }
 
@@ -113,6 +116,11 @@ impl Progress for Bar {
     }
     fn finish(&self) {
         self.stop();
+    }
+    fn phase_done(&self, name: &str) {
+        if let Ok(mut phases) = self.phases.lock() {
+            phases.done(name);
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use super::flags::{FormatFlag, OracleFlag, TablesFlag};
 use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::corpus::LogFile;
-use dicelens::pipeline::Tables;
+use dicelens::pipeline::OracleRegistry;
 use dicelens::rate::{rate_game, MatchCache, Oracle, Rated};
 use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
 use dicelens::report::game;
@@ -212,7 +212,7 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
         rating.not_rated = Some("the rule set is unknown: no oracle can rate the game".into());
         return (rating, rated);
     }
-    let mut tables = Tables::new(args.tables.tables.as_deref(), args.oracle.oracle);
+    let mut tables = OracleRegistry::new(args.tables.tables.as_deref(), args.oracle.oracle);
     if !replayed.decisions.is_empty() {
         if let Err(e) = tables.load_for_game(replayed, &TERMINAL) {
             rating.not_rated = Some(e.to_string());
