@@ -4,11 +4,14 @@
 //! returns an [`Evaluation`]; `report::eval` writes it.
 
 use crate::dice::Dice;
+use crate::pipeline::OracleRegistry;
 use crate::position::Position;
+use crate::rate::OracleSpec;
 use crate::rules::jamb::JambSheet;
 use crate::rules::{Choice, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDist};
 use crate::solve::expected::{position_options, sheet_value, OptionValue};
+use crate::solve::jamb::oracle::JambTurnCache;
 use crate::solve::match_points::{ExactRange, MatchSearch, Method};
 use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
 use crate::tables::{load_dist, load_expected, Progress, TableError};
@@ -33,6 +36,39 @@ pub struct Question {
     pub method: Option<Method>,
     /// A final total to reach (solitaire positions only).
     pub target: Option<i64>,
+}
+
+/// A Jamb decision to value: the slip, the dice on the table and the rolls left after them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JambQuestion {
+    /// The slip.
+    pub sheet: JambSheet,
+    /// The dice on the table.
+    pub roll: Dice,
+    /// Rolls left after this one.
+    pub rolls_left: u8,
+}
+
+/// A position of either family, as [`evaluate`] takes it (from a [`Question`] or a
+/// [`JambQuestion`]).
+#[derive(Clone, Copy, Debug)]
+pub enum AnyQuestion<'a> {
+    /// A one-column position (Yahtzee, Yatzy), solitaire or with opponents.
+    OneColumn(&'a Question),
+    /// A Jamb decision.
+    Jamb(&'a JambQuestion),
+}
+
+impl<'a> From<&'a Question> for AnyQuestion<'a> {
+    fn from(question: &'a Question) -> Self {
+        AnyQuestion::OneColumn(question)
+    }
+}
+
+impl<'a> From<&'a JambQuestion> for AnyQuestion<'a> {
+    fn from(question: &'a JambQuestion) -> Self {
+        AnyQuestion::Jamb(question)
+    }
 }
 
 /// A valued position.
@@ -125,6 +161,11 @@ pub enum EvalError {
     NotValued(Method),
     /// A table the position needs cannot be used or built (its path is not a regular file).
     Table(TableError),
+    /// No cell of the Jamb slip takes the dice of this roll (1 to 3).
+    NoJambCell {
+        /// The roll of the turn the dice are.
+        roll_number: u8,
+    },
 }
 
 /// What an [`EvalError`] is about, so a front end can point at the input to change.
@@ -144,7 +185,9 @@ impl EvalError {
     /// The input the error is about.
     pub fn subject(&self) -> Subject {
         match self {
-            EvalError::MoverComplete | EvalError::NoDistribution => Subject::Sheet,
+            EvalError::MoverComplete | EvalError::NoDistribution | EvalError::NoJambCell { .. } => {
+                Subject::Sheet
+            }
             EvalError::TargetWithOpponents => Subject::Target,
             EvalError::Table(_) => Subject::Tables,
             _ => Subject::Method,
@@ -167,6 +210,10 @@ impl fmt::Display for EvalError {
             EvalError::NoDistribution => f.write_str("no distribution for this sheet"),
             EvalError::NotValued(method) => write!(f, "{method} cannot value this position"),
             EvalError::Table(e) => write!(f, "{e}"),
+            EvalError::NoJambCell { roll_number } => write!(
+                f,
+                "no cell of this slip takes the dice of roll {roll_number}"
+            ),
         }
     }
 }
@@ -183,13 +230,17 @@ pub fn default_method(players: usize, free: u32) -> Method {
     }
 }
 
-/// Values `question` with the tables in `dir` (built there on first use, reported to
-/// `progress`).
-pub fn evaluate(
-    question: &Question,
+/// Values `question` (a [`Question`] or a [`JambQuestion`]) with the tables in `dir` (built
+/// there on first use, reported to `progress`).
+pub fn evaluate<'a>(
+    question: impl Into<AnyQuestion<'a>>,
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<Evaluation, EvalError> {
+    let question = match question.into() {
+        AnyQuestion::OneColumn(question) => question,
+        AnyQuestion::Jamb(question) => return jamb(question, dir, progress),
+    };
     if question.opponents.is_empty() {
         if question.method.is_some() {
             return Err(EvalError::MethodWithoutOpponents);
@@ -197,6 +248,37 @@ pub fn evaluate(
         return solitaire(question, dir, progress);
     }
     against_opponents(question, dir, progress)
+}
+
+/// A Jamb decision: every option valued by the heuristic oracle (the rule set's column
+/// tables), best first.
+fn jamb(
+    question: &JambQuestion,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<Evaluation, EvalError> {
+    let JambQuestion {
+        sheet,
+        roll,
+        rolls_left,
+    } = question.clone();
+    let roll_number = 3 - rolls_left.min(2);
+    if sheet.legal_cells(roll_number).next().is_none() {
+        return Err(EvalError::NoJambCell { roll_number });
+    }
+    let mut registry = OracleRegistry::new(Some(dir), OracleSpec::DEFAULT);
+    let oracle = registry
+        .jamb(*sheet.rules(), progress)
+        .map_err(EvalError::Table)?;
+    let mut options = oracle.options(&sheet, &roll, roll_number, &mut JambTurnCache::default());
+    options.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Ok(Evaluation::JambOptions {
+        sheet,
+        roll,
+        rolls_left,
+        options,
+        oracle: oracle.describe(),
+    })
 }
 
 /// A solitaire position: every option in expected final points (with a target, with its

@@ -9,19 +9,22 @@
 //! ([`Shard::read`]); every sum is checked for overflow.
 
 use crate::aggregate::{Overflow, Parts};
+use crate::corpus::fingerprint;
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
 use crate::path_name::{name_of_path, path_of_name};
 use crate::pipeline::{rate_batch, OracleRegistry, Progress, RunMeter, BATCH};
 use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
-use crate::report::csv::{read_game_rows, GameRow};
+use crate::report::csv::{read_game_rows, GameRow, DECISION_COLUMNS, GAME_COLUMNS};
+use crate::report::output::{check_complete, OutputDir};
 use crate::report::summary::{
     DuplicateGame, MergeFields, NotSubtracted, SummaryFile, ThresholdsJson,
 };
 use dicelens_parsers::{GameRecord, LineNumber};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// One analysis read back from its directory.
@@ -88,6 +91,13 @@ pub enum MergeError {
         /// How that one was rated.
         other_rated: String,
     },
+    /// A directory is not the complete output of a run (the message says why).
+    Incomplete(String),
+    /// The analyses are not those of partitions of one corpus (`merge --partitions`): they
+    /// were analysed differently, or rate a game twice, or a file of theirs is cut short.
+    NotPartitions(String),
+    /// An output cannot be opened or written (the message names it).
+    Write(String),
 }
 
 /// Duplicates listed one by one in [`MergeError::NotSubtracted`]'s message.
@@ -119,7 +129,10 @@ impl fmt::Display for MergeError {
                     path.display()
                 )
             }
-            MergeError::NotGames(why) => f.write_str(why),
+            MergeError::NotGames(why)
+            | MergeError::Incomplete(why)
+            | MergeError::NotPartitions(why)
+            | MergeError::Write(why) => f.write_str(why),
             MergeError::BadOracleSpec(why) => write!(f, "summary.json: oracle_spec: {why}"),
             MergeError::NoAnalysis => f.write_str("no analysis to merge"),
             MergeError::Overflow { what, overflow } => write!(
@@ -237,6 +250,87 @@ pub struct MergeOptions {
     /// Merge even if some duplicates cannot be subtracted: they stay counted twice, and are
     /// listed (notices, and `duplicates_not_subtracted` in the summary).
     pub force: bool,
+}
+
+/// Merges the analyses of consecutive partitions of one corpus, in corpus order (`merge
+/// --partitions`: whole files, and byte ranges of files, analysed with the same flags, each
+/// with `--seen-ids` the ids of the partitions before it) into exactly the outputs of one
+/// analysis of the corpus. Checks that they were analysed alike and rate each game id once,
+/// then opens the output directory `out` ([`OutputDir::open`]) and writes `games.csv` (and
+/// `decisions.csv`) there, the rows of every partition in order; the rest of the files are
+/// made from the [`Merged`] returned (whose `games` is empty: `games.csv` is written).
+pub fn merge_partitions(shards: &[Shard], out: &Path) -> Result<(OutputDir, Merged), MergeError> {
+    let Some(first) = shards.first() else {
+        return Err(MergeError::NoAnalysis);
+    };
+    let settings = settings(first)?;
+    for shard in shards.iter().skip(1) {
+        let theirs = self::settings(shard)?;
+        if let Some((field, ours, theirs)) = differing_field(&settings, &theirs) {
+            return Err(MergeError::NotPartitions(format!(
+                "{} and {} were analysed differently ({field}: {ours} against {theirs}): \
+                 partitions must be analysed with the same flags and the same dicelens",
+                first.dir.display(),
+                shard.dir.display(),
+            )));
+        }
+    }
+    // The oracle of every rule set some partition met (one that rated no game names none).
+    let oracle = merged_oracle(shards)?;
+    let decisions = with_decisions(shards)?;
+    check_partition(shards)?;
+    let mut out = OutputDir::open(out).map_err(write_error)?;
+    let mut summary = Summary::default();
+    let mut aggregates = Parts::default();
+    for shard in shards {
+        let overflow = |file, e| MergeError::overflow(&shard.dir, file, e);
+        aggregates
+            .merge(&shard.aggregates)
+            .map_err(|e| overflow("aggregates.json", e))?;
+        shard
+            .summary
+            .add_to(&mut summary)
+            .map_err(|e| overflow("summary.json", e))?;
+    }
+    summary.games_used = aggregates.games();
+    concatenate(shards, &mut out, "games.csv", GAME_COLUMNS)?;
+    if decisions {
+        concatenate(shards, &mut out, "decisions.csv", DECISION_COLUMNS)?;
+    }
+    // Everything that says how the shards were rated, as they say it: the summary then has
+    // exactly the fields of `analyze`'s.
+    let summary_file = SummaryFile {
+        oracle,
+        ..first.summary.with_counts(&summary, &aggregates)
+    };
+    let merged = Merged {
+        aggregates,
+        summary,
+        summary_file,
+        games: Vec::new(),
+    };
+    Ok((out, merged))
+}
+
+/// An output that cannot be written or opened, as a merge error.
+fn write_error(e: impl fmt::Display) -> MergeError {
+    MergeError::Write(e.to_string())
+}
+
+/// Reads the analysis of every directory (with its `games.csv` when `with_games`: what
+/// [`merge`] needs, not [`merge_partitions`]), after checking that each is the complete output
+/// of a run (its manifest, and the files it lists with their sizes).
+pub fn read_analyses(dirs: &[PathBuf], with_games: bool) -> Result<Vec<Shard>, MergeError> {
+    dirs.iter()
+        .map(|dir| {
+            check_complete(dir).map_err(|e| MergeError::Incomplete(e.to_string()))?;
+            if with_games {
+                Shard::read_with_games(dir)
+            } else {
+                Shard::read(dir)
+            }
+        })
+        .collect()
 }
 
 /// A later occurrence of a game id already seen: which shard, which row, and why it could not
@@ -724,6 +818,157 @@ fn subtract_duplicates(
         }),
         None => Ok(()),
     }
+}
+
+/// The fields of a shard's `summary.json` that say how it was rated (all but the counts and the
+/// oracle's description; see [`SummaryFile::settings`]). An error
+/// for a summary that is not `analyze`'s (a merge of overlapping shards), or of another
+/// dicelens version.
+fn settings(shard: &Shard) -> Result<Vec<(&'static str, String)>, MergeError> {
+    let path = shard.dir.join("summary.json");
+    let summary = &shard.summary;
+    if summary.merged.is_some() {
+        return Err(MergeError::NotPartitions(format!(
+            "{}: the output of a merge of overlapping analyses, not of `analyze`: --partitions \
+             takes the outputs of `analyze` (or of `merge --partitions`)",
+            shard.dir.display()
+        )));
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    if summary.version != version {
+        let theirs = if summary.version.is_empty() {
+            "(no version)"
+        } else {
+            summary.version.as_str()
+        };
+        return Err(MergeError::NotPartitions(format!(
+            "{}: written by dicelens {theirs}, this is {version}: partitions must be analysed and \
+             merged by the same dicelens",
+            path.display(),
+        )));
+    }
+    Ok(summary.settings())
+}
+
+/// The first field (in name order) that two shards' settings do not share, with both values.
+fn differing_field<'a>(
+    ours: &'a [(&'static str, String)],
+    theirs: &'a [(&'static str, String)],
+) -> Option<(&'static str, &'a str, &'a str)> {
+    ours.iter()
+        .zip(theirs)
+        .find(|(a, b)| a.1 != b.1)
+        .map(|(a, b)| (a.0, a.1.as_str(), b.1.as_str()))
+}
+
+/// Whether every shard has `decisions.csv` (`--decisions`); an error when some have it and some
+/// do not.
+fn with_decisions(shards: &[Shard]) -> Result<bool, MergeError> {
+    let has = |shard: &&Shard| shard.dir.join("decisions.csv").is_file();
+    match (
+        shards.iter().find(has),
+        shards.iter().find(|shard| !has(shard)),
+    ) {
+        (Some(with), Some(without)) => Err(MergeError::NotPartitions(format!(
+            "{} has decisions.csv and {} has not: partitions must be analysed with the same \
+             flags (--decisions)",
+            with.dir.display(),
+            without.dir.display()
+        ))),
+        (with, _) => Ok(with.is_some()),
+    }
+}
+
+/// Checks that no game id is rated in two shards (or twice in one): partitions of one corpus,
+/// each analysed with `--seen-ids`, rate each id once.
+fn check_partition(shards: &[Shard]) -> Result<(), MergeError> {
+    let mut rated_in: HashMap<u128, usize> = HashMap::new();
+    for (i, shard) in shards.iter().enumerate() {
+        let mut twice: Option<(String, usize)> = None;
+        read_game_rows(&shard.dir.join("games.csv"), |row| {
+            if twice.is_none() {
+                match rated_in.entry(fingerprint(&row.game_id)) {
+                    std::collections::hash_map::Entry::Occupied(before) => {
+                        twice = Some((row.game_id, *before.get()));
+                    }
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert(i);
+                    }
+                }
+            }
+        })
+        .map_err(MergeError::NotGames)?;
+        if let Some((id, before)) = twice {
+            return Err(MergeError::NotPartitions(format!(
+                "game {id} is rated in {} and in {}: these are not analyses of partitions of one \
+                 corpus (analyse each partition with --seen-ids: the ids that `dicelens ids` \
+                 prints for the partitions before it)",
+                shards[before].dir.display(),
+                shard.dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `name` in `out`: `header`, then the rows of every shard's `name` in shard order (each
+/// checked to start with `header`, and copied as it is).
+fn concatenate(
+    shards: &[Shard],
+    out: &mut OutputDir,
+    name: &str,
+    header: &str,
+) -> Result<(), MergeError> {
+    let mut file = out.create(name).map_err(write_error)?;
+    let path = file.path().to_path_buf();
+    let cannot_write =
+        |e: std::io::Error| MergeError::Write(format!("cannot write {}: {e}", path.display()));
+    writeln!(file, "{header}").map_err(cannot_write)?;
+    for shard in shards {
+        append_rows(&shard.dir.join(name), header, &mut file, &path)?;
+    }
+    out.add(file.finish().map_err(write_error)?);
+    Ok(())
+}
+
+/// Copies the rows of the CSV file at `path` (after its first line, which must be `header`) to
+/// `out` (the file `to`); an error if the file does not end with a line end (cut short).
+fn append_rows(
+    path: &Path,
+    header: &str,
+    out: &mut impl Write,
+    to: &Path,
+) -> Result<(), MergeError> {
+    let name = path.display();
+    let failure = |what: String| MergeError::NotPartitions(format!("{name}: {what}"));
+    let file = std::fs::File::open(path).map_err(|e| failure(format!("cannot read: {e}")))?;
+    let mut reader = std::io::BufReader::new(file);
+    let mut first = String::new();
+    reader
+        .read_line(&mut first)
+        .map_err(|e| failure(format!("cannot read: {e}")))?;
+    if first.trim_end_matches(['\n', '\r']) != header {
+        return Err(failure(format!(
+            "line 1: expected the header {header}, found {:?}",
+            first.trim_end()
+        )));
+    }
+    let mut last = b'\n';
+    loop {
+        let chunk = reader
+            .fill_buf()
+            .map_err(|e| failure(format!("cannot read: {e}")))?;
+        let Some(&end) = chunk.last() else { break };
+        out.write_all(chunk)
+            .map_err(|e| MergeError::Write(format!("cannot write {}: {e}", to.display())))?;
+        last = end;
+        let len = chunk.len();
+        reader.consume(len);
+    }
+    if last != b'\n' {
+        return Err(failure("the last row is cut short (no line end)".into()));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

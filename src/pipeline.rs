@@ -19,6 +19,7 @@ use crate::rate::{
     rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
 };
 use crate::replay::{ReplayOptions, Replayed};
+use crate::rules::jamb::JambRules;
 use crate::rules::{GameRules, RuleSet};
 use crate::solve::jamb::oracle::JambOracle;
 use crate::tables::{load_dist, load_expected, load_jamb, table_dir, TableError};
@@ -306,6 +307,21 @@ impl OracleRegistry {
         Ok(())
     }
 
+    /// The oracle of the Jamb rule set `rules`, its column tables loaded if they are not yet
+    /// (built if missing, with a notice to `progress`). Fails when a table's path is not a
+    /// regular file.
+    pub fn jamb(
+        &mut self,
+        rules: JambRules,
+        progress: &dyn crate::tables::Progress,
+    ) -> Result<Arc<JambOracle>, TableError> {
+        if let Some(oracle) = self.oracle.jamb.get(&rules) {
+            return Ok(Arc::clone(oracle));
+        }
+        let (tables, _) = load_jamb(&self.dir, rules, progress)?;
+        Ok(self.oracle.jamb.add(JambOracle::from_tables(tables)))
+    }
+
     /// Loads the tables one replayed game needs and that are not loaded yet (none if its rule
     /// set is unknown). Fails when a table's path is not a regular file.
     pub fn load_for_game(
@@ -315,13 +331,7 @@ impl OracleRegistry {
     ) -> Result<(), TableError> {
         let rules = match replayed.rules {
             Some(GameRules::Yahtzee(rules)) => rules,
-            Some(GameRules::Jamb(rules)) => {
-                if self.oracle.jamb.get(&rules).is_none() {
-                    let (tables, _) = load_jamb(&self.dir, rules, progress)?;
-                    self.oracle.jamb.add(JambOracle::from_tables(tables));
-                }
-                return Ok(());
-            }
+            Some(GameRules::Jamb(rules)) => return self.jamb(rules, progress).map(|_| ()),
             None => return Ok(()),
         };
         if !self.loaded.contains(&rules) {

@@ -1088,9 +1088,12 @@ pub struct JambOracles {
 }
 
 impl JambOracles {
-    /// Adds (or replaces) the oracle of its rule set.
-    pub fn add(&mut self, oracle: JambOracle) {
-        self.oracles.insert(oracle.rules().name, Arc::new(oracle));
+    /// Adds (or replaces) the oracle of its rule set; returns it, shared.
+    pub fn add(&mut self, oracle: JambOracle) -> Arc<JambOracle> {
+        let oracle = Arc::new(oracle);
+        self.oracles
+            .insert(oracle.rules().name, Arc::clone(&oracle));
+        oracle
     }
 
     /// The oracle of a rule set, if loaded.

@@ -5,16 +5,14 @@
 use super::flags::TablesFlag;
 use super::tables::TERMINAL;
 use super::{print_stdout, CliError};
-use dicelens::evaluate::Evaluation;
-use dicelens::evaluate::{evaluate, Question, Subject};
+use dicelens::evaluate::{evaluate, JambQuestion, Question, Subject};
 use dicelens::position::{
     parse_number, FlagError, OpponentsText, Position, PositionText, EMPTY_FILLED,
 };
 use dicelens::report::eval as report;
 use dicelens::rules::jamb::{JambRules, JambSheet};
-use dicelens::solve::jamb::oracle::{JambOracle, JambTurnCache};
 use dicelens::solve::match_points::Method;
-use dicelens::tables::{load_jamb, table_dir};
+use dicelens::tables::table_dir;
 
 /// The sheet flags of `eval` and `dist` (values are checked by `dicelens::position`).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -127,29 +125,17 @@ impl Args {
     }
 }
 
-/// Runs `dicelens eval`, printing to stdout.
+/// Runs `dicelens eval`, printing to stdout: the position read from the flags, one call
+/// ([`evaluate`], either family), one writer (`report::eval`).
 pub fn run(args: Args) -> Result<(), CliError> {
     let jamb = args.sheet.rules.as_deref().and_then(JambRules::by_name);
-    if let Some(rules) = jamb {
-        return run_jamb(&args, rules);
-    }
-    let position = Position::parse(&args.position())?;
-    let opponents = args.opponents().parse(&position.sheet)?;
-    let target = args
-        .target
-        .as_deref()
-        .map(|t| parse_number("--target", t))
-        .transpose()?
-        .map(i64::from);
-    let (method_flag, method) = args.method();
-    let question = Question {
-        position,
-        opponents,
-        method,
-        target,
-    };
+    let (method_flag, _) = args.method();
     let dir = table_dir(args.tables.tables.as_deref());
-    let evaluation = evaluate(&question, &dir, &TERMINAL).map_err(|e| {
+    let evaluation = match jamb {
+        Some(rules) => evaluate(&jamb_question(&args, rules)?, &dir, &TERMINAL),
+        None => evaluate(&question(&args)?, &dir, &TERMINAL),
+    }
+    .map_err(|e| {
         let flag = match e.subject() {
             Subject::Method => method_flag,
             Subject::Sheet => "--filled",
@@ -162,9 +148,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
     print_stdout(&report::render(&evaluation, args.json))
 }
 
-/// `dicelens eval --rules jamb-*`: every option of a Jamb decision valued by the heuristic
-/// oracle. `--filled` lists the filled cells with their points (`D:1=3,F:MAX=28`).
-fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
+/// The one-column position of the flags.
+fn question(args: &Args) -> Result<Question, CliError> {
+    let position = Position::parse(&args.position())?;
+    let opponents = args.opponents().parse(&position.sheet)?;
+    let target = args
+        .target
+        .as_deref()
+        .map(|t| parse_number("--target", t))
+        .transpose()?
+        .map(i64::from);
+    let (_, method) = args.method();
+    Ok(Question {
+        position,
+        opponents,
+        method,
+        target,
+    })
+}
+
+/// `dicelens eval --rules jamb-*`: the Jamb decision of the flags. `--filled` lists the
+/// filled cells with their points (`D:1=3,F:MAX=28`).
+fn jamb_question(args: &Args, rules: JambRules) -> Result<JambQuestion, CliError> {
     let not_jamb = [
         ("--upper", args.sheet.upper.is_some()),
         ("--points", args.sheet.points.is_some()),
@@ -199,24 +204,9 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     let Some((roll, rolls_left)) = position.roll else {
         return Err(CliError::flag("--roll", "five dice 1-6"));
     };
-    let roll_number = 3 - rolls_left.min(2);
-    if sheet.legal_cells(roll_number).next().is_none() {
-        return Err(CliError::flag(
-            "--filled",
-            format!("no cell of this slip takes the dice of roll {roll_number}"),
-        ));
-    }
-    let dir = table_dir(args.tables.tables.as_deref());
-    let (tables, _) = load_jamb(&dir, rules, &TERMINAL).map_err(CliError::failure)?;
-    let oracle = JambOracle::from_tables(tables);
-    let mut options = oracle.options(&sheet, &roll, roll_number, &mut JambTurnCache::default());
-    options.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let evaluation = Evaluation::JambOptions {
+    Ok(JambQuestion {
         sheet,
         roll,
         rolls_left,
-        options,
-        oracle: oracle.describe(),
-    };
-    print_stdout(&report::render(&evaluation, args.json))
+    })
 }

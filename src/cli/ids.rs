@@ -3,12 +3,12 @@
 //! and `--seen-ids FILE` (the ids `ids` printed for the partitions before it).
 
 use super::flags::LogFiles;
-use super::{notice, CliError};
-use dicelens::corpus::{LogFile, Unopened};
+use super::tables::TERMINAL;
+use super::CliError;
+use dicelens::report::ids::IdsCsv;
+pub use dicelens::report::ids::ID_COLUMN;
+use dicelens::workflow::ids::{game_ids, IdsError};
 use std::path::Path;
-
-/// The one column of the CSV that `ids` prints and `--seen-ids` reads.
-pub const ID_COLUMN: &str = "game_id";
 
 /// `dicelens ids` flags.
 #[derive(clap::Args, Clone, Debug)]
@@ -81,54 +81,32 @@ pub fn read_seen_ids(path: &Path, mut each: impl FnMut(&str)) -> Result<(), CliE
 }
 
 /// Runs `dicelens ids`: prints, as CSV with the header `game_id`, the id of every game of the
-/// files (or of the byte range of the one file) that parses, in read order: the games whose
-/// ids `analyze` checks for duplicates. A file that cannot be read is reported on stderr; one
-/// that changes while it is read fails the run (its later ids would be missing).
+/// files (or of the byte range of the one file) that parses, in read order ([`game_ids`],
+/// written by [`IdsCsv`]). A file that cannot be read is reported on stderr; one that changes
+/// while it is read fails the run (its later ids would be missing).
 pub fn run(args: Args) -> Result<(), CliError> {
-    let format = args.format.format.fixed();
     let options = args.format.read_options()?;
     let range = args.logs.range()?;
     let stdout = std::io::stdout().lock();
-    let mut out = csv::Writer::from_writer(std::io::BufWriter::new(stdout));
-    let mut result = out.write_record([ID_COLUMN]);
-    for path in &args.format.paths(&args.logs.files)? {
-        let file = match LogFile::open_with(path, format, &options) {
-            Ok(file) => file,
-            Err(why) => match why.in_range(range.as_ref()) {
-                Unopened::Skip(why) => {
-                    notice(&format!("file skipped: {why}"));
-                    continue;
-                }
-                Unopened::Nothing => continue,
-                // The ids of a range that could not be read would be missing from the
-                // partitions after it: fail, so that it is run again.
-                Unopened::Fail(why) => {
-                    return Err(CliError::failure(format!(
-                        "{why}: the byte range cannot be read (run it again once the file is \
-                         readable)"
-                    )))
-                }
-            },
-        };
-        file.for_each_game_in(range.clone(), |game| {
-            if let (Ok(game), Ok(())) = (game, &result) {
-                result = out.write_record([&game.provenance.game_id]);
-            }
-        });
-        // The ids after the change are missing: fail, so that it is run again.
-        if let Some(change) = file.changed() {
-            let _ = out.flush();
-            return Err(CliError::failure(format!(
-                "{change}: its ids are not all listed (run it again once the file is left alone)"
-            )));
+    let mut csv = IdsCsv::new(std::io::BufWriter::new(stdout));
+    let files = args.format.paths(&args.logs.files)?;
+    let read = game_ids(
+        &files,
+        args.format.format,
+        &options,
+        range,
+        |id| csv.id(id),
+        &TERMINAL,
+    );
+    if let Err(e) = read {
+        if matches!(e, IdsError::Changed(_)) {
+            csv.flush_quietly();
         }
+        return Err(CliError::failure(e));
     }
-    let flushed = result
-        .map_err(std::io::Error::from)
-        .and_then(|()| out.flush());
     // The ids are the product (`--seen-ids` of the next partition): a reader gone before the
     // end has not got them all.
-    match flushed {
+    match csv.finish() {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(CliError::failure(
             "cannot write to stdout: it was closed before every id was written (the list is \
              incomplete)",

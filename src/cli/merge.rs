@@ -1,14 +1,14 @@
 //! `dicelens merge`: combine the aggregates of several analyses (shards of a corpus, or an
 //! earlier run plus new logs) and regenerate every output from them, as if the union of their
-//! games had been analysed at once ([`dicelens::merge`]).
+//! games had been analysed at once ([`dicelens::merge`]); with `--partitions`, the analyses of
+//! consecutive partitions of one corpus merged into exactly the outputs of one `analyze` of it.
 
 use super::analyze::{open_out, write_outputs, Bar, LeaderboardFlags};
 use super::flags::TablesFlag;
 use super::{CliError, Required};
-use dicelens::merge::{merge, MergeError, MergeOptions, Shard};
-use dicelens::report::output::check_complete;
+use dicelens::merge::{merge, merge_partitions, read_analyses, MergeOptions};
 use dicelens::report::AnalysisFiles;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `dicelens merge` flags.
 #[derive(clap::Args, Clone, Debug)]
@@ -41,51 +41,41 @@ pub struct Args {
 }
 
 /// What a merge asks of the analyses it merged: some game rated (exit code 1 otherwise).
-pub(super) const MERGE_REQUIRES: Required = Required {
+const MERGE_REQUIRES: Required = Required {
     files: None,
     strict: false,
     allow_empty: false,
     verb: "rated",
 };
 
-/// Reads the analysis of every directory with `read`, after checking that each is the complete
-/// output of a run (its manifest, and the files it lists with their sizes).
-pub(super) fn read_shards(
-    dirs: &[PathBuf],
-    read: fn(&Path) -> Result<Shard, MergeError>,
-) -> Result<Vec<Shard>, CliError> {
-    dirs.iter()
-        .map(|dir| {
-            check_complete(dir).map_err(CliError::failure)?;
-            read(dir).map_err(CliError::failure)
-        })
-        .collect()
-}
-
-/// Runs `dicelens merge`.
+/// Runs `dicelens merge`: one call ([`merge`], or [`merge_partitions`] with `--partitions`),
+/// then the outputs written ([`write_outputs`]).
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.dirs.is_empty() {
         return Err(CliError::flag("DIR", "at least one analysis directory"));
     }
-    if args.partitions {
-        return super::partitions::merge(&args);
-    }
-    let shards = read_shards(&args.dirs, Shard::read_with_games)?;
-    let out = open_out(&args.out)?;
-    let options = MergeOptions {
-        tables: args.tables.tables.clone(),
-        force: args.force,
+    let shards = read_analyses(&args.dirs, !args.partitions).map_err(CliError::failure)?;
+    let (out, merged, games) = if args.partitions {
+        let (out, merged) = merge_partitions(&shards, &args.out).map_err(CliError::failure)?;
+        (out, merged, None)
+    } else {
+        let out = open_out(&args.out)?;
+        let options = MergeOptions {
+            tables: args.tables.tables.clone(),
+            force: args.force,
+        };
+        let merged = merge(&shards, &options, &Bar::new()).map_err(CliError::failure)?;
+        let mut games = String::new();
+        for row in &merged.games {
+            row.write(&mut games);
+        }
+        (out, merged, Some(games))
     };
-    let merged = merge(&shards, &options, &Bar::new()).map_err(CliError::failure)?;
-    let mut games = String::new();
-    for row in &merged.games {
-        row.write(&mut games);
-    }
     let files = AnalysisFiles {
         aggregates: &merged.aggregates,
         summary: &merged.summary,
         summary_file: &merged.summary_file,
-        games: Some(&games),
+        games: games.as_deref(),
         min_games: args.min_games,
         top: args.leaderboard.top,
         worst: None,

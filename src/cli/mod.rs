@@ -13,7 +13,6 @@ pub mod eval;
 pub mod flags;
 pub mod ids;
 pub mod merge;
-pub mod partitions;
 pub mod player;
 pub mod progress;
 pub mod simulate;

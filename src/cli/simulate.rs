@@ -3,19 +3,17 @@
 
 use super::flags::{not_at_least, not_between};
 use super::{notice, CliError};
-use dicelens::report::output::{commit_all, PendingFile};
+use dicelens::report::output::{commit_all, Finished, PendingFile};
+use dicelens::report::simulate::{jamb_truth_csv, one_column_truth_csv};
 use dicelens::rules::jamb::JambRules;
 use dicelens::rules::{GameRules, RuleSet};
-use dicelens::simulate::jamb::{jamb_players, simulate_jamb_game, JambPlan, JambSimGame};
-use dicelens::simulate::{add_truth, players, simulate_batch, DiceLaw, Plan, PlayerTruth};
+use dicelens::simulate::jamb::{jamb_players, JambPlan};
+use dicelens::simulate::{players, DiceLaw, Plan};
 use dicelens::tables::{load_expected, table_dir};
+use dicelens::workflow::simulate::{simulate, SimulateError, Simulation, Truth};
 use dicelens_parsers::Format;
-use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// Games simulated per parallel batch before they are written in order.
-const BATCH: usize = 2048;
 
 /// The most seats a game has: a log's seat numbers are bytes (a YGN `Players` tag, a JSONL
 /// or CSV seat, a game of the rules of either family holds at most 255 players).
@@ -203,31 +201,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let dir = table_dir(args.tables.tables.as_deref());
     let (table, _) = load_expected(&dir, rules, &notice).map_err(CliError::failure)?;
-    let failure =
-        |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));
-    let mut out = PendingFile::create(&args.out).map_err(CliError::failure)?;
-    format.write_start(&mut out).map_err(failure)?;
-    let mut truth = vec![PlayerTruth::default(); players.len()];
-    let bar = indicatif::ProgressBar::new(args.games as u64);
-    let mut start = 0;
-    while start < args.games {
-        let end = (start + BATCH).min(args.games);
-        for game in simulate_batch(table.values(), &plan, &players, start..end) {
-            format.write_game(&game.record, &mut out).map_err(failure)?;
-            add_truth(&mut truth, &players, &game);
-        }
-        bar.set_position(end as u64);
-        start = end;
-    }
-    bar.finish_and_clear();
-    let out = out.finish().map_err(CliError::failure)?;
-    let mut csv = String::from("player,temperature,games,decisions,total_error\n");
-    for (p, t) in players.iter().zip(&truth) {
-        csv.push_str(&format!(
-            "{},{},{},{},{}\n",
-            p.name, p.temperature, t.games, t.decisions, t.total_error
+    let simulation = Simulation::OneColumn {
+        plan: &plan,
+        players: &players,
+        values: table.values(),
+    };
+    let (out, truth) = write_corpus(&args, &simulation)?;
+    let Truth::OneColumn(truth) = truth else {
+        return Err(CliError::failure(
+            "a one-column simulation gave another truth",
         ));
-    }
+    };
+    let csv = one_column_truth_csv(&players, &truth);
     let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
         "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {truth}",
@@ -272,41 +257,16 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
             None => DiceLaw::Fair,
         },
     };
-    let failure =
-        |e: std::io::Error| CliError::failure(format!("cannot write {}: {e}", args.out.display()));
-    let mut out = PendingFile::create(&args.out).map_err(CliError::failure)?;
-    format.write_start(&mut out).map_err(failure)?;
-    // Per player: games and the sum of final totals.
-    let mut truth = vec![(0u64, 0i64); players.len()];
-    let bar = indicatif::ProgressBar::new(args.games as u64);
-    let mut start = 0;
-    while start < args.games {
-        let end = (start + BATCH).min(args.games);
-        let games: Result<Vec<JambSimGame>, _> = (start..end)
-            .into_par_iter()
-            .map(|i| simulate_jamb_game(&plan, &players, &*make, i))
-            .collect();
-        for game in games.map_err(|e| CliError::failure(e.to_string()))? {
-            format.write_game(&game.record, &mut out).map_err(failure)?;
-            for (&p, &total) in game.seats.iter().zip(&game.totals) {
-                truth[p].0 += 1;
-                truth[p].1 += total;
-            }
-        }
-        bar.set_position(end as u64);
-        start = end;
-    }
-    bar.finish_and_clear();
-    let out = out.finish().map_err(CliError::failure)?;
-    let mut csv = String::from("player,strategy,games,mean_total\n");
-    for (p, &(games, sum)) in players.iter().zip(&truth) {
-        let mean = if games > 0 {
-            sum as f64 / games as f64
-        } else {
-            0.0
-        };
-        csv.push_str(&format!("{},{},{games},{mean:.3}\n", p.name, p.strategy));
-    }
+    let simulation = Simulation::Jamb {
+        plan: &plan,
+        players: &players,
+        make: &*make,
+    };
+    let (out, truth) = write_corpus(args, &simulation)?;
+    let Truth::Jamb(truth) = truth else {
+        return Err(CliError::failure("a Jamb simulation gave another truth"));
+    };
+    let csv = jamb_truth_csv(&players, &truth);
     let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
         "simulated {} {} games of {} seat(s) among {} players ({}): {} ({format}), truth {truth}",
@@ -320,15 +280,30 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Simulates the games ([`simulate`]) into a new `--out` file, with a bar of the games done;
+/// the file is finished, not yet put in place.
+fn write_corpus(args: &Args, simulation: &Simulation) -> Result<(Finished, Truth), CliError> {
+    let mut out = PendingFile::create(&args.out).map_err(CliError::failure)?;
+    let bar = indicatif::ProgressBar::new(args.games as u64);
+    let truth = simulate(simulation, args.format, &mut out, |done| {
+        bar.set_position(done as u64)
+    })
+    .map_err(|e| match e {
+        SimulateError::Write(e) => {
+            CliError::failure(format!("cannot write {}: {e}", args.out.display()))
+        }
+        e => CliError::failure(e),
+    })?;
+    bar.finish_and_clear();
+    let out = out.finish().map_err(CliError::failure)?;
+    Ok((out, truth))
+}
+
 /// Writes the ground truth `csv` beside the corpus `path` ([`truth_path`]), then puts the
 /// corpus `out` and its truth in place together, once both are written; says where the truth
 /// went. A corpus written to something that is not a regular file (a device such as
 /// `/dev/null`, a FIFO) gets no truth file: none is made beside a device.
-fn commit_with_truth(
-    out: dicelens::report::output::Finished,
-    path: &Path,
-    csv: &str,
-) -> Result<String, CliError> {
+fn commit_with_truth(out: Finished, path: &Path, csv: &str) -> Result<String, CliError> {
     if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
         commit_all(vec![out]).map_err(CliError::failure)?;
         return Ok("not written (the output is not a regular file)".to_string());

@@ -80,3 +80,59 @@ fn a_leaderboard_from_a_directory_of_logs() {
     assert_eq!(text(&out.stdout), cli);
     assert_eq!(text(&out.stderr), "30 games read, 30 rated\n");
 }
+
+/// Every file under `dir`, by path relative to it, with its bytes.
+fn files_under(dir: &std::path::Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                files.insert(path.strip_prefix(dir).unwrap().to_path_buf(), bytes);
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn a_program_writes_exactly_what_analyze_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs: Vec<String> = ["fixtures/ygn/valid.ygn", "fixtures/jsonl/two_games.jsonl"]
+        .iter()
+        .map(|f| format!("{}/{f}", env!("CARGO_MANIFEST_DIR")))
+        .collect();
+    let cli_dir = dir.path().join("cli");
+    let mut args = vec![
+        "analyze",
+        "--min-games",
+        "500",
+        "--out",
+        cli_dir.to_str().unwrap(),
+    ];
+    args.extend(logs.iter().map(String::as_str));
+    crate::common::run_ok(&args, 2);
+    let example_dir = dir.path().join("example");
+    let out = Command::new(example("analyze"))
+        .arg(&example_dir)
+        .args(&logs)
+        .env("DICELENS_TABLES", tables_dir())
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let cli = files_under(&cli_dir);
+    let program = files_under(&example_dir);
+    assert!(cli.len() > 5, "{:?}", cli.keys());
+    assert_eq!(
+        cli.keys().collect::<Vec<_>>(),
+        program.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &cli {
+        assert!(program[path] == *bytes, "{} differs", path.display());
+    }
+}
