@@ -3,7 +3,8 @@
 //!
 //! Self-contained: nothing else in the crate depends on it, and it shares only [`Dice`].
 
-use crate::dice::{Dice, DICE, FACES};
+use super::description;
+use crate::dice::{Dice, DICE};
 use std::fmt;
 
 /// Number of boxes in a column.
@@ -290,51 +291,8 @@ impl JambRules {
         if dice.len() != DICE || !(1..=MAX_ROLLS).contains(&roll_number) {
             return None;
         }
-        let counts = dice.counts();
-        let face_of = |i: usize| i as i32 + 1;
-        let sum: i32 = (0..FACES).map(|i| face_of(i) * i32::from(counts[i])).sum();
-        // The face shown by at least `n` dice (at most one face for n >= 3).
-        let face_with = |n: u8| (0..FACES).find(|&i| counts[i] >= n).map(face_of);
-        let points = match b {
-            JambBox::Ones
-            | JambBox::Twos
-            | JambBox::Threes
-            | JambBox::Fours
-            | JambBox::Fives
-            | JambBox::Sixes => {
-                let i = b.index();
-                face_of(i) * i32::from(counts[i])
-            }
-            JambBox::Max | JambBox::Min => sum,
-            JambBox::Straight => {
-                let low = counts[..5].iter().all(|&c| c == 1);
-                let high = counts[1..].iter().all(|&c| c == 1);
-                if low || high {
-                    straight_points(roll_number)
-                } else {
-                    0
-                }
-            }
-            JambBox::ThreeKind => face_with(3).map_or(0, |f| 3 * f + 20),
-            JambBox::FullHouse => {
-                let two_faces = counts.contains(&3) && counts.contains(&2);
-                let five_alike = counts.contains(&5);
-                let counts_as_full =
-                    two_faces || (five_alike && self.full_house == FullHouseRule::FiveAlikeToo);
-                if counts_as_full {
-                    sum + 30
-                } else {
-                    0
-                }
-            }
-            JambBox::FourKind => match (face_with(4), self.four_kind) {
-                (Some(f), FourKindRule::FourDicePlus40) => 4 * f + 40,
-                (Some(_), FourKindRule::AllDicePlus40) => sum + 40,
-                (None, _) => 0,
-            },
-            JambBox::Jamb => face_with(5).map_or(0, |f| 5 * f + 50),
-        };
-        Some(points)
+        let scoring = description::jamb_box_rules(self).get(b.index())?.scoring;
+        i32::try_from(scoring.points(dice, roll_number)).ok()
     }
 }
 

@@ -1,6 +1,7 @@
 //! The rule sets: categories, scoring, jokers and bonuses. Everything the rest of the program
 //! knows about scoring comes from here (see `docs/rules.md`).
 
+pub mod description;
 mod game;
 pub mod jamb;
 mod sheet;
@@ -74,63 +75,6 @@ impl Category {
     pub fn upper_face(self) -> Option<u8> {
         let i = self as u8;
         (i < 6).then_some(i + 1)
-    }
-
-    /// Points for `roll` under ordinary scoring (no joker) in the given family.
-    pub fn base_score(self, family: Family, roll: &Dice) -> u32 {
-        use Category::*;
-        let counts = roll.counts();
-        let max_count = counts.iter().copied().max().unwrap_or(0);
-        let has = |n: u8| counts.iter().any(|&c| c >= n);
-        // Highest face with at least n dice.
-        let top_with = |n: u8| (1..=6u32).rev().find(|&f| counts[f as usize - 1] >= n);
-        let run = |from: usize, len: usize| counts[from..from + len].iter().all(|&c| c >= 1);
-        let full_house = counts.contains(&3) && counts.contains(&2);
-        match (self, family) {
-            (Ones | Twos | Threes | Fours | Fives | Sixes, _) => {
-                let f = self as u8 + 1;
-                u32::from(f) * u32::from(roll.count(f))
-            }
-            (Chance, _) => roll.sum(),
-            (Yahtzee, _) => when(max_count == 5, 50),
-            (ThreeKind, Family::American) => when(has(3), roll.sum()),
-            (FourKind, Family::American) => when(has(4), roll.sum()),
-            (FullHouse, Family::American) => when(full_house, 25),
-            (SmallStraight, Family::American) => when(run(0, 4) || run(1, 4) || run(2, 4), 30),
-            (LargeStraight, Family::American) => when(run(0, 5) || run(1, 5), 40),
-            (OnePair, _) => top_with(2).map_or(0, |f| 2 * f),
-            (TwoPairs, _) => {
-                let mut pairs = (1..=6u32).rev().filter(|&f| counts[f as usize - 1] >= 2);
-                match (pairs.next(), pairs.next()) {
-                    (Some(a), Some(b)) => 2 * (a + b),
-                    _ => 0,
-                }
-            }
-            (ThreeKind, Family::Scandinavian) => top_with(3).map_or(0, |f| 3 * f),
-            (FourKind, Family::Scandinavian) => top_with(4).map_or(0, |f| 4 * f),
-            (FullHouse, Family::Scandinavian) => when(full_house, roll.sum()),
-            (SmallStraight, Family::Scandinavian) => when(run(0, 5), 15),
-            (LargeStraight, Family::Scandinavian) => when(run(1, 5), 20),
-        }
-    }
-
-    /// Points of a joker (five of a kind used as a pattern) in this box.
-    fn joker_score(self, roll: &Dice) -> u32 {
-        match self {
-            Category::FullHouse => 25,
-            Category::SmallStraight => 30,
-            Category::LargeStraight => 40,
-            _ => self.base_score(Family::American, roll),
-        }
-    }
-}
-
-/// `points` when `condition` holds, else 0.
-fn when(condition: bool, points: u32) -> u32 {
-    if condition {
-        points
-    } else {
-        0
     }
 }
 
@@ -329,31 +273,17 @@ impl RuleSet {
 
     /// The upper bonus (35 or 50).
     pub fn upper_bonus(self) -> u32 {
-        match self.family() {
-            Family::American => 35,
-            Family::Scandinavian => 50,
-        }
+        self.description().upper_bonus.points
     }
 
     /// The joker convention.
     pub fn joker(self) -> JokerRule {
-        match self {
-            RuleSet::Yahtzee => JokerRule::Forced,
-            RuleSet::YahtzeeFree => JokerRule::FreeChoice,
-            RuleSet::YahtzeeKurnik => JokerRule::Kurnik,
-            _ => JokerRule::None,
-        }
+        self.description().joker
     }
 
     /// The extra-Yahtzee bonus convention.
     pub fn extra_bonus(self) -> ExtraBonus {
-        match self {
-            RuleSet::Yahtzee | RuleSet::YahtzeeFree | RuleSet::YahtzeeNoJoker => {
-                ExtraBonus::WhenYahtzee50
-            }
-            RuleSet::YahtzeeKurnik => ExtraBonus::JokerWhenYahtzee50,
-            RuleSet::Yatzy | RuleSet::YahtzeePlain => ExtraBonus::Never,
-        }
+        self.description().extra_bonus.when
     }
 
     /// True when the sheet must remember whether the Yahtzee box holds 50 (`Y0` / `Y50`).
@@ -386,15 +316,24 @@ impl RuleSet {
         codes.join(", ")
     }
 
+    /// Points of `roll` in box `b` under ordinary scoring (no joker, no bonus); 0 past the
+    /// last box.
+    pub fn box_points(self, b: usize, roll: &Dice) -> u32 {
+        self.description()
+            .boxes
+            .get(b)
+            .map_or(0, |rule| rule.scoring.points(roll, 1))
+    }
+
     /// How `roll` scores in box `b` of a sheet with `filled` boxes (`yahtzee_50`: the Yahtzee
     /// box holds 50), jokers and extra bonus included; `None` if the box may not be used now.
     pub fn score(self, filled: u16, yahtzee_50: bool, roll: &Dice, b: usize) -> Option<Scored> {
         if b >= self.box_count() || filled & (1 << b) != 0 {
             return None;
         }
-        let category = self.boxes()[b];
+        let scoring = self.description().boxes.get(b)?.scoring;
         let ordinary = Scored {
-            points: category.base_score(self.family(), roll),
+            points: self.box_points(b, roll),
             extra: 0,
         };
         let Some(face) = roll.five_of_a_kind() else {
@@ -430,13 +369,15 @@ impl RuleSet {
             JokerRule::None => false,
         };
         let extra = match self.extra_bonus() {
-            ExtraBonus::WhenYahtzee50 if yahtzee_50 => EXTRA_YAHTZEE_BONUS,
-            ExtraBonus::JokerWhenYahtzee50 if yahtzee_50 && joker => EXTRA_YAHTZEE_BONUS,
+            ExtraBonus::WhenYahtzee50 if yahtzee_50 => self.description().extra_bonus.points,
+            ExtraBonus::JokerWhenYahtzee50 if yahtzee_50 && joker => {
+                self.description().extra_bonus.points
+            }
             _ => 0,
         };
         let joker_values = joker && self.joker() != JokerRule::None;
         let points = if joker_values {
-            category.joker_score(roll)
+            scoring.joker_points(roll, 1)
         } else {
             ordinary.points
         };
@@ -527,7 +468,7 @@ mod tests {
     }
 
     fn pts(r: RuleSet, cat: Category, dice: &str) -> u32 {
-        cat.base_score(r.family(), &roll(dice))
+        r.box_points(r.box_of(cat).unwrap(), &roll(dice))
     }
 
     #[test]

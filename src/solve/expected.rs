@@ -342,11 +342,8 @@ pub(crate) fn scoring_boxes(rules: RuleSet) -> &'static [RollScoring] {
                 .map(|r| {
                     let roll = Dice::roll(r);
                     roll.five_of_a_kind().is_none().then(|| {
-                        rules
-                            .boxes()
-                            .iter()
-                            .enumerate()
-                            .map(|(b, cat)| (b as u8, cat.base_score(rules.family(), &roll) as u8))
+                        (0..rules.box_count())
+                            .map(|b| (b as u8, rules.box_points(b, &roll) as u8))
                             .filter(|&(_, points)| points > 0)
                             .collect()
                     })

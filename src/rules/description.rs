@@ -1,0 +1,972 @@
+//! The game as data: how many dice, how many rolls a turn, the boxes with their scoring rules,
+//! the columns with their orders of filling, the bonuses and the final-score formula (see
+//! `docs/game-description.md`).
+//!
+//! Every rule set of today is a [`GameDescription`] ([`RuleSet::description`],
+//! [`JambRules::description`]), and every box is scored by one interpreter,
+//! [`Scoring::points`]. A new member of the family (more dice, other boxes) is a new
+//! description, not new scoring code.
+
+use super::jamb::{
+    ColumnKind, FourKindRule, FullHouseRule, JambRules, UPPER_BONUS, UPPER_BONUS_THRESHOLD,
+};
+use super::{ExtraBonus, JokerRule, RuleSet, EXTRA_YAHTZEE_BONUS, UPPER_THRESHOLD};
+use crate::dice::{Dice, FACES};
+
+/// A game of the Yahtzee family, described as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameDescription {
+    /// The name used by `--rules` (`yahtzee`, `jamb-5`, ...).
+    pub name: &'static str,
+    /// Number of dice rolled.
+    pub dice: usize,
+    /// Faces of each die (1 to `faces`).
+    pub faces: u8,
+    /// Rolls a turn may use.
+    pub rolls_per_turn: u8,
+    /// Rolls the last turn may use (the same as [`GameDescription::rolls_per_turn`] where the
+    /// last turn has no extra rolls).
+    pub last_turn_rolls: u8,
+    /// The boxes of a column in sheet order; box `i` is bit `i` of a column's filled mask.
+    pub boxes: &'static [BoxRule],
+    /// The columns of the sheet, left to right, each by its order of filling (one free
+    /// column for the single-column games).
+    pub columns: &'static [ColumnKind],
+    /// The orders of filling whose column's box must be announced after the first roll (none
+    /// in today's rule sets).
+    pub announced: &'static [ColumnKind],
+    /// The upper bonus of a column.
+    pub upper_bonus: UpperBonus,
+    /// When five (all) alike scored outside its box counts as a joker.
+    pub joker: JokerRule,
+    /// When the extra-Yahtzee bonus is paid, and how much.
+    pub extra_bonus: ExtraBonusRule,
+    /// How the boxes add up to the final score.
+    pub final_score: FinalScore,
+}
+
+/// One box of a column: its code, its name, its section and how it scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoxRule {
+    /// The code logs and flags write (`1`, `3K`, `MAX`, ...).
+    pub code: &'static str,
+    /// The name in words.
+    pub name: &'static str,
+    /// The section of the sheet the box belongs to.
+    pub section: Section,
+    /// How dice score in the box.
+    pub scoring: Scoring,
+}
+
+/// The sections of a column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// Ones to sixes: the boxes of the upper bonus.
+    Upper,
+    /// Jamb's maximum and minimum (the middle section).
+    Middle,
+    /// The combinations.
+    Lower,
+}
+
+/// The upper bonus: `points` once the upper boxes of a column add up to `threshold`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UpperBonus {
+    /// The upper total that earns the bonus.
+    pub threshold: u32,
+    /// The bonus.
+    pub points: u32,
+}
+
+/// The extra-Yahtzee bonus: when it is paid and how much.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtraBonusRule {
+    /// When it is paid.
+    pub when: ExtraBonus,
+    /// The bonus.
+    pub points: u32,
+}
+
+/// How the boxes of a sheet add up to its final score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinalScore {
+    /// The sum of the boxes, the upper bonus and the extra bonuses.
+    Sum,
+    /// Per column: the upper boxes and bonus, the lower boxes, and the middle section
+    /// `(box high - box low) × box times` (Jamb's `(MAX - MIN) × ones`), once all three are
+    /// filled; the columns added up.
+    ColumnsWithMiddle {
+        /// Index of the box subtracted from (`MAX`).
+        high: usize,
+        /// Index of the box subtracted (`MIN`).
+        low: usize,
+        /// Index of the box the difference is multiplied by (ones).
+        times: usize,
+    },
+}
+
+/// How dice score in a box: a pattern they must show, and what it pays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scoring {
+    /// What the dice must show for the box to pay (otherwise it scores 0).
+    pub pattern: Pattern,
+    /// What the box pays when the pattern holds.
+    pub payoff: Payoff,
+}
+
+/// What dice must show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// Any dice (chance, Jamb's maximum and minimum).
+    Any,
+    /// Any dice; the dice that count are those showing this face (the upper boxes).
+    Face(u8),
+    /// Groups of alike dice, each of a different face, of at least these sizes, largest
+    /// first: `[3]` three of a kind, `[2, 2]` two pairs, `[3, 2]` a full house, `[5]` five of
+    /// a kind (for six dice: `[3, 3]` a villa, `[4, 2]` a tower, `[2, 2, 2]` three pairs). The
+    /// highest faces that fit are taken, largest group first.
+    Groups {
+        /// The sizes of the groups, largest first.
+        sizes: &'static [u8],
+        /// True when one face with enough dice for all the groups fits too (Jamb's variant
+        /// where five alike is a full house).
+        alike_too: bool,
+    },
+    /// At least one die of every face of one of these runs (`(low, high)`, faces inclusive).
+    Straight(&'static [(u8, u8)]),
+}
+
+/// What a box pays when its pattern holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payoff {
+    /// Fixed points.
+    Fixed(u32),
+    /// The sum of all the dice, plus `plus`.
+    DiceSum {
+        /// Points added to the sum.
+        plus: u32,
+    },
+    /// The sum of the dice that form the pattern, plus `plus`.
+    PatternSum {
+        /// Points added to the sum.
+        plus: u32,
+    },
+    /// Points by the roll the dice were made on: `first` on the first roll, `less_per_roll`
+    /// fewer on each later roll (Jamb's straight: 66, 56, 46).
+    ByRoll {
+        /// Points on the first roll.
+        first: u32,
+        /// Points fewer on each later roll.
+        less_per_roll: u32,
+    },
+}
+
+impl Scoring {
+    /// Points of `dice` made on roll `roll_number` (1 for the first roll) in a box scored this
+    /// way: the payoff when the pattern holds, else 0.
+    pub fn points(&self, dice: &Dice, roll_number: u8) -> u32 {
+        match self.pattern.dice_forming(dice) {
+            Some(formed) => self.payoff.points(dice, formed, roll_number),
+            None => 0,
+        }
+    }
+
+    /// Points of `dice` used as a joker (five alike standing for any pattern): a fixed payoff
+    /// in full, any other payoff as [`Scoring::points`] gives it.
+    pub fn joker_points(&self, dice: &Dice, roll_number: u8) -> u32 {
+        match self.payoff {
+            Payoff::Fixed(points) => points,
+            _ => self.points(dice, roll_number),
+        }
+    }
+}
+
+impl Pattern {
+    /// The sum of the dice that form the pattern when `dice` show it, `None` when they do not.
+    fn dice_forming(&self, dice: &Dice) -> Option<u32> {
+        let counts = dice.counts();
+        let face_value = |i: usize| i as u32 + 1;
+        match *self {
+            Pattern::Any => Some(dice.sum()),
+            Pattern::Face(face) => Some(u32::from(face) * u32::from(dice.count(face))),
+            Pattern::Groups { sizes, alike_too } => {
+                let mut used = [false; FACES];
+                let mut formed = 0;
+                let mut all_found = true;
+                for &size in sizes {
+                    let highest = (0..FACES).rev().find(|&i| !used[i] && counts[i] >= size);
+                    match highest {
+                        Some(i) => {
+                            used[i] = true;
+                            formed += u32::from(size) * face_value(i);
+                        }
+                        None => all_found = false,
+                    }
+                }
+                if all_found {
+                    return Some(formed);
+                }
+                let needed: u32 = sizes.iter().map(|&s| u32::from(s)).sum();
+                let alike = (0..FACES)
+                    .rev()
+                    .find(|&i| alike_too && u32::from(counts[i]) >= needed)?;
+                Some(needed * face_value(alike))
+            }
+            Pattern::Straight(runs) => runs.iter().find_map(|&(low, high)| {
+                let faces = usize::from(low.max(1))..=usize::from(high);
+                let complete = faces
+                    .clone()
+                    .all(|f| counts.get(f - 1).is_some_and(|&c| c >= 1));
+                complete.then(|| faces.map(|f| f as u32).sum())
+            }),
+        }
+    }
+}
+
+impl Payoff {
+    /// What the payoff gives for `dice` whose pattern is formed by dice summing to `formed`,
+    /// made on roll `roll_number`.
+    fn points(&self, dice: &Dice, formed: u32, roll_number: u8) -> u32 {
+        match *self {
+            Payoff::Fixed(points) => points,
+            Payoff::DiceSum { plus } => dice.sum() + plus,
+            Payoff::PatternSum { plus } => formed + plus,
+            Payoff::ByRoll {
+                first,
+                less_per_roll,
+            } => {
+                let later_rolls = u32::from(roll_number.saturating_sub(1));
+                first.saturating_sub(less_per_roll.saturating_mul(later_rolls))
+            }
+        }
+    }
+}
+
+impl GameDescription {
+    /// Number of boxes in a column.
+    pub fn box_count(&self) -> usize {
+        self.boxes.len()
+    }
+
+    /// Turns in a game: one per box of the sheet.
+    pub fn turns(&self) -> usize {
+        self.boxes.len() * self.columns.len()
+    }
+
+    /// Index of the box with the given code (case-insensitive).
+    pub fn box_index(&self, code: &str) -> Option<usize> {
+        self.boxes
+            .iter()
+            .position(|b| b.code.eq_ignore_ascii_case(code))
+    }
+
+    /// Rolls turn number `turn` (0-based) may use: the last turn may have more.
+    pub fn rolls_in_turn(&self, turn: usize) -> u8 {
+        if turn + 1 == self.turns() {
+            self.last_turn_rolls
+        } else {
+            self.rolls_per_turn
+        }
+    }
+}
+
+/// A box of the upper section: the dice showing `face`.
+const fn upper(code: &'static str, name: &'static str, face: u8) -> BoxRule {
+    BoxRule {
+        code,
+        name,
+        section: Section::Upper,
+        scoring: Scoring {
+            pattern: Pattern::Face(face),
+            payoff: Payoff::PatternSum { plus: 0 },
+        },
+    }
+}
+
+/// A box of the given section scored by `pattern` and `payoff`.
+const fn scored(
+    code: &'static str,
+    name: &'static str,
+    section: Section,
+    pattern: Pattern,
+    payoff: Payoff,
+) -> BoxRule {
+    BoxRule {
+        code,
+        name,
+        section,
+        scoring: Scoring { pattern, payoff },
+    }
+}
+
+/// A lower box scored by `pattern` and `payoff`.
+const fn lower(
+    code: &'static str,
+    name: &'static str,
+    pattern: Pattern,
+    payoff: Payoff,
+) -> BoxRule {
+    scored(code, name, Section::Lower, pattern, payoff)
+}
+
+/// Groups of alike dice of different faces.
+const fn groups(sizes: &'static [u8]) -> Pattern {
+    Pattern::Groups {
+        sizes,
+        alike_too: false,
+    }
+}
+
+/// The sum of all the dice.
+const DICE_SUM: Payoff = Payoff::DiceSum { plus: 0 };
+/// The sum of the dice that form the pattern.
+const PATTERN_SUM: Payoff = Payoff::PatternSum { plus: 0 };
+
+/// The six upper boxes, ones to sixes.
+const UPPER_BOXES: [BoxRule; 6] = [
+    upper("1", "ones", 1),
+    upper("2", "twos", 2),
+    upper("3", "threes", 3),
+    upper("4", "fours", 4),
+    upper("5", "fives", 5),
+    upper("6", "sixes", 6),
+];
+
+/// Yahtzee's 13 boxes, in sheet order.
+const YAHTZEE_BOXES: [BoxRule; 13] = [
+    UPPER_BOXES[0],
+    UPPER_BOXES[1],
+    UPPER_BOXES[2],
+    UPPER_BOXES[3],
+    UPPER_BOXES[4],
+    UPPER_BOXES[5],
+    lower("3K", "three of a kind", groups(&[3]), DICE_SUM),
+    lower("4K", "four of a kind", groups(&[4]), DICE_SUM),
+    lower("FH", "full house", groups(&[3, 2]), Payoff::Fixed(25)),
+    lower(
+        "SS",
+        "small straight",
+        Pattern::Straight(&[(1, 4), (2, 5), (3, 6)]),
+        Payoff::Fixed(30),
+    ),
+    lower(
+        "LS",
+        "large straight",
+        Pattern::Straight(&[(1, 5), (2, 6)]),
+        Payoff::Fixed(40),
+    ),
+    lower("Y", "yahtzee", groups(&[5]), Payoff::Fixed(50)),
+    lower("C", "chance", Pattern::Any, DICE_SUM),
+];
+
+/// Yatzy's 15 boxes, in sheet order.
+const YATZY_BOXES: [BoxRule; 15] = [
+    UPPER_BOXES[0],
+    UPPER_BOXES[1],
+    UPPER_BOXES[2],
+    UPPER_BOXES[3],
+    UPPER_BOXES[4],
+    UPPER_BOXES[5],
+    lower("1P", "one pair", groups(&[2]), PATTERN_SUM),
+    lower("2P", "two pairs", groups(&[2, 2]), PATTERN_SUM),
+    lower("3K", "three of a kind", groups(&[3]), PATTERN_SUM),
+    lower("4K", "four of a kind", groups(&[4]), PATTERN_SUM),
+    lower(
+        "SS",
+        "small straight",
+        Pattern::Straight(&[(1, 5)]),
+        Payoff::Fixed(15),
+    ),
+    lower(
+        "LS",
+        "large straight",
+        Pattern::Straight(&[(2, 6)]),
+        Payoff::Fixed(20),
+    ),
+    lower("FH", "full house", groups(&[3, 2]), PATTERN_SUM),
+    lower("C", "chance", Pattern::Any, DICE_SUM),
+    lower("Y", "yatzy", groups(&[5]), Payoff::Fixed(50)),
+];
+
+/// Yahtzee's upper bonus: 35 at 63.
+const YAHTZEE_UPPER_BONUS: UpperBonus = UpperBonus {
+    threshold: UPPER_THRESHOLD,
+    points: 35,
+};
+
+/// A Yahtzee rule set (13 boxes, five dice, three rolls) with its joker and extra bonus.
+const fn yahtzee_game(name: &'static str, joker: JokerRule, when: ExtraBonus) -> GameDescription {
+    GameDescription {
+        name,
+        dice: 5,
+        faces: 6,
+        rolls_per_turn: 3,
+        last_turn_rolls: 3,
+        boxes: &YAHTZEE_BOXES,
+        columns: &[ColumnKind::Free],
+        announced: &[],
+        upper_bonus: YAHTZEE_UPPER_BONUS,
+        joker,
+        extra_bonus: ExtraBonusRule {
+            when,
+            points: EXTRA_YAHTZEE_BONUS,
+        },
+        final_score: FinalScore::Sum,
+    }
+}
+
+/// Official Yahtzee.
+pub const YAHTZEE: GameDescription =
+    yahtzee_game("yahtzee", JokerRule::Forced, ExtraBonus::WhenYahtzee50);
+/// Yahtzee with the free-choice joker.
+pub const YAHTZEE_FREE: GameDescription = yahtzee_game(
+    "yahtzee-free",
+    JokerRule::FreeChoice,
+    ExtraBonus::WhenYahtzee50,
+);
+/// Yahtzee under kurnik.pl's rules.
+pub const YAHTZEE_KURNIK: GameDescription = yahtzee_game(
+    "yahtzee-kurnik",
+    JokerRule::Kurnik,
+    ExtraBonus::JokerWhenYahtzee50,
+);
+/// Yahtzee with the extra bonus and no joker.
+pub const YAHTZEE_NOJOKER: GameDescription = yahtzee_game(
+    "yahtzee-nojoker",
+    JokerRule::None,
+    ExtraBonus::WhenYahtzee50,
+);
+/// Yahtzee with neither joker nor extra bonus.
+pub const YAHTZEE_PLAIN: GameDescription =
+    yahtzee_game("yahtzee-plain", JokerRule::None, ExtraBonus::Never);
+
+/// Scandinavian Yatzy.
+pub const YATZY: GameDescription = GameDescription {
+    name: "yatzy",
+    dice: 5,
+    faces: 6,
+    rolls_per_turn: 3,
+    last_turn_rolls: 3,
+    boxes: &YATZY_BOXES,
+    columns: &[ColumnKind::Free],
+    announced: &[],
+    upper_bonus: UpperBonus {
+        threshold: UPPER_THRESHOLD,
+        points: 50,
+    },
+    joker: JokerRule::None,
+    extra_bonus: ExtraBonusRule {
+        when: ExtraBonus::Never,
+        points: 0,
+    },
+    final_score: FinalScore::Sum,
+};
+
+/// Jamb's 13 boxes under the given four-of-a-kind and full-house variants.
+const fn jamb_boxes(four_kind: FourKindRule, full_house: FullHouseRule) -> [BoxRule; 13] {
+    let four_kind_payoff = match four_kind {
+        FourKindRule::FourDicePlus40 => Payoff::PatternSum { plus: 40 },
+        FourKindRule::AllDicePlus40 => Payoff::DiceSum { plus: 40 },
+    };
+    let alike_too = matches!(full_house, FullHouseRule::FiveAlikeToo);
+    [
+        UPPER_BOXES[0],
+        UPPER_BOXES[1],
+        UPPER_BOXES[2],
+        UPPER_BOXES[3],
+        UPPER_BOXES[4],
+        UPPER_BOXES[5],
+        scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
+        scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
+        lower(
+            "K",
+            "straight (kenta)",
+            Pattern::Straight(&[(1, 5), (2, 6)]),
+            Payoff::ByRoll {
+                first: 66,
+                less_per_roll: 10,
+            },
+        ),
+        lower(
+            "T",
+            "three of a kind (triling)",
+            groups(&[3]),
+            Payoff::PatternSum { plus: 20 },
+        ),
+        lower(
+            "F",
+            "full house (ful)",
+            Pattern::Groups {
+                sizes: &[3, 2],
+                alike_too,
+            },
+            Payoff::PatternSum { plus: 30 },
+        ),
+        lower(
+            "P",
+            "four of a kind (poker)",
+            groups(&[4]),
+            four_kind_payoff,
+        ),
+        lower(
+            "J",
+            "five of a kind (jamb)",
+            groups(&[5]),
+            Payoff::PatternSum { plus: 50 },
+        ),
+    ]
+}
+
+/// Jamb's boxes under the default variants (four dice plus 40, five alike no full house).
+const JAMB_BOXES: [BoxRule; 13] = jamb_boxes(FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces);
+/// Jamb's boxes, four of a kind scored with all the dice.
+const JAMB_BOXES_ALL_DICE: [BoxRule; 13] =
+    jamb_boxes(FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces);
+/// Jamb's boxes, five alike a full house too.
+const JAMB_BOXES_ALIKE_FULL: [BoxRule; 13] =
+    jamb_boxes(FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo);
+/// Jamb's boxes, both variants.
+const JAMB_BOXES_ALL_DICE_ALIKE_FULL: [BoxRule; 13] =
+    jamb_boxes(FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo);
+
+/// Jamb's 13 boxes under the variants of `rules`.
+pub(super) fn jamb_box_rules(rules: &JambRules) -> &'static [BoxRule; 13] {
+    match (rules.four_kind, rules.full_house) {
+        (FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES,
+        (FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES_ALL_DICE,
+        (FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo) => &JAMB_BOXES_ALIKE_FULL,
+        (FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo) => {
+            &JAMB_BOXES_ALL_DICE_ALIKE_FULL
+        }
+    }
+}
+
+/// Jamb under `rules`: five dice, three rolls, its columns, 30 at 60 per column, no joker,
+/// `(MAX - MIN) × ones` per column.
+pub(super) fn jamb_game(rules: &JambRules) -> GameDescription {
+    GameDescription {
+        name: rules.name,
+        dice: 5,
+        faces: 6,
+        rolls_per_turn: 3,
+        last_turn_rolls: 3,
+        boxes: jamb_box_rules(rules),
+        columns: rules.columns,
+        announced: &[],
+        upper_bonus: UpperBonus {
+            threshold: UPPER_BONUS_THRESHOLD.unsigned_abs(),
+            points: UPPER_BONUS.unsigned_abs(),
+        },
+        joker: JokerRule::None,
+        extra_bonus: ExtraBonusRule {
+            when: ExtraBonus::Never,
+            points: 0,
+        },
+        final_score: FinalScore::ColumnsWithMiddle {
+            high: 6,
+            low: 7,
+            times: 0,
+        },
+    }
+}
+
+impl RuleSet {
+    /// The rule set as data.
+    pub fn description(self) -> &'static GameDescription {
+        match self {
+            RuleSet::Yahtzee => &YAHTZEE,
+            RuleSet::YahtzeeFree => &YAHTZEE_FREE,
+            RuleSet::YahtzeeKurnik => &YAHTZEE_KURNIK,
+            RuleSet::Yatzy => &YATZY,
+            RuleSet::YahtzeeNoJoker => &YAHTZEE_NOJOKER,
+            RuleSet::YahtzeePlain => &YAHTZEE_PLAIN,
+        }
+    }
+}
+
+impl JambRules {
+    /// The rule set as data.
+    pub fn description(&self) -> GameDescription {
+        jamb_game(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{DICE, ROLLS};
+    use crate::rules::jamb::{JambBox, MAX_ROLLS};
+    use crate::rules::{Category, Family, Scored, UPPER_BOXES as UPPER_BOX_COUNT};
+
+    /// The scoring of a box before the descriptions (issue 31), kept as the reference the
+    /// interpreter must reproduce.
+    fn reference_base_score(category: Category, family: Family, roll: &Dice) -> u32 {
+        use Category::*;
+        let when = |condition: bool, points: u32| if condition { points } else { 0 };
+        let counts = roll.counts();
+        let max_count = counts.iter().copied().max().unwrap_or(0);
+        let has = |n: u8| counts.iter().any(|&c| c >= n);
+        let top_with = |n: u8| (1..=6u32).rev().find(|&f| counts[f as usize - 1] >= n);
+        let run = |from: usize, len: usize| counts[from..from + len].iter().all(|&c| c >= 1);
+        let full_house = counts.contains(&3) && counts.contains(&2);
+        match (category, family) {
+            (Ones | Twos | Threes | Fours | Fives | Sixes, _) => {
+                let f = category as u8 + 1;
+                u32::from(f) * u32::from(roll.count(f))
+            }
+            (Chance, _) => roll.sum(),
+            (Yahtzee, _) => when(max_count == 5, 50),
+            (ThreeKind, Family::American) => when(has(3), roll.sum()),
+            (FourKind, Family::American) => when(has(4), roll.sum()),
+            (FullHouse, Family::American) => when(full_house, 25),
+            (SmallStraight, Family::American) => when(run(0, 4) || run(1, 4) || run(2, 4), 30),
+            (LargeStraight, Family::American) => when(run(0, 5) || run(1, 5), 40),
+            (OnePair, _) => top_with(2).map_or(0, |f| 2 * f),
+            (TwoPairs, _) => {
+                let mut pairs = (1..=6u32).rev().filter(|&f| counts[f as usize - 1] >= 2);
+                match (pairs.next(), pairs.next()) {
+                    (Some(a), Some(b)) => 2 * (a + b),
+                    _ => 0,
+                }
+            }
+            (ThreeKind, Family::Scandinavian) => top_with(3).map_or(0, |f| 3 * f),
+            (FourKind, Family::Scandinavian) => top_with(4).map_or(0, |f| 4 * f),
+            (FullHouse, Family::Scandinavian) => when(full_house, roll.sum()),
+            (SmallStraight, Family::Scandinavian) => when(run(0, 5), 15),
+            (LargeStraight, Family::Scandinavian) => when(run(1, 5), 20),
+        }
+    }
+
+    /// The joker values before the descriptions.
+    fn reference_joker_score(category: Category, roll: &Dice) -> u32 {
+        match category {
+            Category::FullHouse => 25,
+            Category::SmallStraight => 30,
+            Category::LargeStraight => 40,
+            _ => reference_base_score(category, Family::American, roll),
+        }
+    }
+
+    /// `RuleSet::score` before the descriptions.
+    fn reference_score(
+        rules: RuleSet,
+        filled: u16,
+        yahtzee_50: bool,
+        roll: &Dice,
+        b: usize,
+    ) -> Option<Scored> {
+        if b >= rules.box_count() || filled & (1 << b) != 0 {
+            return None;
+        }
+        let category = rules.boxes()[b];
+        let ordinary = Scored {
+            points: reference_base_score(category, rules.family(), roll),
+            extra: 0,
+        };
+        let Some(face) = roll.five_of_a_kind() else {
+            return Some(ordinary);
+        };
+        let y = rules.yahtzee_box();
+        if b == y {
+            return Some(ordinary);
+        }
+        let y_filled = filled & (1 << y) != 0;
+        let face_box_filled = filled & (1 << (face - 1)) != 0;
+        let is_face_box = b == usize::from(face - 1);
+        let joker = match rules.joker() {
+            JokerRule::Forced => {
+                if !y_filled {
+                    false
+                } else if !face_box_filled {
+                    if !is_face_box {
+                        return None;
+                    }
+                    true
+                } else {
+                    let lower_free = (UPPER_BOX_COUNT..rules.box_count())
+                        .any(|i| i != y && filled & (1 << i) == 0);
+                    if lower_free && b < UPPER_BOX_COUNT {
+                        return None;
+                    }
+                    true
+                }
+            }
+            JokerRule::FreeChoice => y_filled && face_box_filled,
+            JokerRule::Kurnik => is_face_box || face_box_filled,
+            JokerRule::None => false,
+        };
+        let extra = match rules.extra_bonus() {
+            ExtraBonus::WhenYahtzee50 if yahtzee_50 => EXTRA_YAHTZEE_BONUS,
+            ExtraBonus::JokerWhenYahtzee50 if yahtzee_50 && joker => EXTRA_YAHTZEE_BONUS,
+            _ => 0,
+        };
+        let points = if joker && rules.joker() != JokerRule::None {
+            reference_joker_score(category, roll)
+        } else {
+            ordinary.points
+        };
+        Some(Scored { points, extra })
+    }
+
+    /// Jamb's `JambRules::points` before the descriptions.
+    fn reference_jamb_points(
+        rules: &JambRules,
+        b: JambBox,
+        dice: &Dice,
+        roll_number: u8,
+    ) -> Option<i32> {
+        if dice.len() != DICE || !(1..=MAX_ROLLS).contains(&roll_number) {
+            return None;
+        }
+        let counts = dice.counts();
+        let face_of = |i: usize| i as i32 + 1;
+        let sum: i32 = (0..FACES).map(|i| face_of(i) * i32::from(counts[i])).sum();
+        let face_with = |n: u8| (0..FACES).find(|&i| counts[i] >= n).map(face_of);
+        let points = match b {
+            JambBox::Ones
+            | JambBox::Twos
+            | JambBox::Threes
+            | JambBox::Fours
+            | JambBox::Fives
+            | JambBox::Sixes => {
+                let i = b.index();
+                face_of(i) * i32::from(counts[i])
+            }
+            JambBox::Max | JambBox::Min => sum,
+            JambBox::Straight => {
+                let low = counts[..5].iter().all(|&c| c == 1);
+                let high = counts[1..].iter().all(|&c| c == 1);
+                if low || high {
+                    66 - 10 * (i32::from(roll_number) - 1)
+                } else {
+                    0
+                }
+            }
+            JambBox::ThreeKind => face_with(3).map_or(0, |f| 3 * f + 20),
+            JambBox::FullHouse => {
+                let two_faces = counts.contains(&3) && counts.contains(&2);
+                let five_alike = counts.contains(&5);
+                if two_faces || (five_alike && rules.full_house == FullHouseRule::FiveAlikeToo) {
+                    sum + 30
+                } else {
+                    0
+                }
+            }
+            JambBox::FourKind => match (face_with(4), rules.four_kind) {
+                (Some(f), FourKindRule::FourDicePlus40) => 4 * f + 40,
+                (Some(_), FourKindRule::AllDicePlus40) => sum + 40,
+                (None, _) => 0,
+            },
+            JambBox::Jamb => face_with(5).map_or(0, |f| 5 * f + 50),
+        };
+        Some(points)
+    }
+
+    fn dice(s: &str) -> Dice {
+        let faces: Vec<u8> = s.bytes().map(|b| b - b'0').collect();
+        Dice::from_faces(&faces).unwrap()
+    }
+
+    #[test]
+    fn jokers_and_bonuses_of_every_rule_set() {
+        use ExtraBonus::*;
+        use JokerRule::*;
+        let expected = [
+            (RuleSet::Yahtzee, Forced, WhenYahtzee50, 35),
+            (RuleSet::YahtzeeFree, FreeChoice, WhenYahtzee50, 35),
+            (RuleSet::YahtzeeKurnik, Kurnik, JokerWhenYahtzee50, 35),
+            (RuleSet::Yatzy, None, Never, 50),
+            (RuleSet::YahtzeeNoJoker, None, WhenYahtzee50, 35),
+            (RuleSet::YahtzeePlain, None, Never, 35),
+        ];
+        for (rules, joker, extra, upper_bonus) in expected {
+            let description = rules.description();
+            assert_eq!(description.joker, joker, "{rules}");
+            assert_eq!(description.extra_bonus.when, extra, "{rules}");
+            assert_eq!(description.upper_bonus.points, upper_bonus, "{rules}");
+            assert_eq!(description.upper_bonus.threshold, 63, "{rules}");
+            if extra != Never {
+                assert_eq!(description.extra_bonus.points, 100, "{rules}");
+            }
+        }
+    }
+
+    #[test]
+    fn descriptions_name_the_boxes_of_their_rule_sets() {
+        for rules in RuleSet::ALL {
+            let description = rules.description();
+            assert_eq!(description.name, rules.name());
+            let codes: Vec<&str> = description.boxes.iter().map(|b| b.code).collect();
+            let expected: Vec<&str> = rules.boxes().iter().map(|c| c.code()).collect();
+            assert_eq!(codes, expected, "{rules}");
+            assert_eq!(description.joker, rules.joker(), "{rules}");
+            assert_eq!(description.extra_bonus.when, rules.extra_bonus(), "{rules}");
+            assert_eq!(
+                description.upper_bonus.points,
+                rules.upper_bonus(),
+                "{rules}"
+            );
+            assert_eq!(
+                (description.dice, description.turns()),
+                (5, rules.box_count())
+            );
+        }
+        for rules in JambRules::ALL {
+            let description = rules.description();
+            let codes: Vec<&str> = description.boxes.iter().map(|b| b.code).collect();
+            let expected: Vec<&str> = JambBox::ALL.iter().map(|b| b.code()).collect();
+            assert_eq!(codes, expected, "{rules}");
+            assert_eq!(description.turns(), rules.turns(), "{rules}");
+            assert_eq!(description.rolls_in_turn(0), MAX_ROLLS);
+        }
+    }
+
+    #[test]
+    fn every_roll_scores_as_before_in_every_box_of_every_rule_set() {
+        for rules in RuleSet::ALL {
+            let description = rules.description();
+            for r in 0..ROLLS {
+                let roll = Dice::roll(r);
+                for (b, category) in rules.boxes().iter().enumerate() {
+                    let scoring = description.boxes[b].scoring;
+                    let expected = reference_base_score(*category, rules.family(), &roll);
+                    assert_eq!(
+                        scoring.points(&roll, 1),
+                        expected,
+                        "{rules} {roll} {category}"
+                    );
+                    // The Yahtzee box takes no joker: five alike scores there as it is.
+                    if rules.family() == Family::American && *category != Category::Yahtzee {
+                        assert_eq!(
+                            scoring.joker_points(&roll, 1),
+                            reference_joker_score(*category, &roll),
+                            "joker {rules} {roll} {category}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_turn_scores_as_before_with_jokers_and_bonuses() {
+        for rules in RuleSet::ALL {
+            let masks = (0..=rules.full_mask()).step_by(7);
+            for filled in masks {
+                for r in 0..ROLLS {
+                    let roll = Dice::roll(r);
+                    for yahtzee_50 in [false, true] {
+                        for b in 0..=rules.box_count() {
+                            assert_eq!(
+                                rules.score(filled, yahtzee_50, &roll, b),
+                                reference_score(rules, filled, yahtzee_50, &roll, b),
+                                "{rules} {filled:b} {yahtzee_50} {roll} {b}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_jamb_roll_scores_as_before_under_every_variant() {
+        let variants = [
+            (FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces),
+            (FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces),
+            (FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo),
+            (FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo),
+        ];
+        for named in JambRules::ALL {
+            for (four_kind, full_house) in variants {
+                let rules = JambRules {
+                    four_kind,
+                    full_house,
+                    ..named
+                };
+                let description = rules.description();
+                for r in 0..ROLLS {
+                    let roll = Dice::roll(r);
+                    for b in JambBox::ALL {
+                        for roll_number in 0..=MAX_ROLLS + 1 {
+                            let expected = reference_jamb_points(&rules, b, &roll, roll_number);
+                            assert_eq!(
+                                rules.points(b, &roll, roll_number),
+                                expected,
+                                "{rules:?} {roll} {b} {roll_number}"
+                            );
+                            if expected.is_some() {
+                                let by_description = description.boxes[b.index()]
+                                    .scoring
+                                    .points(&roll, roll_number);
+                                assert_eq!(
+                                    i32::try_from(by_description).ok(),
+                                    expected,
+                                    "{rules:?} {roll} {b} {roll_number}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hand_computed_scores() {
+        let points = |description: &GameDescription, code: &str, roll: &str| {
+            let b = description.box_index(code).unwrap();
+            description.boxes[b].scoring.points(&dice(roll), 1)
+        };
+        assert_eq!(points(&YAHTZEE, "SS", "13456"), 30);
+        assert_eq!(points(&YAHTZEE, "FH", "22333"), 25);
+        assert_eq!(points(&YAHTZEE, "FH", "33333"), 0);
+        assert_eq!(points(&YAHTZEE, "4K", "22223"), 11);
+        assert_eq!(points(&YATZY, "2P", "33441"), 14);
+        assert_eq!(points(&YATZY, "2P", "33331"), 0);
+        assert_eq!(points(&YATZY, "FH", "22333"), 13);
+        assert_eq!(points(&YATZY, "LS", "12345"), 0);
+        let jamb = JambRules::JAMB_5.description();
+        let jamb_points = |code: &str, roll: &str, roll_number: u8| {
+            let b = jamb.box_index(code).unwrap();
+            jamb.boxes[b].scoring.points(&dice(roll), roll_number)
+        };
+        assert_eq!(jamb_points("K", "23456", 2), 56);
+        assert_eq!(jamb_points("P", "55552", 1), 60);
+        assert_eq!(jamb_points("F", "66655", 3), 58);
+        assert_eq!(jamb_points("J", "33333", 1), 65);
+        assert_eq!(
+            jamb.final_score,
+            FinalScore::ColumnsWithMiddle {
+                high: 6,
+                low: 7,
+                times: 0
+            }
+        );
+    }
+
+    #[test]
+    fn six_dice_patterns() {
+        let six = |faces: [u8; 6]| Dice::from_counts(faces);
+        // 333 666 (counts per face): a villa, a full house, three pairs.
+        let villa = six([0, 0, 3, 0, 0, 3]);
+        let pattern = |sizes: &'static [u8]| Scoring {
+            pattern: groups(sizes),
+            payoff: PATTERN_SUM,
+        };
+        assert_eq!(pattern(&[3, 3]).points(&villa, 1), 27);
+        assert_eq!(pattern(&[3, 2]).points(&villa, 1), 18 + 6);
+        assert_eq!(pattern(&[2, 2, 2]).points(&villa, 1), 0);
+        // 1111 55: a tower, two pairs, three pairs refused.
+        let tower = six([4, 0, 0, 0, 2, 0]);
+        assert_eq!(pattern(&[4, 2]).points(&tower, 1), 14);
+        assert_eq!(pattern(&[2, 2]).points(&tower, 1), 12);
+        assert_eq!(pattern(&[6]).points(&tower, 1), 0);
+        let straight = Scoring {
+            pattern: Pattern::Straight(&[(1, 6)]),
+            payoff: Payoff::Fixed(30),
+        };
+        assert_eq!(straight.points(&six([1, 1, 1, 1, 1, 1]), 1), 30);
+        assert_eq!(straight.points(&six([2, 0, 1, 1, 1, 1]), 1), 0);
+    }
+}
