@@ -99,6 +99,7 @@ pub mod fairness;
 pub mod files;
 pub mod game_hash;
 pub mod merge;
+pub mod output;
 pub mod path_name;
 pub mod pipeline;
 pub mod position;

@@ -5,10 +5,10 @@
 use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, TablesFlag};
 pub(crate) use super::progress::Bar;
 use super::{notice, print_stdout, CliError, Required};
+use dicelens::output::OutputDir;
 use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
 use dicelens::rate::Unit;
 use dicelens::report::csv::RowFiles;
-use dicelens::report::output::OutputDir;
 use dicelens::report::player::WorstDecisions;
 use dicelens::report::summary::SummaryFile;
 use dicelens::report::{self, AnalysisFiles, WriteError};

@@ -6,7 +6,7 @@ use super::analyze::{open_out, write_outputs, Bar, LeaderboardFlags};
 use super::flags::TablesFlag;
 use super::{CliError, Required};
 use dicelens::merge::{merge, MergeError, MergeOptions, Shard};
-use dicelens::report::output::check_complete;
+use dicelens::output::check_complete;
 use dicelens::report::AnalysisFiles;
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 
 use super::flags::{not_at_least, not_between};
 use super::{notice, CliError};
-use dicelens::report::output::{commit_all, PendingFile};
+use dicelens::output::{commit_all, PendingFile};
 use dicelens::rules::jamb::JambRules;
 use dicelens::rules::{GameRules, RuleSet};
 use dicelens::simulate::jamb::{jamb_players, simulate_jamb_game, JambPlan, JambSimGame};
@@ -325,7 +325,7 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
 /// went. A corpus written to something that is not a regular file (a device such as
 /// `/dev/null`, a FIFO) gets no truth file: none is made beside a device.
 fn commit_with_truth(
-    out: dicelens::report::output::Finished,
+    out: dicelens::output::Finished,
     path: &Path,
     csv: &str,
 ) -> Result<String, CliError> {

@@ -2,11 +2,12 @@
 //! a corpus is rated, [`CsvFile`]; `games.csv` read back by `merge`), and `players.csv`,
 //! `leaderboard.csv` and `rounds.csv` (functions of the aggregates).
 
-use super::output::{Finished, OutputDir, PendingFile};
 use super::rows::DecisionRow;
-use super::{Leaderboard, WriteError};
+use super::Leaderboard;
 use crate::aggregate::{PartKey, Parts, PlayerStats};
 use crate::game_hash::{content_hash, ContentHash};
+use crate::output::WriteError;
+use crate::output::{Finished, OutputDir, PendingFile};
 use crate::path_name::{name_of_path, path_of_name};
 use crate::rate::Class;
 use dicelens_parsers::LineNumber;

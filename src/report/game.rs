@@ -21,10 +21,10 @@ use crate::rules::{Choice, Family, RuleSet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::fmt::Write;
 
 /// The file name of the page of game `id` (in `games/` of an analysis;
-/// [`super::output::page_file_name`]): `sim12-0000003.html`, and a hash of the id after the
+/// [`crate::output::page_file_name`]): `sim12-0000003.html`, and a hash of the id after the
 /// kept characters when the id has others (`game1_txt_12-1f5e7349.html` for `game1.txt:12`).
 pub fn file_name(id: &str) -> String {
-    super::output::page_file_name(id)
+    crate::output::page_file_name(id)
 }
 
 /// The anchor of the decision at index `order` of a game's decisions (as

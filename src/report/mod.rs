@@ -13,7 +13,6 @@ use crate::rate::Class;
 use player::{PlayerReport, Population, WorstDecisions};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
 
 #[macro_use]
 pub mod svg;
@@ -24,7 +23,6 @@ pub mod eval;
 pub mod game;
 pub mod html;
 pub mod oracles;
-pub mod output;
 pub mod player;
 pub mod quality;
 pub mod rows;
@@ -33,37 +31,11 @@ pub mod summary;
 pub mod text;
 pub mod validate;
 
+use crate::output::OutputDir;
+pub use crate::output::WriteError;
 pub use crate::rate::Unit;
 pub use csv::{csv_field, leaderboard_csv, players_csv, rounds_csv};
-use output::OutputDir;
 use summary::SummaryFile;
-
-/// A file that could not be written: its path and why.
-#[derive(Debug)]
-pub struct WriteError {
-    /// The file.
-    pub path: PathBuf,
-    /// Why.
-    pub error: std::io::Error,
-}
-
-impl WriteError {
-    /// The error of writing `path`.
-    pub fn new(path: &Path, error: std::io::Error) -> WriteError {
-        WriteError {
-            path: path.to_path_buf(),
-            error,
-        }
-    }
-}
-
-impl std::fmt::Display for WriteError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot write {}: {}", self.path.display(), self.error)
-    }
-}
-
-impl std::error::Error for WriteError {}
 
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {

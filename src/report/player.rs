@@ -670,10 +670,10 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
     })
 }
 
-/// A file name for the player's page ([`super::output::page_file_name`]): `ann.html`,
+/// A file name for the player's page ([`crate::output::page_file_name`]): `ann.html`,
 /// `a_b-1c2d3e4f.html` for `a b`.
 pub fn file_name(name: &str) -> String {
-    super::output::page_file_name(name)
+    crate::output::page_file_name(name)
 }
 
 /// The player's page relative to the root of an analysis's output directory
