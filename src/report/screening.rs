@@ -5,9 +5,9 @@
 
 use super::game;
 use super::svg::{escape, fixed};
-use crate::aggregate::{PartKey, PlayerStats};
+use crate::aggregate::{PartKey, PlayerStats, Stretch, MIN_STRETCH};
 use crate::rate::Unit;
-use crate::screening::{Screened, Stretch, FLAG_Z, MIN_PEERS, MIN_STRETCH, MIN_UNFORCED, PEERS};
+use crate::screening::{Screened, FLAG_Z, MIN_PEERS, MIN_UNFORCED, PEERS};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
