@@ -103,6 +103,7 @@ pub mod output;
 pub mod path_name;
 pub mod pipeline;
 pub mod position;
+pub mod ranking;
 pub mod rate;
 pub mod replay;
 pub mod report;

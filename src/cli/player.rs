@@ -13,7 +13,7 @@ use dicelens::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use dicelens::corpus::Summary;
 use dicelens::output::{check_complete, make_dir, prepare_file};
 use dicelens::pipeline::{analyze, Options};
-use dicelens::report::leaderboard;
+use dicelens::ranking::leaderboard;
 use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
 use dicelens::report::summary::SummaryFile;
 use std::path::{Path, PathBuf};

@@ -3,12 +3,12 @@
 //! `leaderboard.csv` and `rounds.csv` (functions of the aggregates).
 
 use super::rows::DecisionRow;
-use super::Leaderboard;
 use crate::aggregate::{PartKey, Parts, PlayerStats};
 use crate::game_hash::{content_hash, ContentHash};
 use crate::output::WriteError;
 use crate::output::{Finished, OutputDir, PendingFile};
 use crate::path_name::{name_of_path, path_of_name};
+use crate::ranking::Leaderboard;
 use crate::rate::Class;
 use dicelens_parsers::LineNumber;
 use std::collections::HashMap;

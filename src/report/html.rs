@@ -15,9 +15,10 @@ use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, nice_axis, no_data, no_data_between,
     plot_background, px, svg_open, x_value_axis, y_axis, Scale, LEFT, RIGHT,
 };
-use super::{best_players, Leaderboard, Ranked, Unit};
+use super::Unit;
 use crate::aggregate::{Aggregates, PartKey, Parts, Tally, KINDS};
 use crate::corpus::Summary;
+use crate::ranking::{best_players, Leaderboard, Ranked};
 use crate::rate::{Class, Thresholds, UnitThresholds};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -37,7 +38,7 @@ pub(super) const CLASS_NAMES: [&str; 4] = ["fine", "doubtful", "error", "blunder
 pub struct ReportInput<'a> {
     /// The statistics, one part per unit.
     pub aggregates: &'a Parts,
-    /// The leaderboards, one per unit that has games ([`super::leaderboards`]).
+    /// The leaderboards, one per unit that has games ([`crate::ranking::leaderboards`]).
     pub boards: &'a [Leaderboard<'a>],
     /// Games read and skipped.
     pub summary: &'a Summary,
@@ -977,7 +978,7 @@ footer { color: #6b7385; font-size: 13px; margin-top: 12px; }
 mod tests {
     use super::*;
     use crate::aggregate::{ClassCounts, PlayerStats, SeatsTurn};
-    use crate::report::leaderboards;
+    use crate::ranking::leaderboards;
 
     /// A tally of `decisions` decisions with `error` points of error in all.
     fn tally(decisions: u64, error: f64) -> Tally {
@@ -1217,7 +1218,7 @@ mod tests {
     #[test]
     fn best_players_are_a_tenth_at_least_one() {
         let a = part(1, 13);
-        let board = crate::report::leaderboard(&a, 1);
+        let board = crate::ranking::leaderboard(&a, 1);
         assert_eq!(best_players(&board).len(), 1);
         assert_eq!(best_players(&board)[0].name, "sim01");
         assert!(best_players(&[]).is_empty());

@@ -12,10 +12,11 @@ use super::svg::{
     plot_background, plot_background_between, px, svg_open, x_value_axis, y_axis, LegendItem,
     Scale, LEFT, RIGHT,
 };
-use super::{best_players, game, Ranked, Unit};
+use super::{game, Unit};
 use crate::aggregate::{mean_ci_small, Aggregates, PartKey, PlayerStats, Tally, KINDS};
 use crate::game_hash::{content_hash, ContentHash};
 use crate::pipeline::DecisionSink;
+use crate::ranking::{best_players, Ranked};
 use crate::rate::{Class, Rated};
 use crate::screening::Screened;
 use dicelens_parsers::GameRecord;
