@@ -1,7 +1,7 @@
 //! A player's near-perfect stretches (docs/methods.md, "Screening"): runs of consecutive
 //! non-forced decisions each with an error below the doubtful threshold, kept per player and
 //! part as mergeable sums ([`Stretches`], a bounded list merged by keeping the longest), so a
-//! merge of shards in corpus order equals one run. The screening ([`crate::screening`]) lists
+//! merge of shards in corpus order equals one run. The engine-assistance screening lists
 //! them.
 
 use super::{add_checked, Overflow};

@@ -5,7 +5,7 @@
 
 use super::csv::csv_field;
 use super::dist::probability_text;
-use super::html::STYLE;
+use super::page::STYLE;
 use super::svg::{
     axes, axis_title, escape, fixed, legend, legend_rows, nice_axis, plot_background, px, svg_open,
     y_axis_from, LegendItem, Scale, LEFT, RIGHT,

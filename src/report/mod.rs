@@ -6,15 +6,17 @@
 //! formatted here and only here; every output is a pure function of engine types, so it is the
 //! same bytes whatever the thread count or sharding.
 
-use crate::aggregate::{PartKey, Parts};
+use crate::aggregate::Parts;
 use crate::corpus::Summary;
 use crate::pipeline::GameRatedAgain;
 pub use crate::ranking::leaderboards;
 use crate::ranking::Leaderboard;
 use crate::rate::Class;
+pub use player::player_pages;
 use player::{PlayerReport, Population, WorstDecisions};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write;
+use text::min_games_hint;
 
 #[macro_use]
 pub mod svg;
@@ -25,6 +27,7 @@ pub mod eval;
 pub mod game;
 pub mod html;
 pub mod oracles;
+pub mod page;
 pub mod player;
 pub mod quality;
 pub mod rows;
@@ -116,27 +119,6 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
         &screening::screening_csv(&crate::screening::screen(aggregates)),
     )?;
     write_player_pages(out, files, &boards)
-}
-
-/// The page of each ranked player of each part, by part and name: `players/<file>`
-/// ([`player::page_path`]) for a player's first part, `players/<stem>.<part>.html` for a player
-/// ranked in more than one part (`sim01.match-points-13.html`).
-pub fn player_pages(boards: &[Leaderboard]) -> BTreeMap<(PartKey, String), String> {
-    let mut pages = BTreeMap::new();
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for board in boards {
-        for r in &board.ranked {
-            let path = if seen.insert(r.name) {
-                player::page_path(r.name)
-            } else {
-                let first = player::page_path(r.name);
-                let stem = first.strip_suffix(".html").unwrap_or(&first);
-                format!("{stem}.{}.html", board.key.id())
-            };
-            pages.insert((board.key, r.name.to_string()), path);
-        }
-    }
-    pages
 }
 
 /// Writes a page for every player of every leaderboard ([`player_pages`]): the player beside
@@ -343,20 +325,6 @@ pub fn leaderboard_json(
         oracle,
     };
     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
-}
-
-/// The hint of a leaderboard that ranks nobody: how many games its most active player has,
-/// and the `--min-games` that would rank them.
-pub fn min_games_hint(board: &Leaderboard, min_games: u64) -> Option<String> {
-    (board.ranked.is_empty() && board.most_games > 0).then(|| {
-        let s = if board.most_games == 1 { "" } else { "s" };
-        format!(
-            "no player has {min_games} games or more; the most any player has is {} game{s}: lower \
-             --min-games (for example --min-games {}) to rank players",
-            board.most_games,
-            board.most_games.min(min_games)
-        )
-    })
 }
 
 /// The leaderboards as aligned text tables (the first `top` players of each), each headed

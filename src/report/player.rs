@@ -5,18 +5,18 @@
 //! self-contained HTML page with hand-written SVG charts (`player-rounds`, `player-kinds`,
 //! `player-trend`). Every output is a pure function of its inputs.
 
-use super::html::STYLE;
+use super::page::STYLE;
 use super::rows::DecisionRow;
 use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, legend, legend_rows, nice_axis, no_data,
     plot_background, plot_background_between, px, svg_open, x_value_axis, y_axis, LegendItem,
     Scale, LEFT, RIGHT,
 };
-use super::{game, Unit};
 use crate::aggregate::{mean_ci_small, Aggregates, PartKey, PlayerStats, Tally, KINDS};
 use crate::game_hash::{content_hash, ContentHash};
 use crate::pipeline::DecisionSink;
-use crate::ranking::{best_players, Ranked};
+use crate::ranking::{best_players, Leaderboard, Ranked};
+use crate::rate::Unit;
 use crate::rate::{Class, Rated};
 use crate::screening::Screened;
 use dicelens_parsers::GameRecord;
@@ -687,8 +687,8 @@ pub fn page_path(name: &str) -> String {
 pub fn decision_link(id: &str, order: usize) -> String {
     format!(
         "../games/{}#{}",
-        game::file_name(id),
-        game::decision_anchor(order)
+        super::page::game_file_name(id),
+        super::page::decision_anchor(order)
     )
 }
 
@@ -1411,6 +1411,27 @@ fn trend_chart(months: &[Month], unit: Unit) -> String {
     out
 }
 
+/// The page of each ranked player of each part, by part and name: `players/<file>`
+/// ([`page_path`]) for a player's first part, `players/<stem>.<part>.html` for a player
+/// ranked in more than one part (`sim01.match-points-13.html`).
+pub fn player_pages(boards: &[Leaderboard]) -> BTreeMap<(PartKey, String), String> {
+    let mut pages = BTreeMap::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for board in boards {
+        for r in &board.ranked {
+            let path = if seen.insert(r.name) {
+                page_path(r.name)
+            } else {
+                let first = page_path(r.name);
+                let stem = first.strip_suffix(".html").unwrap_or(&first);
+                format!("{stem}.{}.html", board.key.id())
+            };
+            pages.insert((board.key, r.name.to_string()), path);
+        }
+    }
+    pages
+}
+
 /// Whether the decision (`loss`, `game`, `order`) comes before `row` in
 /// [`DecisionRow::worst_first`] order.
 fn worse_than(loss: f64, game: &str, order: usize, row: &DecisionRow) -> bool {
@@ -1544,7 +1565,7 @@ mod tests {
         assert_eq!(file_name(&"x".repeat(200)).len(), 80 + 1 + 8 + 5);
         assert_eq!(
             decision_link("g 1", 0),
-            format!("../games/{}#d1", game::file_name("g 1"))
+            format!("../games/{}#d1", super::super::page::game_file_name("g 1"))
         );
     }
 
