@@ -1,10 +1,11 @@
 //! Ranking: the leaderboards of an analysis, one per part (one unit, one length of game), its
-//! players with enough games ranked by error per game, and the best players of each (the
-//! reference line of the report's round chart and of every player page). Pure functions of the
-//! aggregates; `report` writes them as text, CSV, JSON and HTML, `compare` correlates two.
+//! players with enough games ranked by error per game, the best players of each (the reference
+//! line of the report's round chart and of every player page), and the screening of its
+//! players ([`crate::screening`]). Pure functions of the aggregates; `report` writes them as text, CSV, JSON and HTML, `compare` correlates two.
 
 use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use crate::rate::Unit;
+use crate::screening::{screen_part, Screened};
 
 /// A player on the leaderboard.
 pub struct Ranked<'a> {
@@ -31,6 +32,8 @@ pub struct Leaderboard<'a> {
     pub ranked: Vec<Ranked<'a>>,
     /// The most games any player of the part has (to hint at a lower `--min-games`).
     pub most_games: u64,
+    /// The engine-assistance screening of the part's players ([`screen_part`]), highest z first.
+    pub screened: Vec<Screened<'a>>,
 }
 
 /// Which games a part of an analysis holds, in words: `one-player games`, `games of several
@@ -63,6 +66,7 @@ pub fn leaderboards(aggregates: &Parts, min_games: u64) -> Vec<Leaderboard<'_>> 
             games: games_of(part),
             ranked: leaderboard(part, min_games),
             most_games: part.players.values().map(|p| p.games).max().unwrap_or(0),
+            screened: screen_part(key, part),
         })
         .collect()
 }

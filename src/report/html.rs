@@ -93,6 +93,7 @@ pub fn report_html(input: &ReportInput) -> String {
             games: "games".into(),
             ranked: Vec::new(),
             most_games: 0,
+            screened: Vec::new(),
         };
         unit_part(&mut out, &board, input, &BTreeMap::new());
     }
@@ -173,8 +174,7 @@ fn unit_part(
     out.push_str("</section>\n");
 
     leaderboard_section(out, board, &best, input.min_games, &id, pages);
-    let screened = crate::screening::screen_part(board.key, part);
-    super::screening::report_section(out, board.key, &screened, pages);
+    super::screening::report_section(out, board.key, &board.screened, pages);
 }
 
 /// `text` with its first letter in upper case.

@@ -12,6 +12,7 @@ use crate::pipeline::GameRatedAgain;
 pub use crate::ranking::leaderboards;
 use crate::ranking::Leaderboard;
 use crate::rate::Class;
+use crate::screening::Screened;
 pub use player::player_pages;
 use player::{PlayerReport, Population, WorstDecisions};
 use std::collections::BTreeSet;
@@ -116,7 +117,7 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
     out.write("report.html", &html)?;
     out.write(
         "screening.csv",
-        &screening::screening_csv(&crate::screening::screen(aggregates)),
+        &screening::screening_csv(&screened_players(&boards)),
     )?;
     write_player_pages(out, files, &boards)
 }
@@ -149,11 +150,10 @@ pub fn write_player_pages(
             source,
             board.unit,
         );
-        let screened = crate::screening::screen_part(board.key, board.part);
         for r in &board.ranked {
             let worst = files.worst.map(|w| w.of(board.key, r.name));
             let mut report = PlayerReport::new(&population, r.name, r.stats, worst);
-            report.screened = screened.iter().find(|s| s.name == r.name).cloned();
+            report.screened = board.screened.iter().find(|s| s.name == r.name).cloned();
             report.no_worst = player::NO_WORST_MERGED;
             report.game_pages = Some(files.game_pages.unwrap_or(&no_pages));
             if let Some(path) = paths.get(&(board.key, r.name.to_string())) {
@@ -162,6 +162,15 @@ pub fn write_player_pages(
         }
     }
     Ok(())
+}
+
+/// The screened players of every part of `boards`, part by part, highest z first in each (what
+/// `screening.csv` lists).
+fn screened_players<'a>(boards: &[Leaderboard<'a>]) -> Vec<Screened<'a>> {
+    boards
+        .iter()
+        .flat_map(|board| board.screened.clone())
+        .collect()
 }
 
 /// The page of a game rated again ([`crate::pipeline::rate_games_with_ids`]) by the oracle
@@ -315,8 +324,8 @@ pub fn leaderboard_json(
         .collect();
     let screening = boards
         .iter()
-        .flat_map(|board| crate::screening::screen_part(board.key, board.part))
-        .map(|r| screening::json(&r))
+        .flat_map(|board| &board.screened)
+        .map(screening::json)
         .collect();
     let json = LeaderboardsJson {
         leaderboards,
