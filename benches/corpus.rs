@@ -117,7 +117,8 @@ fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleS
     use dicelens::output::OutputDir;
     use dicelens::pipeline::{analyze, Options};
     use dicelens::report::AnalysisFiles;
-    use dicelens::report::{self, csv::RowFiles, summary::SummaryFile};
+    use dicelens::report::{self, csv::RowFiles};
+    use dicelens::store::summary::SummaryFile;
     use dicelens::tables::Silent;
     let mut out = OutputDir::open(&dir.join("analysis")).expect("the output directory");
     let options = Options {

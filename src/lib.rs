@@ -112,6 +112,7 @@ pub mod screening;
 pub mod selfplay;
 pub mod simulate;
 pub mod solve;
+pub mod store;
 pub mod tables;
 
 /// The game-log formats and the canonical game record (the `dicelens-parsers` crate).

@@ -15,8 +15,8 @@ use crate::path_name::{name_of_path, path_of_name};
 use crate::pipeline::{rate_batch, Progress, RunMeter, Tables, BATCH};
 use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
-use crate::report::csv::{read_game_rows, GameRow};
-use crate::report::summary::{
+use crate::store::games::{read_game_rows, GameRow};
+use crate::store::summary::{
     DuplicateGame, MergeFields, NotSubtracted, SummaryFile, ThresholdsJson,
 };
 use dicelens_parsers::{GameRecord, LineNumber};
@@ -730,7 +730,7 @@ fn subtract_duplicates(
 mod tests {
     use super::*;
     use crate::game_hash::ContentHash;
-    use crate::report::csv::{game_row, GAME_COLUMNS};
+    use crate::store::games::{game_row, GAME_COLUMNS};
 
     /// A shard with only a summary.
     fn with_summary(json: &str) -> Shard {

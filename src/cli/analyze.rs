@@ -10,8 +10,8 @@ use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
 use dicelens::rate::Unit;
 use dicelens::report::csv::RowFiles;
 use dicelens::report::player::WorstDecisions;
-use dicelens::report::summary::SummaryFile;
 use dicelens::report::{self, AnalysisFiles, WriteError};
+use dicelens::store::summary::SummaryFile;
 use std::path::{Path, PathBuf};
 
 /// `dicelens analyze` flags.

@@ -15,7 +15,7 @@ use dicelens::output::{check_complete, make_dir, prepare_file};
 use dicelens::pipeline::{analyze, Options};
 use dicelens::ranking::leaderboard;
 use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
-use dicelens::report::summary::SummaryFile;
+use dicelens::store::summary::SummaryFile;
 use std::path::{Path, PathBuf};
 
 /// Closest names listed when the player is unknown.

@@ -3,7 +3,6 @@
 //! with, per group, the face counts against their 95% interval under fair dice and the sums of
 //! five fresh dice against their exact distribution.
 
-use super::csv::csv_field;
 use super::dist::probability_text;
 use super::page::STYLE;
 use super::svg::{
@@ -13,6 +12,7 @@ use super::svg::{
 use crate::fairness::{
     expected_sums, Adjust, CountTest, GroupBy, GroupFairness, Verdict, MAX_FRESH, MIN_EXPECTED,
 };
+use crate::store::games::csv_field;
 use std::fmt::Write;
 
 /// Groups drawn on the HTML page (the table lists them all).

@@ -1,6 +1,6 @@
 //! Presentation of analyses, every output format: the leaderboard as text and JSON and the
 //! whole output directory of an analysis ([`write_analysis`]) in this module, the CSV files
-//! ([`csv`]), one row type for a rated decision ([`rows`]), `summary.json` ([`summary`]), the
+//! ([`csv`]), one row type for a rated decision ([`rows`]), `summary.json` ([`crate::store::summary`]), the
 //! HTML report with SVG charts ([`html`]) and a player's report ([`player`]). Every file is
 //! written complete or not at all ([`output`]). Numbers are
 //! formatted here and only here; every output is a pure function of engine types, so it is the
@@ -33,15 +33,15 @@ pub mod player;
 pub mod quality;
 pub mod rows;
 pub mod screening;
-pub mod summary;
+
 pub mod text;
 pub mod validate;
 
 use crate::output::OutputDir;
 pub use crate::output::WriteError;
 pub use crate::rate::Unit;
-pub use csv::{csv_field, leaderboard_csv, players_csv, rounds_csv};
-use summary::SummaryFile;
+use crate::store::summary::SummaryFile;
+pub use csv::{leaderboard_csv, players_csv, rounds_csv};
 
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {
@@ -104,7 +104,10 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
     out.write("summary.json", &files.summary_file.to_json())?;
     out.write("aggregates.json", &aggregates_json(aggregates))?;
     if let Some(rows) = files.games {
-        out.write("games.csv", &format!("{}\n{rows}", csv::GAME_COLUMNS))?;
+        out.write(
+            "games.csv",
+            &format!("{}\n{rows}", crate::store::games::GAME_COLUMNS),
+        )?;
     }
     let html = html::report_html(&html::ReportInput {
         aggregates,

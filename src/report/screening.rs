@@ -3,12 +3,12 @@
 //! (results and luck, screening), and their JSON. The numbers come from
 //! [`crate::screening::screen`] and [`crate::aggregate::PlayerStats`].
 
-use super::csv::csv_field;
 use super::page::game_file_name;
 use super::svg::{escape, fixed};
 use crate::aggregate::{PartKey, PlayerStats, Stretch, MIN_STRETCH};
 use crate::rate::Unit;
 use crate::screening::{Screened, FLAG_Z, MIN_PEERS, MIN_UNFORCED, PEERS};
+use crate::store::games::csv_field;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
