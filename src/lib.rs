@@ -107,6 +107,7 @@ pub mod ranking;
 pub mod rate;
 pub mod replay;
 pub mod report;
+pub mod rows;
 pub mod rules;
 pub mod screening;
 pub mod selfplay;
@@ -114,6 +115,7 @@ pub mod simulate;
 pub mod solve;
 pub mod store;
 pub mod tables;
+pub mod worst;
 
 /// The game-log formats and the canonical game record (the `dicelens-parsers` crate).
 pub use dicelens_parsers as parsers;

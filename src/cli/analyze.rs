@@ -9,9 +9,9 @@ use dicelens::output::OutputDir;
 use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
 use dicelens::rate::Unit;
 use dicelens::report::csv::RowFiles;
-use dicelens::report::player::WorstDecisions;
 use dicelens::report::{self, AnalysisFiles, WriteError};
 use dicelens::store::summary::SummaryFile;
+use dicelens::worst::WorstDecisions;
 use std::path::{Path, PathBuf};
 
 /// `dicelens analyze` flags.

@@ -14,8 +14,9 @@ use dicelens::corpus::Summary;
 use dicelens::output::{check_complete, make_dir, prepare_file};
 use dicelens::pipeline::{analyze, Options};
 use dicelens::ranking::leaderboard;
-use dicelens::report::player::{self as page, PlayerReport, Population, WorstDecisions};
+use dicelens::report::player::{self as page, PlayerReport, Population};
 use dicelens::store::summary::SummaryFile;
+use dicelens::worst::WorstDecisions;
 use std::path::{Path, PathBuf};
 
 /// Closest names listed when the player is unknown.

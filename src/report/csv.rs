@@ -3,13 +3,13 @@
 //! reads them back), and `players.csv`,
 //! `leaderboard.csv` and `rounds.csv` (functions of the aggregates).
 
-use super::rows::DecisionRow;
 use crate::aggregate::{PartKey, Parts, PlayerStats};
 use crate::game_hash::content_hash;
 use crate::output::WriteError;
 use crate::output::{Finished, OutputDir, PendingFile};
 use crate::ranking::Leaderboard;
 use crate::rate::Class;
+use crate::rows::DecisionRow;
 use crate::store::games::{absolute_path, csv_field, game_row, GAME_COLUMNS};
 use std::collections::HashMap;
 use std::fmt::Write as _;

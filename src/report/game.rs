@@ -11,13 +11,13 @@
 
 use super::page::STYLE;
 pub use super::page::{decision_anchor, game_file_name as file_name};
-use super::rows::DecisionRow;
 use super::svg::{
     axes, axis_title, escape, fixed, nice_axis, no_data, plot_background, px, svg_open,
     y_axis_from, Scale, LEFT, RIGHT,
 };
 use super::validate::{Scorecard, ValidateReport};
 use crate::rate::{Class, Unit};
+use crate::rows::DecisionRow;
 use crate::rules::{Choice, Family, RuleSet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::fmt::Write;
 

@@ -13,8 +13,9 @@ pub use crate::ranking::leaderboards;
 use crate::ranking::Leaderboard;
 use crate::rate::Class;
 use crate::screening::Screened;
+use crate::worst::WorstDecisions;
 pub use player::player_pages;
-use player::{PlayerReport, Population, WorstDecisions};
+use player::{PlayerReport, Population};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use text::min_games_hint;
@@ -31,7 +32,7 @@ pub mod oracles;
 pub mod page;
 pub mod player;
 pub mod quality;
-pub mod rows;
+
 pub mod screening;
 
 pub mod text;

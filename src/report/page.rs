@@ -10,7 +10,7 @@ pub fn game_file_name(id: &str) -> String {
 }
 
 /// The anchor of the decision at index `order` of a game's decisions (as
-/// [`super::rows::DecisionRow::order`]) on the game's page: `d1` for the first.
+/// [`crate::rows::DecisionRow::order`]) on the game's page: `d1` for the first.
 pub fn decision_anchor(order: usize) -> String {
     format!("d{}", order + 1)
 }

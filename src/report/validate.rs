@@ -2,12 +2,12 @@
 //! (one row per roll, in the manner of Verhoeff's analysis table) and per-player totals, as
 //! text for people ([`ValidateReport::text`]) and as one JSON object ([`ValidateReport::json`]).
 
-use super::rows::{player_name, DecisionRow};
 use super::text::{table, Align};
 use crate::aggregate::ClassCounts;
 use crate::evaluate::EVAL_EXACT_FREE;
 use crate::rate::{Class, OracleSpec, Rated, Thresholds, Unit};
 use crate::replay::{Replayed, Violation};
+use crate::rows::{player_name, DecisionRow};
 use crate::rules::{Choice, ExtraBonus, GameRules, PlayerSheet, UPPER_BOXES, UPPER_THRESHOLD};
 use crate::solve::match_points::Method;
 use dicelens_parsers::LineNumber;

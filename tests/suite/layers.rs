@@ -32,6 +32,7 @@ const LAYERS: &[&str] = &[
     "replay",
     "corpus",
     "rate",
+    "rows",
     "evaluate",
     // Ratings added up, screened, ranked.
     "aggregate",
@@ -39,6 +40,7 @@ const LAYERS: &[&str] = &[
     "ranking",
     // Workflows over corpora.
     "pipeline",
+    "worst",
     "store",
     "merge",
     "compare",

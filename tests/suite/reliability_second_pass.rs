@@ -13,9 +13,9 @@ use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
 use dicelens::ranking::leaderboards;
 use dicelens::rate::OracleSpec;
 use dicelens::report::linked_games;
-use dicelens::report::player::WorstDecisions;
 use dicelens::rules::RuleSet;
 use dicelens::tables::Silent;
+use dicelens::worst::WorstDecisions;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
