@@ -1,10 +1,12 @@
 //! Presentation of analyses, every output format: the leaderboard as text and JSON and the
 //! whole output directory of an analysis ([`write_analysis`]) in this module, the CSV files
-//! ([`csv`]), one row type for a rated decision ([`rows`]), `summary.json` ([`crate::store::summary`]), the
-//! HTML report with SVG charts ([`html`]) and a player's report ([`player`]). Every file is
-//! written complete or not at all ([`output`]). Numbers are
-//! formatted here and only here; every output is a pure function of engine types, so it is the
-//! same bytes whatever the thread count or sharding.
+//! ([`csv`]), the HTML report with SVG charts ([`html`]) and a player's report ([`player`]).
+//! It renders what it is handed: the leaderboards and screening ([`crate::ranking`]), the rated
+//! decisions ([`crate::rows`]), the worst decisions ([`crate::worst`]); what an analysis
+//! directory keeps for later runs is written by [`crate::store`], and every file is written
+//! complete or not at all ([`crate::output`]). Numbers are formatted here and only here; every
+//! output is a pure function of engine types, so it is the same bytes whatever the thread
+//! count or sharding.
 
 use crate::aggregate::Parts;
 use crate::corpus::Summary;

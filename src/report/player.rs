@@ -100,7 +100,7 @@ impl Reference {
         }
     }
 
-    /// The best players of a leaderboard ([`best_players`]); `None` when it is empty.
+    /// The best players of a leaderboard ([`crate::ranking::best_players`]); `None` when it is empty.
     pub fn best(board: &[Ranked]) -> Option<Reference> {
         let best = best_players(board);
         if best.is_empty() {
