@@ -114,9 +114,11 @@ fn simulated_corpus(plan: &Plan, dir: &std::path::Path) -> std::path::PathBuf {
 /// tables from `dir` (the pipeline, `games.csv` written as the games are rated), then every
 /// output written into `dir/analysis` and put in place.
 fn analyze_into(corpus: &std::path::Path, dir: &std::path::Path, oracle: OracleSpec) -> u64 {
+    use dicelens::output::OutputDir;
     use dicelens::pipeline::{analyze, Options};
     use dicelens::report::AnalysisFiles;
-    use dicelens::report::{self, csv::RowFiles, output::OutputDir, summary::SummaryFile};
+    use dicelens::report::{self, csv::RowFiles};
+    use dicelens::store::summary::SummaryFile;
     use dicelens::tables::Silent;
     let mut out = OutputDir::open(&dir.join("analysis")).expect("the output directory");
     let options = Options {

@@ -7,7 +7,7 @@
 //! `./tables`; the flags' defaults of `dicelens analyze`).
 
 use dicelens::pipeline::{Analyzer, Options};
-use dicelens::report::output::OutputDir;
+use dicelens::output::OutputDir;
 use dicelens::report::write_analysis;
 use dicelens::tables::Silent;
 use dicelens::workflow::analyze::{analyze_with_pages, AnalyzeRequest};

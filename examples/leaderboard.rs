@@ -5,7 +5,8 @@
 //! `$DICELENS_TABLES`, else `./tables`, built on first use).
 
 use dicelens::pipeline::{analyze, Options};
-use dicelens::report::{leaderboard_text, leaderboards};
+use dicelens::ranking::leaderboards;
+use dicelens::report::leaderboard_text;
 use dicelens::tables::Silent;
 use std::path::PathBuf;
 

@@ -6,9 +6,11 @@
 
 use crate::rate::{Class, Rated, Unit};
 use crate::rules::{Choice, PlayerSheet};
-use crate::screening::Stretches;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
+
+mod stretches;
+pub use stretches::{Stretch, Stretches, KEPT_STRETCHES, MIN_STRETCH};
 
 /// Nano-points per point (the unit of error and luck sums).
 const NANO: f64 = 1e9;

@@ -4,7 +4,7 @@
 //! be tested without timing anything.
 
 use crate::aggregate::{Aggregates, Parts};
-use crate::report::leaderboard;
+use crate::ranking::leaderboard;
 
 /// One oracle's rating of a corpus, game by game in corpus order.
 #[derive(Clone, Debug, Default)]

@@ -99,19 +99,24 @@ pub mod fairness;
 pub mod files;
 pub mod game_hash;
 pub mod merge;
+pub mod output;
 pub mod path_name;
 pub mod pipeline;
 pub mod position;
+pub mod ranking;
 pub mod rate;
 pub mod replay;
 pub mod report;
+pub mod rows;
 pub mod rules;
 pub mod screening;
 pub mod selfplay;
 pub mod simulate;
 pub mod solve;
+pub mod store;
 pub mod tables;
 pub mod workflow;
+pub mod worst;
 
 /// The game-log formats and the canonical game record (the `dicelens-parsers` crate).
 pub use dicelens_parsers as parsers;

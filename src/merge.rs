@@ -16,9 +16,10 @@ use crate::path_name::{name_of_path, path_of_name};
 use crate::pipeline::{rate_batch, OracleRegistry, Progress, RunMeter, BATCH};
 use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
-use crate::report::csv::{read_game_rows, GameRow, DECISION_COLUMNS, GAME_COLUMNS};
-use crate::report::output::{check_complete, OutputDir};
-use crate::report::summary::{
+use crate::store::games::{read_game_rows, GameRow, GAME_COLUMNS};
+use crate::report::csv::DECISION_COLUMNS;
+use crate::output::{check_complete, OutputDir};
+use crate::store::summary::{
     DuplicateGame, MergeFields, NotSubtracted, SummaryFile, ThresholdsJson,
 };
 use dicelens_parsers::{GameRecord, LineNumber};
@@ -975,7 +976,7 @@ fn append_rows(
 mod tests {
     use super::*;
     use crate::game_hash::ContentHash;
-    use crate::report::csv::{game_row, GAME_COLUMNS};
+    use crate::store::games::{game_row, GAME_COLUMNS};
 
     /// A shard with only a summary.
     fn with_summary(json: &str) -> Shard {

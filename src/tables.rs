@@ -506,7 +506,7 @@ fn read_file(path: &Path, size: SizeCheck) -> Result<TableBytes, TableProblem> {
 }
 
 /// Writes a table file whole or not at all, as every output is written
-/// ([`crate::report::output`]: a temporary file in the same directory renamed onto it, removed
+/// ([`crate::output`]: a temporary file in the same directory renamed onto it, removed
 /// if anything fails; a link is followed, a device or FIFO written through, nothing else that
 /// is not a regular file replaced): the header with its checksum, then the payload's parts. A
 /// table is never written in place.
@@ -522,7 +522,7 @@ fn write_table(path: &Path, mut head: [u8; HEADER_LEN], parts: &[&[u8]]) -> io::
     let mut all: Vec<&[u8]> = Vec::with_capacity(parts.len() + 1);
     all.push(&head);
     all.extend_from_slice(parts);
-    crate::report::output::write_parts(path, &all).map_err(|e| e.error)
+    crate::output::write_parts(path, &all).map_err(|e| e.error)
 }
 
 /// Opens and verifies the table of `rules` in `dir` without building anything.
@@ -1076,7 +1076,7 @@ pub fn build_jamb(dir: &Path, rules: JambRules, progress: &dyn Progress) -> (Jam
     let saved = std::fs::create_dir_all(dir).and_then(|()| {
         // Whole or not at all, under a temporary name of its own per build: two builds at
         // once (processes or threads) each rename a whole file.
-        crate::report::output::write_file(&path, &tables.to_bytes()).map_err(|e| e.error)
+        crate::output::write_file(&path, &tables.to_bytes()).map_err(|e| e.error)
     });
     if let Err(e) = saved {
         progress.notice(&format!(

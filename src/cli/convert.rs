@@ -4,8 +4,8 @@
 use super::flags::{FormatFlag, StrictFlag};
 use super::{notice, CliError, Required};
 use dicelens::corpus::{CorpusReader, Location, SkipReason};
+use dicelens::output::{Finished, PendingFile};
 use dicelens::replay::ReplayOptions;
-use dicelens::report::output::{Finished, PendingFile};
 use dicelens_parsers::{Format, GameRecord};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;

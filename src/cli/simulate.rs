@@ -3,7 +3,7 @@
 
 use super::flags::{not_at_least, not_between};
 use super::{notice, CliError};
-use dicelens::report::output::{commit_all, Finished, PendingFile};
+use dicelens::output::{commit_all, Finished, PendingFile};
 use dicelens::report::simulate::{jamb_truth_csv, one_column_truth_csv};
 use dicelens::rules::jamb::JambRules;
 use dicelens::rules::{GameRules, RuleSet};

@@ -3,9 +3,8 @@
 //! with, per group, the face counts against their 95% interval under fair dice and the sums of
 //! five fresh dice against their exact distribution.
 
-use super::csv::csv_field;
 use super::dist::probability_text;
-use super::html::STYLE;
+use super::page::STYLE;
 use super::svg::{
     axes, axis_title, escape, fixed, legend, legend_rows, nice_axis, plot_background, px, svg_open,
     y_axis_from, LegendItem, Scale, LEFT, RIGHT,
@@ -13,6 +12,7 @@ use super::svg::{
 use crate::fairness::{
     expected_sums, Adjust, CountTest, GroupBy, GroupFairness, Verdict, MAX_FRESH, MIN_EXPECTED,
 };
+use crate::store::games::csv_field;
 use std::fmt::Write;
 
 /// Groups drawn on the HTML page (the table lists them all).

@@ -9,29 +9,17 @@
 //! final score otherwise, after every decision, with the errors and blunders marked and linked
 //! to their rows of the move list (`id="d1"`, `d2`, ... as [`decision_anchor`] names them).
 
-use super::html::STYLE;
-use super::rows::DecisionRow;
+use super::page::STYLE;
+pub use super::page::{decision_anchor, game_file_name as file_name};
 use super::svg::{
     axes, axis_title, escape, fixed, nice_axis, no_data, plot_background, px, svg_open,
     y_axis_from, Scale, LEFT, RIGHT,
 };
 use super::validate::{Scorecard, ValidateReport};
 use crate::rate::{Class, Unit};
+use crate::rows::DecisionRow;
 use crate::rules::{Choice, Family, RuleSet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::fmt::Write;
-
-/// The file name of the page of game `id` (in `games/` of an analysis;
-/// [`super::output::page_file_name`]): `sim12-0000003.html`, and a hash of the id after the
-/// kept characters when the id has others (`game1_txt_12-1f5e7349.html` for `game1.txt:12`).
-pub fn file_name(id: &str) -> String {
-    super::output::page_file_name(id)
-}
-
-/// The anchor of the decision at index `order` of a game's decisions (as
-/// [`super::rows::DecisionRow::order`]) on the game's page: `d1` for the first.
-pub fn decision_anchor(order: usize) -> String {
-    format!("d{}", order + 1)
-}
 
 /// Style rules of the game page, after the reports' common [`STYLE`].
 const GAME_STYLE: &str = "\

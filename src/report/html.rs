@@ -11,13 +11,15 @@
 //! `kind-chart-UNIT`; UNIT is `points` or `match-points`), a `<title>` and a `<desc>`; an
 //! analysis without games still gives a valid page with empty charts.
 
+use super::page::STYLE;
 use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, nice_axis, no_data, no_data_between,
     plot_background, px, svg_open, x_value_axis, y_axis, Scale, LEFT, RIGHT,
 };
-use super::{best_players, Leaderboard, Ranked, Unit};
 use crate::aggregate::{Aggregates, PartKey, Parts, Tally, KINDS};
 use crate::corpus::Summary;
+use crate::ranking::{best_players, Leaderboard, Ranked};
+use crate::rate::Unit;
 use crate::rate::{Class, Thresholds, UnitThresholds};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -37,7 +39,7 @@ pub(super) const CLASS_NAMES: [&str; 4] = ["fine", "doubtful", "error", "blunder
 pub struct ReportInput<'a> {
     /// The statistics, one part per unit.
     pub aggregates: &'a Parts,
-    /// The leaderboards, one per unit that has games ([`super::leaderboards`]).
+    /// The leaderboards, one per unit that has games ([`crate::ranking::leaderboards`]).
     pub boards: &'a [Leaderboard<'a>],
     /// Games read and skipped.
     pub summary: &'a Summary,
@@ -91,10 +93,11 @@ pub fn report_html(input: &ReportInput) -> String {
             games: "games".into(),
             ranked: Vec::new(),
             most_games: 0,
+            screened: Vec::new(),
         };
         unit_part(&mut out, &board, input, &BTreeMap::new());
     }
-    let pages = super::player_pages(input.boards);
+    let pages = super::player::player_pages(input.boards);
     for board in input.boards {
         unit_part(&mut out, board, input, &pages);
     }
@@ -171,8 +174,7 @@ fn unit_part(
     out.push_str("</section>\n");
 
     leaderboard_section(out, board, &best, input.min_games, &id, pages);
-    let screened = crate::screening::screen_part(board.key, part);
-    super::screening::report_section(out, board.key, &screened, pages);
+    super::screening::report_section(out, board.key, &board.screened, pages);
 }
 
 /// `text` with its first letter in upper case.
@@ -855,7 +857,7 @@ fn leaderboard_section(
         sortable("blunders", true),
     );
     if ranked.is_empty() {
-        let hint = super::min_games_hint(board, min_games)
+        let hint = super::text::min_games_hint(board, min_games)
             .map(|h| format!(": {}", escape(&h)))
             .unwrap_or_default();
         let _ = writeln!(
@@ -922,62 +924,11 @@ for (const table of document.querySelectorAll('table.board')) {
 </script>
 ";
 
-/// Inline style sheet.
-pub(super) const STYLE: &str = concat!(
-    "\
-:root { color-scheme: light; }
-body { margin: 0; background: #f4f5f7; color: #1d2330;
-  font: 15px/1.45 system-ui, -apple-system, \"Segoe UI\", \"DejaVu Sans\", \"Liberation Sans\", sans-serif; }
-main { max-width: 1080px; margin: 0 auto; padding: 24px 28px 40px; }
-h1 { font-size: 26px; margin: 0 0 4px; }
-h2 { font-size: 19px; margin: 0 0 8px; }
-header p { margin: 2px 0; color: #4a5263; }
-section { background: #fff; border: 1px solid #dde1e7; border-radius: 8px; padding: 16px 20px;
-  margin: 18px 0; }
-.note { color: #4a5263; font-size: 13.5px; margin: 6px 0; }
-.empty { background: #fff6e0; border: 1px solid #e8cf8a; border-radius: 8px; padding: 12px 16px;
-  font-weight: 600; }
-dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr));
-  gap: 8px 18px; margin: 8px 0 14px; }
-dl.facts div { border-left: 3px solid #1f6fb4; padding-left: 10px; }
-dl.facts dt { font-size: 12.5px; color: #5b6475; }
-dl.facts dd { margin: 0; font-size: 18px; font-weight: 600; font-variant-numeric: tabular-nums; }
-table { border-collapse: collapse; width: 100%; font-size: 14px; margin: 8px 0; }
-caption { text-align: left; font-weight: 600; padding: 4px 0; }
-th, td { padding: 4px 10px; border-bottom: 1px solid #e6e9ee; text-align: left; }
-th { background: #eef1f5; font-weight: 600; white-space: nowrap; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tbody tr:nth-child(even) { background: #f9fafb; }
-tr.best td { background: #fdeceb; }
-.unit-title { font-size: 22px; margin: 34px 0 0; padding: 6px 0 6px 12px;
-  border-left: 6px solid #1f6fb4; }
-.unit-title small { display: block; font-size: 14px; font-weight: 400; color: #4a5263; }
-ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 6px 22px; padding: 0;
-  margin: 6px 0; font-size: 13.5px; }
-ul.legend li { display: flex; align-items: center; gap: 6px; }
-.swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; }
-.board-wrap { max-height: 640px; overflow: auto; border: 1px solid #e6e9ee; }
-.board-wrap table { margin: 0; }
-.board-wrap thead th { position: sticky; top: 0; }
-th.sortable { cursor: pointer; user-select: none; }
-table.board th, table.kinds th { white-space: normal; vertical-align: bottom; }
-table.kinds td:first-child { white-space: nowrap; }
-th.sortable::after { content: \" \\2195\"; color: #98a0ae; font-size: 11px; }
-th[aria-sort=ascending]::after { content: \" \\25B2\"; color: #1d2330; }
-th[aria-sort=descending]::after { content: \" \\25BC\"; color: #1d2330; }
-td a { color: #1f5fa0; }
-",
-    chart_style!(),
-    "\
-footer { color: #6b7385; font-size: 13px; margin-top: 12px; }
-"
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::aggregate::{ClassCounts, PlayerStats, SeatsTurn};
-    use crate::report::leaderboards;
+    use crate::ranking::leaderboards;
 
     /// A tally of `decisions` decisions with `error` points of error in all.
     fn tally(decisions: u64, error: f64) -> Tally {
@@ -1217,7 +1168,7 @@ mod tests {
     #[test]
     fn best_players_are_a_tenth_at_least_one() {
         let a = part(1, 13);
-        let board = crate::report::leaderboard(&a, 1);
+        let board = crate::ranking::leaderboard(&a, 1);
         assert_eq!(best_players(&board).len(), 1);
         assert_eq!(best_players(&board)[0].name, "sim01");
         assert!(best_players(&[]).is_empty());

@@ -1,19 +1,26 @@
 //! Presentation of analyses, every output format: the leaderboard as text and JSON and the
 //! whole output directory of an analysis ([`write_analysis`]) in this module, the CSV files
-//! ([`csv`]), one row type for a rated decision ([`rows`]), `summary.json` ([`summary`]), the
-//! HTML report with SVG charts ([`html`]) and a player's report ([`player`]). Every file is
-//! written complete or not at all ([`output`]). Numbers are
-//! formatted here and only here; every output is a pure function of engine types, so it is the
-//! same bytes whatever the thread count or sharding.
+//! ([`csv`]), the HTML report with SVG charts ([`html`]) and a player's report ([`player`]).
+//! It renders what it is handed: the leaderboards and screening ([`crate::ranking`]), the rated
+//! decisions ([`crate::rows`]), the worst decisions ([`crate::worst`]); what an analysis
+//! directory keeps for later runs is written by [`crate::store`], and every file is written
+//! complete or not at all ([`crate::output`]). Numbers are formatted here and only here; every
+//! output is a pure function of engine types, so it is the same bytes whatever the thread
+//! count or sharding.
 
-use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
+use crate::aggregate::Parts;
 use crate::corpus::Summary;
 use crate::pipeline::GameRatedAgain;
+pub use crate::ranking::leaderboards;
+use crate::ranking::Leaderboard;
 use crate::rate::Class;
-use player::{PlayerReport, Population, WorstDecisions};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::screening::Screened;
+use crate::worst::WorstDecisions;
+pub use player::player_pages;
+use player::{PlayerReport, Population};
+use std::collections::BTreeSet;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use text::min_games_hint;
 
 #[macro_use]
 pub mod svg;
@@ -25,47 +32,20 @@ pub mod game;
 pub mod html;
 pub mod ids;
 pub mod oracles;
-pub mod output;
+pub mod page;
 pub mod player;
 pub mod quality;
-pub mod rows;
+
 pub mod screening;
 pub mod simulate;
-pub mod summary;
 pub mod text;
 pub mod validate;
 
+use crate::output::OutputDir;
+pub use crate::output::WriteError;
 pub use crate::rate::Unit;
-pub use csv::{csv_field, leaderboard_csv, players_csv, rounds_csv};
-use output::OutputDir;
-use summary::SummaryFile;
-
-/// A file that could not be written: its path and why.
-#[derive(Debug)]
-pub struct WriteError {
-    /// The file.
-    pub path: PathBuf,
-    /// Why.
-    pub error: std::io::Error,
-}
-
-impl WriteError {
-    /// The error of writing `path`.
-    pub fn new(path: &Path, error: std::io::Error) -> WriteError {
-        WriteError {
-            path: path.to_path_buf(),
-            error,
-        }
-    }
-}
-
-impl std::fmt::Display for WriteError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot write {}: {}", self.path.display(), self.error)
-    }
-}
-
-impl std::error::Error for WriteError {}
+use crate::store::summary::SummaryFile;
+pub use csv::{leaderboard_csv, players_csv, rounds_csv};
 
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {
@@ -128,7 +108,10 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
     out.write("summary.json", &files.summary_file.to_json())?;
     out.write("aggregates.json", &aggregates_json(aggregates))?;
     if let Some(rows) = files.games {
-        out.write("games.csv", &format!("{}\n{rows}", csv::GAME_COLUMNS))?;
+        out.write(
+            "games.csv",
+            &format!("{}\n{rows}", crate::store::games::GAME_COLUMNS),
+        )?;
     }
     let html = html::report_html(&html::ReportInput {
         aggregates,
@@ -141,30 +124,9 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
     out.write("report.html", &html)?;
     out.write(
         "screening.csv",
-        &screening::screening_csv(&crate::screening::screen(aggregates)),
+        &screening::screening_csv(&screened_players(&boards)),
     )?;
     write_player_pages(out, files, &boards)
-}
-
-/// The page of each ranked player of each part, by part and name: `players/<file>`
-/// ([`player::page_path`]) for a player's first part, `players/<stem>.<part>.html` for a player
-/// ranked in more than one part (`sim01.match-points-13.html`).
-pub fn player_pages(boards: &[Leaderboard]) -> BTreeMap<(PartKey, String), String> {
-    let mut pages = BTreeMap::new();
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for board in boards {
-        for r in &board.ranked {
-            let path = if seen.insert(r.name) {
-                player::page_path(r.name)
-            } else {
-                let first = player::page_path(r.name);
-                let stem = first.strip_suffix(".html").unwrap_or(&first);
-                format!("{stem}.{}.html", board.key.id())
-            };
-            pages.insert((board.key, r.name.to_string()), path);
-        }
-    }
-    pages
 }
 
 /// Writes a page for every player of every leaderboard ([`player_pages`]): the player beside
@@ -195,11 +157,10 @@ pub fn write_player_pages(
             source,
             board.unit,
         );
-        let screened = crate::screening::screen_part(board.key, board.part);
         for r in &board.ranked {
             let worst = files.worst.map(|w| w.of(board.key, r.name));
             let mut report = PlayerReport::new(&population, r.name, r.stats, worst);
-            report.screened = screened.iter().find(|s| s.name == r.name).cloned();
+            report.screened = board.screened.iter().find(|s| s.name == r.name).cloned();
             report.no_worst = player::NO_WORST_MERGED;
             report.game_pages = Some(files.game_pages.unwrap_or(&no_pages));
             if let Some(path) = paths.get(&(board.key, r.name.to_string())) {
@@ -208,6 +169,15 @@ pub fn write_player_pages(
         }
     }
     Ok(())
+}
+
+/// The screened players of every part of `boards`, part by part, highest z first in each (what
+/// `screening.csv` lists).
+fn screened_players<'a>(boards: &[Leaderboard<'a>]) -> Vec<Screened<'a>> {
+    boards
+        .iter()
+        .flat_map(|board| board.screened.clone())
+        .collect()
 }
 
 /// The page of a game rated again ([`crate::pipeline::rate_games_with_ids`]) by the oracle
@@ -361,8 +331,8 @@ pub fn leaderboard_json(
         .collect();
     let screening = boards
         .iter()
-        .flat_map(|board| crate::screening::screen_part(board.key, board.part))
-        .map(|r| screening::json(&r))
+        .flat_map(|board| &board.screened)
+        .map(screening::json)
         .collect();
     let json = LeaderboardsJson {
         leaderboards,
@@ -371,111 +341,6 @@ pub fn leaderboard_json(
         oracle,
     };
     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n"
-}
-
-/// A player on the leaderboard.
-pub struct Ranked<'a> {
-    /// 1-based rank.
-    pub rank: usize,
-    /// Name.
-    pub name: &'a str,
-    /// Statistics.
-    pub stats: &'a PlayerStats,
-}
-
-/// The leaderboard of one part of an analysis (one unit, one length of game): its players with
-/// at least `min_games` games, ranked.
-pub struct Leaderboard<'a> {
-    /// The part.
-    pub key: PartKey,
-    /// What the errors are in (the part's unit).
-    pub unit: Unit,
-    /// The part of the analysis the players are ranked in.
-    pub part: &'a Aggregates,
-    /// Which games the part holds, in words (`one-player games of yahtzee`).
-    pub games: String,
-    /// The ranked players.
-    pub ranked: Vec<Ranked<'a>>,
-    /// The most games any player of the part has (to hint at a lower `--min-games`).
-    pub most_games: u64,
-}
-
-/// Which games a part of an analysis holds, in words: `one-player games`, `games of several
-/// players`, or `games of one and of several players` (from the seat counts of its turns), then
-/// its rule sets: `one-player games of yahtzee, yahtzee-free`.
-pub fn games_of(part: &Aggregates) -> String {
-    let solo = part.turns.keys().any(|k| k.seats <= 1);
-    let multi = part.turns.keys().any(|k| k.seats > 1);
-    let who = match (solo, multi) {
-        (true, false) => "one-player games",
-        (false, true) => "games of several players",
-        _ => "games of one and of several players",
-    };
-    let rules: Vec<&str> = part.rule_sets.keys().map(String::as_str).collect();
-    if rules.is_empty() {
-        who.to_string()
-    } else {
-        format!("{who} of {}", rules.join(", "))
-    }
-}
-
-/// The leaderboards of an analysis: one per part (points first, shorter games first).
-pub fn leaderboards(aggregates: &Parts, min_games: u64) -> Vec<Leaderboard<'_>> {
-    aggregates
-        .parts()
-        .map(|(key, part)| Leaderboard {
-            key,
-            unit: key.unit,
-            part,
-            games: games_of(part),
-            ranked: leaderboard(part, min_games),
-            most_games: part.players.values().map(|p| p.games).max().unwrap_or(0),
-        })
-        .collect()
-}
-
-/// Players of one part with at least `min_games` games, by error per game (then name).
-pub fn leaderboard(aggregates: &Aggregates, min_games: u64) -> Vec<Ranked<'_>> {
-    let mut players: Vec<(&String, &PlayerStats)> = aggregates
-        .players
-        .iter()
-        .filter(|(_, p)| p.games >= min_games)
-        .collect();
-    players.sort_by(|a, b| {
-        a.1.error_per_game()
-            .total_cmp(&b.1.error_per_game())
-            .then(a.0.cmp(b.0))
-    });
-    players
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, stats))| Ranked {
-            rank: i + 1,
-            name,
-            stats,
-        })
-        .collect()
-}
-
-/// The best players: the top tenth of the leaderboard, at least one player (none if empty).
-/// The reference line of the report's round chart and of every player page.
-pub fn best_players<'a, 'b>(board: &'b [Ranked<'a>]) -> Vec<&'b Ranked<'a>> {
-    let n = (board.len() / 10).max(1).min(board.len());
-    board.iter().take(n).collect()
-}
-
-/// The hint of a leaderboard that ranks nobody: how many games its most active player has,
-/// and the `--min-games` that would rank them.
-pub fn min_games_hint(board: &Leaderboard, min_games: u64) -> Option<String> {
-    (board.ranked.is_empty() && board.most_games > 0).then(|| {
-        let s = if board.most_games == 1 { "" } else { "s" };
-        format!(
-            "no player has {min_games} games or more; the most any player has is {} game{s}: lower \
-             --min-games (for example --min-games {}) to rank players",
-            board.most_games,
-            board.most_games.min(min_games)
-        )
-    })
 }
 
 /// The leaderboards as aligned text tables (the first `top` players of each), each headed

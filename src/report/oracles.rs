@@ -1,9 +1,9 @@
 //! The table of `dicelens bench oracles`: each candidate oracle's speed and distance from the
 //! reference, as text for people and JSON for machines.
 
-use super::Unit;
 use crate::compare::Comparison;
 use crate::rate::OracleSpec;
+use crate::rate::Unit;
 use std::fmt::Write;
 
 /// One oracle measured on a corpus, compared with the reference.

@@ -5,26 +5,21 @@
 //! self-contained HTML page with hand-written SVG charts (`player-rounds`, `player-kinds`,
 //! `player-trend`). Every output is a pure function of its inputs.
 
-use super::html::STYLE;
-use super::rows::DecisionRow;
+use super::page::STYLE;
 use super::svg::{
     axes, axes_between, axis_title, escape, finite, fixed, legend, legend_rows, nice_axis, no_data,
     plot_background, plot_background_between, px, svg_open, x_value_axis, y_axis, LegendItem,
     Scale, LEFT, RIGHT,
 };
-use super::{best_players, game, Ranked, Unit};
 use crate::aggregate::{mean_ci_small, Aggregates, PartKey, PlayerStats, Tally, KINDS};
-use crate::game_hash::{content_hash, ContentHash};
-use crate::pipeline::DecisionSink;
-use crate::rate::{Class, Rated};
+use crate::ranking::{best_players, Leaderboard, Ranked};
+use crate::rate::Class;
+use crate::rate::Unit;
+use crate::rows::DecisionRow;
 use crate::screening::Screened;
-use dicelens_parsers::GameRecord;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
-
-/// Decisions listed among the worst.
-pub const WORST: usize = 10;
 
 /// Color of the player's bars and points.
 const PLAYER_COLOR: &str = "#1f6fb4";
@@ -105,7 +100,7 @@ impl Reference {
         }
     }
 
-    /// The best players of a leaderboard ([`best_players`]); `None` when it is empty.
+    /// The best players of a leaderboard ([`crate::ranking::best_players`]); `None` when it is empty.
     pub fn best(board: &[Ranked]) -> Option<Reference> {
         let best = best_players(board);
         if best.is_empty() {
@@ -670,10 +665,10 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
     })
 }
 
-/// A file name for the player's page ([`super::output::page_file_name`]): `ann.html`,
+/// A file name for the player's page ([`crate::output::page_file_name`]): `ann.html`,
 /// `a_b-1c2d3e4f.html` for `a b`.
 pub fn file_name(name: &str) -> String {
-    super::output::page_file_name(name)
+    crate::output::page_file_name(name)
 }
 
 /// The player's page relative to the root of an analysis's output directory
@@ -686,8 +681,8 @@ pub fn page_path(name: &str) -> String {
 pub fn decision_link(id: &str, order: usize) -> String {
     format!(
         "../games/{}#{}",
-        game::file_name(id),
-        game::decision_anchor(order)
+        super::page::game_file_name(id),
+        super::page::decision_anchor(order)
     )
 }
 
@@ -1410,121 +1405,25 @@ fn trend_chart(months: &[Month], unit: Unit) -> String {
     out
 }
 
-/// Whether the decision (`loss`, `game`, `order`) comes before `row` in
-/// [`DecisionRow::worst_first`] order.
-fn worse_than(loss: f64, game: &str, order: usize, row: &DecisionRow) -> bool {
-    row.loss
-        .total_cmp(&loss)
-        .then_with(|| game.cmp(&row.game))
-        .then(order.cmp(&row.order))
-        == Ordering::Less
-}
-
-/// Puts `row` into `list` (kept in [`DecisionRow::worst_first`] order, at most [`WORST`]).
-fn keep_if_worse(list: &mut Vec<DecisionRow<'static>>, row: DecisionRow<'static>) {
-    let at = list.partition_point(|r| DecisionRow::worst_first(r, &row) == Ordering::Less);
-    if at < WORST {
-        list.insert(at, row);
-        list.truncate(WORST);
-    }
-}
-
-/// Gathers the [`WORST`] worst decisions of every player (or of one) while a corpus is rated:
-/// at most [`WORST`] rows a player, in [`DecisionRow::worst_first`] order, a total order, so
-/// the same corpus gives the same rows whatever the thread count. Decisions that lost nothing
-/// are not listed.
-#[derive(Default)]
-pub struct WorstDecisions {
-    /// Only this player's, if given.
-    only: Option<String>,
-    /// The worst decisions by part of the analysis and player name, worst first.
-    pub by_player: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
-    /// The content hash of every game one of whose decisions was kept (some since dropped for
-    /// worse ones), by game id: what the game must still be when it is read again.
-    pub hashes: HashMap<String, ContentHash>,
-}
-
-/// The worst decisions a part of a corpus gave ([`WorstDecisions`] as a [`DecisionSink`]).
-#[derive(Default)]
-pub struct WorstPart {
-    rows: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
-    hashes: HashMap<String, ContentHash>,
-}
-
-impl WorstDecisions {
-    /// The worst decisions of every player.
-    pub fn of_everyone() -> WorstDecisions {
-        WorstDecisions::default()
-    }
-
-    /// The worst decisions of player `name` only.
-    pub fn of_player(name: &str) -> WorstDecisions {
-        WorstDecisions {
-            only: Some(name.to_string()),
-            ..WorstDecisions::default()
-        }
-    }
-
-    /// The content hash of game `id` when one of its decisions was kept, if one was.
-    pub fn hash_of(&self, id: &str) -> Option<ContentHash> {
-        self.hashes.get(id).copied()
-    }
-
-    /// The player's worst decisions in part `key`, worst first (none if unknown).
-    pub fn of(&self, key: PartKey, name: &str) -> &[DecisionRow<'static>] {
-        self.by_player
-            .get(&(key, name.to_string()))
-            .map_or(&[], Vec::as_slice)
-    }
-}
-
-impl DecisionSink for WorstDecisions {
-    type Part = WorstPart;
-
-    fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
-        let mut kept = false;
-        let rounds = game
-            .rules
-            .parse::<crate::rules::RuleSet>()
-            .map_or(0, |rules| rules.boxes().len() as u16);
-        for (order, r) in rated.iter().enumerate() {
-            let Some(name) = game.players.get(usize::from(r.decision.seat)) else {
-                continue;
+/// The page of each ranked player of each part, by part and name: `players/<file>`
+/// ([`page_path`]) for a player's first part, `players/<stem>.<part>.html` for a player
+/// ranked in more than one part (`sim01.match-points-13.html`).
+pub fn player_pages(boards: &[Leaderboard]) -> BTreeMap<(PartKey, String), String> {
+    let mut pages = BTreeMap::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for board in boards {
+        for r in &board.ranked {
+            let path = if seen.insert(r.name) {
+                page_path(r.name)
+            } else {
+                let first = page_path(r.name);
+                let stem = first.strip_suffix(".html").unwrap_or(&first);
+                format!("{stem}.{}.html", board.key.id())
             };
-            if r.error <= 0.0 || self.only.as_ref().is_some_and(|only| only != name) {
-                continue;
-            }
-            let key = PartKey {
-                unit: r.unit,
-                rounds,
-            };
-            let list = part.rows.entry((key, name.clone())).or_default();
-            let full = list.len() >= WORST;
-            if full
-                && list
-                    .last()
-                    .is_some_and(|last| !worse_than(r.error, &game.provenance.game_id, order, last))
-            {
-                continue;
-            }
-            keep_if_worse(list, DecisionRow::new(game, order, r).into_owned());
-            kept = true;
-        }
-        if kept {
-            let id = &game.provenance.game_id;
-            part.hashes.insert(id.clone(), content_hash(game));
+            pages.insert((board.key, r.name.to_string()), path);
         }
     }
-
-    fn part(&mut self, part: Self::Part) {
-        for (key, rows) in part.rows {
-            let list = self.by_player.entry(key).or_default();
-            for row in rows {
-                keep_if_worse(list, row);
-            }
-        }
-        self.hashes.extend(part.hashes);
-    }
+    pages
 }
 
 #[cfg(test)]
@@ -1543,7 +1442,7 @@ mod tests {
         assert_eq!(file_name(&"x".repeat(200)).len(), 80 + 1 + 8 + 5);
         assert_eq!(
             decision_link("g 1", 0),
-            format!("../games/{}#d1", game::file_name("g 1"))
+            format!("../games/{}#d1", super::super::page::game_file_name("g 1"))
         );
     }
 
@@ -1581,51 +1480,5 @@ mod tests {
         assert_eq!(months[1].interval(), None);
         assert_eq!(months[2].error_sq, None);
         assert_eq!(months[2].interval(), None);
-    }
-
-    #[test]
-    fn worst_lists_keep_the_worst_in_a_total_order() {
-        use crate::dice::Dice;
-        use crate::rules::{Choice, RuleSet, Sheet};
-        let dice = Dice::from_faces(&[1, 2, 3, 4, 6]).unwrap();
-        let row = |game: &str, order: usize, loss: f64| DecisionRow {
-            game: game.to_string().into(),
-            order,
-            player: None,
-            seat: 0,
-            round: 1,
-            roll: 1,
-            rolls_left: 2,
-            sheet: crate::rules::PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
-            dice,
-            choice: Choice::Keep(dice),
-            value: 0.0,
-            best: Choice::Keep(dice),
-            best_value: loss,
-            loss,
-            luck: 0.0,
-            forced: false,
-            class: Class::Error,
-            unit: Unit::Points,
-        };
-        let rows: Vec<DecisionRow<'static>> = (0..30)
-            .map(|i| row(&format!("g{}", i % 7), i, f64::from((i % 5) as u8)))
-            .collect();
-        let mut forward = Vec::new();
-        for r in &rows {
-            keep_if_worse(&mut forward, r.clone());
-        }
-        let mut backward = Vec::new();
-        for r in rows.iter().rev() {
-            keep_if_worse(&mut backward, r.clone());
-        }
-        let mut sorted = rows.clone();
-        sorted.sort_by(DecisionRow::worst_first);
-        sorted.truncate(WORST);
-        assert_eq!(forward, sorted);
-        assert_eq!(backward, sorted);
-        let last = &sorted[WORST - 1];
-        assert!(!worse_than(last.loss, &last.game, last.order, last));
-        assert!(worse_than(last.loss + 1.0, "z", 0, last));
     }
 }

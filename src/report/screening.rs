@@ -3,11 +3,12 @@
 //! (results and luck, screening), and their JSON. The numbers come from
 //! [`crate::screening::screen`] and [`crate::aggregate::PlayerStats`].
 
-use super::game;
+use super::page::game_file_name;
 use super::svg::{escape, fixed};
-use crate::aggregate::{PartKey, PlayerStats};
+use crate::aggregate::{PartKey, PlayerStats, Stretch, MIN_STRETCH};
 use crate::rate::Unit;
-use crate::screening::{Screened, Stretch, FLAG_Z, MIN_PEERS, MIN_STRETCH, MIN_UNFORCED, PEERS};
+use crate::screening::{Screened, FLAG_Z, MIN_PEERS, MIN_UNFORCED, PEERS};
+use crate::store::games::csv_field;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -55,8 +56,8 @@ pub fn screening_csv(rows: &[Screened]) -> String {
                 s.decisions,
                 s.games,
                 s.total_error(),
-                super::csv_field(&s.first_game),
-                super::csv_field(&s.last_game)
+                csv_field(&s.first_game),
+                csv_field(&s.last_game)
             )
         });
         let _ = writeln!(
@@ -64,7 +65,7 @@ pub fn screening_csv(rows: &[Screened]) -> String {
             "{},{},{},{},{},{:.6},{:.9},{},{:.6},{:.6},{},{},{:.1},{},{stretch}",
             r.key.unit.key(),
             r.key.rounds,
-            super::csv_field(r.name),
+            csv_field(r.name),
             r.unforced,
             r.stats.all.agreed,
             r.agreement,
@@ -91,7 +92,7 @@ fn game_link(id: &str, games: Option<&BTreeSet<String>>) -> String {
     match games {
         Some(pages) if pages.contains(id) => format!(
             "<a href=\"../games/{}\">{}</a>",
-            escape(&game::file_name(id)),
+            escape(&game_file_name(id)),
             escape(id)
         ),
         _ => escape(id),

@@ -1,6 +1,7 @@
 //! Text for people: the text-table renderer of the reports (rows under a header, columns two
 //! spaces apart, each as wide as its widest cell), and the lines of a run's progress.
 
+use crate::ranking::Leaderboard;
 use std::fmt::Write;
 
 /// How a column's cells are aligned.
@@ -111,6 +112,20 @@ pub fn progress_done(done: u64, took: std::time::Duration) -> String {
         String::new()
     };
     format!("{} games in {}{rate}", grouped(done), short_duration(took))
+}
+
+/// The hint of a leaderboard that ranks nobody: how many games its most active player has,
+/// and the `--min-games` that would rank them.
+pub fn min_games_hint(board: &Leaderboard, min_games: u64) -> Option<String> {
+    (board.ranked.is_empty() && board.most_games > 0).then(|| {
+        let s = if board.most_games == 1 { "" } else { "s" };
+        format!(
+            "no player has {min_games} games or more; the most any player has is {} game{s}: lower \
+             --min-games (for example --min-games {}) to rank players",
+            board.most_games,
+            board.most_games.min(min_games)
+        )
+    })
 }
 
 #[cfg(test)]

@@ -2,13 +2,13 @@
 //! (one row per roll, in the manner of Verhoeff's analysis table) and per-player totals, as
 //! text for people ([`ValidateReport::text`]) and as one JSON object ([`ValidateReport::json`]).
 
-use super::rows::{player_name, DecisionRow};
 use super::text::{table, Align};
 use crate::aggregate::ClassCounts;
 use crate::evaluate::EVAL_EXACT_FREE;
 use crate::rate::{Class, OracleSpec, Rated, Thresholds, Unit};
 use crate::replay::{Replayed, Violation};
-use crate::rules::{Choice, ExtraBonus, GameRules, PlayerSheet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::rows::{player_name, DecisionRow};
+use crate::rules::{Choice, ExtraBonus, GameRules, PlayerSheet};
 use crate::solve::match_points::Method;
 use dicelens_parsers::LineNumber;
 use dicelens_parsers::{GameRecord, ParseError, Termination};
@@ -388,14 +388,10 @@ fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Sc
             cell.decision = decision;
             cell.class = decision.and_then(|i| rated.get(i)).map(|r| r.class);
         }
-        let upper_bonus = if b < UPPER_BOXES
-            && before.upper_total < UPPER_THRESHOLD
-            && after.upper_total >= UPPER_THRESHOLD
-        {
-            rules.upper_bonus()
-        } else {
-            0
-        };
+        // The upper bonus this turn earned (the upper total only grows, in the upper boxes).
+        let upper_bonus = after
+            .upper_bonus_earned()
+            .saturating_sub(before.upper_bonus_earned());
         let extra = after
             .points
             .saturating_sub(before.points + points + upper_bonus);
@@ -414,9 +410,7 @@ fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Sc
         .filter_map(PlayerSheet::yahtzee);
     for (card, sheet) in cards.iter_mut().zip(last) {
         card.upper_total = sheet.upper_total;
-        if sheet.upper_total >= UPPER_THRESHOLD {
-            card.upper_bonus = rules.upper_bonus();
-        }
+        card.upper_bonus = sheet.upper_bonus_earned();
         card.total = sheet.points;
     }
     cards

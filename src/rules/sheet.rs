@@ -608,6 +608,36 @@ fn parse_number(text: &str, what: &str) -> Result<u32, SheetError> {
         .map_err(|_| SheetError::Syntax(format!("{what} must be a whole number, found '{text}'")))
 }
 
+impl Sheet {
+    /// The upper bonus this sheet has earned: its rule set's [`RuleSet::upper_bonus`] once the
+    /// upper total reaches [`UPPER_THRESHOLD`], else 0.
+    pub fn upper_bonus_earned(&self) -> u32 {
+        if self.upper_total >= UPPER_THRESHOLD {
+            self.rules.upper_bonus()
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod upper_bonus_tests {
+    use super::*;
+
+    #[test]
+    fn the_upper_bonus_is_earned_at_the_threshold() {
+        for rules in RuleSet::MAIN {
+            let mut sheet = Sheet::empty(rules);
+            assert_eq!(sheet.upper_bonus_earned(), 0);
+            sheet.upper_total = UPPER_THRESHOLD - 1;
+            assert_eq!(sheet.upper_bonus_earned(), 0);
+            sheet.upper_total = UPPER_THRESHOLD;
+            assert_eq!(sheet.upper_bonus_earned(), rules.upper_bonus());
+            assert!(rules.upper_bonus() > 0);
+        }
+    }
+}
+
 #[cfg(test)]
 impl Sheet {
     /// For tests: the sheet of `rules` with every box filled except those whose codes are in

@@ -10,9 +10,9 @@ use crate::pipeline::Progress;
 use crate::pipeline::{rate_games_with_ids, Analysis, AnalyzeError, Analyzer, OracleRegistry};
 use crate::rate::Unit;
 use crate::report::csv::RowFiles;
-use crate::report::output::OutputDir;
-use crate::report::player::WorstDecisions;
-use crate::report::summary::SummaryFile;
+use crate::output::OutputDir;
+use crate::worst::WorstDecisions;
+use crate::store::summary::SummaryFile;
 use crate::report::{self, AnalysisFiles, WriteError};
 use crate::tables::TableError;
 use std::collections::BTreeSet;
@@ -136,7 +136,7 @@ pub fn analyze_with_pages(
     progress.phase_done("rows");
     // The games of the worst decisions of the players on the leaderboard, read again and
     // rated, each on its page.
-    let boards = report::leaderboards(&analysis.aggregates, request.min_games);
+    let boards = crate::ranking::leaderboards(&analysis.aggregates, request.min_games);
     let linked = report::linked_games(&boards, &worst);
     drop(boards);
     let logs = std::mem::take(&mut analysis.logs);

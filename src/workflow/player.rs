@@ -5,10 +5,11 @@
 
 use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
 use crate::pipeline::{analyze, AnalyzeError, Options, Progress};
-use crate::report::leaderboard;
-use crate::report::output::check_complete;
-use crate::report::player::{PlayerReport, Population, WorstDecisions};
-use crate::report::summary::SummaryFile;
+use crate::ranking::leaderboard;
+use crate::output::check_complete;
+use crate::report::player::{PlayerReport, Population};
+use crate::worst::WorstDecisions;
+use crate::store::summary::SummaryFile;
 use crate::workflow::{Required, RequiredError};
 use std::fmt;
 use std::path::{Path, PathBuf};

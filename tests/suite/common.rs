@@ -201,9 +201,7 @@ pub fn output_files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 /// that lists them: what a merge of partitions writes differently from one analysis (its
 /// player pages have no worst decisions, and it has no game pages).
 pub fn is_page_or_manifest(name: &str) -> bool {
-    name.starts_with("players/")
-        || name.starts_with("games/")
-        || name == dicelens::report::output::MANIFEST
+    name.starts_with("players/") || name.starts_with("games/") || name == dicelens::output::MANIFEST
 }
 
 /// Bytes as text (lossy).

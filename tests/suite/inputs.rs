@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 fn outputs(dir: &Path, log: &str) -> BTreeMap<String, String> {
     output_files(dir)
         .into_iter()
-        .filter(|(name, _)| name != dicelens::report::output::MANIFEST)
+        .filter(|(name, _)| name != dicelens::output::MANIFEST)
         .map(|(name, bytes)| {
             let content = text(&bytes);
             let content = if log.is_empty() {

@@ -21,6 +21,7 @@ mod inputs;
 mod jamb;
 mod jamb_oracle;
 mod jamb_strategies;
+mod layers;
 mod linked_pages;
 mod merge;
 mod outputs;

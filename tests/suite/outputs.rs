@@ -6,10 +6,10 @@
 //!
 //! A full disk is a small tmpfs where the test may mount one (as root), and otherwise, and
 //! always for cuts at chosen bytes, the output writer's test hook
-//! (`DICELENS_TEST_FAIL_WRITE_AFTER`, see `dicelens::report::output`).
+//! (`DICELENS_TEST_FAIL_WRITE_AFTER`, see `dicelens::output`).
 
 use crate::common::{run, run_ok, tables_dir, text};
-use dicelens::report::output::{check_complete, FAIL_WRITE_AFTER, MANIFEST, TEMP_PREFIX};
+use dicelens::output::{check_complete, FAIL_WRITE_AFTER, MANIFEST, TEMP_PREFIX};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@
 //! tests are skipped when not run as root).
 
 use crate::common::{solitaire_analyze, tables_dir, text};
-use dicelens::report::output::{LOCK, MANIFEST, TEMP_PREFIX};
+use dicelens::output::{LOCK, MANIFEST, TEMP_PREFIX};
 use std::fs::{self, File};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};

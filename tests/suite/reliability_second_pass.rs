@@ -10,11 +10,12 @@ use crate::reliability_inputs::{
     analyze_input, assert_rated, expected_tables, make_fifo, write_log,
 };
 use dicelens::pipeline::{rate_games_with_ids, Analyzer, Options};
+use dicelens::ranking::leaderboards;
 use dicelens::rate::OracleSpec;
-use dicelens::report::player::WorstDecisions;
-use dicelens::report::{leaderboards, linked_games};
+use dicelens::report::linked_games;
 use dicelens::rules::RuleSet;
 use dicelens::tables::Silent;
+use dicelens::worst::WorstDecisions;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

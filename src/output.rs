@@ -31,7 +31,6 @@
 //! on a full disk once the process has written N bytes to them in all (for tests of a full
 //! disk where no small file system can be mounted).
 
-use super::WriteError;
 use crate::files::kind_name;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -41,6 +40,33 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+
+/// A file that could not be written: its path and why.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    pub error: std::io::Error,
+}
+
+impl WriteError {
+    /// The error of writing `path`.
+    pub fn new(path: &Path, error: std::io::Error) -> WriteError {
+        WriteError {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write {}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for WriteError {}
 
 /// The manifest of an output directory: the files the last complete run wrote, with their sizes.
 pub const MANIFEST: &str = ".dicelens-outputs";
