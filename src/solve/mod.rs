@@ -9,6 +9,5 @@ pub mod match_points;
 pub mod prob_code;
 pub mod simd;
 pub mod states;
-pub mod support;
 pub mod two_player;
 pub mod widget;

@@ -4,6 +4,7 @@
 //! `eval --target`.
 
 use crate::common::{run, text};
+use crate::support::SupportSolver;
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::solve::distribution::{
@@ -13,7 +14,6 @@ use dicelens::solve::distribution::{
 use dicelens::solve::expected::{build_table, sheet_value};
 use dicelens::solve::prob_code::FINE_ROUNDING;
 use dicelens::solve::states::StateSpace;
-use dicelens::solve::support::SupportSolver;
 use dicelens::tables::{
     build_dist_file, dist_from_data, dist_partial_path, dist_path, load_dist, open_dist, DistTable,
     Found, TableProblem,

@@ -7,10 +7,10 @@ use dicelens::rules::jamb::{Cell, ColumnKind, JambBox, JambRules, JambSheet};
 use dicelens::rules::Choice;
 use dicelens::simulate::jamb::{play_game, record_positions, JambPlayer, Position};
 use dicelens::simulate::DiceLaw;
-use dicelens::solve::jamb::column::{ColumnSpace, ColumnTable, Slack};
+use dicelens::solve::jamb::column::{ColumnSpace, ColumnTable};
 use dicelens::solve::jamb::endgame::Endgame;
 use dicelens::solve::jamb::oracle::{JambOracle, JambTurnCache, OraclePlayer, ValueFunction};
-use dicelens::solve::jamb::tables::{BuildOptions, JambTables};
+use dicelens::solve::jamb::tables::JambTables;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet};
@@ -19,20 +19,12 @@ use std::sync::{Arc, OnceLock};
 /// 1.15 times the best published strategy's mean (MS, 687.5 on jamb-5).
 const FLOOR: f64 = 1.15 * 687.5;
 
-/// Tables of jamb-5 built once for the file, the default way but smaller (two slack tables,
-/// weights fitted on 1,000 games) to keep the file fast.
+/// The jamb-5 tables of the suite's table directory (built there once, for every test).
 fn tables() -> &'static JambTables {
     static TABLES: OnceLock<JambTables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let options = BuildOptions {
-            slack: Slack {
-                turns: 2,
-                ..BuildOptions::default().slack
-            },
-            fit_games: 1_000,
-            ..BuildOptions::default()
-        };
-        JambTables::build_with(JambRules::JAMB_5, &options, &|_, _| {})
+        dicelens::tables::open_jamb(crate::common::tables_dir(), JambRules::JAMB_5)
+            .unwrap_or_else(|e| panic!("the suite's jamb-5 tables: {e}"))
     })
 }
 

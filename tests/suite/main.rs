@@ -3,6 +3,7 @@
 
 mod browser;
 mod common;
+mod support;
 
 mod analyze;
 mod cli;

@@ -1,11 +1,12 @@
 //! The support of a sheet's score distribution from the rules alone, for checking the
-//! distribution tables: the most points still reachable (every roll as good as can be) and the
-//! most points a strategy guarantees (every roll as bad as can be). Two integer dynamic
-//! programs over sheets, sharing nothing with the distribution code or the turn widget: their
-//! own dice multisets, keeps and rerolls, and [`Sheet::after`] for scoring.
+//! distribution tables (a test oracle, so here with the tests rather than in the library): the
+//! most points still reachable (every roll as good as can be) and the most points a strategy
+//! guarantees (every roll as bad as can be). Two integer dynamic programs over sheets, sharing
+//! nothing with the distribution code or the turn widget: their own dice multisets, keeps and
+//! rerolls, and [`Sheet::after`] for scoring.
 
-use crate::dice::Dice;
-use crate::rules::{Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use dicelens::dice::Dice;
+use dicelens::rules::{Sheet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::collections::HashMap;
 
 /// The dice multisets of one turn: keeps of up to five dice (462, by size), the last 252 of
@@ -207,7 +208,7 @@ impl SupportSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSet;
+    use dicelens::rules::RuleSet;
 
     #[test]
     fn one_box_sheets_have_their_obvious_support() {
