@@ -648,7 +648,7 @@ mod tests {
     /// `RuleSet::score` before the descriptions.
     fn reference_score(
         rules: RuleSet,
-        filled: u16,
+        filled: u32,
         yahtzee_50: bool,
         roll: &Dice,
         b: usize,
