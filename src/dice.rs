@@ -1,5 +1,6 @@
 //! Dice multisets: the 252 rolls of five dice, the 462 keeps of zero to five dice, their
-//! indices, probabilities and containment.
+//! indices, probabilities and containment; the same for any number of dice in a [`DiceSpace`]
+//! built at run time.
 //!
 //! Keeps are numbered by size (all keeps of size 0, then size 1, ... then size 5) and, within a
 //! size, in lexicographic order of their face counts. The 252 keeps of size 5 are the rolls: roll
@@ -38,7 +39,13 @@ impl Dice {
     /// The multiset of the given faces (1..=6); `None` if a face is out of range or there are
     /// more than five dice.
     pub fn from_faces(faces: &[u8]) -> Option<Dice> {
-        if faces.len() > DICE {
+        Dice::from_faces_up_to(faces, DICE)
+    }
+
+    /// The multiset of the given faces (1..=6); `None` if a face is out of range or there are
+    /// more than `most` dice (at most [`MAX_DICE`]).
+    pub fn from_faces_up_to(faces: &[u8], most: usize) -> Option<Dice> {
+        if faces.len() > most.min(MAX_DICE) {
             return None;
         }
         let mut counts = [0u8; FACES];
@@ -102,7 +109,7 @@ impl Dice {
         Some(Dice { counts })
     }
 
-    /// The face shown by all five dice, if the roll is five of a kind.
+    /// The face shown by all five dice, if the roll is five of a kind (five dice only).
     pub fn five_of_a_kind(&self) -> Option<u8> {
         self.counts
             .iter()
@@ -156,12 +163,18 @@ impl Dice {
         out
     }
 
-    /// Mixed-radix key (base 6 per face) used by the index lookup.
+    /// Mixed-radix key (base 6 per face) used by the five-dice index lookup.
     fn key(&self) -> usize {
+        self.key_in_base(DICE + 1)
+    }
+
+    /// Mixed-radix key (`base` per face, more than the most dice of a face) used by the index
+    /// lookups.
+    fn key_in_base(&self, base: usize) -> usize {
         self.counts
             .iter()
             .rev()
-            .fold(0usize, |acc, &c| acc * 6 + usize::from(c))
+            .fold(0usize, |acc, &c| acc * base + usize::from(c))
     }
 }
 
@@ -227,30 +240,96 @@ fn arrangements(d: &Dice) -> u32 {
 }
 
 impl DiceTables {
+    /// The five-dice space of [`DiceSpace`], in the fixed-size arrays the solvers read.
     fn build() -> DiceTables {
-        let mut keeps = Vec::with_capacity(KEEPS);
+        let space = DiceSpace::new(DICE);
+        let raise_order = space
+            .remove_one
+            .iter()
+            .enumerate()
+            .flat_map(|(keep, smaller): (usize, &Vec<u16>)| {
+                smaller.iter().map(move |&s| (keep as u16, s))
+            })
+            .collect();
         let mut size_start = [0usize; DICE + 2];
-        for (size, start) in size_start.iter_mut().enumerate().take(DICE + 1) {
-            *start = keeps.len();
+        for (start, &from_space) in size_start.iter_mut().zip(&space.size_start) {
+            *start = from_space;
+        }
+        let mut roll_weight = [0u32; ROLLS];
+        for (weight, &from_space) in roll_weight.iter_mut().zip(&space.roll_weight) {
+            *weight = from_space;
+        }
+        DiceTables {
+            keeps: space.keeps,
+            size_start,
+            add_face: space.add_face,
+            raise_order,
+            remove_one: space.remove_one,
+            proper_sub_keeps: space.proper_sub_keeps,
+            roll_weight,
+            outcomes: space.outcomes,
+            index_of: space.index_of,
+        }
+    }
+}
+
+/// Most dice a [`DiceSpace`] is built for.
+pub const MAX_DICE: usize = 6;
+
+/// The rolls and keeps of any number of dice (up to [`MAX_DICE`]), computed at run time: their
+/// indices, probabilities and containment, numbered as the five-dice tables are (keeps by size,
+/// then in lexicographic order of their face counts; the rolls are the keeps of full size).
+///
+/// The solvers of five-dice games read [`tables`], built from `DiceSpace::new(5)` into
+/// fixed-size arrays; games with another number of dice read [`DiceSpace::of`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiceSpace {
+    dice: usize,
+    keeps: Vec<Dice>,
+    size_start: Vec<usize>,
+    add_face: Vec<[u16; FACES]>,
+    remove_one: Vec<Vec<u16>>,
+    proper_sub_keeps: Vec<Vec<u16>>,
+    roll_weight: Vec<u32>,
+    outcomes: Vec<Vec<(u16, u32)>>,
+    index_of: Vec<u16>,
+}
+
+impl DiceSpace {
+    /// The space of `dice` dice (1 to [`MAX_DICE`]), shared: built on first use.
+    pub fn of(dice: usize) -> Option<&'static DiceSpace> {
+        static SPACES: [OnceLock<DiceSpace>; MAX_DICE] = [const { OnceLock::new() }; MAX_DICE];
+        let cell = SPACES.get(dice.checked_sub(1)?)?;
+        Some(cell.get_or_init(|| DiceSpace::new(dice)))
+    }
+
+    /// Builds the space of `dice` dice (at most [`MAX_DICE`]; more are clamped to it).
+    pub fn new(dice: usize) -> DiceSpace {
+        let dice = dice.min(MAX_DICE);
+        let mut keeps = Vec::new();
+        let mut size_start = Vec::with_capacity(dice + 2);
+        for size in 0..=dice {
+            size_start.push(keeps.len());
             let mut of_size = Vec::new();
             enumerate_counts(size, 0, [0; FACES], &mut of_size);
             of_size.sort();
             keeps.extend(of_size.into_iter().map(Dice::from_counts));
         }
-        size_start[DICE + 1] = keeps.len();
-        debug_assert_eq!(keeps.len(), KEEPS);
+        size_start.push(keeps.len());
+        let first_roll = size_start[dice];
 
-        let mut index_of = vec![u16::MAX; 6usize.pow(FACES as u32)];
+        let base = dice + 1;
+        let mut index_of = vec![u16::MAX; base.pow(FACES as u32)];
         for (i, k) in keeps.iter().enumerate() {
-            index_of[k.key()] = i as u16;
+            index_of[k.key_in_base(base)] = i as u16;
         }
-        let lookup = |d: &Dice| index_of[d.key()];
+        let lookup = |d: &Dice| index_of[d.key_in_base(base)];
 
         let add_face = keeps
             .iter()
             .map(|k| {
                 let mut out = [u16::MAX; FACES];
-                if k.len() < DICE {
+                if k.len() < dice {
                     for (f, slot) in out.iter_mut().enumerate() {
                         let mut d = *k;
                         d.counts[f] += 1;
@@ -260,7 +339,7 @@ impl DiceTables {
                 out
             })
             .collect();
-        let remove_one: Vec<Vec<u16>> = keeps
+        let remove_one = keeps
             .iter()
             .map(|k| {
                 (0..FACES)
@@ -273,48 +352,126 @@ impl DiceTables {
                     .collect()
             })
             .collect();
-        let mut roll_weight = [0u32; ROLLS];
-        for (r, w) in roll_weight.iter_mut().enumerate() {
-            *w = arrangements(&keeps[FIRST_ROLL + r]);
-        }
+        let rolls = &keeps[first_roll..];
+        let roll_weight = rolls.iter().map(arrangements).collect();
         let outcomes = keeps
             .iter()
             .map(|k| {
-                (0..ROLLS)
-                    .filter_map(|r| {
-                        let roll = keeps[FIRST_ROLL + r];
+                rolls
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(r, roll)| {
                         roll.minus(k).map(|rest| (r as u16, arrangements(&rest)))
                     })
                     .collect()
             })
             .collect();
-        let raise_order = remove_one
-            .iter()
-            .enumerate()
-            .flat_map(|(keep, smaller): (usize, &Vec<u16>)| {
-                smaller.iter().map(move |&s| (keep as u16, s))
-            })
-            .collect();
-        let proper_sub_keeps = keeps[FIRST_ROLL..]
+        let proper_sub_keeps = rolls
             .iter()
             .map(|roll| {
-                (0..FIRST_ROLL)
+                (0..first_roll)
                     .filter(|&k| keeps[k].is_subset_of(roll))
                     .map(|k| k as u16)
                     .collect()
             })
             .collect();
-        DiceTables {
+        DiceSpace {
+            dice,
             keeps,
             size_start,
             add_face,
-            raise_order,
             remove_one,
             proper_sub_keeps,
             roll_weight,
             outcomes,
             index_of,
         }
+    }
+
+    /// Number of dice in a roll.
+    pub fn dice(&self) -> usize {
+        self.dice
+    }
+
+    /// Number of keeps (multisets of 0 to [`DiceSpace::dice`] dice).
+    pub fn keep_count(&self) -> usize {
+        self.keeps.len()
+    }
+
+    /// Number of rolls (multisets of exactly [`DiceSpace::dice`] dice).
+    pub fn roll_count(&self) -> usize {
+        self.keeps.len() - self.first_roll()
+    }
+
+    /// Keep index of the first roll.
+    pub fn first_roll(&self) -> usize {
+        self.size_start[self.dice]
+    }
+
+    /// Number of equally likely ordered outcomes of rolling every die: `6^dice`.
+    pub fn outcomes_total(&self) -> u32 {
+        6u32.pow(self.dice as u32)
+    }
+
+    /// First keep index of each size 0..=dice, and the number of keeps at the end.
+    pub fn size_starts(&self) -> &[usize] {
+        &self.size_start
+    }
+
+    /// The keep with the given index.
+    pub fn keep(&self, index: usize) -> Option<Dice> {
+        self.keeps.get(index).copied()
+    }
+
+    /// The roll with the given index.
+    pub fn roll(&self, index: usize) -> Option<Dice> {
+        self.keeps
+            .get(self.first_roll().checked_add(index)?)
+            .copied()
+    }
+
+    /// Index of a multiset among the keeps; `None` for more dice than the space has.
+    pub fn keep_index(&self, dice: &Dice) -> Option<usize> {
+        if dice.len() > self.dice {
+            return None;
+        }
+        let index = *self.index_of.get(dice.key_in_base(self.dice + 1))?;
+        (index != u16::MAX).then_some(usize::from(index))
+    }
+
+    /// Index of a multiset among the rolls; `None` unless it has exactly the space's dice.
+    pub fn roll_index(&self, dice: &Dice) -> Option<usize> {
+        if dice.len() != self.dice {
+            return None;
+        }
+        Some(self.keep_index(dice)? - self.first_roll())
+    }
+
+    /// Number of ordered outcomes (out of [`DiceSpace::outcomes_total`]) that give roll `roll`
+    /// from scratch.
+    pub fn roll_weights(&self) -> &[u32] {
+        &self.roll_weight
+    }
+
+    /// For keep `keep`: the rolls it can lead to, with the number of ordered outcomes (out of
+    /// `6^(dice - size)`) of rerolling the other dice that give each.
+    pub fn outcomes(&self, keep: usize) -> &[(u16, u32)] {
+        self.outcomes.get(keep).map_or(&[], Vec::as_slice)
+    }
+
+    /// For keep `keep` smaller than a roll: the keep with one more die of each face.
+    pub fn add_face(&self, keep: usize) -> Option<&[u16; FACES]> {
+        self.add_face.get(keep)
+    }
+
+    /// For keep `keep`: the distinct keeps with one die fewer (one per face present).
+    pub fn remove_one(&self, keep: usize) -> &[u16] {
+        self.remove_one.get(keep).map_or(&[], Vec::as_slice)
+    }
+
+    /// For roll `roll`: the keep indices of its proper sub-multisets, ascending.
+    pub fn proper_sub_keeps(&self, roll: usize) -> &[u16] {
+        self.proper_sub_keeps.get(roll).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -377,5 +534,66 @@ mod tests {
         assert!(subs.iter().all(|s| s.is_subset_of(&d)));
         let yahtzee = Dice::from_faces(&[6; 5]).unwrap();
         assert_eq!(yahtzee.sub_multisets().len(), 6);
+    }
+
+    #[test]
+    fn the_five_dice_space_is_the_five_dice_tables() {
+        let space = DiceSpace::of(DICE).unwrap();
+        let t = tables();
+        assert_eq!(space.keeps, t.keeps);
+        assert_eq!(space.size_starts(), t.size_start);
+        assert_eq!(space.roll_weights(), t.roll_weight);
+        assert_eq!((space.keep_count(), space.roll_count()), (KEEPS, ROLLS));
+        assert_eq!(
+            (space.first_roll(), space.outcomes_total()),
+            (FIRST_ROLL, OUTCOMES)
+        );
+        for keep in 0..KEEPS {
+            let dice = Dice::keep(keep);
+            assert_eq!(space.keep_index(&dice), dice.keep_index());
+            assert_eq!(space.outcomes(keep), t.outcomes[keep]);
+            assert_eq!(space.remove_one(keep), t.remove_one[keep]);
+            assert_eq!(space.add_face(keep), Some(&t.add_face[keep]));
+        }
+        for roll in 0..ROLLS {
+            assert_eq!(space.proper_sub_keeps(roll), t.proper_sub_keeps[roll]);
+            assert_eq!(space.roll(roll), Some(Dice::roll(roll)));
+        }
+    }
+
+    #[test]
+    fn six_dice_keeps_rolls_and_probabilities() {
+        let space = DiceSpace::of(6).unwrap();
+        assert_eq!(space.dice(), 6);
+        // Multisets of 6 faces: C(11, 5) = 462 rolls, C(12, 6) = 924 keeps of 0 to 6 dice.
+        assert_eq!((space.roll_count(), space.keep_count()), (462, 924));
+        assert_eq!(space.size_starts(), [0, 1, 7, 28, 84, 210, 462, 924]);
+        assert_eq!(space.roll_weights().iter().sum::<u32>(), 46_656);
+        for keep in 0..space.keep_count() {
+            let k = space.keep(keep).unwrap();
+            assert_eq!(space.keep_index(&k), Some(keep));
+            let total: u32 = space.outcomes(keep).iter().map(|&(_, w)| w).sum();
+            assert_eq!(total, 6u32.pow((6 - k.len()) as u32), "keep {k}");
+            for &(r, _) in space.outcomes(keep) {
+                assert!(k.is_subset_of(&space.roll(usize::from(r)).unwrap()));
+            }
+        }
+        let villa = Dice::from_faces_up_to(&[3, 3, 3, 6, 6, 6], 6).unwrap();
+        let r = space.roll_index(&villa).unwrap();
+        assert_eq!(space.roll(r), Some(villa));
+        // 6! / (3! 3!) orderings; counts (3, 3) have 4 * 4 sub-multisets, 15 of them proper.
+        assert_eq!(space.roll_weights()[r], 20);
+        assert_eq!(space.proper_sub_keeps(r).len(), 15);
+        assert_eq!(
+            space.roll_index(&Dice::from_faces(&[1, 2, 3, 4, 5]).unwrap()),
+            None
+        );
+        assert_eq!(
+            Dice::from_faces(&[1, 1, 1, 1, 1, 1]),
+            None,
+            "five dice by default"
+        );
+        assert_eq!(Dice::from_faces_up_to(&[1; 7], 6), None);
+        assert!(DiceSpace::of(0).is_none() && DiceSpace::of(MAX_DICE + 1).is_none());
     }
 }

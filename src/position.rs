@@ -69,10 +69,11 @@ pub fn parse_number(flag: &'static str, text: &str) -> Result<u32, FlagError> {
         .map_err(|_| FlagError::new(flag, format!("expected a whole number, found '{text}'")))
 }
 
-/// Five dice written as digits in any order, given to `flag`.
-pub fn parse_roll(flag: &'static str, text: &str) -> Result<Dice, FlagError> {
+/// A roll of `dice` dice (the game description's count: five today) written as digits in any
+/// order, given to `flag`.
+pub fn parse_roll(flag: &'static str, text: &str, dice: usize) -> Result<Dice, FlagError> {
     let text = text.trim();
-    let mut faces = Vec::with_capacity(5);
+    let mut faces = Vec::with_capacity(dice);
     for c in text.chars() {
         match c.to_digit(10) {
             Some(d @ 1..=6) => faces.push(d as u8),
@@ -84,13 +85,14 @@ pub fn parse_roll(flag: &'static str, text: &str) -> Result<Dice, FlagError> {
             }
         }
     }
-    if faces.len() != 5 {
+    if faces.len() != dice {
         return Err(FlagError::new(
             flag,
-            format!("'{text}' has {} dice, expected 5", faces.len()),
+            format!("'{text}' has {} dice, expected {dice}", faces.len()),
         ));
     }
-    Dice::from_faces(&faces).ok_or_else(|| FlagError::new(flag, format!("'{text}' is not a roll")))
+    Dice::from_faces_up_to(&faces, dice)
+        .ok_or_else(|| FlagError::new(flag, format!("'{text}' is not a roll")))
 }
 
 impl Position {
@@ -179,7 +181,7 @@ fn parse_roll_and_left(
         Some((d, l)) => (d, Some(l)),
         None => (roll, None),
     };
-    let dice = parse_roll("--roll", dice)?;
+    let dice = parse_roll("--roll", dice, sheet.rules.description().dice)?;
     let left = match (rolls_left, left_in_roll) {
         (Some(l), _) => parse_number("--rolls-left", l)?,
         (None, Some(l)) => parse_number("--roll", l)?,
@@ -390,6 +392,25 @@ mod tests {
         assert!(error(&[("roll", "11111;x")]).starts_with("--roll: "));
         assert!(error(&[("state", "_2__5_TF__LYC;15-")]).starts_with("--points: "));
         assert!(error(&[("state", "2456TMDY0S,51,170"), ("filled", "1")]).starts_with("--state: "));
+    }
+
+    #[test]
+    fn rolls_have_the_dice_count_of_the_game() {
+        assert_eq!(
+            error(&[("roll", "123456")]),
+            "--roll: '123456' has 6 dice, expected 5"
+        );
+        assert_eq!(
+            error(&[("roll", "1234")]),
+            "--roll: '1234' has 4 dice, expected 5"
+        );
+        let six = parse_roll("--roll", "336366", 6).unwrap();
+        assert_eq!((six.len(), six.to_string().as_str()), (6, "333666"));
+        assert_eq!(
+            parse_roll("--roll", "33636", 6).unwrap_err().to_string(),
+            "--roll: '33636' has 5 dice, expected 6"
+        );
+        assert_eq!(parse_roll("--roll", "12345", 5).map(|d| d.len()), Ok(5));
     }
 
     #[test]

@@ -332,14 +332,24 @@ const UPPER_BOXES: [BoxRule; 6] = [
     upper("6", "sixes", 6),
 ];
 
+/// The six upper boxes followed by `lower`, as an array of `N` boxes (`N` = 6 + the lower
+/// boxes).
+const fn upper_then<const N: usize>(lower: &[BoxRule]) -> [BoxRule; N] {
+    let mut out = [UPPER_BOXES[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < UPPER_BOXES.len() {
+            UPPER_BOXES[i]
+        } else {
+            lower[i - UPPER_BOXES.len()]
+        };
+        i += 1;
+    }
+    out
+}
+
 /// Yahtzee's 13 boxes, in sheet order.
-const YAHTZEE_BOXES: [BoxRule; 13] = [
-    UPPER_BOXES[0],
-    UPPER_BOXES[1],
-    UPPER_BOXES[2],
-    UPPER_BOXES[3],
-    UPPER_BOXES[4],
-    UPPER_BOXES[5],
+const YAHTZEE_BOXES: [BoxRule; 13] = upper_then(&[
     lower("3K", "three of a kind", groups(&[3]), DICE_SUM),
     lower("4K", "four of a kind", groups(&[4]), DICE_SUM),
     lower("FH", "full house", groups(&[3, 2]), Payoff::Fixed(25)),
@@ -357,16 +367,10 @@ const YAHTZEE_BOXES: [BoxRule; 13] = [
     ),
     lower("Y", "yahtzee", groups(&[5]), Payoff::Fixed(50)),
     lower("C", "chance", Pattern::Any, DICE_SUM),
-];
+]);
 
 /// Yatzy's 15 boxes, in sheet order.
-const YATZY_BOXES: [BoxRule; 15] = [
-    UPPER_BOXES[0],
-    UPPER_BOXES[1],
-    UPPER_BOXES[2],
-    UPPER_BOXES[3],
-    UPPER_BOXES[4],
-    UPPER_BOXES[5],
+const YATZY_BOXES: [BoxRule; 15] = upper_then(&[
     lower("1P", "one pair", groups(&[2]), PATTERN_SUM),
     lower("2P", "two pairs", groups(&[2, 2]), PATTERN_SUM),
     lower("3K", "three of a kind", groups(&[3]), PATTERN_SUM),
@@ -386,7 +390,7 @@ const YATZY_BOXES: [BoxRule; 15] = [
     lower("FH", "full house", groups(&[3, 2]), PATTERN_SUM),
     lower("C", "chance", Pattern::Any, DICE_SUM),
     lower("Y", "yatzy", groups(&[5]), Payoff::Fixed(50)),
-];
+]);
 
 /// Yahtzee's upper bonus: 35 at 63.
 const YAHTZEE_UPPER_BONUS: UpperBonus = UpperBonus {
@@ -469,13 +473,7 @@ const fn jamb_boxes(four_kind: FourKindRule, full_house: FullHouseRule) -> [BoxR
         FourKindRule::AllDicePlus40 => Payoff::DiceSum { plus: 40 },
     };
     let alike_too = matches!(full_house, FullHouseRule::FiveAlikeToo);
-    [
-        UPPER_BOXES[0],
-        UPPER_BOXES[1],
-        UPPER_BOXES[2],
-        UPPER_BOXES[3],
-        UPPER_BOXES[4],
-        UPPER_BOXES[5],
+    upper_then(&[
         scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
         scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
         lower(
@@ -514,7 +512,7 @@ const fn jamb_boxes(four_kind: FourKindRule, full_house: FullHouseRule) -> [BoxR
             groups(&[5]),
             Payoff::PatternSum { plus: 50 },
         ),
-    ]
+    ])
 }
 
 /// Jamb's boxes under the default variants (four dice plus 40, five alike no full house).
@@ -650,7 +648,7 @@ mod tests {
     /// `RuleSet::score` before the descriptions.
     fn reference_score(
         rules: RuleSet,
-        filled: u16,
+        filled: u32,
         yahtzee_50: bool,
         roll: &Dice,
         b: usize,

@@ -257,8 +257,8 @@ impl RuleSet {
     }
 
     /// Mask with every box filled.
-    pub fn full_mask(self) -> u16 {
-        ((1u32 << self.box_count()) - 1) as u16
+    pub fn full_mask(self) -> u32 {
+        (1u32 << self.box_count()) - 1
     }
 
     /// Index of the Yahtzee (Yatzy) box.
@@ -327,7 +327,7 @@ impl RuleSet {
 
     /// How `roll` scores in box `b` of a sheet with `filled` boxes (`yahtzee_50`: the Yahtzee
     /// box holds 50), jokers and extra bonus included; `None` if the box may not be used now.
-    pub fn score(self, filled: u16, yahtzee_50: bool, roll: &Dice, b: usize) -> Option<Scored> {
+    pub fn score(self, filled: u32, yahtzee_50: bool, roll: &Dice, b: usize) -> Option<Scored> {
         if b >= self.box_count() || filled & (1 << b) != 0 {
             return None;
         }
@@ -385,7 +385,7 @@ impl RuleSet {
     }
 
     /// Mask of the boxes `roll` may be scored in now.
-    pub fn legal_boxes(self, filled: u16, yahtzee_50: bool, roll: &Dice) -> u16 {
+    pub fn legal_boxes(self, filled: u32, yahtzee_50: bool, roll: &Dice) -> u32 {
         (0..self.box_count())
             .filter(|&b| self.score(filled, yahtzee_50, roll, b).is_some())
             .fold(0, |m, b| m | (1 << b))
@@ -519,7 +519,7 @@ mod tests {
     }
 
     /// Bit mask of boxes by code.
-    fn mask(r: RuleSet, codes: &[&str]) -> u16 {
+    fn mask(r: RuleSet, codes: &[&str]) -> u32 {
         codes
             .iter()
             .fold(0, |m, c| m | 1 << r.parse_box(c).unwrap().0)

@@ -11,7 +11,7 @@ pub struct Sheet {
     /// The rule set the sheet is played under.
     pub rules: RuleSet,
     /// Bit `i` set when box `i` (in [`RuleSet::boxes`] order) is filled.
-    pub filled: u16,
+    pub filled: u32,
     /// The Yahtzee box holds 50 (only tracked where the extra bonus exists).
     pub yahtzee_50: bool,
     /// Upper-section total so far (may be capped at 63 when only the capped value is known).

@@ -512,7 +512,7 @@ impl ScoringOptions {
         let rules = space.rules;
         let up = upper_pairs();
         let (lower_filled, yahtzee_50) = space.lower_boxes(lower);
-        let filled = lower_filled | u16::from(up.mask[pair]);
+        let filled = lower_filled | u32::from(up.mask[pair]);
         let boxes = space.successors(lower, pair);
         let mut slot_of: Vec<(usize, u8)> = Vec::new();
         let mut slot = |index: usize| -> u8 {
@@ -1220,7 +1220,7 @@ pub fn solve_states(
         .par_iter()
         .map_init(Scratch::default, |scratch, &index| {
             let (lower, pair) = (index / pairs, index % pairs);
-            if space.lower_boxes(lower).0 | u16::from(upper_pairs().mask[pair]) == rules.full_mask()
+            if space.lower_boxes(lower).0 | u32::from(upper_pairs().mask[pair]) == rules.full_mask()
             {
                 return (1, Vec::new());
             }

@@ -34,7 +34,7 @@ enum Successor {
 /// (one lane per upper pair).
 pub struct Moves {
     rules: RuleSet,
-    filled: u16,
+    filled: u32,
     yahtzee_50: bool,
     lanes: usize,
     boxes: Vec<(usize, Successor)>,
@@ -50,7 +50,7 @@ impl Moves {
         let up = upper_pairs();
         let upper_mask = pairs.first().map_or(0, |&p| up.mask[usize::from(p)]);
         let (lower_filled, yahtzee_50) = space.lower_boxes(lower);
-        let filled = lower_filled | u16::from(upper_mask);
+        let filled = lower_filled | u32::from(upper_mask);
         let lanes = pairs.len();
         let mut moves = Moves {
             rules,

@@ -170,8 +170,8 @@ impl StateSpace {
     }
 
     /// The lower index of a filled mask and Yahtzee-box content.
-    pub fn lower_index(&self, filled: u16, yahtzee_50: bool) -> usize {
-        let plain = usize::from(self.plain_bits()[usize::from(filled >> UPPER_BOXES)]);
+    pub fn lower_index(&self, filled: u32, yahtzee_50: bool) -> usize {
+        let plain = usize::from(self.plain_bits()[(filled >> UPPER_BOXES) as usize]);
         let y_state = if filled & (1 << self.rules.yahtzee_box()) == 0 {
             0
         } else if yahtzee_50 && self.rules.tracks_yahtzee_50() {
@@ -201,13 +201,13 @@ impl StateSpace {
     }
 
     /// The filled lower boxes (as a sheet mask) and Yahtzee-box content of a lower index.
-    pub fn lower_boxes(&self, lower: usize) -> (u16, bool) {
+    pub fn lower_boxes(&self, lower: usize) -> (u32, bool) {
         let plain = lower / self.yahtzee_states();
         let y_state = lower % self.yahtzee_states();
         let mut filled = self
             .plain_lower_boxes()
             .filter(|&(bit, _)| plain & (1 << bit) != 0)
-            .fold(0u16, |m, (_, b)| m | 1 << b);
+            .fold(0u32, |m, (_, b)| m | 1 << b);
         if y_state > 0 {
             filled |= 1 << self.rules.yahtzee_box();
         }
@@ -299,7 +299,7 @@ impl StateSpace {
     /// leads to.
     pub fn successors(&self, lower: usize, pair: usize) -> Vec<(usize, Next)> {
         let (lower_filled, _) = self.lower_boxes(lower);
-        let filled = lower_filled | u16::from(upper_pairs().mask[pair]);
+        let filled = lower_filled | u32::from(upper_pairs().mask[pair]);
         (0..self.rules.box_count())
             .filter(|b| filled & (1 << b) == 0)
             .map(|b| {

@@ -194,10 +194,10 @@ impl ExactTwoPlayer {
     }
 
     /// The boxes filled in state `index`.
-    fn filled_mask(&self, index: usize) -> u16 {
+    fn filled_mask(&self, index: usize) -> u32 {
         let pairs = upper_pairs();
         let (lower, pair) = (index / pairs.count(), index % pairs.count());
-        self.space.lower_boxes(lower).0 | u16::from(pairs.mask[pair])
+        self.space.lower_boxes(lower).0 | u32::from(pairs.mask[pair])
     }
 
     /// Whether state `index` has every box filled.

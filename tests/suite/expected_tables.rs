@@ -122,7 +122,7 @@ fn single_state_solve_matches_the_table_bit_for_bit() {
         let mut store = LaneStore::new(1);
         for lower in (0..space.lower_count()).step_by(7) {
             for pair in (0..upper_pairs().count()).step_by(13) {
-                let filled = space.lower_boxes(lower).0 | u16::from(upper_pairs().mask[pair]);
+                let filled = space.lower_boxes(lower).0 | u32::from(upper_pairs().mask[pair]);
                 if filled == rules.full_mask() {
                     continue;
                 }
@@ -150,7 +150,7 @@ fn values_never_increase_when_a_box_is_removed() {
             let (lower_filled, y50) = space.lower_boxes(lower);
             for pair in 0..pairs.count() {
                 let mask = pairs.mask[pair];
-                let filled = lower_filled | u16::from(mask);
+                let filled = lower_filled | u32::from(mask);
                 if filled == rules.full_mask() {
                     continue;
                 }

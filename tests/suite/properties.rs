@@ -76,7 +76,7 @@ proptest! {
     /// the value of the sheet they lead to, and no option beats the best.
     #[test]
     fn options_agree_with_successor_values(
-        filled in 0u16..(1 << 13),
+        filled in 0u32..(1 << 13),
         y50 in any::<bool>(),
         upper_dice in proptest::collection::vec(0u32..=5, 6),
         faces in proptest::collection::vec(1u8..=6, 5),
