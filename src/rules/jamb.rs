@@ -290,12 +290,18 @@ impl JambRules {
         if dice.len() != DICE || !(1..=MAX_ROLLS).contains(&roll_number) {
             return None;
         }
-        let counts = dice.counts();
+        Some(self.points_of_counts(b, &dice.counts(), roll_number))
+    }
+
+    /// Points of dice with these face counts (`counts[i]` dice showing face `i + 1`, any number
+    /// of dice) in box `b`, when scored on roll `roll_number` (1 to 3): the scoring of
+    /// [`JambRules::points`], also for the partial or imagined hands a strategy aims at.
+    pub fn points_of_counts(&self, b: JambBox, counts: &[u8; FACES], roll_number: u8) -> i32 {
         let face_of = |i: usize| i as i32 + 1;
         let sum: i32 = (0..FACES).map(|i| face_of(i) * i32::from(counts[i])).sum();
         // The face shown by at least `n` dice (at most one face for n >= 3).
         let face_with = |n: u8| (0..FACES).find(|&i| counts[i] >= n).map(face_of);
-        let points = match b {
+        match b {
             JambBox::Ones
             | JambBox::Twos
             | JambBox::Threes
@@ -333,8 +339,7 @@ impl JambRules {
                 (None, _) => 0,
             },
             JambBox::Jamb => face_with(5).map_or(0, |f| 5 * f + 50),
-        };
-        Some(points)
+        }
     }
 }
 
