@@ -73,8 +73,8 @@
 
 use crate::dice::{Dice, DICE, FACES};
 use crate::rules::jamb::{Cell, ColumnKind, JambBox, JambRules, JambSheet, BOXES, MAX_ROLLS};
+use crate::rules::play::JambPlayer;
 use crate::rules::Choice;
-use crate::simulate::jamb::JambPlayer;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
