@@ -497,3 +497,51 @@ fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Wr
         after: PlayerSheet::Jamb(after),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::jamb::JambRules;
+
+    /// A [`PlayerSheet`] answers as the sheet it holds, in both families, through a game of
+    /// first-legal-box turns.
+    #[test]
+    fn a_player_sheet_answers_as_the_sheet_it_holds() {
+        let roll = Dice::from_faces(&[1, 1, 1, 5, 5]).unwrap_or_default();
+        let mut yahtzee = Sheet::empty(RuleSet::Yahtzee);
+        let mut jamb = JambSheet::new(JambRules::JAMB_4);
+        assert_eq!(GameFamily::rounds(&yahtzee), 13);
+        assert_eq!(GameFamily::rounds(&jamb), 52);
+        for turn in 0..52 {
+            let (either, sheet) = match turn < 13 {
+                true => (PlayerSheet::Yahtzee(yahtzee), None),
+                false => (PlayerSheet::Jamb(jamb), Some(jamb)),
+            };
+            let choices = either.box_choices(&roll, 1);
+            assert!(!choices.is_empty(), "turn {turn}");
+            assert_eq!(either.turns_left(), either.free_count());
+            assert_eq!(either.total(), either.points());
+            let choice = choices[0];
+            let (points, after) = either.play(choice, &roll, 1).unwrap();
+            assert_eq!(points, either.points_of(choice, &roll, 1).unwrap() as i32);
+            assert_eq!(either.play(Choice::Keep(roll), &roll, 1), None);
+            assert!(either.box_code(choice).is_some());
+            match (sheet, after) {
+                (None, PlayerSheet::Yahtzee(next)) => {
+                    assert_eq!(yahtzee.box_choices(&roll, 1), choices);
+                    assert_eq!(GameFamily::upper_total(&next), next.upper_total);
+                    yahtzee = next;
+                }
+                (Some(slip), PlayerSheet::Jamb(next)) => {
+                    assert_eq!(slip.box_choices(&roll, 1), choices);
+                    assert_eq!(slip.play(choice, &roll, 1), Some((points, next)));
+                    jamb = next;
+                }
+                _ => panic!("turn {turn}: the sheet changed family"),
+            }
+        }
+        assert!(PlayerSheet::Yahtzee(yahtzee).is_over());
+        assert!(!PlayerSheet::Jamb(jamb).is_over());
+        assert_eq!(Choice::Keep(roll).kept(), Some(roll));
+    }
+}

@@ -402,4 +402,103 @@ mod tests {
         assert_eq!(DiceLaw::loaded(6, 1.0), None);
         assert_eq!(DiceLaw::loaded(6, 0.0), None);
     }
+
+    /// A player that answers from a script, one choice per roll.
+    struct Scripted(Vec<Choice>);
+
+    impl<S> TurnPlayer<S> for Scripted {
+        type Error = ();
+
+        fn choose(&mut self, _: &S, _: &Dice, _: u8, _: &mut ChaCha8Rng) -> Result<Choice, ()> {
+            if self.0.is_empty() {
+                return Err(());
+            }
+            Ok(self.0.remove(0))
+        }
+    }
+
+    fn dice(text: &str) -> Dice {
+        let faces: Vec<u8> = text.bytes().map(|b| b - b'0').collect();
+        Dice::from_faces(&faces).unwrap()
+    }
+
+    /// The loop draws five dice, then one per die rolled again (in table order), and writes the
+    /// last roll's dice in the box chosen, with the rules' points and sheet after.
+    #[test]
+    fn a_turn_draws_the_dice_in_order_and_writes_the_box() {
+        use crate::rules::{Category, RuleSet, Sheet};
+        let sheet = Sheet::empty(RuleSet::Yahtzee);
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut draws = ChaCha8Rng::seed_from_u64(9);
+        let first: [u8; 5] = std::array::from_fn(|_| DiceLaw::Fair.roll(&mut draws));
+        let kept = Dice::from_faces(&first[..2]).unwrap();
+        let mut player = Scripted(vec![Choice::Keep(kept), Choice::Score(Category::Chance)]);
+        let played = play_turn(&mut player, &sheet, DiceLaw::Fair, &mut rng).unwrap();
+        let mut second = first;
+        for die in &mut second[2..] {
+            *die = DiceLaw::Fair.roll(&mut draws);
+        }
+        assert_eq!(played.rolls, vec![first, second]);
+        assert_eq!(played.keeps, vec![kept]);
+        assert_eq!(played.shown_keeps, vec![Keep::new(&first[..2]).unwrap()]);
+        let last = Dice::from_faces(&second).unwrap();
+        let (points, after) = sheet
+            .play(Choice::Score(Category::Chance), &last, 2)
+            .unwrap();
+        assert_eq!(points, i32::from(second.iter().sum::<u8>()));
+        assert_eq!(
+            played.end,
+            TurnEnd::Written {
+                choice: Choice::Score(Category::Chance),
+                roll_number: 2,
+                points,
+                after,
+            }
+        );
+        assert_eq!(rng.gen::<u64>(), draws.gen::<u64>(), "no other draw");
+    }
+
+    /// A keep with no roll left, a keep of dice not shown and a box of the other family end the
+    /// turn as illegal, the sheet unchanged; a player's own error ends it as that error.
+    #[test]
+    fn illegal_moves_end_the_turn() {
+        use crate::rules::jamb::{JambBox, JambRules};
+        use crate::rules::{Category, RuleSet, Sheet};
+        let sheet = Sheet::empty(RuleSet::Yahtzee);
+        let keep_all = |d: &str| Choice::Keep(dice(d));
+        let rng = &mut ChaCha8Rng::seed_from_u64(1);
+        let end = |p: &mut Scripted, rng: &mut ChaCha8Rng| {
+            play_turn(p, &sheet, DiceLaw::Fair, rng).unwrap().end
+        };
+        let none = Choice::Keep(Dice::default());
+        let mut three_keeps = Scripted(vec![none, none, none]);
+        let illegal = TurnEnd::Illegal {
+            roll_number: 3,
+            choice: none,
+        };
+        assert_eq!(end(&mut three_keeps, rng), illegal);
+        // Six sixes cannot be among five dice.
+        let mut too_many = Scripted(vec![keep_all("66666"), keep_all("66666")]);
+        let first = end(&mut too_many, rng);
+        assert!(matches!(first, TurnEnd::Illegal { .. }), "{first:?}");
+        let cell = Cell {
+            column: 0,
+            jbox: JambBox::Ones,
+        };
+        let mut jamb_cell = Scripted(vec![Choice::Write(cell)]);
+        let wrong_family = TurnEnd::Illegal {
+            roll_number: 1,
+            choice: Choice::Write(cell),
+        };
+        assert_eq!(end(&mut jamb_cell, rng), wrong_family);
+        let mut silent = Scripted(Vec::new());
+        assert_eq!(play_turn(&mut silent, &sheet, DiceLaw::Fair, rng), Err(()));
+        let slip = JambSheet::new(JambRules::JAMB_5);
+        let mut yahtzee_box = Scripted(vec![Choice::Score(Category::Chance)]);
+        let played = play_turn(&mut yahtzee_box, &slip, DiceLaw::Fair, rng).unwrap();
+        assert!(matches!(
+            played.end,
+            TurnEnd::Illegal { roll_number: 1, .. }
+        ));
+    }
 }
