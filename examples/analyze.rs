@@ -6,8 +6,8 @@
 //! Usage: `cargo run --example analyze -- DIR LOG...` (tables from `$DICELENS_TABLES`, else
 //! `./tables`; the flags' defaults of `dicelens analyze`).
 
-use dicelens::pipeline::{Analyzer, Options};
 use dicelens::output::OutputDir;
+use dicelens::pipeline::{Analyzer, Options};
 use dicelens::report::write_analysis;
 use dicelens::tables::Silent;
 use dicelens::workflow::analyze::{analyze_with_pages, AnalyzeRequest};

@@ -5,7 +5,7 @@
 //! ratios of sums, computed only when reported.
 
 use crate::rate::{Class, Rated, Unit};
-use crate::rules::{Choice, PlayerSheet};
+use crate::rules::PlayerSheet;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
@@ -556,9 +556,9 @@ pub const KINDS: [&str; 3] = ["keep after roll 1", "keep after roll 2", "box cho
 
 /// The kind of a decision: 0 keep after roll 1, 1 keep after roll 2, 2 box choice.
 pub fn kind(r: &Rated) -> usize {
-    match r.decision.choice {
-        Choice::Score(_) | Choice::Write(_) => 2,
-        Choice::Keep(_) => usize::from(r.decision.roll_number.clamp(1, 2) - 1),
+    match r.decision.choice.kept() {
+        None => 2,
+        Some(_) => usize::from(r.decision.roll_number.clamp(1, 2) - 1),
     }
 }
 
@@ -1150,7 +1150,7 @@ mod tests {
     /// A rated decision of `seat` in `round` with the given error, luck and class.
     fn rated(seat: u8, round: u16, roll: u8, error: f64, luck: f64, class: usize) -> Rated {
         use crate::dice::Dice;
-        use crate::rules::{RuleSet, Sheet};
+        use crate::rules::{Choice, RuleSet, Sheet};
         let dice = Dice::from_faces(&[1, 2, 3, 4, 6]).unwrap();
         Rated {
             decision: crate::replay::Decision {

@@ -23,7 +23,6 @@
 
 use crate::dice::{Dice, FACES};
 use crate::replay::Replayed;
-use crate::rules::Choice;
 use dicelens_parsers::GameRecord;
 use std::collections::BTreeMap;
 
@@ -73,10 +72,7 @@ pub fn fresh_rolls(replayed: &Replayed) -> Vec<FreshRoll> {
                 counts: fresh.counts(),
             });
         }
-        kept = match decision.choice {
-            Choice::Keep(dice) => Some((decision.turn, dice)),
-            Choice::Score(_) | Choice::Write(_) => None,
-        };
+        kept = decision.choice.kept().map(|dice| (decision.turn, dice));
     }
     rolls
 }

@@ -12,13 +12,13 @@ use crate::aggregate::{Overflow, Parts};
 use crate::corpus::fingerprint;
 use crate::corpus::{LogFile, SkipReason, Summary, STDIN_NAME};
 use crate::game_hash::content_hash;
+use crate::output::{check_complete, OutputDir};
 use crate::path_name::{name_of_path, path_of_name};
 use crate::pipeline::{rate_batch, OracleRegistry, Progress, RunMeter, BATCH};
 use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
-use crate::store::games::{read_game_rows, GameRow, GAME_COLUMNS};
 use crate::report::csv::DECISION_COLUMNS;
-use crate::output::{check_complete, OutputDir};
+use crate::store::games::{read_game_rows, GameRow, GAME_COLUMNS};
 use crate::store::summary::{
     DuplicateGame, MergeFields, NotSubtracted, SummaryFile, ThresholdsJson,
 };

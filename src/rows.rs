@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rate::{Class, Rated, Unit};
-use crate::rules::{Choice, PlayerSheet};
+use crate::rules::{Choice, GameFamily, PlayerSheet};
 use dicelens_parsers::GameRecord;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use std::borrow::Cow;
@@ -130,9 +130,9 @@ impl<'a> DecisionRow<'a> {
 
     /// A choice of this decision as JSON names it: `keep 234`, `score 3K`, `score D:MAX`.
     pub fn choice_name(&self, choice: Choice) -> String {
-        match (choice, self.sheet.code_of(choice)) {
-            (Choice::Write(_), Some(code)) => format!("score {code}"),
-            _ => choice.to_string(),
+        match self.sheet.code_of(choice) {
+            Some(code) => format!("score {code}"),
+            None => choice.to_string(),
         }
     }
 
@@ -143,10 +143,7 @@ impl<'a> DecisionRow<'a> {
 
     /// Upper-section total before the turn (in Jamb, of all columns together).
     pub fn upper_total(&self) -> u32 {
-        match &self.sheet {
-            PlayerSheet::Yahtzee(s) => s.upper_total,
-            PlayerSheet::Jamb(s) => s.columns().iter().map(|c| c.upper_sum() as u32).sum(),
-        }
+        self.sheet.upper_total()
     }
 
     /// Points before the turn.

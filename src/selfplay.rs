@@ -5,11 +5,12 @@
 //! given number of boxes free in all is collected. The same seed gives the same positions.
 
 use crate::dice::Dice;
-use crate::rules::{Choice, RuleSet, Sheet};
+use crate::rules::play::{play_turn, DiceLaw, TurnEnd, TurnPlayer};
+use crate::rules::{Choice, GameFamily, RuleSet, Sheet};
 use crate::simulate::choose;
 use crate::solve::expected::OptionValue;
 use crate::solve::match_points::{MatchSearch, MatchTurn};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
@@ -119,53 +120,77 @@ pub fn positions<P: Player>(
         let mut seat = 0;
         while !sheets[seat].is_complete() {
             let (mover, other) = (sheets[seat], sheets[1 - seat]);
-            let mut shown: Vec<u8> = (0..5).map(|_| rng.gen_range(1..=6)).collect();
             let turn = player.turn(&mover, &other).ok_or(SelfPlayError::Unvalued)?;
-            for rolls_left in (0..=2u8).rev() {
-                let roll = Dice::from_faces(&shown).ok_or(SelfPlayError::NoOption)?;
-                if free_boxes(&mover, &other) <= max_free && out.len() < count {
-                    out.push(TwoPlayerPosition {
-                        mover,
-                        other,
-                        roll,
-                        rolls_left,
-                    });
-                }
-                let mut options: Vec<OptionValue> = player
-                    .options(&turn, &mover, &roll, rolls_left)
-                    .into_iter()
-                    .map(|(choice, value)| OptionValue { choice, value })
-                    .collect();
-                if options.is_empty() {
-                    return Err(SelfPlayError::NoOption);
-                }
-                options.sort_by(|a, b| b.value.total_cmp(&a.value));
-                let pick = options
-                    .get(choose(&mut rng, &options, TEMPERATURE))
-                    .ok_or(SelfPlayError::NoOption)?
-                    .choice;
-                match pick {
-                    Choice::Keep(k) => {
-                        shown = k.faces();
-                        while shown.len() < 5 {
-                            shown.push(rng.gen_range(1..=6));
-                        }
-                    }
-                    Choice::Write(_) => return Err(SelfPlayError::IllegalBox),
-                    Choice::Score(category) => {
-                        let (after, _) = rules
-                            .box_of(category)
-                            .and_then(|b| mover.after(&roll, b))
-                            .ok_or(SelfPlayError::IllegalBox)?;
-                        sheets[seat] = after;
-                        break;
-                    }
-                }
-            }
+            let mut softmax = SoftmaxTurn {
+                player,
+                turn,
+                other,
+                max_free,
+                wanted: count,
+                out: &mut out,
+            };
+            let played = play_turn(&mut softmax, &mover, DiceLaw::Fair, &mut rng)?;
+            let TurnEnd::Written {
+                choice: Choice::Score(_),
+                after,
+                ..
+            } = played.end
+            else {
+                return Err(SelfPlayError::IllegalBox);
+            };
+            sheets[seat] = after;
             seat = 1 - seat;
         }
     }
     Ok(out)
+}
+
+/// One self-play turn in the turn loop: collects the positions of the phase asked for, then
+/// chooses by softmax over the player's option values at [`TEMPERATURE`].
+struct SoftmaxTurn<'a, P: Player> {
+    player: &'a P,
+    turn: P::Turn,
+    other: Sheet,
+    max_free: u32,
+    /// Positions wanted in all.
+    wanted: usize,
+    out: &'a mut Vec<TwoPlayerPosition>,
+}
+
+impl<P: Player> TurnPlayer<Sheet> for SoftmaxTurn<'_, P> {
+    type Error = SelfPlayError;
+
+    fn choose(
+        &mut self,
+        mover: &Sheet,
+        roll: &Dice,
+        roll_number: u8,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Choice, SelfPlayError> {
+        let rolls_left = mover.max_rolls() - roll_number;
+        if free_boxes(mover, &self.other) <= self.max_free && self.out.len() < self.wanted {
+            self.out.push(TwoPlayerPosition {
+                mover: *mover,
+                other: self.other,
+                roll: *roll,
+                rolls_left,
+            });
+        }
+        let mut options: Vec<OptionValue> = self
+            .player
+            .options(&self.turn, mover, roll, rolls_left)
+            .into_iter()
+            .map(|(choice, value)| OptionValue { choice, value })
+            .collect();
+        if options.is_empty() {
+            return Err(SelfPlayError::NoOption);
+        }
+        options.sort_by(|a, b| b.value.total_cmp(&a.value));
+        let pick = options
+            .get(choose(rng, &options, TEMPERATURE))
+            .ok_or(SelfPlayError::NoOption)?;
+        Ok(pick.choice)
+    }
 }
 
 #[cfg(test)]

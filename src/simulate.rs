@@ -10,11 +10,14 @@
 pub mod jamb;
 pub mod jamb_strategies;
 
+pub use crate::rules::play::DiceLaw;
+
 use crate::dice::Dice;
 use crate::replay::Decision;
-use crate::rules::{Choice, PlayerSheet, RuleSet, Sheet};
+use crate::rules::play::{play_turn, TurnEnd, TurnPlayer};
+use crate::rules::{Choice, GameFamily, PlayerSheet, RuleSet, Sheet};
 use crate::solve::expected::{OptionValue, TurnOracle};
-use dicelens_parsers::{BoxCode, GameRecord, Keep, Provenance, Termination, TurnRecord};
+use dicelens_parsers::{BoxCode, GameRecord, Provenance, Termination, TurnRecord};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -48,66 +51,6 @@ impl Default for Plan {
             games: 1,
             seed: 1,
             dice: DiceLaw::Fair,
-        }
-    }
-}
-
-/// How a simulated die falls.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum DiceLaw {
-    /// Every face with probability 1/6.
-    #[default]
-    Fair,
-    /// `face` with probability `probability`, the five other faces sharing the rest equally.
-    Loaded {
-        /// The loaded face (1 to 6).
-        face: u8,
-        /// Its probability, strictly between 0 and 1.
-        probability: f64,
-    },
-}
-
-impl DiceLaw {
-    /// A die that shows `face` with probability `probability`; `None` unless `face` is 1 to 6
-    /// and `probability` lies strictly between 0 and 1.
-    pub fn loaded(face: u8, probability: f64) -> Option<DiceLaw> {
-        let valid = (1..=6).contains(&face) && probability > 0.0 && probability < 1.0;
-        valid.then_some(DiceLaw::Loaded { face, probability })
-    }
-
-    /// The probability of each face (1 to 6, in order).
-    pub fn face_probabilities(&self) -> [f64; 6] {
-        match *self {
-            DiceLaw::Fair => [1.0 / 6.0; 6],
-            DiceLaw::Loaded { face, probability } => std::array::from_fn(|i| {
-                if i + 1 == usize::from(face) {
-                    probability
-                } else {
-                    (1.0 - probability) / 5.0
-                }
-            }),
-        }
-    }
-
-    /// Rolls one die. A fair die draws exactly as simulations always have (the same corpus
-    /// bytes for a seed).
-    pub fn roll(&self, rng: &mut ChaCha8Rng) -> u8 {
-        match *self {
-            DiceLaw::Fair => rng.gen_range(1..=6),
-            DiceLaw::Loaded { face, probability } => {
-                let draw: f64 = rng.gen();
-                if draw < probability {
-                    return face;
-                }
-                // One of the five other faces, equally likely.
-                let other = (((draw - probability) / (1.0 - probability)) * 5.0) as u8;
-                let other = other.min(4) + 1;
-                if other >= face {
-                    other + 1
-                } else {
-                    other
-                }
-            }
         }
     }
 }
@@ -274,6 +217,44 @@ fn sim_record(
     record
 }
 
+/// A simulated one-column player in the turn loop: chooses by softmax over the solitaire
+/// oracle's option values at its temperature, and writes down every decision and its error.
+struct SoftmaxPlayer<'a> {
+    oracle: TurnOracle,
+    temperature: f64,
+    /// The decision's seat, round and turn index in the game.
+    at: (u8, u16, u16),
+    decisions: &'a mut Vec<Decision>,
+    errors: &'a mut Vec<f64>,
+}
+
+impl TurnPlayer<Sheet> for SoftmaxPlayer<'_> {
+    type Error = std::convert::Infallible;
+
+    fn choose(
+        &mut self,
+        sheet: &Sheet,
+        dice: &Dice,
+        roll_number: u8,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Choice, Self::Error> {
+        let options = self.oracle.options(dice, sheet.max_rolls() - roll_number);
+        let pick = choose(rng, &options, self.temperature);
+        self.errors.push(options[0].value - options[pick].value);
+        let (seat, round, turn) = self.at;
+        self.decisions.push(Decision {
+            seat,
+            round,
+            turn,
+            roll_number,
+            sheet: PlayerSheet::Yahtzee(*sheet),
+            dice: *dice,
+            choice: options[pick].choice,
+        });
+        Ok(options[pick].choice)
+    }
+}
+
 /// Simulates game number `index` of `plan`.
 pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: usize) -> SimGame {
     let mut rng = game_rng(plan.seed, index);
@@ -290,48 +271,39 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
             let Some(oracle) = TurnOracle::new(table, &sheet) else {
                 continue;
             };
+            let mut softmax = SoftmaxPlayer {
+                oracle,
+                temperature: players[player].temperature,
+                at: (seat as u8, round as u16, turns.len() as u16),
+                decisions: &mut decisions,
+                errors: &mut errors,
+            };
+            let Ok(played) = play_turn(&mut softmax, &sheet, plan.dice, &mut rng);
             let mut turn = TurnRecord {
                 round: round as u16,
                 seat: seat as u8,
+                roll_count: played.rolls.len() as u8,
                 ..TurnRecord::default()
             };
-            let mut shown: [u8; 5] = std::array::from_fn(|_| plan.dice.roll(&mut rng));
-            for roll_number in 1..=3u8 {
-                turn.rolls[usize::from(roll_number - 1)] = shown;
-                turn.roll_count = roll_number;
-                let dice = Dice::from_faces(&shown).unwrap_or_default();
-                let options = oracle.options(&dice, 3 - roll_number);
-                let pick = choose(&mut rng, &options, players[player].temperature);
-                errors.push(options[0].value - options[pick].value);
-                decisions.push(Decision {
-                    seat: seat as u8,
-                    round: round as u16,
-                    turn: turns.len() as u16,
-                    roll_number,
-                    sheet: PlayerSheet::Yahtzee(sheet),
-                    dice,
-                    choice: options[pick].choice,
-                });
-                match options[pick].choice {
-                    Choice::Keep(kept) => {
-                        let (keep, next) = reroll(&mut rng, plan.dice, &shown, &kept);
-                        turn.keeps[usize::from(roll_number - 1)] = keep;
-                        shown = next;
-                    }
-                    // The solitaire table's options are Yahtzee boxes only.
-                    Choice::Write(_) => break,
-                    Choice::Score(category) => {
-                        let b = rules.box_of(category).unwrap_or(0);
-                        let scored = sheet.score(&dice, b).map_or(0, |s| s.points);
-                        turn.category = BoxCode::parse(category.code()).unwrap_or_default();
-                        turn.points = Some(scored as u16);
-                        turn.total_before = Some(sheet.points);
-                        if let Some((next, _)) = sheet.after(&dice, b) {
-                            sheets[seat] = next;
-                        }
-                        break;
-                    }
-                }
+            for (slot, roll) in turn.rolls.iter_mut().zip(&played.rolls) {
+                *slot = *roll;
+            }
+            for (slot, keep) in turn.keeps.iter_mut().zip(played.shown_keeps) {
+                *slot = keep;
+            }
+            // The solitaire table's options are legal boxes of the sheet, so every turn ends
+            // written; a turn that did not leaves its box empty.
+            if let TurnEnd::Written {
+                choice: Choice::Score(category),
+                points,
+                after,
+                ..
+            } = played.end
+            {
+                turn.category = BoxCode::parse(category.code()).unwrap_or_default();
+                turn.points = u16::try_from(points).ok();
+                turn.total_before = Some(sheet.points);
+                sheets[seat] = after;
             }
             turns.push(turn);
         }
@@ -350,30 +322,6 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
         decisions,
         errors,
     }
-}
-
-/// Keeps `kept` out of `shown` (the first dice that match, in table order) and rerolls the
-/// others in place (as `dice` falls), as a site shows them. Returns the keep as written and the
-/// new roll.
-pub(crate) fn reroll(
-    rng: &mut ChaCha8Rng,
-    dice: DiceLaw,
-    shown: &[u8; 5],
-    kept: &Dice,
-) -> (Keep, [u8; 5]) {
-    let mut left = kept.counts();
-    let mut next = *shown;
-    let mut written = Vec::with_capacity(5);
-    for die in next.iter_mut() {
-        let face = usize::from(*die - 1);
-        if left[face] > 0 {
-            left[face] -= 1;
-            written.push(*die);
-        } else {
-            *die = dice.roll(rng);
-        }
-    }
-    (Keep::new(&written).unwrap_or_default(), next)
 }
 
 /// Simulates the games `range` of `plan` in parallel, returned in order.
@@ -402,34 +350,5 @@ pub fn add_truth(truth: &mut [PlayerTruth], players: &[SimPlayer], game: &SimGam
             truth[*p].decisions += 1;
             truth[*p].total_error += error;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A fair die draws as simulations always did; a loaded one shows its face about as often as
-    /// asked, the others equally.
-    #[test]
-    fn dice_laws_draw_as_asked() {
-        let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(4), ChaCha8Rng::seed_from_u64(4));
-        for _ in 0..1000 {
-            assert_eq!(DiceLaw::Fair.roll(&mut a), b.gen_range(1..=6));
-        }
-        let law = DiceLaw::loaded(2, 0.4).unwrap();
-        let mut counts = [0u32; 6];
-        for _ in 0..60_000 {
-            counts[usize::from(law.roll(&mut a) - 1)] += 1;
-        }
-        let expected = law.face_probabilities();
-        for (face, &count) in counts.iter().enumerate() {
-            let share = f64::from(count) / 60_000.0;
-            assert!((share - expected[face]).abs() < 0.01, "{counts:?}");
-        }
-        assert!((expected[1] - 0.4).abs() < 1e-15 && (expected[0] - 0.12).abs() < 1e-15);
-        assert_eq!(DiceLaw::loaded(7, 0.4), None);
-        assert_eq!(DiceLaw::loaded(6, 1.0), None);
-        assert_eq!(DiceLaw::loaded(6, 0.0), None);
     }
 }

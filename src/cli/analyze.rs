@@ -5,8 +5,8 @@
 use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, TablesFlag};
 pub(crate) use super::progress::Bar;
 use super::{notice, print_stdout, CliError, Required};
-use dicelens::pipeline::{Analyzer, Options, Progress};
 use dicelens::output::OutputDir;
+use dicelens::pipeline::{Analyzer, Options, Progress};
 use dicelens::report::{self, AnalysisFiles, WriteError};
 use dicelens::workflow::analyze::{analyze_with_pages, AnalyzeRequest};
 use std::path::{Path, PathBuf};

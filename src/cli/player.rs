@@ -9,8 +9,8 @@
 use super::analyze::Bar;
 use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
 use super::{print_stdout, CliError, Required};
-use dicelens::pipeline::Options;
 use dicelens::output::{make_dir, prepare_file};
+use dicelens::pipeline::Options;
 use dicelens::report::player as page;
 use dicelens::workflow::player::{player, PlayerError, PlayerSource};
 use std::path::PathBuf;

@@ -333,7 +333,7 @@ pub struct EvalLine {
 /// decisions (their indices are the report's decision indices).
 fn scorecards(game: &GameRecord, replayed: &Replayed, rated: &[Rated]) -> Vec<Scorecard> {
     // Jamb slips are shown by the per-roll table and the totals, not as one column of boxes.
-    let Some(GameRules::Yahtzee(rules)) = replayed.rules else {
+    let Some(rules) = replayed.rules.and_then(GameRules::yahtzee) else {
         return Vec::new();
     };
     let seats = replayed.seats;

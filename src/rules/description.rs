@@ -7,11 +7,9 @@
 //! [`Scoring::points`]. A new member of the family (more dice, other boxes) is a new
 //! description, not new scoring code.
 
-use super::jamb::{
-    ColumnKind, FourKindRule, FullHouseRule, JambRules, UPPER_BONUS, UPPER_BONUS_THRESHOLD,
-};
 use super::{ExtraBonus, JokerRule, RuleSet, EXTRA_YAHTZEE_BONUS, UPPER_THRESHOLD};
 use crate::dice::{Dice, FACES};
+use std::fmt;
 
 /// A game of the Yahtzee family, described as data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,7 +269,7 @@ impl GameDescription {
 }
 
 /// A box of the upper section: the dice showing `face`.
-const fn upper(code: &'static str, name: &'static str, face: u8) -> BoxRule {
+pub(super) const fn upper(code: &'static str, name: &'static str, face: u8) -> BoxRule {
     BoxRule {
         code,
         name,
@@ -284,7 +282,7 @@ const fn upper(code: &'static str, name: &'static str, face: u8) -> BoxRule {
 }
 
 /// A box of the given section scored by `pattern` and `payoff`.
-const fn scored(
+pub(super) const fn scored(
     code: &'static str,
     name: &'static str,
     section: Section,
@@ -300,7 +298,7 @@ const fn scored(
 }
 
 /// A lower box scored by `pattern` and `payoff`.
-const fn lower(
+pub(super) const fn lower(
     code: &'static str,
     name: &'static str,
     pattern: Pattern,
@@ -310,7 +308,7 @@ const fn lower(
 }
 
 /// Groups of alike dice of different faces.
-const fn groups(sizes: &'static [u8]) -> Pattern {
+pub(super) const fn groups(sizes: &'static [u8]) -> Pattern {
     Pattern::Groups {
         sizes,
         alike_too: false,
@@ -318,7 +316,7 @@ const fn groups(sizes: &'static [u8]) -> Pattern {
 }
 
 /// The sum of all the dice.
-const DICE_SUM: Payoff = Payoff::DiceSum { plus: 0 };
+pub(super) const DICE_SUM: Payoff = Payoff::DiceSum { plus: 0 };
 /// The sum of the dice that form the pattern.
 const PATTERN_SUM: Payoff = Payoff::PatternSum { plus: 0 };
 
@@ -334,7 +332,7 @@ const UPPER_BOXES: [BoxRule; 6] = [
 
 /// The six upper boxes followed by `lower`, as an array of `N` boxes (`N` = 6 + the lower
 /// boxes).
-const fn upper_then<const N: usize>(lower: &[BoxRule]) -> [BoxRule; N] {
+pub(super) const fn upper_then<const N: usize>(lower: &[BoxRule]) -> [BoxRule; N] {
     let mut out = [UPPER_BOXES[0]; N];
     let mut i = 0;
     while i < N {
@@ -466,108 +464,6 @@ pub const YATZY: GameDescription = GameDescription {
     final_score: FinalScore::Sum,
 };
 
-/// Jamb's 13 boxes under the given four-of-a-kind and full-house variants.
-const fn jamb_boxes(four_kind: FourKindRule, full_house: FullHouseRule) -> [BoxRule; 13] {
-    let four_kind_payoff = match four_kind {
-        FourKindRule::FourDicePlus40 => Payoff::PatternSum { plus: 40 },
-        FourKindRule::AllDicePlus40 => Payoff::DiceSum { plus: 40 },
-    };
-    let alike_too = matches!(full_house, FullHouseRule::FiveAlikeToo);
-    upper_then(&[
-        scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
-        scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
-        lower(
-            "K",
-            "straight (kenta)",
-            Pattern::Straight(&[(1, 5), (2, 6)]),
-            Payoff::ByRoll {
-                first: 66,
-                less_per_roll: 10,
-            },
-        ),
-        lower(
-            "T",
-            "three of a kind (triling)",
-            groups(&[3]),
-            Payoff::PatternSum { plus: 20 },
-        ),
-        lower(
-            "F",
-            "full house (ful)",
-            Pattern::Groups {
-                sizes: &[3, 2],
-                alike_too,
-            },
-            Payoff::PatternSum { plus: 30 },
-        ),
-        lower(
-            "P",
-            "four of a kind (poker)",
-            groups(&[4]),
-            four_kind_payoff,
-        ),
-        lower(
-            "J",
-            "five of a kind (jamb)",
-            groups(&[5]),
-            Payoff::PatternSum { plus: 50 },
-        ),
-    ])
-}
-
-/// Jamb's boxes under the default variants (four dice plus 40, five alike no full house).
-const JAMB_BOXES: [BoxRule; 13] = jamb_boxes(FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces);
-/// Jamb's boxes, four of a kind scored with all the dice.
-const JAMB_BOXES_ALL_DICE: [BoxRule; 13] =
-    jamb_boxes(FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces);
-/// Jamb's boxes, five alike a full house too.
-const JAMB_BOXES_ALIKE_FULL: [BoxRule; 13] =
-    jamb_boxes(FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo);
-/// Jamb's boxes, both variants.
-const JAMB_BOXES_ALL_DICE_ALIKE_FULL: [BoxRule; 13] =
-    jamb_boxes(FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo);
-
-/// Jamb's 13 boxes under the variants of `rules`.
-pub(super) fn jamb_box_rules(rules: &JambRules) -> &'static [BoxRule; 13] {
-    match (rules.four_kind, rules.full_house) {
-        (FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES,
-        (FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES_ALL_DICE,
-        (FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo) => &JAMB_BOXES_ALIKE_FULL,
-        (FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo) => {
-            &JAMB_BOXES_ALL_DICE_ALIKE_FULL
-        }
-    }
-}
-
-/// Jamb under `rules`: five dice, three rolls, its columns, 30 at 60 per column, no joker,
-/// `(MAX - MIN) × ones` per column.
-pub(super) fn jamb_game(rules: &JambRules) -> GameDescription {
-    GameDescription {
-        name: rules.name,
-        dice: 5,
-        faces: 6,
-        rolls_per_turn: 3,
-        last_turn_rolls: 3,
-        boxes: jamb_box_rules(rules),
-        columns: rules.columns,
-        announced: &[],
-        upper_bonus: UpperBonus {
-            threshold: UPPER_BONUS_THRESHOLD.unsigned_abs(),
-            points: UPPER_BONUS.unsigned_abs(),
-        },
-        joker: JokerRule::None,
-        extra_bonus: ExtraBonusRule {
-            when: ExtraBonus::Never,
-            points: 0,
-        },
-        final_score: FinalScore::ColumnsWithMiddle {
-            high: 6,
-            low: 7,
-            times: 0,
-        },
-    }
-}
-
 impl RuleSet {
     /// The rule set as data.
     pub fn description(self) -> &'static GameDescription {
@@ -582,10 +478,57 @@ impl RuleSet {
     }
 }
 
-impl JambRules {
-    /// The rule set as data.
-    pub fn description(&self) -> GameDescription {
-        jamb_game(self)
+/// How a column's boxes may be filled; the kinds differ only in which box may come next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ColumnKind {
+    /// Top to bottom: only the topmost empty box.
+    Down,
+    /// Bottom to top: only the bottommost empty box.
+    Up,
+    /// Any empty box.
+    Free,
+    /// Any empty box, but only with the dice of the turn's first roll.
+    Hand,
+    /// Toward the middle: the topmost or the bottommost empty box.
+    Outer,
+    /// From the middle: Max or Min first, then any empty box next to a filled one.
+    Inner,
+}
+
+impl ColumnKind {
+    /// Every column kind.
+    pub const ALL: [ColumnKind; 6] = [
+        ColumnKind::Down,
+        ColumnKind::Up,
+        ColumnKind::Free,
+        ColumnKind::Hand,
+        ColumnKind::Outer,
+        ColumnKind::Inner,
+    ];
+
+    /// The kind's letter: `D`, `U`, `F`, `H`, `O`, `I`.
+    pub fn code(self) -> char {
+        match self {
+            ColumnKind::Down => 'D',
+            ColumnKind::Up => 'U',
+            ColumnKind::Free => 'F',
+            ColumnKind::Hand => 'H',
+            ColumnKind::Outer => 'O',
+            ColumnKind::Inner => 'I',
+        }
+    }
+
+    /// The kind with the given letter, case-insensitive.
+    pub fn parse(code: char) -> Option<ColumnKind> {
+        ColumnKind::ALL
+            .into_iter()
+            .find(|k| k.code().eq_ignore_ascii_case(&code))
+    }
+}
+
+impl fmt::Display for ColumnKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.code())
     }
 }
 
@@ -593,7 +536,7 @@ impl JambRules {
 mod tests {
     use super::*;
     use crate::dice::{DICE, ROLLS};
-    use crate::rules::jamb::{JambBox, MAX_ROLLS};
+    use crate::rules::jamb::{FourKindRule, FullHouseRule, JambBox, JambRules, MAX_ROLLS};
     use crate::rules::{Category, Family, Scored, UPPER_BOXES as UPPER_BOX_COUNT};
 
     /// The scoring of a box before the descriptions (issue 31), kept as the reference the

@@ -1,13 +1,224 @@
-//! Both families behind one interface: [`GameRules`] names a rule set of either family and
-//! [`PlayerSheet`] is a player's sheet of either, with what the replay needs of them (the box a
-//! log names, what the roll scores there, the sheet after). Replay, rating, aggregation and
-//! reports go through these; only the oracles and the scorecards look inside.
+//! Both families behind one interface: [`GameFamily`] is what a sheet of any family answers
+//! (the moves a roll allows, what a move scores and the sheet after, the end of the game),
+//! implemented by the single-column [`Sheet`], the Jamb slip and [`PlayerSheet`]; [`GameRules`]
+//! names a rule set of either family and [`PlayerSheet`] is a player's sheet of either, with what
+//! the replay needs of them (the box a log names, what the roll scores there, the sheet after).
+//! Replay, rating, aggregation, reports and the turn loop ([`super::play`]) go through these;
+//! only the oracles and the scorecards look inside.
 
-use super::jamb::{JambRules, JambSheet};
+use super::jamb::{JambRules, JambSheet, MAX_ROLLS};
 use super::{Choice, RuleSet, Sheet, UnknownRuleSet};
 use crate::dice::Dice;
 use std::fmt;
 use std::str::FromStr;
+
+/// What a sheet of any game family answers, between turns: the moves a roll allows, what a
+/// move scores and the sheet after, how far the game has gone. Written once per family (for
+/// [`Sheet`] and [`JambSheet`]) and for [`PlayerSheet`], which holds either; the turn loop
+/// ([`super::play::play_turn`]) and every consumer that does not need the concrete sheet use it.
+pub trait GameFamily: Sized {
+    /// Rolls a turn has at most.
+    fn max_rolls(&self) -> u8;
+
+    /// Whether the dice of roll `roll_number` may be kept in part and the others rolled again.
+    fn may_roll_again(&self, roll_number: u8) -> bool;
+
+    /// Every box choice ([`Choice::Score`] or [`Choice::Write`]) that may take `dice` shown by
+    /// roll `roll_number` now, in sheet order: the legal moves besides keeps.
+    fn box_choices(&self, dice: &Dice, roll_number: u8) -> Vec<Choice>;
+
+    /// Writes `dice` of roll `roll_number` as the box choice `choice` says: the points written
+    /// in the box (bonuses excluded) and the sheet after; `None` for a keep or a box the dice
+    /// may not go to now.
+    fn play(&self, choice: Choice, dice: &Dice, roll_number: u8) -> Option<(i32, Self)>;
+
+    /// Points so far, bonuses included (a Jamb middle section can be negative).
+    fn total(&self) -> i64;
+
+    /// Turns left in the game: the boxes still empty.
+    fn turns_left(&self) -> u32;
+
+    /// True when every box is filled: the game is over for this player.
+    fn is_over(&self) -> bool {
+        self.turns_left() == 0
+    }
+
+    /// Turns each player takes in a whole game: one per box.
+    fn rounds(&self) -> usize;
+
+    /// The code of the box a box choice names (`3K`, `D:MAX`); `None` for a keep or a choice
+    /// of the other family.
+    fn box_code(&self, choice: Choice) -> Option<String>;
+
+    /// Upper-section total (in Jamb, of all columns together).
+    fn upper_total(&self) -> u32;
+}
+
+impl GameFamily for Sheet {
+    fn max_rolls(&self) -> u8 {
+        SINGLE_COLUMN_ROLLS
+    }
+
+    fn may_roll_again(&self, roll_number: u8) -> bool {
+        roll_number < SINGLE_COLUMN_ROLLS
+    }
+
+    fn box_choices(&self, dice: &Dice, _roll_number: u8) -> Vec<Choice> {
+        let boxes = self.rules.boxes();
+        (0..self.rules.box_count())
+            .filter(|&b| self.score(dice, b).is_some())
+            .map(|b| Choice::Score(boxes[b]))
+            .collect()
+    }
+
+    fn play(&self, choice: Choice, dice: &Dice, _roll_number: u8) -> Option<(i32, Sheet)> {
+        let Choice::Score(category) = choice else {
+            return None;
+        };
+        let b = self.rules.box_of(category)?;
+        let points = self.score(dice, b)?.points;
+        let (after, _) = self.after(dice, b)?;
+        Some((i32::try_from(points).ok()?, after))
+    }
+
+    fn total(&self) -> i64 {
+        i64::from(self.points)
+    }
+
+    fn turns_left(&self) -> u32 {
+        self.free_count()
+    }
+
+    fn rounds(&self) -> usize {
+        self.rules.box_count()
+    }
+
+    fn box_code(&self, choice: Choice) -> Option<String> {
+        match choice {
+            Choice::Score(c) => Some(c.code().to_string()),
+            _ => None,
+        }
+    }
+
+    fn upper_total(&self) -> u32 {
+        self.upper_total
+    }
+}
+
+impl GameFamily for JambSheet {
+    fn max_rolls(&self) -> u8 {
+        MAX_ROLLS
+    }
+
+    fn may_roll_again(&self, roll_number: u8) -> bool {
+        JambSheet::may_roll_again(self, roll_number)
+    }
+
+    fn box_choices(&self, _dice: &Dice, roll_number: u8) -> Vec<Choice> {
+        self.legal_cells(roll_number).map(Choice::Write).collect()
+    }
+
+    fn play(&self, choice: Choice, dice: &Dice, roll_number: u8) -> Option<(i32, JambSheet)> {
+        let Choice::Write(cell) = choice else {
+            return None;
+        };
+        let points = self.score_cell(dice, roll_number, cell)?;
+        Some((points, self.after_cell(dice, roll_number, cell)?))
+    }
+
+    fn total(&self) -> i64 {
+        i64::from(JambSheet::total(self))
+    }
+
+    fn turns_left(&self) -> u32 {
+        JambSheet::turns_left(self) as u32
+    }
+
+    fn rounds(&self) -> usize {
+        self.rules().turns()
+    }
+
+    fn box_code(&self, choice: Choice) -> Option<String> {
+        match choice {
+            Choice::Write(cell) => Some(self.cell_code(cell)),
+            _ => None,
+        }
+    }
+
+    fn upper_total(&self) -> u32 {
+        self.columns().iter().map(|c| c.upper_sum() as u32).sum()
+    }
+}
+
+/// Calls the same [`GameFamily`] method on the sheet a [`PlayerSheet`] holds.
+macro_rules! on_sheet {
+    ($sheet:expr, $s:ident => $call:expr) => {
+        match $sheet {
+            PlayerSheet::Yahtzee($s) => $call,
+            PlayerSheet::Jamb($s) => $call,
+        }
+    };
+}
+
+impl GameFamily for PlayerSheet {
+    fn max_rolls(&self) -> u8 {
+        on_sheet!(self, s => GameFamily::max_rolls(s))
+    }
+
+    fn may_roll_again(&self, roll_number: u8) -> bool {
+        on_sheet!(self, s => GameFamily::may_roll_again(s, roll_number))
+    }
+
+    fn box_choices(&self, dice: &Dice, roll_number: u8) -> Vec<Choice> {
+        on_sheet!(self, s => s.box_choices(dice, roll_number))
+    }
+
+    fn play(&self, choice: Choice, dice: &Dice, roll_number: u8) -> Option<(i32, PlayerSheet)> {
+        match self {
+            PlayerSheet::Yahtzee(s) => s
+                .play(choice, dice, roll_number)
+                .map(|(points, after)| (points, PlayerSheet::Yahtzee(after))),
+            PlayerSheet::Jamb(s) => s
+                .play(choice, dice, roll_number)
+                .map(|(points, after)| (points, PlayerSheet::Jamb(after))),
+        }
+    }
+
+    fn total(&self) -> i64 {
+        on_sheet!(self, s => GameFamily::total(s))
+    }
+
+    fn turns_left(&self) -> u32 {
+        on_sheet!(self, s => GameFamily::turns_left(s))
+    }
+
+    fn rounds(&self) -> usize {
+        on_sheet!(self, s => s.rounds())
+    }
+
+    fn box_code(&self, choice: Choice) -> Option<String> {
+        on_sheet!(self, s => s.box_code(choice))
+    }
+
+    fn upper_total(&self) -> u32 {
+        on_sheet!(self, s => GameFamily::upper_total(s))
+    }
+}
+
+/// Rolls a single-column turn has at most.
+pub const SINGLE_COLUMN_ROLLS: u8 = 3;
+
+impl Choice {
+    /// The dice a keep keeps; `None` for a box choice of either family ([`Choice::Score`] or
+    /// [`Choice::Write`]: ask the sheet which box, [`GameFamily::box_code`], and how many
+    /// points, [`GameFamily::play`]).
+    pub fn kept(&self) -> Option<Dice> {
+        match *self {
+            Choice::Keep(dice) => Some(dice),
+            Choice::Score(_) | Choice::Write(_) => None,
+        }
+    }
+}
 
 /// A rule set of either family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,10 +361,7 @@ impl PlayerSheet {
 
     /// Points so far, bonuses included (a Jamb middle section can be negative).
     pub fn points(&self) -> i64 {
-        match self {
-            PlayerSheet::Yahtzee(s) => i64::from(s.points),
-            PlayerSheet::Jamb(s) => i64::from(s.total()),
-        }
+        GameFamily::total(self)
     }
 
     /// The single-column sheet, if it is one.
@@ -174,10 +382,7 @@ impl PlayerSheet {
 
     /// Boxes still empty.
     pub fn free_count(&self) -> u32 {
-        match self {
-            PlayerSheet::Yahtzee(s) => s.free_count(),
-            PlayerSheet::Jamb(s) => s.turns_left() as u32,
-        }
+        GameFamily::turns_left(self)
     }
 
     /// True when every box is filled.
@@ -202,11 +407,7 @@ impl PlayerSheet {
 
     /// The code of the box a scoring choice names (`3K`, `D:MAX`); `None` for a keep.
     pub fn code_of(&self, choice: Choice) -> Option<String> {
-        match (self, choice) {
-            (_, Choice::Score(c)) => Some(c.code().to_string()),
-            (PlayerSheet::Jamb(s), Choice::Write(cell)) => Some(s.cell_code(cell)),
-            _ => None,
-        }
+        self.box_code(choice)
     }
 
     /// Points `dice` of roll `roll_number` score in the box of a scoring choice, `None` for a
@@ -295,4 +496,52 @@ fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Wr
         gained: i64::from(after.total()) - i64::from(sheet.total()),
         after: PlayerSheet::Jamb(after),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::jamb::JambRules;
+
+    /// A [`PlayerSheet`] answers as the sheet it holds, in both families, through a game of
+    /// first-legal-box turns.
+    #[test]
+    fn a_player_sheet_answers_as_the_sheet_it_holds() {
+        let roll = Dice::from_faces(&[1, 1, 1, 5, 5]).unwrap_or_default();
+        let mut yahtzee = Sheet::empty(RuleSet::Yahtzee);
+        let mut jamb = JambSheet::new(JambRules::JAMB_4);
+        assert_eq!(GameFamily::rounds(&yahtzee), 13);
+        assert_eq!(GameFamily::rounds(&jamb), 52);
+        for turn in 0..52 {
+            let (either, sheet) = match turn < 13 {
+                true => (PlayerSheet::Yahtzee(yahtzee), None),
+                false => (PlayerSheet::Jamb(jamb), Some(jamb)),
+            };
+            let choices = either.box_choices(&roll, 1);
+            assert!(!choices.is_empty(), "turn {turn}");
+            assert_eq!(either.turns_left(), either.free_count());
+            assert_eq!(either.total(), either.points());
+            let choice = choices[0];
+            let (points, after) = either.play(choice, &roll, 1).unwrap();
+            assert_eq!(points, either.points_of(choice, &roll, 1).unwrap() as i32);
+            assert_eq!(either.play(Choice::Keep(roll), &roll, 1), None);
+            assert!(either.box_code(choice).is_some());
+            match (sheet, after) {
+                (None, PlayerSheet::Yahtzee(next)) => {
+                    assert_eq!(yahtzee.box_choices(&roll, 1), choices);
+                    assert_eq!(GameFamily::upper_total(&next), next.upper_total);
+                    yahtzee = next;
+                }
+                (Some(slip), PlayerSheet::Jamb(next)) => {
+                    assert_eq!(slip.box_choices(&roll, 1), choices);
+                    assert_eq!(slip.play(choice, &roll, 1), Some((points, next)));
+                    jamb = next;
+                }
+                _ => panic!("turn {turn}: the sheet changed family"),
+            }
+        }
+        assert!(PlayerSheet::Yahtzee(yahtzee).is_over());
+        assert!(!PlayerSheet::Jamb(jamb).is_over());
+        assert_eq!(Choice::Keep(roll).kept(), Some(roll));
+    }
 }

@@ -3,8 +3,12 @@
 //!
 //! Self-contained: nothing else in the crate depends on it, and it shares only [`Dice`].
 
-use super::description;
-use crate::dice::{Dice, DICE};
+use super::description::{
+    groups, lower, scored, upper_then, BoxRule, ExtraBonusRule, FinalScore, GameDescription,
+    Pattern, Payoff, Section, UpperBonus, DICE_SUM,
+};
+use super::{ExtraBonus, JokerRule};
+use crate::dice::{Dice, DICE, FACES};
 use std::fmt;
 
 /// Number of boxes in a column.
@@ -123,53 +127,10 @@ impl fmt::Display for JambBox {
     }
 }
 
-/// How a column's boxes may be filled; the kinds differ only in which box may come next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ColumnKind {
-    /// Top to bottom: only the topmost empty box.
-    Down,
-    /// Bottom to top: only the bottommost empty box.
-    Up,
-    /// Any empty box.
-    Free,
-    /// Any empty box, but only with the dice of the turn's first roll.
-    Hand,
-    /// Toward the middle: the topmost or the bottommost empty box.
-    Outer,
-    /// From the middle: Max or Min first, then any empty box next to a filled one.
-    Inner,
-}
+pub use super::description::ColumnKind;
 
+/// Which box may come next: the fill order of each column kind, on Jamb's 13-box column.
 impl ColumnKind {
-    /// Every column kind.
-    pub const ALL: [ColumnKind; 6] = [
-        ColumnKind::Down,
-        ColumnKind::Up,
-        ColumnKind::Free,
-        ColumnKind::Hand,
-        ColumnKind::Outer,
-        ColumnKind::Inner,
-    ];
-
-    /// The kind's letter: `D`, `U`, `F`, `H`, `O`, `I`.
-    pub fn code(self) -> char {
-        match self {
-            ColumnKind::Down => 'D',
-            ColumnKind::Up => 'U',
-            ColumnKind::Free => 'F',
-            ColumnKind::Hand => 'H',
-            ColumnKind::Outer => 'O',
-            ColumnKind::Inner => 'I',
-        }
-    }
-
-    /// The kind with the given letter, case-insensitive.
-    pub fn parse(code: char) -> Option<ColumnKind> {
-        ColumnKind::ALL
-            .into_iter()
-            .find(|k| k.code().eq_ignore_ascii_case(&code))
-    }
-
     /// Mask of the boxes that may be filled next in a column of this kind whose filled boxes
     /// are `filled`, with dice of roll `roll_number`; 0 for a roll number outside 1..=3.
     pub fn allowed_boxes(self, filled: u16, roll_number: u8) -> u16 {
@@ -199,12 +160,6 @@ fn highest_bit(bits: u16) -> u16 {
         0
     } else {
         1 << (15 - bits.leading_zeros())
-    }
-}
-
-impl fmt::Display for ColumnKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.code())
     }
 }
 
@@ -291,8 +246,19 @@ impl JambRules {
         if dice.len() != DICE || !(1..=MAX_ROLLS).contains(&roll_number) {
             return None;
         }
-        let scoring = description::jamb_box_rules(self).get(b.index())?.scoring;
-        i32::try_from(scoring.points(dice, roll_number)).ok()
+        Some(self.points_of_counts(b, &dice.counts(), roll_number))
+    }
+
+    /// Points of dice with these face counts (`counts[i]` dice showing face `i + 1`) in box
+    /// `b`, when scored on roll `roll_number` (1 to 3): the scoring of [`JambRules::points`]
+    /// (the rule set's [description](super::description)), also for the hands a strategy aims at.
+    pub fn points_of_counts(&self, b: JambBox, counts: &[u8; FACES], roll_number: u8) -> i32 {
+        box_rules(self).get(b.index()).map_or(0, |rule| {
+            let points = rule
+                .scoring
+                .points(&Dice::from_counts(*counts), roll_number);
+            i32::try_from(points).unwrap_or(i32::MAX)
+        })
     }
 }
 
@@ -627,6 +593,117 @@ impl JambSheet {
             .iter()
             .map(ColumnState::total)
             .fold(0, i32::saturating_add)
+    }
+}
+
+// Jamb as data: its boxes under each variant, and its game description.
+
+/// Jamb's 13 boxes under the given four-of-a-kind and full-house variants.
+const fn jamb_boxes(four_kind: FourKindRule, full_house: FullHouseRule) -> [BoxRule; 13] {
+    let four_kind_payoff = match four_kind {
+        FourKindRule::FourDicePlus40 => Payoff::PatternSum { plus: 40 },
+        FourKindRule::AllDicePlus40 => Payoff::DiceSum { plus: 40 },
+    };
+    let alike_too = matches!(full_house, FullHouseRule::FiveAlikeToo);
+    upper_then(&[
+        scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
+        scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
+        lower(
+            "K",
+            "straight (kenta)",
+            Pattern::Straight(&[(1, 5), (2, 6)]),
+            Payoff::ByRoll {
+                first: 66,
+                less_per_roll: 10,
+            },
+        ),
+        lower(
+            "T",
+            "three of a kind (triling)",
+            groups(&[3]),
+            Payoff::PatternSum { plus: 20 },
+        ),
+        lower(
+            "F",
+            "full house (ful)",
+            Pattern::Groups {
+                sizes: &[3, 2],
+                alike_too,
+            },
+            Payoff::PatternSum { plus: 30 },
+        ),
+        lower(
+            "P",
+            "four of a kind (poker)",
+            groups(&[4]),
+            four_kind_payoff,
+        ),
+        lower(
+            "J",
+            "five of a kind (jamb)",
+            groups(&[5]),
+            Payoff::PatternSum { plus: 50 },
+        ),
+    ])
+}
+
+/// Jamb's boxes under the default variants (four dice plus 40, five alike no full house).
+const JAMB_BOXES: [BoxRule; 13] = jamb_boxes(FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces);
+/// Jamb's boxes, four of a kind scored with all the dice.
+const JAMB_BOXES_ALL_DICE: [BoxRule; 13] =
+    jamb_boxes(FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces);
+/// Jamb's boxes, five alike a full house too.
+const JAMB_BOXES_ALIKE_FULL: [BoxRule; 13] =
+    jamb_boxes(FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo);
+/// Jamb's boxes, both variants.
+const JAMB_BOXES_ALL_DICE_ALIKE_FULL: [BoxRule; 13] =
+    jamb_boxes(FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo);
+
+/// Jamb's 13 boxes under the variants of `rules`.
+pub(super) fn box_rules(rules: &JambRules) -> &'static [BoxRule; 13] {
+    match (rules.four_kind, rules.full_house) {
+        (FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES,
+        (FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES_ALL_DICE,
+        (FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo) => &JAMB_BOXES_ALIKE_FULL,
+        (FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo) => {
+            &JAMB_BOXES_ALL_DICE_ALIKE_FULL
+        }
+    }
+}
+
+/// Jamb under `rules`: five dice, three rolls, its columns, 30 at 60 per column, no joker,
+/// `(MAX - MIN) × ones` per column.
+fn game_description(rules: &JambRules) -> GameDescription {
+    GameDescription {
+        name: rules.name,
+        dice: 5,
+        faces: 6,
+        rolls_per_turn: 3,
+        last_turn_rolls: 3,
+        boxes: box_rules(rules),
+        columns: rules.columns,
+        announced: &[],
+        upper_bonus: UpperBonus {
+            threshold: UPPER_BONUS_THRESHOLD.unsigned_abs(),
+            points: UPPER_BONUS.unsigned_abs(),
+        },
+        joker: JokerRule::None,
+        extra_bonus: ExtraBonusRule {
+            when: ExtraBonus::Never,
+            points: 0,
+        },
+        final_score: FinalScore::ColumnsWithMiddle {
+            high: 6,
+            low: 7,
+            times: 0,
+        },
+    }
+}
+
+impl JambRules {
+    /// The rule set as data.
+    pub fn description(&self) -> GameDescription {
+        game_description(self)
     }
 }
 

@@ -4,9 +4,10 @@
 pub mod description;
 mod game;
 pub mod jamb;
+pub mod play;
 mod sheet;
 
-pub use game::{GameRules, PlayerSheet, Refused, Written};
+pub use game::{GameFamily, GameRules, PlayerSheet, Refused, Written, SINGLE_COLUMN_ROLLS};
 pub use sheet::{upper_totals, Sheet, SheetError};
 
 use crate::dice::Dice;

@@ -72,9 +72,9 @@
 //! a game is a function of its seed.
 
 use crate::dice::{Dice, DICE, FACES};
-use crate::rules::jamb::{straight_points, Cell, ColumnKind, JambBox, JambSheet, BOXES, MAX_ROLLS};
+use crate::rules::jamb::{Cell, ColumnKind, JambBox, JambRules, JambSheet, BOXES, MAX_ROLLS};
+use crate::rules::play::JambPlayer;
 use crate::rules::Choice;
-use crate::simulate::jamb::JambPlayer;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
@@ -231,11 +231,15 @@ fn most_frequent(counts: &[u8; FACES]) -> usize {
 }
 
 /// The target of box `jbox` for the dice `counts` shown by roll `roll` (see the module
-/// documentation, choices 1, 5 and 6).
-pub fn target(jbox: JambBox, counts: &[u8; FACES], roll: u8) -> Target {
+/// documentation, choices 1, 5 and 6); its points are what `rules` score for the target's
+/// dice (the dice aimed at only: the others are left out, so they add nothing).
+pub fn target(rules: &JambRules, jbox: JambBox, counts: &[u8; FACES], roll: u8) -> Target {
     let mut keep = [0u8; FACES];
-    let face_value = |f: usize| f as u32 + 1;
-    let (change, points) = match jbox {
+    // The dice the target aims at, as face counts.
+    let mut aim = [0u8; FACES];
+    // The roll whose dice are scored: this one, or for a straight still to make, the next.
+    let mut scored_on = roll;
+    let change = match jbox {
         JambBox::Ones
         | JambBox::Twos
         | JambBox::Threes
@@ -244,58 +248,51 @@ pub fn target(jbox: JambBox, counts: &[u8; FACES], roll: u8) -> Target {
         | JambBox::Sixes => {
             let f = jbox.index();
             keep[f] = counts[f].min(UPPER_TARGET);
-            let dice = counts[f].max(UPPER_TARGET);
-            (
-                UPPER_TARGET.saturating_sub(counts[f]),
-                face_value(f) * u32::from(dice),
-            )
+            aim[f] = counts[f].max(UPPER_TARGET);
+            UPPER_TARGET.saturating_sub(counts[f])
         }
         JambBox::Max | JambBox::Min => {
             let (faces, filler) = if jbox == JambBox::Max {
-                (usize::from(MAX_LOW_FACE - 1)..FACES, 6)
+                (usize::from(MAX_LOW_FACE - 1)..FACES, FACES - 1)
             } else {
-                (0..usize::from(MIN_HIGH_FACE), 1)
+                (0..usize::from(MIN_HIGH_FACE), 0)
             };
             let mut kept = 0u8;
-            let mut sum = 0u32;
             for f in faces {
                 keep[f] = counts[f];
                 kept += counts[f];
-                sum += face_value(f) * u32::from(counts[f]);
             }
             let change = (DICE as u8).saturating_sub(kept);
-            (change, sum + filler * u32::from(change))
+            aim = keep;
+            aim[filler] += change;
+            change
         }
         JambBox::Straight => {
             let missing = |low: usize| (low..low + 5).filter(|&f| counts[f] == 0).count() as u8;
             let low = usize::from(missing(1) < missing(0));
             for f in low..low + 5 {
                 keep[f] = counts[f].min(1);
+                aim[f] = 1;
             }
             let change = missing(low);
             let made_on = if change == 0 { roll } else { roll + 1 };
-            return Target {
-                keep,
-                change,
-                points: f64::from(straight_points(made_on.clamp(1, MAX_ROLLS))),
-            };
+            scored_on = made_on.clamp(1, MAX_ROLLS);
+            change
         }
         JambBox::ThreeKind | JambBox::FourKind | JambBox::Jamb => {
-            let (want, bonus) = match jbox {
-                JambBox::ThreeKind => (3u8, 20),
-                JambBox::FourKind => (4, 40),
-                _ => (5, 50),
+            let want = match jbox {
+                JambBox::ThreeKind => 3u8,
+                JambBox::FourKind => 4,
+                _ => 5,
             };
             let f = most_frequent(counts);
             keep[f] = counts[f].min(want);
-            (
-                want.saturating_sub(counts[f]),
-                u32::from(want) * face_value(f) + bonus,
-            )
+            aim[f] = want;
+            want.saturating_sub(counts[f])
         }
         JambBox::FullHouse => {
             // (change, points, three's face, pair's face)
-            let mut best = (u8::MAX, 0u32, 0usize, 0usize);
+            let mut best = (u8::MAX, 0i32, 0usize, 0usize);
             for three in (0..FACES).rev() {
                 for two in (0..FACES).rev() {
                     if three == two {
@@ -303,22 +300,27 @@ pub fn target(jbox: JambBox, counts: &[u8; FACES], roll: u8) -> Target {
                     }
                     let change =
                         3u8.saturating_sub(counts[three]) + 2u8.saturating_sub(counts[two]);
-                    let points = 3 * face_value(three) + 2 * face_value(two) + 30;
+                    let mut full = [0u8; FACES];
+                    full[three] = 3;
+                    full[two] = 2;
+                    let points = rules.points_of_counts(jbox, &full, roll);
                     if change < best.0 || (change == best.0 && points > best.1) {
                         best = (change, points, three, two);
                     }
                 }
             }
-            let (change, points, three, two) = best;
+            let (change, _, three, two) = best;
             keep[three] = counts[three].min(3);
             keep[two] = counts[two].min(2);
-            (change, points)
+            aim[three] = 3;
+            aim[two] = 2;
+            change
         }
     };
     Target {
         keep,
         change,
-        points: f64::from(points),
+        points: f64::from(rules.points_of_counts(jbox, &aim, scored_on)),
     }
 }
 
@@ -420,7 +422,7 @@ impl<'a> Turn<'a> {
             dice,
             roll,
             rolls_left,
-            targets: std::array::from_fn(|i| target(JambBox::ALL[i], &counts, roll)),
+            targets: std::array::from_fn(|i| target(sheet.rules(), JambBox::ALL[i], &counts, roll)),
             reserve: free.filter(|_| other_open),
         }
     }
@@ -699,7 +701,7 @@ mod tests {
 
     /// (keep as a string, change, points) of a box's target.
     fn t(jbox: JambBox, d: &str, roll: u8) -> (String, u8, f64) {
-        let t = target(jbox, &counts(d), roll);
+        let t = target(&JambRules::JAMB_5, jbox, &counts(d), roll);
         (Dice::from_counts(t.keep).to_string(), t.change, t.points)
     }
 
@@ -741,6 +743,33 @@ mod tests {
         // Two pairs: the higher pair's face for three and four of a kind.
         assert_eq!(t(FourKind, "22446", 1), ("44".into(), 2, 56.0));
         assert_eq!(t(Jamb, "33333", 2), ("33333".into(), 0, 65.0));
+    }
+
+    /// A target the dice have reached is worth what the rules score for those dice, in every
+    /// box, after every roll, under both rule sets: the strategies score with the rules.
+    #[test]
+    fn reached_targets_score_as_the_rules() {
+        let all: Vec<[u8; FACES]> = outcomes(DICE).into_iter().map(|(c, _)| c).collect();
+        assert_eq!(all.len(), 252);
+        for rules in JambRules::ALL {
+            for counts in &all {
+                let dice = Dice::from_counts(*counts);
+                for jbox in JambBox::ALL {
+                    for roll in 1..=MAX_ROLLS {
+                        let t = target(&rules, jbox, counts, roll);
+                        if !t.reached() {
+                            continue;
+                        }
+                        let points = rules.points(jbox, &dice, roll).unwrap();
+                        assert_eq!(
+                            t.points,
+                            f64::from(points),
+                            "{rules} {jbox:?} {dice} {roll}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -1023,7 +1052,7 @@ mod tests {
         roll: u8,
         tables: &[Vec<([u8; FACES], f64)>],
     ) -> f64 {
-        let t = target(jbox, &counts, roll);
+        let t = target(&JambRules::JAMB_5, jbox, &counts, roll);
         if t.reached() || roll == MAX_ROLLS {
             let points = JambRules::JAMB_5
                 .points(jbox, &Dice::from_counts(counts), roll)

@@ -6,15 +6,15 @@
 //! [`AnalyzeRun::files`] and [`crate::report::write_analysis`].
 
 use crate::corpus::Summary;
+use crate::output::OutputDir;
 use crate::pipeline::Progress;
 use crate::pipeline::{rate_games_with_ids, Analysis, AnalyzeError, Analyzer, OracleRegistry};
 use crate::rate::Unit;
 use crate::report::csv::RowFiles;
-use crate::output::OutputDir;
-use crate::worst::WorstDecisions;
-use crate::store::summary::SummaryFile;
 use crate::report::{self, AnalysisFiles, WriteError};
+use crate::store::summary::SummaryFile;
 use crate::tables::TableError;
+use crate::worst::WorstDecisions;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::PathBuf;

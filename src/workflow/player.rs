@@ -4,13 +4,13 @@
 //! `report::player` renders as text, JSON and HTML.
 
 use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
+use crate::output::check_complete;
 use crate::pipeline::{analyze, AnalyzeError, Options, Progress};
 use crate::ranking::leaderboard;
-use crate::output::check_complete;
 use crate::report::player::{PlayerReport, Population};
-use crate::worst::WorstDecisions;
 use crate::store::summary::SummaryFile;
 use crate::workflow::{Required, RequiredError};
+use crate::worst::WorstDecisions;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
