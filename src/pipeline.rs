@@ -20,7 +20,9 @@ use crate::replay::{ReplayOptions, Replayed};
 use crate::rules::jamb::JambRules;
 use crate::rules::{GameRules, RuleSet};
 use crate::solve::jamb::oracle::JambOracle;
-use crate::tables::{load_dist, load_expected, load_jamb, table_dir, TableError};
+use crate::tables::{
+    dist_path, expected_path, load_dist, load_expected, load_jamb, table_dir, DistTable, TableError,
+};
 use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -321,6 +323,20 @@ impl OracleRegistry {
             Some(GameRules::Jamb(rules)) => return self.jamb(rules, progress).map(|_| ()),
             None => return Ok(()),
         };
+        self.load_expected(rules, progress)?;
+        if replayed.seats > 1 && self.oracle.needs_dists() {
+            self.load_dists(rules, progress)?;
+        }
+        Ok(())
+    }
+
+    /// Loads the expected-score table of `rules` if it is not loaded yet (built if missing,
+    /// with a notice to `progress`). Fails when the table's path is not a regular file.
+    pub fn load_expected(
+        &mut self,
+        rules: RuleSet,
+        progress: &dyn crate::tables::Progress,
+    ) -> Result<(), TableError> {
         if !self.loaded.contains(&rules) {
             let (table, _) = load_expected(&self.dir, rules, progress)?;
             self.oracle
@@ -328,13 +344,47 @@ impl OracleRegistry {
                 .add_table(rules, table.values().to_vec());
             self.loaded.push(rules);
         }
-        let several = replayed.seats > 1;
-        if several && self.oracle.needs_dists() && !self.dists_loaded.contains(&rules) {
+        Ok(())
+    }
+
+    /// Loads the distribution table of `rules` if it is not loaded yet (built if missing, with
+    /// a notice to `progress`). Fails when the table's path is not a regular file.
+    pub fn load_dists(
+        &mut self,
+        rules: RuleSet,
+        progress: &dyn crate::tables::Progress,
+    ) -> Result<(), TableError> {
+        if !self.dists_loaded.contains(&rules) {
             let (table, _) = load_dist(&self.dir, rules, progress)?;
             self.oracle.add_dists(rules, table);
             self.dists_loaded.push(rules);
         }
         Ok(())
+    }
+
+    /// The expected-score table of `rules` ([`OracleRegistry::load_expected`] loads it); a
+    /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
+    pub fn expected(&self, rules: RuleSet) -> Result<&[f64], TableError> {
+        self.oracle
+            .solitaire
+            .table(rules)
+            .ok_or_else(|| not_loaded(expected_path(&self.dir, rules)))
+    }
+
+    /// The distribution table of `rules` ([`OracleRegistry::load_dists`] loads it); a
+    /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
+    pub fn dists(&self, rules: RuleSet) -> Result<&DistTable, TableError> {
+        self.oracle
+            .dists(rules)
+            .ok_or_else(|| not_loaded(dist_path(&self.dir, rules)))
+    }
+}
+
+/// The error of a table asked for before it was loaded.
+fn not_loaded(path: PathBuf) -> TableError {
+    TableError {
+        path,
+        problem: crate::tables::TableProblem::Missing,
     }
 }
 

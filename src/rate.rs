@@ -229,6 +229,11 @@ impl SolitaireOracle {
         self.tables.insert(rules, table);
     }
 
+    /// The expected-score table of a rule set, if added.
+    pub fn table(&self, rules: RuleSet) -> Option<&[f64]> {
+        self.tables.get(&rules).map(Vec::as_slice)
+    }
+
     /// The evaluation of `sheet`'s next turn with no points on it (points only shift values,
     /// so one evaluation serves every game that reaches the same state): from the caller's
     /// memo, else the shared cache, else solved (once, whichever thread asks first).
@@ -765,6 +770,11 @@ impl MatchOracle {
         self.dists.insert(rules, table);
         let states = StateSpace::new(rules).len();
         self.decoded.insert(rules, DecodedDists::new(states));
+    }
+
+    /// The distribution table of a rule set, if added.
+    pub fn dists(&self, rules: RuleSet) -> Option<&DistTable> {
+        self.dists.get(&rules)
     }
 
     /// How games are rated.
