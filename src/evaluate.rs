@@ -1,12 +1,12 @@
 //! Valuing one position (`dicelens eval`): every legal option of a decision with its value, or
 //! a sheet's value before its next turn, in expected final points for a solitaire position or
-//! in expected match points against opponents. [`evaluate`] loads the tables it needs and
-//! returns an [`Evaluation`]; `report::eval` writes it.
+//! in expected match points against opponents. [`evaluate`] takes the tables it needs from an
+//! [`OracleRegistry`] (the one rating uses, loading them on demand) and returns an
+//! [`Evaluation`]; `report::eval` writes it.
 
 use crate::dice::Dice;
 use crate::pipeline::OracleRegistry;
 use crate::position::Position;
-use crate::rate::OracleSpec;
 use crate::rules::jamb::JambSheet;
 use crate::rules::{Choice, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDist};
@@ -14,9 +14,8 @@ use crate::solve::expected::{position_options, sheet_value, OptionValue};
 use crate::solve::jamb::oracle::JambTurnCache;
 use crate::solve::match_points::{ExactRange, MatchSearch, Method};
 use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
-use crate::tables::{load_dist, load_expected, Progress, TableError};
+use crate::tables::{Progress, TableError};
 use std::fmt;
-use std::path::Path;
 
 /// Most free boxes (both sheets) for which a two-player position is valued exactly when no
 /// method is given (a few seconds at most; see PERFORMANCE.md). Not the `reference` oracle's
@@ -230,31 +229,31 @@ pub fn default_method(players: usize, free: u32) -> Method {
     }
 }
 
-/// Values `question` (a [`Question`] or a [`JambQuestion`]) with the tables in `dir` (built
-/// there on first use, reported to `progress`).
+/// Values `question` (a [`Question`] or a [`JambQuestion`]) with the tables of `registry`
+/// (loaded on first use from its directory, built there if missing, reported to `progress`).
 pub fn evaluate<'a>(
     question: impl Into<AnyQuestion<'a>>,
-    dir: &Path,
+    registry: &mut OracleRegistry,
     progress: &dyn Progress,
 ) -> Result<Evaluation, EvalError> {
     let question = match question.into() {
         AnyQuestion::OneColumn(question) => question,
-        AnyQuestion::Jamb(question) => return jamb(question, dir, progress),
+        AnyQuestion::Jamb(question) => return jamb(question, registry, progress),
     };
     if question.opponents.is_empty() {
         if question.method.is_some() {
             return Err(EvalError::MethodWithoutOpponents);
         }
-        return solitaire(question, dir, progress);
+        return solitaire(question, registry, progress);
     }
-    against_opponents(question, dir, progress)
+    against_opponents(question, registry, progress)
 }
 
 /// A Jamb decision: every option valued by the heuristic oracle (the rule set's column
 /// tables), best first.
 fn jamb(
     question: &JambQuestion,
-    dir: &Path,
+    registry: &mut OracleRegistry,
     progress: &dyn Progress,
 ) -> Result<Evaluation, EvalError> {
     let JambQuestion {
@@ -266,7 +265,6 @@ fn jamb(
     if sheet.legal_cells(roll_number).next().is_none() {
         return Err(EvalError::NoJambCell { roll_number });
     }
-    let mut registry = OracleRegistry::new(Some(dir), OracleSpec::DEFAULT);
     let oracle = registry
         .jamb(*sheet.rules(), progress)
         .map_err(EvalError::Table)?;
@@ -285,7 +283,7 @@ fn jamb(
 /// largest probability of reaching it), or the sheet's value without a roll.
 fn solitaire(
     question: &Question,
-    dir: &Path,
+    registry: &mut OracleRegistry,
     progress: &dyn Progress,
 ) -> Result<Evaluation, EvalError> {
     let sheet = question.position.sheet;
@@ -293,19 +291,23 @@ fn solitaire(
         return Err(EvalError::MoverComplete);
     }
     let target = question.target;
-    let (table, _) = load_expected(dir, sheet.rules, progress).map_err(EvalError::Table)?;
-    let values = table.values();
+    let rules = sheet.rules;
+    registry
+        .load_expected(rules, progress)
+        .map_err(EvalError::Table)?;
+    if target.is_some() {
+        registry
+            .load_dists(rules, progress)
+            .map_err(EvalError::Table)?;
+    }
+    let values = registry.expected(rules).map_err(EvalError::Table)?;
     let dists = match target {
-        Some(_) => Some(
-            load_dist(dir, sheet.rules, progress)
-                .map_err(EvalError::Table)?
-                .0,
-        ),
+        Some(_) => Some(registry.dists(rules).map_err(EvalError::Table)?),
         None => None,
     };
     let Some((roll, rolls_left)) = question.position.roll else {
         let value = sheet_value(values, &sheet).unwrap_or(f64::NAN);
-        let target = target.zip(dists.as_ref()).map(|(t, d)| {
+        let target = target.zip(dists).map(|(t, d)| {
             let p = d
                 .sheet_dist(&sheet)
                 .map_or(f64::NAN, |dist| dist.at_least(t - i64::from(sheet.points)));
@@ -318,7 +320,7 @@ fn solitaire(
         });
     };
     let options = position_options(values, &sheet, &roll, rolls_left);
-    let chances = match (target, &dists) {
+    let chances = match (target, dists) {
         (Some(t), Some(d)) => {
             let turn = TurnDist::new(d, &sheet).ok_or(EvalError::NoDistribution)?;
             Some((t, turn.options(&roll, rolls_left, t)))
@@ -338,7 +340,7 @@ fn solitaire(
 /// or the mover's expected match points before the turn without a roll.
 fn against_opponents(
     question: &Question,
-    dir: &Path,
+    registry: &mut OracleRegistry,
     progress: &dyn Progress,
 ) -> Result<Evaluation, EvalError> {
     let mover = question.position.sheet;
@@ -357,7 +359,7 @@ fn against_opponents(
         return Err(EvalError::TargetWithOpponents);
     }
     if method == Method::Solitaire {
-        return solitaire(question, dir, progress);
+        return solitaire(question, registry, progress);
     }
     if method == Method::Exact && opponents.len() != 1 {
         return Err(EvalError::ExactNeedsTwoPlayers);
@@ -367,15 +369,16 @@ fn against_opponents(
     }
     let dists = match method {
         Method::Exact => None,
-        _ => Some(
-            load_dist(dir, mover.rules, progress)
-                .map_err(EvalError::Table)?
-                .0,
-        ),
+        _ => {
+            registry
+                .load_dists(mover.rules, progress)
+                .map_err(EvalError::Table)?;
+            Some(registry.dists(mover.rules).map_err(EvalError::Table)?)
+        }
     };
     let empty = DistTableData::default();
     let solver = ExactTwoPlayer::new(mover.rules);
-    let dists: &dyn DistSource = match &dists {
+    let dists: &dyn DistSource = match dists {
         Some(d) => d,
         None => &empty,
     };
@@ -411,6 +414,7 @@ fn against_opponents(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::OracleSpec;
     use crate::rules::{Category, RuleSet};
 
     /// P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10, the classic
@@ -451,7 +455,8 @@ mod tests {
     fn without_tables(q: &Question) -> Result<Evaluation, EvalError> {
         let scratch = tempfile::tempdir().unwrap();
         let dir = scratch.path().join("no-tables");
-        let result = evaluate(q, &dir, &NoTables);
+        let mut registry = OracleRegistry::new(Some(&dir), OracleSpec::DEFAULT);
+        let result = evaluate(q, &mut registry, &NoTables);
         assert!(!dir.exists(), "a table was built");
         result
     }
@@ -518,6 +523,36 @@ mod tests {
             EvalError::NotValued(Method::DynW(2)).to_string(),
             "dynw:2 cannot value this position"
         );
+    }
+
+    #[test]
+    fn evaluations_take_their_tables_from_the_registry_rating_uses() {
+        let rules = RuleSet::Yahtzee;
+        let table = crate::solve::expected::build_table(rules, &|_, _| {});
+        let scratch = tempfile::tempdir().unwrap();
+        crate::tables::write_expected(scratch.path(), rules, &table).unwrap();
+        let mut registry = OracleRegistry::new(Some(scratch.path()), OracleSpec::DEFAULT);
+        let empty = question(Sheet::empty(rules), vec![]);
+        let first = evaluate(&empty, &mut registry, &NoTables).unwrap();
+        let Evaluation::SheetValue { value, .. } = first else {
+            panic!("{first:?}")
+        };
+        let published = rules.published_empty_sheet_value();
+        assert!((value - published).abs() < 1e-6, "{value}");
+        // The table stays loaded for the next evaluation and for rating: the directory is
+        // not read again (an empty directory would mean a build, which `NoTables` forbids).
+        for entry in std::fs::read_dir(scratch.path()).unwrap() {
+            std::fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+        assert_eq!(evaluate(&empty, &mut registry, &NoTables), Ok(first));
+        assert_eq!(registry.expected(rules).map(<[f64]>::len), Ok(table.len()));
+        assert!(registry
+            .oracle()
+            .solitaire
+            .table(rules)
+            .is_some_and(|values| values == table.as_slice()));
+        // A table not loaded is missing, not built.
+        assert!(registry.dists(rules).is_err());
     }
 
     #[test]

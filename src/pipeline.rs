@@ -15,14 +15,14 @@
 use crate::aggregate::{GameStats, Overflow, PartKey, Parts, Results};
 use crate::corpus::{CorpusReader, InputFormat, Location, ReadLog, SkipReason, Summary};
 use crate::game_hash::{content_hash, ContentHash};
-use crate::rate::{
-    rate_game, MatchCache, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds,
-};
+use crate::rate::{rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds};
 use crate::replay::{ReplayOptions, Replayed};
 use crate::rules::jamb::JambRules;
 use crate::rules::{GameRules, RuleSet};
 use crate::solve::jamb::oracle::JambOracle;
-use crate::tables::{load_dist, load_expected, load_jamb, table_dir, TableError};
+use crate::tables::{
+    dist_path, expected_path, load_dist, load_expected, load_jamb, table_dir, DistTable, TableError,
+};
 use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -39,24 +39,13 @@ pub const FIRST_BATCH: usize = 256;
 /// Games one worker rates into one partial aggregate.
 const CHUNK: usize = 128;
 
-/// Turn evaluations kept across chunks and batches: a chunk of games takes one cache for as
-/// long as it rates, and gives it back. A cache is never held by a thread across a wait that
-/// could run other work on it (rating a game may run parallel loops, and a thread waiting for
-/// them steals other chunks), so caches are not per thread: each chunk owns its own while it
-/// runs. Values never depend on which cache a chunk gets.
-static CACHES: std::sync::Mutex<Vec<MatchCache>> = std::sync::Mutex::new(Vec::new());
-
-/// Runs `rate` with a turn cache serving `oracle` (taken from [`CACHES`] or new), then keeps
-/// the cache for the next chunk.
-fn with_cache<R>(oracle: u64, rate: impl FnOnce(&mut MatchCache) -> R) -> R {
-    let taken = CACHES.lock().ok().and_then(|mut caches| caches.pop());
-    let mut cache = taken.unwrap_or_default();
-    cache.serve(oracle);
-    let result = rate(&mut cache);
-    if let Ok(mut caches) = CACHES.lock() {
-        caches.push(cache);
+/// Runs `rate` with a memo of `oracle`: one from the oracle's pool ([`Oracle::cache_pool`]),
+/// given back after, or a new one when the oracle keeps none.
+fn with_cache<O: Oracle + ?Sized, R>(oracle: &O, rate: impl FnOnce(&mut O::Cache) -> R) -> R {
+    match oracle.cache_pool() {
+        Some(pool) => pool.with(rate),
+        None => rate(&mut O::Cache::default()),
     }
-    result
 }
 
 /// How far a run has gone, counted as it goes (by the reader and the rating workers) and read
@@ -334,6 +323,20 @@ impl OracleRegistry {
             Some(GameRules::Jamb(rules)) => return self.jamb(rules, progress).map(|_| ()),
             None => return Ok(()),
         };
+        self.load_expected(rules, progress)?;
+        if replayed.seats > 1 && self.oracle.needs_dists() {
+            self.load_dists(rules, progress)?;
+        }
+        Ok(())
+    }
+
+    /// Loads the expected-score table of `rules` if it is not loaded yet (built if missing,
+    /// with a notice to `progress`). Fails when the table's path is not a regular file.
+    pub fn load_expected(
+        &mut self,
+        rules: RuleSet,
+        progress: &dyn crate::tables::Progress,
+    ) -> Result<(), TableError> {
         if !self.loaded.contains(&rules) {
             let (table, _) = load_expected(&self.dir, rules, progress)?;
             self.oracle
@@ -341,13 +344,47 @@ impl OracleRegistry {
                 .add_table(rules, table.values().to_vec());
             self.loaded.push(rules);
         }
-        let several = replayed.seats > 1;
-        if several && self.oracle.needs_dists() && !self.dists_loaded.contains(&rules) {
+        Ok(())
+    }
+
+    /// Loads the distribution table of `rules` if it is not loaded yet (built if missing, with
+    /// a notice to `progress`). Fails when the table's path is not a regular file.
+    pub fn load_dists(
+        &mut self,
+        rules: RuleSet,
+        progress: &dyn crate::tables::Progress,
+    ) -> Result<(), TableError> {
+        if !self.dists_loaded.contains(&rules) {
             let (table, _) = load_dist(&self.dir, rules, progress)?;
             self.oracle.add_dists(rules, table);
             self.dists_loaded.push(rules);
         }
         Ok(())
+    }
+
+    /// The expected-score table of `rules` ([`OracleRegistry::load_expected`] loads it); a
+    /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
+    pub fn expected(&self, rules: RuleSet) -> Result<&[f64], TableError> {
+        self.oracle
+            .solitaire
+            .table(rules)
+            .ok_or_else(|| not_loaded(expected_path(&self.dir, rules)))
+    }
+
+    /// The distribution table of `rules` ([`OracleRegistry::load_dists`] loads it); a
+    /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
+    pub fn dists(&self, rules: RuleSet) -> Result<&DistTable, TableError> {
+        self.oracle
+            .dists(rules)
+            .ok_or_else(|| not_loaded(dist_path(&self.dir, rules)))
+    }
+}
+
+/// The error of a table asked for before it was loaded.
+fn not_loaded(path: PathBuf) -> TableError {
+    TableError {
+        path,
+        problem: crate::tables::TableProblem::Missing,
     }
 }
 
@@ -428,15 +465,16 @@ fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
     (SkipReason::NotRatedByOracle, location)
 }
 
-/// Rates a batch of replayed games in parallel, in chunks, each decision classified by the
+/// Rates a batch of replayed games with any [`Oracle`] (its memos pooled across chunks when it
+/// keeps a [`Oracle::cache_pool`]) in parallel, in chunks, each decision classified by the
 /// default thresholds of its game's unit ([`Oracle::unit`]): each chunk gives a partial
 /// aggregate, what `sink` gathered, and the games the oracle could not rate. Chunks are then
 /// taken in order: aggregates merged into `aggregates`, parts handed to the sink, unrated games
 /// added to `not_rated`. `first` is the index the sink gets for the batch's first game; `meter`
 /// counts the games rated as each chunk is done. An error if a counter of `aggregates` would
 /// overflow ([`Aggregates::merge`]).
-pub fn rate_batch<S: DecisionSink + ?Sized>(
-    oracle: &MatchOracle,
+pub fn rate_batch<O: Oracle + ?Sized, S: DecisionSink + ?Sized>(
+    oracle: &O,
     batch: &[(GameRecord, Replayed)],
     first: usize,
     sink: &mut S,
@@ -451,7 +489,7 @@ pub fn rate_batch<S: DecisionSink + ?Sized>(
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
-            with_cache(oracle.id(), |cache| {
+            with_cache(oracle, |cache| {
                 let mut agg = Parts::default();
                 let mut gathered = S::Part::default();
                 let mut failed = Vec::new();
@@ -952,7 +990,7 @@ pub fn rate_games_with_ids(
     let games = found
         .into_par_iter()
         .map(|(format, game, replayed)| {
-            with_cache(oracle.id(), |cache| {
+            with_cache(oracle, |cache| {
                 let unit = oracle.unit(replayed.rules, replayed.seats);
                 let thresholds = Thresholds::for_unit(unit);
                 let mut rated = Vec::new();
@@ -1094,28 +1132,69 @@ mod tests {
         }
     }
 
+    /// Gathers every rated decision in the order the sink gets them.
+    #[derive(Default)]
+    struct Decisions(Vec<Rated>);
+
+    impl DecisionSink for Decisions {
+        type Part = Vec<Rated>;
+        fn game(&self, _: usize, _: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
+            part.extend_from_slice(rated);
+        }
+        fn part(&mut self, part: Self::Part) {
+            self.0.extend(part);
+        }
+    }
+
     #[test]
-    fn a_chunk_waiting_on_parallel_work_lets_other_chunks_rate_on_its_thread() {
-        // What a thread does when it waits for nested parallel work and steals another chunk:
-        // it takes a second cache while the first is held. (A cache per thread in a `RefCell`
-        // panicked here: "already borrowed".)
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let inner: Vec<usize> = pool.install(|| {
-            with_cache(7, |outer| {
-                let inner = (0..8usize)
-                    .into_par_iter()
-                    .map(|i| with_cache(7, |_| i))
-                    .collect();
-                outer.serve(7);
-                inner
-            })
+    fn any_oracle_rates_a_batch_with_or_without_a_pool_of_memos() {
+        let rules = RuleSet::Yahtzee;
+        let table = crate::solve::expected::build_table(rules, &|_, _| {});
+        let plan = Plan {
+            rules,
+            seats: 1,
+            players: 3,
+            games: 300,
+            seed: 5,
+            ..Plan::default()
+        };
+        let mut batch = Vec::new();
+        for game in simulate_batch(&table, &plan, &players(&plan), 0..plan.games) {
+            let mut replayed = Replayed::default();
+            crate::replay::replay(&game.record, ReplayOptions::default(), &mut replayed).unwrap();
+            batch.push((game.record, replayed));
+        }
+        let tables = || HashMap::from([(rules, table.clone())]);
+        // The solitaire oracle keeps no pool; the match oracle pools its memos.
+        let solitaire = SolitaireOracle::new(tables());
+        let matched = MatchOracle::new(SolitaireOracle::new(tables()), OracleSpec::SOLITAIRE);
+        assert!(solitaire.cache_pool().is_none());
+        let rate = |oracle: &dyn Fn(&mut Decisions, &mut Parts, &mut Vec<_>)| {
+            let (mut sink, mut parts, mut not_rated) = Default::default();
+            oracle(&mut sink, &mut parts, &mut not_rated);
+            (sink.0, parts, not_rated.len())
+        };
+        let meter = RunMeter::for_games(batch.len() as u64);
+        let by_solitaire = rate(&|sink, parts, not_rated| {
+            rate_batch(&solitaire, &batch, 0, sink, parts, not_rated, &meter).unwrap()
         });
-        assert_eq!(inner, (0..8).collect::<Vec<_>>());
-        // Every cache taken came back for later chunks.
-        assert!(CACHES.lock().unwrap().len() >= 2);
+        let by_match = rate(&|sink, parts, not_rated| {
+            rate_batch(&matched, &batch, 0, sink, parts, not_rated, &meter).unwrap()
+        });
+        assert_eq!(
+            by_solitaire.0.len(),
+            batch.iter().map(|(_, r)| r.decisions.len()).sum::<usize>()
+        );
+        assert_eq!(by_solitaire.2, 0);
+        assert!(by_solitaire == by_match);
+        // The match oracle's memos came back to its pool, and serve it again.
+        let pooled = matched.cache_pool().map_or(0, |pool| pool.len());
+        assert!(pooled >= 1, "{pooled}");
+        let again = rate(&|sink, parts, not_rated| {
+            rate_batch(&matched, &batch, 0, sink, parts, not_rated, &meter).unwrap()
+        });
+        assert!(again == by_match);
+        assert_eq!(meter.read().games_rated, 3 * batch.len() as u64);
     }
 
     #[test]

@@ -45,6 +45,52 @@ pub trait Oracle: Sync {
     fn unit(&self, _rules: Option<GameRules>, _seats: usize) -> Unit {
         Unit::Points
     }
+
+    /// The pool this oracle keeps its memos in across the chunks of games rated in parallel
+    /// (`pipeline::rate_batch`); `None` (the default): each chunk starts with a new memo.
+    fn cache_pool(&self) -> Option<&CachePool<Self::Cache>> {
+        None
+    }
+}
+
+/// An oracle's memos ([`Oracle::Cache`]) kept across chunks and batches of games: a chunk takes
+/// one for as long as it rates, and gives it back. A memo is never held by a thread across a
+/// wait that could run other work on it (rating a game may run parallel loops, and a thread
+/// waiting for them steals other chunks), so memos are not per thread: each chunk owns its own
+/// while it runs. Values never depend on which memo a chunk gets.
+pub struct CachePool<C> {
+    caches: std::sync::Mutex<Vec<C>>,
+}
+
+impl<C> Default for CachePool<C> {
+    fn default() -> Self {
+        CachePool {
+            caches: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl<C: Default> CachePool<C> {
+    /// Runs `rate` with a memo taken from the pool (or new), then gives the memo back.
+    pub fn with<R>(&self, rate: impl FnOnce(&mut C) -> R) -> R {
+        let taken = self.caches.lock().ok().and_then(|mut caches| caches.pop());
+        let mut cache = taken.unwrap_or_default();
+        let result = rate(&mut cache);
+        if let Ok(mut caches) = self.caches.lock() {
+            caches.push(cache);
+        }
+        result
+    }
+
+    /// The memos in the pool now (none is taken).
+    pub fn len(&self) -> usize {
+        self.caches.lock().map_or(0, |caches| caches.len())
+    }
+
+    /// Whether the pool holds no memo now.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// What errors are measured in: the unit of one rated game ([`Unit::Points`] or
@@ -155,21 +201,6 @@ pub struct MatchCache {
     matched: Option<((Sheet, Vec<Sheet>), MatchTurn)>,
     /// The value of the option taken at the previous decision of the turn.
     last_chosen: Option<f64>,
-    /// The [`MatchOracle::id`] of the oracle the memo holds values of.
-    oracle: u64,
-}
-
-impl MatchCache {
-    /// Empties the memo unless it holds values of the oracle with this [`MatchOracle::id`]
-    /// (a thread's memo outlives an oracle, and another oracle values the same turn otherwise).
-    pub fn serve(&mut self, oracle: u64) {
-        if self.oracle != oracle {
-            *self = MatchCache {
-                oracle,
-                ..MatchCache::default()
-            };
-        }
-    }
 }
 
 /// Turn evaluations the solitaire oracle keeps (about 4 KB each, so about 280 MB when full);
@@ -196,6 +227,11 @@ impl SolitaireOracle {
     pub fn add_table(&mut self, rules: RuleSet, table: Vec<f64>) {
         self.turns.clear();
         self.tables.insert(rules, table);
+    }
+
+    /// The expected-score table of a rule set, if added.
+    pub fn table(&self, rules: RuleSet) -> Option<&[f64]> {
+        self.tables.get(&rules).map(Vec::as_slice)
     }
 
     /// The evaluation of `sheet`'s next turn with no points on it (points only shift values,
@@ -695,7 +731,8 @@ pub struct MatchOracle {
     pub solitaire: SolitaireOracle,
     /// The oracle of Jamb games, of any number of players (in expected final points).
     pub jamb: JambOracles,
-    id: u64,
+    /// The memos kept across chunks of games (each holds values of this oracle only).
+    caches: CachePool<MatchCache>,
     spec: OracleSpec,
     dists: HashMap<RuleSet, DistTable>,
     /// Each distribution table's distributions as the search reads them, decoded once.
@@ -709,11 +746,10 @@ static NO_DISTS: std::sync::OnceLock<DistTableData> = std::sync::OnceLock::new()
 impl MatchOracle {
     /// Rates multi-player games as `spec` says, one-player games with `solitaire`.
     pub fn new(solitaire: SolitaireOracle, spec: OracleSpec) -> MatchOracle {
-        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         MatchOracle {
             solitaire,
             jamb: JambOracles::default(),
-            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            caches: CachePool::default(),
             spec,
             dists: HashMap::new(),
             decoded: HashMap::new(),
@@ -736,14 +772,14 @@ impl MatchOracle {
         self.decoded.insert(rules, DecodedDists::new(states));
     }
 
+    /// The distribution table of a rule set, if added.
+    pub fn dists(&self, rules: RuleSet) -> Option<&DistTable> {
+        self.dists.get(&rules)
+    }
+
     /// How games are rated.
     pub fn spec(&self) -> OracleSpec {
         self.spec
-    }
-
-    /// A number no other oracle of this process has (for [`MatchCache::serve`]).
-    pub fn id(&self) -> u64 {
-        self.id
     }
 }
 
@@ -763,6 +799,10 @@ impl Oracle for MatchOracle {
             Some(GameRules::Jamb(_)) => Unit::Points,
             _ => self.spec.unit(seats),
         }
+    }
+
+    fn cache_pool(&self) -> Option<&CachePool<MatchCache>> {
+        Some(&self.caches)
     }
 
     fn value(
@@ -930,6 +970,30 @@ mod tests {
     use super::*;
     use crate::replay::{replay, ReplayOptions};
     use crate::simulate::{players, simulate_batch, Plan};
+
+    #[test]
+    fn a_chunk_waiting_on_parallel_work_lets_other_chunks_rate_on_its_thread() {
+        use rayon::prelude::*;
+        // What a thread does when it waits for nested parallel work and steals another chunk:
+        // it takes a second memo while the first is held. (A memo per thread in a `RefCell`
+        // panicked here: "already borrowed".)
+        let caches = CachePool::<MatchCache>::default();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let inner: Vec<usize> = pool.install(|| {
+            caches.with(|_outer| {
+                (0..8usize)
+                    .into_par_iter()
+                    .map(|i| caches.with(|_| i))
+                    .collect()
+            })
+        });
+        assert_eq!(inner, (0..8).collect::<Vec<_>>());
+        // Every memo taken came back for later chunks.
+        assert!(caches.len() >= 2);
+    }
 
     #[test]
     fn descriptions_unite_the_jamb_oracles_each_analysis_loaded() {

@@ -6,13 +6,14 @@ use super::flags::TablesFlag;
 use super::tables::TERMINAL;
 use super::{print_stdout, CliError};
 use dicelens::evaluate::{evaluate, JambQuestion, Question, Subject};
+use dicelens::pipeline::OracleRegistry;
 use dicelens::position::{
     parse_number, FlagError, OpponentsText, Position, PositionText, EMPTY_FILLED,
 };
+use dicelens::rate::OracleSpec;
 use dicelens::report::eval as report;
 use dicelens::rules::jamb::{JambRules, JambSheet};
 use dicelens::solve::match_points::Method;
-use dicelens::tables::table_dir;
 
 /// The sheet flags of `eval` and `dist` (values are checked by `dicelens::position`).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -130,10 +131,10 @@ impl Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let jamb = args.sheet.rules.as_deref().and_then(JambRules::by_name);
     let (method_flag, _) = args.method();
-    let dir = table_dir(args.tables.tables.as_deref());
+    let mut registry = OracleRegistry::new(args.tables.tables.as_deref(), OracleSpec::DEFAULT);
     let evaluation = match jamb {
-        Some(rules) => evaluate(&jamb_question(&args, rules)?, &dir, &TERMINAL),
-        None => evaluate(&question(&args)?, &dir, &TERMINAL),
+        Some(rules) => evaluate(&jamb_question(&args, rules)?, &mut registry, &TERMINAL),
+        None => evaluate(&question(&args)?, &mut registry, &TERMINAL),
     }
     .map_err(|e| {
         let flag = match e.subject() {

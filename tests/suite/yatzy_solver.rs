@@ -5,7 +5,8 @@
 use crate::common::{table, tables_dir};
 use dicelens::corpus::{CorpusReader, LogFile};
 use dicelens::parsers::yatzy_solver::variant::variant;
-use dicelens::rate::{rate_game, SolitaireOracle, Thresholds};
+use dicelens::pipeline::OracleRegistry;
+use dicelens::rate::{rate_game, OracleSpec, SolitaireOracle, Thresholds};
 use dicelens::tables::Silent;
 use dicelens::{evaluate, Choice, Dice, Evaluation, Position, Question, RuleSet, Sheet};
 use dicelens::{replay, Format, ReplayOptions, Replayed};
@@ -87,7 +88,8 @@ fn value_of(position: Position) -> Evaluation {
         method: None,
         target: None,
     };
-    evaluate(&question, tables_dir(), &Silent).unwrap()
+    let mut registry = OracleRegistry::new(Some(tables_dir()), OracleSpec::DEFAULT);
+    evaluate(&question, &mut registry, &Silent).unwrap()
 }
 
 /// The expected final score of an empty sheet, from our tables.
