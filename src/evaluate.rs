@@ -5,7 +5,7 @@
 //! [`Evaluation`]; `report::eval` writes it.
 
 use crate::dice::Dice;
-use crate::pipeline::OracleRegistry;
+use crate::registry::OracleRegistry;
 use crate::position::Position;
 use crate::rules::jamb::JambSheet;
 use crate::rules::{Choice, Sheet};

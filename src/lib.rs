@@ -105,6 +105,7 @@ pub mod pipeline;
 pub mod position;
 pub mod ranking;
 pub mod rate;
+pub mod registry;
 pub mod replay;
 pub mod report;
 pub mod rows;

@@ -17,8 +17,7 @@ use crate::path_name::{name_of_path, path_of_name};
 use crate::pipeline::{rate_batch, OracleRegistry, Progress, RunMeter, BATCH};
 use crate::rate::{union_of_descriptions, OracleSpec};
 use crate::replay::{replay, ReplayOptions, Replayed};
-use crate::report::csv::DECISION_COLUMNS;
-use crate::store::games::{read_game_rows, GameRow, GAME_COLUMNS};
+use crate::store::games::{read_game_rows, GameRow, DECISION_COLUMNS, GAME_COLUMNS};
 use crate::store::summary::{
     DuplicateGame, MergeFields, NotSubtracted, SummaryFile, ThresholdsJson,
 };

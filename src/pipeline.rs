@@ -15,14 +15,11 @@
 use crate::aggregate::{GameStats, Overflow, PartKey, Parts, Results};
 use crate::corpus::{CorpusReader, InputFormat, Location, ReadLog, SkipReason, Summary};
 use crate::game_hash::{content_hash, ContentHash};
-use crate::rate::{rate_game, MatchOracle, Oracle, OracleSpec, Rated, SolitaireOracle, Thresholds};
+use crate::rate::{rate_game, Oracle, OracleSpec, Rated, Thresholds};
+pub use crate::registry::OracleRegistry;
 use crate::replay::{ReplayOptions, Replayed};
-use crate::rules::jamb::JambRules;
-use crate::rules::{GameRules, RuleSet};
-use crate::solve::jamb::oracle::JambOracle;
-use crate::tables::{
-    dist_path, expected_path, load_dist, load_expected, load_jamb, table_dir, DistTable, TableError,
-};
+use crate::rules::GameRules;
+use crate::tables::TableError;
 use dicelens_parsers::{GameRecord, ReadOptions};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -252,139 +249,6 @@ impl<A: DecisionSink, B: DecisionSink> DecisionSink for (A, B) {
     fn part(&mut self, (a, b): Self::Part) {
         self.0.part(a);
         self.1.part(b);
-    }
-}
-
-/// The oracle registry: the oracle of every rule set, keyed by rule set, with its tables loaded
-/// on demand: expected scores for every game,
-/// distributions for the games of several players when the method needs them.
-pub struct OracleRegistry {
-    oracle: MatchOracle,
-    dir: PathBuf,
-    loaded: Vec<RuleSet>,
-    dists_loaded: Vec<RuleSet>,
-}
-
-impl OracleRegistry {
-    /// No table loaded yet; tables come from `dir` (default: $DICELENS_TABLES, else ./tables).
-    pub fn new(dir: Option<&Path>, spec: OracleSpec) -> OracleRegistry {
-        let solitaire = SolitaireOracle::new(HashMap::new());
-        OracleRegistry {
-            oracle: MatchOracle::new(solitaire, spec),
-            dir: table_dir(dir),
-            loaded: Vec::new(),
-            dists_loaded: Vec::new(),
-        }
-    }
-
-    /// The oracle over the tables loaded so far.
-    pub fn oracle(&self) -> &MatchOracle {
-        &self.oracle
-    }
-
-    /// Loads the tables every game of `batch` needs and that are not loaded yet (building them
-    /// if missing, with a notice to `progress`). Fails when a table's path is not a regular
-    /// file.
-    pub fn load_for(
-        &mut self,
-        batch: &[(GameRecord, Replayed)],
-        progress: &dyn Progress,
-    ) -> Result<(), TableError> {
-        for (_, replayed) in batch {
-            self.load_for_game(replayed, progress)?;
-        }
-        Ok(())
-    }
-
-    /// The oracle of the Jamb rule set `rules`, its column tables loaded if they are not yet
-    /// (built if missing, with a notice to `progress`). Fails when a table's path is not a
-    /// regular file.
-    pub fn jamb(
-        &mut self,
-        rules: JambRules,
-        progress: &dyn crate::tables::Progress,
-    ) -> Result<Arc<JambOracle>, TableError> {
-        if let Some(oracle) = self.oracle.jamb.get(&rules) {
-            return Ok(Arc::clone(oracle));
-        }
-        let (tables, _) = load_jamb(&self.dir, rules, progress)?;
-        Ok(self.oracle.jamb.add(JambOracle::from_tables(tables)))
-    }
-
-    /// Loads the tables one replayed game needs and that are not loaded yet (none if its rule
-    /// set is unknown). Fails when a table's path is not a regular file.
-    pub fn load_for_game(
-        &mut self,
-        replayed: &Replayed,
-        progress: &dyn crate::tables::Progress,
-    ) -> Result<(), TableError> {
-        let rules = match replayed.rules {
-            Some(GameRules::Yahtzee(rules)) => rules,
-            Some(GameRules::Jamb(rules)) => return self.jamb(rules, progress).map(|_| ()),
-            None => return Ok(()),
-        };
-        self.load_expected(rules, progress)?;
-        if replayed.seats > 1 && self.oracle.needs_dists() {
-            self.load_dists(rules, progress)?;
-        }
-        Ok(())
-    }
-
-    /// Loads the expected-score table of `rules` if it is not loaded yet (built if missing,
-    /// with a notice to `progress`). Fails when the table's path is not a regular file.
-    pub fn load_expected(
-        &mut self,
-        rules: RuleSet,
-        progress: &dyn crate::tables::Progress,
-    ) -> Result<(), TableError> {
-        if !self.loaded.contains(&rules) {
-            let (table, _) = load_expected(&self.dir, rules, progress)?;
-            self.oracle
-                .solitaire
-                .add_table(rules, table.values().to_vec());
-            self.loaded.push(rules);
-        }
-        Ok(())
-    }
-
-    /// Loads the distribution table of `rules` if it is not loaded yet (built if missing, with
-    /// a notice to `progress`). Fails when the table's path is not a regular file.
-    pub fn load_dists(
-        &mut self,
-        rules: RuleSet,
-        progress: &dyn crate::tables::Progress,
-    ) -> Result<(), TableError> {
-        if !self.dists_loaded.contains(&rules) {
-            let (table, _) = load_dist(&self.dir, rules, progress)?;
-            self.oracle.add_dists(rules, table);
-            self.dists_loaded.push(rules);
-        }
-        Ok(())
-    }
-
-    /// The expected-score table of `rules` ([`OracleRegistry::load_expected`] loads it); a
-    /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
-    pub fn expected(&self, rules: RuleSet) -> Result<&[f64], TableError> {
-        self.oracle
-            .solitaire
-            .table(rules)
-            .ok_or_else(|| not_loaded(expected_path(&self.dir, rules)))
-    }
-
-    /// The distribution table of `rules` ([`OracleRegistry::load_dists`] loads it); a
-    /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
-    pub fn dists(&self, rules: RuleSet) -> Result<&DistTable, TableError> {
-        self.oracle
-            .dists(rules)
-            .ok_or_else(|| not_loaded(dist_path(&self.dir, rules)))
-    }
-}
-
-/// The error of a table asked for before it was loaded.
-fn not_loaded(path: PathBuf) -> TableError {
-    TableError {
-        path,
-        problem: crate::tables::TableProblem::Missing,
     }
 }
 
@@ -691,7 +555,7 @@ impl Analyzer {
                 }
             }
             if let Err(e) = rate_batch(
-                &tables.oracle,
+                tables.oracle(),
                 batch.games(),
                 handed,
                 sink,
@@ -770,7 +634,7 @@ impl Analyzer {
         Ok(Analysis {
             aggregates,
             summary,
-            oracle: tables.oracle.describe(),
+            oracle: tables.oracle().describe(),
             spec: options.oracle,
             thresholds: Thresholds::POINTS,
             solo_games,
@@ -1065,6 +929,8 @@ pub fn other_rule_set(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::{MatchOracle, SolitaireOracle};
+    use crate::rules::RuleSet;
     use crate::simulate::{players, simulate_batch, Plan};
     use crate::tables::Silent;
     use dicelens_parsers::Format;

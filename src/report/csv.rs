@@ -10,14 +10,10 @@ use crate::output::{Finished, OutputDir, PendingFile};
 use crate::ranking::Leaderboard;
 use crate::rate::Class;
 use crate::rows::DecisionRow;
-use crate::store::games::{absolute_path, csv_field, game_row, GAME_COLUMNS};
+use crate::store::games::{absolute_path, csv_field, game_row, DECISION_COLUMNS, GAME_COLUMNS};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Mutex;
-
-/// Header of `decisions.csv` (documented in docs/formats/analysis.md).
-pub const DECISION_COLUMNS: &str =
-    "game,player,seat,round,roll,dice,choice,value,best,best_value,error,luck,forced,class";
 
 /// Appends the `decisions.csv` row of a rated decision.
 pub fn decision_row(out: &mut String, row: &DecisionRow) {

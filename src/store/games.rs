@@ -8,6 +8,10 @@ use dicelens_parsers::LineNumber;
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// Header of `decisions.csv` (documented in docs/formats/analysis.md).
+pub const DECISION_COLUMNS: &str =
+    "game,player,seat,round,roll,dice,choice,value,best,best_value,error,luck,forced,class";
+
 /// Header of `games.csv` (documented in docs/formats/analysis.md).
 pub const GAME_COLUMNS: &str = "game_id,file,line,content_hash,absolute_path";
 
