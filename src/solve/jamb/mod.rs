@@ -3,11 +3,17 @@
 //! its three rolls on top of any value of the slip after the turn ([`turn`]), and the strong
 //! heuristic oracle built from them ([`oracle`]).
 //!
+//! The oracle's value function reads its [`features`] and the [`tables`] (data); the tables are
+//! built ([`build`]) by fitting the weights ([`fit`]) on games the oracle plays, so `build` and
+//! `fit` sit above the oracle, `features` and `tables` below it.
+//!
 //! All of them share the reduced column state of [`key`] and the table of what each box scores
 //! ([`BoxPoints`]).
 
+pub mod build;
 pub mod column;
 pub mod endgame;
+pub mod features;
 pub mod fit;
 pub mod key;
 pub mod oracle;

@@ -5,7 +5,7 @@
 
 use super::column::ColumnTable;
 use super::endgame::{credited, slip_keys, Endgame, SlipKeys};
-use super::fit::{column_features, stage_terms, weight_count, Correction, FEATURES, STAGES};
+use super::features::{column_features, stage_terms, weight_count, Correction, FEATURES, STAGES};
 use super::key::{step, ColumnKey};
 use super::tables::JambTables;
 use super::turn::SlipTurn;
@@ -133,18 +133,6 @@ fn next_id() -> u64 {
 }
 
 impl JambOracle {
-    /// Builds the tables of `rules` ([`JambOracle::build_tables`]: about a minute on two
-    /// cores for jamb-5) and the strong oracle on them.
-    pub fn new(rules: JambRules) -> JambOracle {
-        JambOracle::from_tables(JambOracle::build_tables(rules, &|_, _| {}))
-    }
-
-    /// Builds the tables of `rules` (store them with [`JambTables::to_bytes`], read them back
-    /// with [`JambTables::from_bytes`]); `progress(done, total)` counts work units.
-    pub fn build_tables(rules: JambRules, progress: &(dyn Fn(u64, u64) + Sync)) -> JambTables {
-        JambTables::build(rules, progress)
-    }
-
     /// The strong oracle ([`ValueFunction::strong`]) on tables built or loaded before.
     pub fn from_tables(tables: JambTables) -> JambOracle {
         let value = ValueFunction::strong(&tables);

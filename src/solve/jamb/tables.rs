@@ -1,10 +1,10 @@
-//! Everything the Jamb oracle reads, built once per rule set and storable as bytes: the exact
-//! one-column tables, the tables of columns that may let a few turns pass ("slack", see
-//! [`Slack`]), and the value function's weights fitted by self-play ([`fit`](super::fit)).
+//! Everything the Jamb oracle reads, built once per rule set ([`build`](super::build)) and
+//! storable as bytes: the exact one-column tables, the tables of columns that may let a few
+//! turns pass ("slack", see [`Slack`]), and the value function's weights fitted by self-play
+//! ([`fit`](super::fit)).
 
 use super::column::{ColumnSpace, ColumnTable, Slack};
-use super::fit::{fit, weight_count, Correction};
-use super::oracle::{JambOracle, ValueFunction};
+use super::features::{weight_count, Correction};
 use crate::rules::jamb::{ColumnKind, JambRules};
 use std::sync::Arc;
 
@@ -57,7 +57,7 @@ const FORMAT_VERSION: u32 = 1;
 const MAGIC: &[u8; 8] = b"DLJAMBTB";
 
 /// The distinct column kinds of `rules`, in order of first appearance.
-fn kinds_of(rules: &JambRules) -> Vec<ColumnKind> {
+pub(super) fn kinds_of(rules: &JambRules) -> Vec<ColumnKind> {
     let mut kinds: Vec<ColumnKind> = Vec::new();
     for &k in rules.columns {
         if !kinds.contains(&k) {
@@ -68,78 +68,20 @@ fn kinds_of(rules: &JambRules) -> Vec<ColumnKind> {
 }
 
 impl JambTables {
-    /// Builds the tables of `rules` with the default [`BuildOptions`]; `progress(done, total)`
-    /// counts work units (widget runs, then fitting games).
-    pub fn build(rules: JambRules, progress: &(dyn Fn(u64, u64) + Sync)) -> JambTables {
-        JambTables::build_with(rules, &BuildOptions::default(), progress)
-    }
-
-    /// Builds the tables of `rules` as `options` say. Deterministic: the same bytes whatever
-    /// the number of threads.
-    pub fn build_with(
+    /// Tables built ([`build`](super::build)) before their weights are fitted.
+    pub(super) fn from_parts(
         rules: JambRules,
-        options: &BuildOptions,
-        progress: &(dyn Fn(u64, u64) + Sync),
+        tables: Vec<Arc<ColumnTable>>,
+        slack_model: Slack,
+        slack: Vec<Vec<Arc<ColumnTable>>>,
     ) -> JambTables {
-        let kinds = kinds_of(&rules);
-        // Work units: one per widget run of every table and slack level, one per fitting game.
-        let runs: Vec<u64> = kinds
-            .iter()
-            .map(|&k| ColumnTable::runs(&ColumnSpace::new(k)))
-            .collect();
-        let levels = options.slack.turns as u64;
-        let total = runs.iter().sum::<u64>() * (1 + levels) + options.fit_games;
-        let mut done = 0u64;
-        let mut tables = Vec::new();
-        for (&k, &n) in kinds.iter().zip(&runs) {
-            let offset = done;
-            tables.push(Arc::new(ColumnTable::build(&rules, k, &|d, _| {
-                progress(offset + d, total)
-            })));
-            done += n;
-        }
-        let mut slack = Vec::new();
-        for (&k, &n) in kinds.iter().zip(&runs) {
-            let offset = done;
-            let mut levels: Vec<Arc<ColumnTable>> =
-                ColumnTable::build_with_slack(&rules, k, options.slack, &|d, _| {
-                    progress(offset + d, total)
-                })
-                .into_iter()
-                .skip(1)
-                .map(|t| Arc::new(t.rounded_to_f32()))
-                .collect();
-            levels.truncate(options.slack.turns);
-            slack.push(levels);
-            done += n * (options.slack.turns as u64 + 1);
-        }
-        let mut out = JambTables {
+        JambTables {
             rules,
             tables,
-            slack_model: options.slack,
+            slack_model,
             slack,
             correction: None,
-        };
-        if options.fit_games > 0 {
-            let offset = done;
-            let oracle = Arc::new(JambOracle::with_value(
-                out.clone(),
-                ValueFunction {
-                    slack: options.slack.turns,
-                    ..ValueFunction::default()
-                },
-            ));
-            out.correction = fit(
-                &oracle,
-                options.fit_games,
-                options.fit_seed,
-                options.ridge,
-                &|d| progress(offset + d, total),
-            )
-            .map(Arc::new);
         }
-        progress(total, total);
-        out
     }
 
     /// The rules.
