@@ -1,7 +1,7 @@
 //! Golden outputs: every command of `tests/golden/commands.txt` is run in a fresh directory
 //! (with the fixtures beside it), and everything it prints and writes must equal, byte for byte,
 //! what the binary of the last commit before the redesign (issue 11) printed and wrote, kept in
-//! `tests/golden/expected/`. `DICELENS_BLESS=1 cargo test --test golden` rewrites them; do that
+//! `tests/golden/expected/`. `DICELENS_BLESS=1 cargo test --test suite golden` rewrites them; do that
 //! only for a change meant to alter an output, and say so in the commit. The absolute paths
 //! outputs record (`games.csv`'s `absolute_path`) are compared with the directory the commands
 //! ran in written `$WORK`, and the repository (where the fixtures are) `$REPO`.
