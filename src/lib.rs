@@ -90,6 +90,9 @@
 //! # Ok::<(), dicelens::AnalyzeError>(())
 //! ```
 
+// Every public item says what it is: a build fails on one without a doc comment.
+#![deny(missing_docs)]
+
 pub mod aggregate;
 pub mod compare;
 pub mod corpus;
