@@ -5,8 +5,8 @@
 //! [`Evaluation`]; `report::eval` writes it.
 
 use crate::dice::Dice;
-use crate::registry::OracleRegistry;
 use crate::position::Position;
+use crate::registry::OracleRegistry;
 use crate::rules::jamb::JambSheet;
 use crate::rules::{Choice, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDist};

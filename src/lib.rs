@@ -90,6 +90,9 @@
 //! # Ok::<(), dicelens::AnalyzeError>(())
 //! ```
 
+// Every public item says what it is: a build fails on one without a doc comment.
+#![deny(missing_docs)]
+
 pub mod aggregate;
 pub mod compare;
 pub mod corpus;
@@ -97,15 +100,15 @@ pub mod dice;
 pub mod evaluate;
 pub mod fairness;
 pub mod files;
-pub mod game_hash;
+mod game_hash;
 pub mod merge;
 pub mod output;
-pub mod path_name;
+mod path_name;
 pub mod pipeline;
 pub mod position;
 pub mod ranking;
 pub mod rate;
-pub mod registry;
+mod registry;
 pub mod replay;
 pub mod report;
 pub mod rows;

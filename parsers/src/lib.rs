@@ -73,6 +73,8 @@
 //! # Ok::<(), ParseError>(())
 //! ```
 
+// Every public item says what it is: a build fails on one without a doc comment.
+#![deny(missing_docs)]
 pub mod csv;
 mod cursor;
 pub mod error;

@@ -104,9 +104,13 @@ pub fn step_decimals(step: f64) -> usize {
 /// A linear map from the data interval `d0..d1` to the pixel interval `p0..p1`.
 #[derive(Clone, Copy)]
 pub struct Scale {
+    /// The data value drawn at `p0`.
     pub d0: f64,
+    /// The data value drawn at `p1`.
     pub d1: f64,
+    /// The pixel of `d0`.
     pub p0: f64,
+    /// The pixel of `d1`.
     pub p1: f64,
 }
 
