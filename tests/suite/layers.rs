@@ -8,7 +8,7 @@
 //!   module (its own file counted as one of them: a submodule that imports an item of its
 //!   parent, while the parent imports the submodule, is a circle).
 //!
-//! Edges still being removed by work merged later are listed in [`KNOWN_UNTIL_MERGED`].
+//! There are no exceptions: an edge that breaks the order is a failure.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -55,11 +55,6 @@ const LAYERS: &[&str] = &[
     "cli",
     "main",
 ];
-
-/// Edges that break the rules today and are being removed in other branches of issue 31; the
-/// coordinator empties this list once they are merged. Each is `(from, to)` between modules as
-/// the checks name them.
-const KNOWN_UNTIL_MERGED: &[(&str, &str)] = &[];
 
 /// The crate's source directory.
 fn src_dir() -> PathBuf {
@@ -361,11 +356,6 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-/// Whether `(from, to)` is a known edge still being removed.
-fn known(from: &str, to: &str) -> bool {
-    KNOWN_UNTIL_MERGED.contains(&(from, to))
-}
-
 /// The first segment of a module path.
 fn top(module: &str) -> &str {
     module.split("::").next().unwrap_or(module)
@@ -394,7 +384,7 @@ fn level(
         let Some(a) = node(from) else { continue };
         for to in tos {
             let Some(b) = node(to) else { continue };
-            if a != b && !known(&a, &b) && !known(from, to) {
+            if a != b {
                 edges.entry(a.clone()).or_default().insert(b);
             }
         }
@@ -460,7 +450,7 @@ fn upward_imports(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
         };
         for to in tos {
             let b = top(to);
-            if a == b || b == "lib" || known(a, b) || known(from, to) {
+            if a == b || b == "lib" {
                 continue;
             }
             match rank(b) {
@@ -499,21 +489,6 @@ fn no_import_circles() {
                 found.join(" -> ")
             );
         }
-    }
-}
-
-#[test]
-fn every_known_edge_still_exists() {
-    // An edge removed by a merge must leave the allow-list too.
-    let graph = module_graph();
-    for (from, to) in KNOWN_UNTIL_MERGED {
-        let exists = graph.iter().any(|(f, tos)| {
-            (f == from || top(f) == *from) && tos.iter().any(|t| t == to || top(t) == *to)
-        });
-        assert!(
-            exists,
-            "{from} -> {to} is gone: remove it from KNOWN_UNTIL_MERGED"
-        );
     }
 }
 
