@@ -10,9 +10,10 @@ mod sheet;
 pub use game::{GameFamily, GameRules, PlayerSheet, Refused, Written, SINGLE_COLUMN_ROLLS};
 pub use sheet::{upper_totals, Sheet, SheetError};
 
-use crate::dice::Dice;
+use crate::dice::{Dice, ROLLS};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// A box (category) of a score sheet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -320,10 +321,44 @@ impl RuleSet {
     /// Points of `roll` in box `b` under ordinary scoring (no joker, no bonus); 0 past the
     /// last box.
     pub fn box_points(self, b: usize, roll: &Dice) -> u32 {
+        let boxes = self.box_count();
+        match roll.roll_index() {
+            Some(r) if b < boxes => u32::from(self.box_points_of_rolls()[r * boxes + b]),
+            _ => self.box_points_interpreted(b, roll),
+        }
+    }
+
+    /// [`RuleSet::box_points`] from the description's scoring interpreter.
+    fn box_points_interpreted(self, b: usize, roll: &Dice) -> u32 {
         self.description()
             .boxes
             .get(b)
             .map_or(0, |rule| rule.scoring.points(roll, 1))
+    }
+
+    /// The points of every five-dice roll in every box (roll-major), computed once per rule
+    /// set by the interpreter: the replay and the oracles score every option of every
+    /// decision, and a lookup keeps the interpreter out of those loops.
+    fn box_points_of_rolls(self) -> &'static [u16] {
+        static TABLES: [OnceLock<Vec<u16>>; 6] = [const { OnceLock::new() }; 6];
+        let slot = match self {
+            RuleSet::Yahtzee => 0,
+            RuleSet::YahtzeeFree => 1,
+            RuleSet::YahtzeeKurnik => 2,
+            RuleSet::Yatzy => 3,
+            RuleSet::YahtzeeNoJoker => 4,
+            RuleSet::YahtzeePlain => 5,
+        };
+        TABLES[slot].get_or_init(|| {
+            (0..ROLLS)
+                .flat_map(|r| {
+                    let roll = Dice::roll(r);
+                    (0..self.box_count()).map(move |b| {
+                        u16::try_from(self.box_points_interpreted(b, &roll)).unwrap_or(u16::MAX)
+                    })
+                })
+                .collect()
+        })
     }
 
     /// How `roll` scores in box `b` of a sheet with `filled` boxes (`yahtzee_50`: the Yahtzee
@@ -462,6 +497,22 @@ impl FromStr for RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn looked_up_box_points_are_the_interpreters() {
+        for rules in RuleSet::ALL {
+            for r in 0..ROLLS {
+                let roll = Dice::roll(r);
+                for b in 0..=rules.box_count() {
+                    assert_eq!(
+                        rules.box_points(b, &roll),
+                        rules.box_points_interpreted(b, &roll),
+                        "{rules} {roll} {b}"
+                    );
+                }
+            }
+        }
+    }
 
     fn roll(s: &str) -> Dice {
         let faces: Vec<u8> = s.bytes().map(|b| b - b'0').collect();
