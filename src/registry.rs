@@ -22,8 +22,6 @@ use std::sync::Arc;
 pub struct OracleRegistry {
     oracle: MatchOracle,
     dir: PathBuf,
-    loaded: Vec<RuleSet>,
-    dists_loaded: Vec<RuleSet>,
 }
 
 impl OracleRegistry {
@@ -33,8 +31,6 @@ impl OracleRegistry {
         OracleRegistry {
             oracle: MatchOracle::new(solitaire, spec),
             dir: table_dir(dir),
-            loaded: Vec::new(),
-            dists_loaded: Vec::new(),
         }
     }
 
@@ -98,12 +94,11 @@ impl OracleRegistry {
         rules: RuleSet,
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
-        if !self.loaded.contains(&rules) {
+        if self.oracle.solitaire.table(rules).is_none() {
             let (table, _) = load_expected(&self.dir, rules, progress)?;
             self.oracle
                 .solitaire
                 .add_table(rules, table.values().to_vec());
-            self.loaded.push(rules);
         }
         Ok(())
     }
@@ -115,10 +110,9 @@ impl OracleRegistry {
         rules: RuleSet,
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
-        if !self.dists_loaded.contains(&rules) {
+        if self.oracle.dists(rules).is_none() {
             let (table, _) = load_dist(&self.dir, rules, progress)?;
             self.oracle.add_dists(rules, table);
-            self.dists_loaded.push(rules);
         }
         Ok(())
     }
