@@ -548,6 +548,7 @@ mod tests {
         assert_eq!(registry.expected(rules).map(<[f64]>::len), Ok(table.len()));
         assert!(registry
             .oracle()
+            .one_column
             .solitaire
             .table(rules)
             .is_some_and(|values| values == table.as_slice()));

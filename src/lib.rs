@@ -133,8 +133,8 @@ pub use evaluate::{evaluate, EvalError, Evaluation, Question};
 pub use pipeline::{analyze, Analysis, AnalyzeError, Analyzer, DecisionSink, Options};
 pub use position::Position;
 pub use rate::{
-    rate_game, Class, MatchOracle, Oracle, OracleSpec, RateError, Rated, SolitaireOracle,
-    Thresholds, Unit,
+    rate_game, Class, FamilyOracles, MatchOracle, Oracle, OracleSpec, RateError, Rated,
+    SolitaireOracle, Thresholds, Unit,
 };
 pub use replay::{replay, Decision, ReplayOptions, Replayed};
 pub use rules::{Choice, RuleSet, Sheet};

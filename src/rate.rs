@@ -196,7 +196,6 @@ pub struct SolitaireCache {
 #[derive(Default)]
 pub struct MatchCache {
     solitaire: SolitaireCache,
-    jamb: JambTurnCache,
     /// The turn in hand of a game of several players: the mover's sheet and the others'.
     matched: Option<((Sheet, Vec<Sheet>), MatchTurn)>,
     /// The value of the option taken at the previous decision of the turn.
@@ -722,15 +721,15 @@ impl fmt::Display for OracleSpec {
     }
 }
 
-/// The solitaire oracle for one-player games and, for games of several players, expected match
-/// points: exact where the exact solver settles the position (two players, few boxes free),
-/// the method's search elsewhere, as an [`OracleSpec`] says. With `e`, every player of every
-/// game is rated with the solitaire oracle.
+/// The oracle of one-column games (the Yahtzee family): the solitaire oracle for one-player
+/// games and, for games of several players, expected match points: exact where the exact
+/// solver settles the position (two players, few boxes free), the method's search elsewhere,
+/// as an [`OracleSpec`] says. With `e`, every player of every game is rated with the solitaire
+/// oracle. Decisions of other families it does not value ([`FamilyOracles`] sends each game
+/// to its family's oracle).
 pub struct MatchOracle {
     /// The oracle of one-player games (and of every game with `e`).
     pub solitaire: SolitaireOracle,
-    /// The oracle of Jamb games, of any number of players (in expected final points).
-    pub jamb: JambOracles,
     /// The memos kept across chunks of games (each holds values of this oracle only).
     caches: CachePool<MatchCache>,
     spec: OracleSpec,
@@ -748,7 +747,6 @@ impl MatchOracle {
     pub fn new(solitaire: SolitaireOracle, spec: OracleSpec) -> MatchOracle {
         MatchOracle {
             solitaire,
-            jamb: JambOracles::default(),
             caches: CachePool::default(),
             spec,
             dists: HashMap::new(),
@@ -787,18 +785,11 @@ impl Oracle for MatchOracle {
     type Cache = MatchCache;
 
     fn describe(&self) -> String {
-        let yahtzee = self.describe_yahtzee();
-        match self.jamb.oracles.is_empty() {
-            true => yahtzee,
-            false => format!("{yahtzee}{JAMB_GAMES}{}", self.jamb.describe()),
-        }
+        self.describe_yahtzee()
     }
 
-    fn unit(&self, rules: Option<GameRules>, seats: usize) -> Unit {
-        match rules {
-            Some(GameRules::Jamb(_)) => Unit::Points,
-            _ => self.spec.unit(seats),
-        }
+    fn unit(&self, _rules: Option<GameRules>, seats: usize) -> Unit {
+        self.spec.unit(seats)
     }
 
     fn cache_pool(&self) -> Option<&CachePool<MatchCache>> {
@@ -812,10 +803,77 @@ impl Oracle for MatchOracle {
         before: Before,
         cache: &mut MatchCache,
     ) -> Option<Valued> {
-        if let PlayerSheet::Jamb(_) = decision.sheet {
-            return self.jamb.value(decision, others, before, &mut cache.jamb);
-        }
         self.value_yahtzee(decision, others, before, cache)
+    }
+}
+
+/// One oracle per game family, each valuing the decisions of its family's games: one-column
+/// games by a [`MatchOracle`], Jamb games by the [`JambOracles`] (in expected final points of
+/// the mover's slip, whatever the number of players). What the registry of oracles rates with.
+pub struct FamilyOracles {
+    /// The oracle of one-column games.
+    pub one_column: MatchOracle,
+    /// The oracles of Jamb games, one per rule set loaded.
+    pub jamb: JambOracles,
+    /// The memos kept across chunks of games.
+    caches: CachePool<FamilyCache>,
+}
+
+/// [`FamilyOracles`]'s per-thread memo: each family oracle's own.
+#[derive(Default)]
+pub struct FamilyCache {
+    one_column: MatchCache,
+    jamb: JambTurnCache,
+}
+
+impl FamilyOracles {
+    /// The oracles of every family, one-column games rated by `one_column`, no Jamb rule set
+    /// loaded yet.
+    pub fn new(one_column: MatchOracle) -> FamilyOracles {
+        FamilyOracles {
+            one_column,
+            jamb: JambOracles::default(),
+            caches: CachePool::default(),
+        }
+    }
+}
+
+impl Oracle for FamilyOracles {
+    type Cache = FamilyCache;
+
+    fn describe(&self) -> String {
+        let one_column = self.one_column.describe();
+        match self.jamb.oracles.is_empty() {
+            true => one_column,
+            false => format!("{one_column}{JAMB_GAMES}{}", self.jamb.describe()),
+        }
+    }
+
+    fn unit(&self, rules: Option<GameRules>, seats: usize) -> Unit {
+        match rules {
+            Some(GameRules::Jamb(_)) => self.jamb.unit(rules, seats),
+            _ => self.one_column.unit(rules, seats),
+        }
+    }
+
+    fn cache_pool(&self) -> Option<&CachePool<FamilyCache>> {
+        Some(&self.caches)
+    }
+
+    fn value(
+        &self,
+        decision: &Decision,
+        others: &[PlayerSheet],
+        before: Before,
+        cache: &mut FamilyCache,
+    ) -> Option<Valued> {
+        match decision.sheet {
+            PlayerSheet::Jamb(_) => self.jamb.value(decision, others, before, &mut cache.jamb),
+            PlayerSheet::Yahtzee(_) => {
+                self.one_column
+                    .value(decision, others, before, &mut cache.one_column)
+            }
+        }
     }
 }
 
@@ -993,6 +1051,21 @@ mod tests {
         assert_eq!(inner, (0..8).collect::<Vec<_>>());
         // Every memo taken came back for later chunks.
         assert!(caches.len() >= 2);
+    }
+
+    #[test]
+    fn each_family_has_its_own_oracle_and_unit() {
+        let one_column =
+            || MatchOracle::new(SolitaireOracle::new(HashMap::new()), OracleSpec::DEFAULT);
+        let family = FamilyOracles::new(one_column());
+        let jamb = Some(GameRules::Jamb(crate::rules::jamb::JambRules::JAMB_5));
+        let yahtzee = Some(GameRules::Yahtzee(RuleSet::Yahtzee));
+        assert_eq!(family.unit(jamb, 2), Unit::Points);
+        assert_eq!(family.unit(yahtzee, 2), Unit::MatchPoints);
+        assert_eq!(family.unit(yahtzee, 1), Unit::Points);
+        // No Jamb oracle loaded: the description is the one-column oracle's alone.
+        assert_eq!(family.describe(), one_column().describe());
+        assert!(!family.describe().contains(JAMB_GAMES));
     }
 
     #[test]

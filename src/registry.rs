@@ -2,7 +2,7 @@
 //! demand. Rating (`pipeline::rate_batch`), `evaluate` and the `eval` command all take their
 //! oracles and tables from it.
 
-use crate::rate::{MatchOracle, OracleSpec, SolitaireOracle};
+use crate::rate::{FamilyOracles, MatchOracle, OracleSpec, SolitaireOracle};
 use crate::replay::Replayed;
 use crate::rules::jamb::JambRules;
 use crate::rules::{GameRules, RuleSet};
@@ -20,7 +20,7 @@ use std::sync::Arc;
 /// on demand: expected scores for every game,
 /// distributions for the games of several players when the method needs them.
 pub struct OracleRegistry {
-    oracle: MatchOracle,
+    oracle: FamilyOracles,
     dir: PathBuf,
 }
 
@@ -29,13 +29,13 @@ impl OracleRegistry {
     pub fn new(dir: Option<&Path>, spec: OracleSpec) -> OracleRegistry {
         let solitaire = SolitaireOracle::new(HashMap::new());
         OracleRegistry {
-            oracle: MatchOracle::new(solitaire, spec),
+            oracle: FamilyOracles::new(MatchOracle::new(solitaire, spec)),
             dir: table_dir(dir),
         }
     }
 
     /// The oracle over the tables loaded so far.
-    pub fn oracle(&self) -> &MatchOracle {
+    pub fn oracle(&self) -> &FamilyOracles {
         &self.oracle
     }
 
@@ -81,7 +81,7 @@ impl OracleRegistry {
             None => return Ok(()),
         };
         self.load_expected(rules, progress)?;
-        if replayed.seats > 1 && self.oracle.needs_dists() {
+        if replayed.seats > 1 && self.oracle.one_column.needs_dists() {
             self.load_dists(rules, progress)?;
         }
         Ok(())
@@ -94,9 +94,10 @@ impl OracleRegistry {
         rules: RuleSet,
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
-        if self.oracle.solitaire.table(rules).is_none() {
+        if self.oracle.one_column.solitaire.table(rules).is_none() {
             let (table, _) = load_expected(&self.dir, rules, progress)?;
             self.oracle
+                .one_column
                 .solitaire
                 .add_table(rules, table.values().to_vec());
         }
@@ -110,9 +111,9 @@ impl OracleRegistry {
         rules: RuleSet,
         progress: &dyn Progress,
     ) -> Result<(), TableError> {
-        if self.oracle.dists(rules).is_none() {
+        if self.oracle.one_column.dists(rules).is_none() {
             let (table, _) = load_dist(&self.dir, rules, progress)?;
-            self.oracle.add_dists(rules, table);
+            self.oracle.one_column.add_dists(rules, table);
         }
         Ok(())
     }
@@ -121,6 +122,7 @@ impl OracleRegistry {
     /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
     pub fn expected(&self, rules: RuleSet) -> Result<&[f64], TableError> {
         self.oracle
+            .one_column
             .solitaire
             .table(rules)
             .ok_or_else(|| not_loaded(expected_path(&self.dir, rules)))
@@ -130,6 +132,7 @@ impl OracleRegistry {
     /// [`TableProblem::Missing`](crate::tables::TableProblem::Missing) error if not loaded.
     pub fn dists(&self, rules: RuleSet) -> Result<&DistTable, TableError> {
         self.oracle
+            .one_column
             .dists(rules)
             .ok_or_else(|| not_loaded(dist_path(&self.dir, rules)))
     }

@@ -13,7 +13,7 @@ use super::{notice, print_stdout, CliError};
 use dicelens::corpus::LogFile;
 use dicelens::output::{make_dir, prepare_file, Finished};
 use dicelens::pipeline::OracleRegistry;
-use dicelens::rate::{rate_game, MatchCache, Oracle, Rated};
+use dicelens::rate::{rate_game, FamilyCache, Oracle, Rated};
 use dicelens::replay::{replay, ReplayOptions, Replayed, Skip};
 use dicelens::report::game;
 use dicelens::report::validate::{error_game_id, Rating, ValidateReport};
@@ -221,7 +221,7 @@ fn rate(args: &Args, replayed: &Replayed) -> (Rating, Vec<Rated>) {
     }
     let oracle = tables.oracle();
     rating.oracle = Some(oracle.describe());
-    let mut cache = MatchCache::default();
+    let mut cache = FamilyCache::default();
     if let Err(e) = rate_game(oracle, replayed, &rating.thresholds, &mut cache, &mut rated) {
         rating.not_rated = Some(e.partly_rated());
     }
