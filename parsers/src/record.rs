@@ -33,6 +33,20 @@ impl Faces {
         Some(stored)
     }
 
+    /// The first `len` faces of `faces`, whose slots past `len` must be zero (as a reader's
+    /// zeroed array filled from the start leaves them); `None` for more than [`MAX_DICE`].
+    #[inline(always)]
+    fn from_array(faces: [u8; MAX_DICE], len: usize) -> Option<Faces> {
+        if len > MAX_DICE {
+            return None;
+        }
+        debug_assert!(faces.iter().skip(len).all(|&face| face == 0));
+        Some(Faces {
+            len: len as u8,
+            faces,
+        })
+    }
+
     /// Five faces, the common roll, without a slice copy.
     #[inline]
     fn five([a, b, c, d, e]: [u8; 5]) -> Faces {
@@ -103,6 +117,14 @@ impl Roll {
         self.0.as_slice()
     }
 
+    /// The first `len` faces of `faces` (zero past `len`): a reader's array, without a copy.
+    #[inline(always)]
+    pub(crate) fn from_array(faces: [u8; MAX_DICE], len: usize) -> Option<Roll> {
+        Faces::from_array(faces, len)
+            .filter(|f| f.len > 0)
+            .map(Roll)
+    }
+
     /// Number of dice.
     #[inline]
     pub fn len(&self) -> usize {
@@ -164,6 +186,12 @@ impl Keep {
     #[inline]
     pub fn faces(&self) -> &[u8] {
         self.0.as_slice()
+    }
+
+    /// The first `len` faces of `faces` (zero past `len`): a reader's array, without a copy.
+    #[inline(always)]
+    pub(crate) fn from_array(faces: [u8; MAX_DICE], len: usize) -> Option<Keep> {
+        Faces::from_array(faces, len).map(Keep)
     }
 }
 

@@ -1121,7 +1121,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 /// A run of up to `max` dice 1-6 (a digit beyond `max` is an error expecting `too_many`).
 /// Returns the faces and how many there are.
-#[inline]
+#[inline(always)]
 fn dice<'a>(
     input: &'a [u8],
     max: usize,
@@ -1155,7 +1155,7 @@ fn roll(input: &[u8]) -> PResult<'_, Roll> {
         }
     }
     let (rest, (faces, count)) = dice(input, MAX_DICE, "at most six dice, then a space")?;
-    let Some(roll) = faces.get(..count).and_then(Roll::new) else {
+    let Some(roll) = Roll::from_array(faces, count) else {
         return fail(input, ROLL);
     };
     let (rest, _) = token_end(rest, "a space after the dice")?;
@@ -1171,7 +1171,7 @@ fn keep(input: &[u8]) -> PResult<'_, Keep> {
         return Ok((rest, Keep::default()));
     }
     let (after, (faces, count)) = dice(rest, MAX_DICE, "at most six kept dice")?;
-    let kept = faces.get(..count).and_then(Keep::new).filter(|_| count > 0);
+    let kept = Keep::from_array(faces, count).filter(|_| count > 0);
     let Some(kept) = kept else {
         return fail(rest, "the kept dice 1-6 after `k`, or `k-` to keep none");
     };
