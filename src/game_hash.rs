@@ -116,7 +116,12 @@ pub fn content_hash(game: &GameRecord) -> ContentHash {
         h.bytes(&turn.round.to_le_bytes());
         h.bytes(&[turn.seat, turn.roll_count]);
         for roll in turn.rolls() {
-            h.bytes(roll);
+            // Five dice hash as their faces alone (the hashes of five-dice games stay as they
+            // were); any other count is marked first, with a byte no face has.
+            if roll.len() != 5 {
+                h.bytes(&[0x80 | roll.len() as u8]);
+            }
+            h.bytes(roll.faces());
         }
         for keep in turn.keeps() {
             h.bytes(&[keep.faces().len() as u8]);
@@ -133,7 +138,7 @@ pub fn content_hash(game: &GameRecord) -> ContentHash {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dicelens_parsers::{BoxCode, Format, Keep, TurnRecord};
+    use dicelens_parsers::{BoxCode, Format, Keep, Roll, TurnRecord};
 
     #[test]
     fn fnv_1a_of_known_strings() {
@@ -159,7 +164,11 @@ mod tests {
             round: 1,
             seat: 0,
             roll_count: 2,
-            rolls: [[1, 2, 3, 4, 6], [1, 2, 3, 4, 5], [0; 5]],
+            rolls: [
+                [1, 2, 3, 4, 6].into(),
+                [1, 2, 3, 4, 5].into(),
+                Roll::default(),
+            ],
             keeps: [Keep::new(&[1, 2, 3, 4]).unwrap(), Keep::default()],
             category: BoxCode::parse("LS").unwrap(),
             points: Some(40),
@@ -179,10 +188,16 @@ mod tests {
         assert_eq!(content_hash(&moved), base);
         // Unused roll slots do not count.
         let mut unused = game();
-        unused.turns[0].rolls[2] = [6; 5];
+        unused.turns[0].rolls[2] = [6; 5].into();
         assert_eq!(content_hash(&unused), base);
-        let changes: [fn(&mut GameRecord); 6] = [
-            |g| g.turns[0].rolls[1] = [1, 2, 3, 4, 4],
+        let changes: [fn(&mut GameRecord); 8] = [
+            |g| g.turns[0].rolls[1] = [1, 2, 3, 4, 4].into(),
+            |g| g.turns[0].rolls[1] = Roll::new(&[1, 2, 3, 4, 5, 6]).unwrap(),
+            // The same faces split between the rolls otherwise.
+            |g| {
+                g.turns[0].rolls[0] = Roll::new(&[1, 2, 3, 4, 6, 1]).unwrap();
+                g.turns[0].rolls[1] = Roll::new(&[2, 3, 4, 5]).unwrap();
+            },
             |g| g.turns[0].points = Some(30),
             |g| g.players[0] = "bob".into(),
             |g| g.provenance.game_id = "g2".into(),

@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rules::{Choice, GameRules, PlayerSheet, Refused, Written};
-use dicelens_parsers::{GameRecord, LineNumber, Termination, TurnRecord, MAX_PLAYERS};
+use dicelens_parsers::{GameRecord, LineNumber, Roll, Termination, TurnRecord, MAX_PLAYERS};
 use std::fmt;
 
 /// One decision: what a player did after one roll.
@@ -99,6 +99,8 @@ pub enum Broken {
     KeepNotInRoll,
     /// A roll does not show the dice kept before it.
     RollWithoutKeep,
+    /// A roll of another number of dice than the rule set rolls, or a keep of more.
+    DiceCount,
     /// The box was filled in an earlier turn.
     BoxAlreadyFilled,
     /// The joker rule sends this roll to another box.
@@ -125,7 +127,7 @@ pub enum Broken {
 
 impl Broken {
     /// Every rule a replay checks.
-    pub const ALL: [Broken; 18] = [
+    pub const ALL: [Broken; 19] = [
         Broken::UnknownRules,
         Broken::BadPlayers,
         Broken::UnknownBox,
@@ -133,6 +135,7 @@ impl Broken {
         Broken::RollCount,
         Broken::KeepNotInRoll,
         Broken::RollWithoutKeep,
+        Broken::DiceCount,
         Broken::BoxAlreadyFilled,
         Broken::BoxNotAllowed,
         Broken::ColumnOrder,
@@ -156,6 +159,7 @@ impl Broken {
             Broken::RollCount => "wrong number of rolls",
             Broken::KeepNotInRoll => "keep not in roll",
             Broken::RollWithoutKeep => "roll without the kept dice",
+            Broken::DiceCount => "wrong number of dice",
             Broken::BoxAlreadyFilled => "box filled twice",
             Broken::BoxNotAllowed => "box not allowed (joker rule)",
             Broken::ColumnOrder => "box out of its column's order",
@@ -242,6 +246,14 @@ pub struct ReplayOptions {
     pub include_unfinished: bool,
 }
 
+/// A count of dice in words, as the replay's messages write it (`five dice 1-6`).
+fn count_word(count: usize) -> String {
+    match ["none", "one", "two", "three", "four", "five", "six"].get(count) {
+        Some(word) => (*word).to_string(),
+        None => count.to_string(),
+    }
+}
+
 /// Faces as digits, in the order given.
 fn digits(faces: &[u8]) -> String {
     if faces.is_empty() {
@@ -285,6 +297,7 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
     }
     out.seats = seats;
     let boxes = rules.rounds();
+    let dice_count = rules.dice();
     let mut sheets = vec![PlayerSheet::empty(rules); seats];
     for (index, turn) in game.turns.iter().enumerate() {
         out.sheets.extend_from_slice(&sheets);
@@ -333,7 +346,13 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
             }
         }
         let turn_index = index as u16;
-        let written = replay_turn(turn, turn_index, sheet, &violation, &mut out.decisions)?;
+        let written = replay_turn(
+            turn,
+            turn_index,
+            (sheet, dice_count),
+            &violation,
+            &mut out.decisions,
+        )?;
         out.box_points.push(written.points);
         if let Some(earned) = turn
             .earned
@@ -384,19 +403,29 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
     Ok(())
 }
 
-/// The dice of a turn's last roll.
+/// The dice of a turn's last roll (of a turn the replay checked).
 fn last_roll(turn: &TurnRecord) -> Dice {
     turn.rolls()
         .last()
-        .and_then(|r| Dice::from_faces(r))
+        .and_then(|roll| roll_dice(roll, roll.len()))
         .unwrap_or_default()
 }
 
-/// Checks one turn and appends its decisions; returns what the turn wrote.
+/// The one place a logged roll becomes the rules' dice: a roll of exactly `dice_count` dice
+/// (the rule set's, checked here), every face 1-6; `None` otherwise.
+fn roll_dice(roll: &Roll, dice_count: usize) -> Option<Dice> {
+    if roll.len() != dice_count {
+        return None;
+    }
+    Dice::from_faces_up_to(roll.faces(), dice_count)
+}
+
+/// Checks one turn, played on `sheet` with rolls of `dice_count` dice (the rule set's), and
+/// appends its decisions; returns what the turn wrote.
 fn replay_turn(
     turn: &TurnRecord,
     turn_index: u16,
-    sheet: PlayerSheet,
+    (sheet, dice_count): (PlayerSheet, usize),
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
 ) -> Result<Written, Skip> {
@@ -411,18 +440,35 @@ fn replay_turn(
     let keeps = turn.keeps();
     let mut previous: Option<Dice> = None;
     for (i, shown) in rolls.iter().enumerate() {
-        let Some(dice) = Dice::from_faces(shown).filter(|d| d.len() == 5) else {
+        if shown.len() != dice_count {
+            return Err(violation(
+                Broken::DiceCount,
+                format!(
+                    "roll {} = {} ({} dice)",
+                    i + 1,
+                    digits(shown.faces()),
+                    shown.len()
+                ),
+                format!("{dice_count} dice"),
+            ));
+        }
+        let Some(dice) = roll_dice(shown, dice_count) else {
             return Err(violation(
                 Broken::BadDice,
-                digits(shown),
-                "five dice 1-6".into(),
+                digits(shown.faces()),
+                format!("{} dice 1-6", count_word(dice_count)),
             ));
         };
         if let Some(kept) = previous {
             if !kept.is_subset_of(&dice) {
                 return Err(violation(
                     Broken::RollWithoutKeep,
-                    format!("roll {} = {} after keeping {}", i + 1, digits(shown), kept),
+                    format!(
+                        "roll {} = {} after keeping {}",
+                        i + 1,
+                        digits(shown.faces()),
+                        kept
+                    ),
                     format!("a roll showing {kept}"),
                 ));
             }
@@ -438,11 +484,18 @@ fn replay_turn(
             choice,
         };
         if let Some(keep) = keeps.get(i) {
+            if keep.faces().len() > dice_count {
+                return Err(violation(
+                    Broken::DiceCount,
+                    format!("k{} ({} dice)", digits(keep.faces()), keep.faces().len()),
+                    format!("a keep of at most {dice_count} dice"),
+                ));
+            }
             let kept = Dice::from_faces(keep.faces()).filter(|k| k.is_subset_of(&dice));
             let kept = kept.ok_or_else(|| {
                 violation(
                     Broken::KeepNotInRoll,
-                    format!("k{} after {}", digits(keep.faces()), digits(shown)),
+                    format!("k{} after {}", digits(keep.faces()), digits(shown.faces())),
                     format!("a keep out of {dice}"),
                 )
             })?;
@@ -791,9 +844,75 @@ mod tests {
     }
 
     #[test]
+    fn a_roll_or_keep_of_another_dice_count_than_the_rule_sets_is_reported() {
+        // A six-dice roll in a five-dice rule set: YGN reads it, the replay refuses it.
+        let game = edited("2. ann: 22234 2=6", "2. ann: 222346 2=6");
+        let v = violation(&game);
+        assert_eq!((v.rule, v.line), (Broken::DiceCount, line_of("2. ann")));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("roll 1 = 222346 (6 dice)", "5 dice")
+        );
+        // So is a roll of four dice, after a keep.
+        let game = edited("1. bob: 12345 k- 66666", "1. bob: 12345 k- 6666");
+        let v = violation(&game);
+        assert_eq!((v.rule, v.line), (Broken::DiceCount, line_of("1. bob")));
+        assert_eq!(v.says, "roll 2 = 6666 (4 dice)");
+        // And a keep of six dice between two five-dice rolls.
+        let mut game = parse(GAME);
+        game.turns[0].keeps[0] = dicelens_parsers::Keep::new(&[1; 6]).unwrap();
+        let v = violation(&game);
+        assert_eq!((v.rule, v.line), (Broken::DiceCount, line_of("1. ann")));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("k111111 (6 dice)", "a keep of at most 5 dice")
+        );
+        // Counted under its own name.
+        let skip = replayed(&game, ReplayOptions::default()).unwrap_err();
+        assert_eq!(skip.reason(), "wrong number of dice");
+    }
+
+    #[test]
+    fn a_five_dice_roll_is_refused_where_the_description_rolls_six() {
+        // No rule set rolls six dice yet: a test-only description of one that does.
+        let six = crate::rules::description::GameDescription {
+            dice: 6,
+            ..*RuleSet::Yahtzee.description()
+        };
+        let game = parse(GAME);
+        let turn = &game.turns[2];
+        let sheet = PlayerSheet::empty(GameRules::Yahtzee(RuleSet::Yahtzee));
+        let violation = |rule, says: String, rules_give: String| {
+            Skip::Invalid(Violation {
+                rule,
+                line: turn.line,
+                round: Some(turn.round),
+                player: None,
+                says,
+                rules_give,
+            })
+        };
+        let mut decisions = Vec::new();
+        let outcome = replay_turn(turn, 2, (sheet, six.dice), &violation, &mut decisions);
+        let Err(Skip::Invalid(v)) = outcome else {
+            panic!("{outcome:?}")
+        };
+        assert_eq!(v.rule, Broken::DiceCount);
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("roll 1 = 22234 (5 dice)", "6 dice")
+        );
+        assert!(decisions.is_empty());
+        // The same turn under the five dice of the rule set's own description replays.
+        let five = RuleSet::Yahtzee.description().dice;
+        assert!(replay_turn(turn, 2, (sheet, five), &violation, &mut decisions).is_ok());
+        assert_eq!(decisions.len(), 1);
+    }
+
+    #[test]
     fn dice_off_the_faces_are_reported() {
         let mut game = parse(GAME);
-        game.turns[2].rolls[0] = [2, 2, 0, 3, 4];
+        game.turns[2].rolls[0] = [2, 2, 0, 3, 4].into();
         let v = violation(&game);
         assert_eq!((v.rule, v.line), (Broken::BadDice, line_of("2. ann")));
         assert_eq!(
@@ -1002,7 +1121,7 @@ mod tests {
             round: 1,
             seat: 0,
             roll_count: 1,
-            rolls: [[4, 4, 4, 1, 2], [0; 5], [0; 5]],
+            rolls: [[4, 4, 4, 1, 2].into(), Roll::default(), Roll::default()],
             category: BoxCode::parse("4").unwrap(),
             points: Some(12),
             line: 5,
@@ -1011,7 +1130,7 @@ mod tests {
         game.turns.push(turn);
         turn.round = 2;
         turn.line = 6;
-        turn.rolls[0] = [4, 4, 4, 4, 4];
+        turn.rolls[0] = [4, 4, 4, 4, 4].into();
         turn.category = BoxCode::parse("FH").unwrap();
         turn.points = Some(0);
         game.turns.push(turn);

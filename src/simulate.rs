@@ -17,7 +17,7 @@ use crate::replay::Decision;
 use crate::rules::play::{play_turn, TurnEnd, TurnPlayer};
 use crate::rules::{Choice, GameFamily, PlayerSheet, RuleSet, Sheet};
 use crate::solve::expected::{OptionValue, TurnOracle};
-use dicelens_parsers::{BoxCode, GameRecord, Provenance, Termination, TurnRecord};
+use dicelens_parsers::{BoxCode, GameRecord, Provenance, Roll, Termination, TurnRecord};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -286,7 +286,7 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
                 ..TurnRecord::default()
             };
             for (slot, roll) in turn.rolls.iter_mut().zip(&played.rolls) {
-                *slot = *roll;
+                *slot = Roll::from(*roll);
             }
             for (slot, keep) in turn.keeps.iter_mut().zip(played.shown_keeps) {
                 *slot = keep;

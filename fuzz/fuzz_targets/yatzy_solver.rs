@@ -26,7 +26,7 @@ fn check_invariants(game: &GameRecord) {
         assert!((1..=3).contains(&turn.roll_count), "{turn:?}");
         assert!(turn.earned.is_some() && turn.points.is_none(), "{turn:?}");
         for roll in turn.rolls() {
-            assert!(roll.iter().all(|die| (1..=6).contains(die)), "{turn:?}");
+            assert!(roll.faces().iter().all(|die| (1..=6).contains(die)), "{turn:?}");
         }
         assert!(!turn.category.as_str().is_empty());
     }

@@ -16,7 +16,7 @@
 //! its rows must lie in that window), or at the end of the input; games come out in the order
 //! of their first rows, so [`GameReader::game_offset`] grows.
 //!
-//! The reader checks the syntax of each field (five dice 1-6, keeps of digits, known box
+//! The reader checks the syntax of each field (one to six dice 1-6, keeps of digits, known box
 //! codes, numbers) and that a game's rows agree with each other (rules, date, player of a
 //! seat, no row given twice); the rules of the game (keeps contained in rolls, boxes, points,
 //! missing rounds) are the replay's business.
@@ -26,6 +26,7 @@
 
 use crate::{
     BoxCode, GameReader, GameRecord, Keep, LineNumber, ParseError, Roll, Termination, TurnRecord,
+    MAX_DICE,
 };
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -1259,15 +1260,15 @@ impl<'r> Fields<'r> {
         Ok(Some(value))
     }
 
-    /// Dice of a field: digits 1-6, optionally separated by single spaces; `count` of them when
-    /// given, else 0 to 5. An empty field gives no dice.
-    fn dice(&self, column: Column, count: Option<usize>) -> Result<Keep, Problem> {
+    /// Dice of a field: digits 1-6, optionally separated by single spaces; one to
+    /// [`MAX_DICE`] of them for a roll, else none to [`MAX_DICE`] (an empty field gives no dice).
+    fn dice(&self, column: Column, roll: bool) -> Result<Keep, Problem> {
         let field = self.get(column);
-        let what = || match count {
-            Some(_) => "five dice 1-6 (like 35561)",
-            None => "up to five dice 1-6 (like 355), or nothing",
+        let what = || match roll {
+            true => "one to six dice 1-6 (like 35561)",
+            false => "up to six dice 1-6 (like 355), or nothing",
         };
-        let mut faces = [0u8; 5];
+        let mut faces = [0u8; MAX_DICE];
         let mut len = 0;
         let mut after_space = false;
         for (at, &byte) in field.iter().enumerate() {
@@ -1294,24 +1295,25 @@ impl<'r> Fields<'r> {
             *slot = byte - b'0';
             len += 1;
         }
-        if after_space || count.is_some_and(|count| count != len) {
+        if after_space || (roll && len == 0) {
             return Err(self.problem(column, what(), field));
         }
         Keep::new(faces.get(..len).unwrap_or_default())
             .ok_or_else(|| self.problem(column, what(), field))
     }
 
-    /// The five dice of a roll field.
+    /// The one to six dice of a roll field.
     fn roll(&self, column: Column) -> Result<Roll, Problem> {
+        // The common case in one go: five digits.
         if let Ok(digits) = <[u8; 5]>::try_from(self.get(column)) {
             if digits.iter().all(|digit| (b'1'..=b'6').contains(digit)) {
-                return Ok(digits.map(|digit| digit - b'0'));
+                return Ok(Roll::from(digits.map(|digit| digit - b'0')));
             }
         }
-        let keep = self.dice(column, Some(5))?;
-        let mut roll = [0u8; 5];
-        roll.copy_from_slice(keep.faces().get(..5).unwrap_or(&[0; 5]));
-        Ok(roll)
+        let dice = self.dice(column, true)?;
+        Roll::new(dice.faces()).ok_or_else(|| {
+            self.problem(column, "one to six dice 1-6 (like 35561)", self.get(column))
+        })
     }
 
     /// A box code field.
@@ -1531,7 +1533,7 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
             })?;
         turn.roll_count = u8::try_from(roll).unwrap_or(0);
         turn.rolls[0] = fields.roll(Column::Dice)?;
-        turn.keeps[0] = fields.dice(Column::Keep, None)?;
+        turn.keeps[0] = fields.dice(Column::Keep, false)?;
         if scores && !fields.get(Column::Keep).is_empty() {
             let expected = "no keep on the row that scores the turn (no roll follows it)";
             return Err(fields.problem(Column::Keep, expected, fields.get(Column::Keep)));
@@ -1602,7 +1604,7 @@ fn read_turn_dice(fields: &Fields<'_>, turn: &mut TurnRecord) -> Result<(), Prob
         let (Some(&keep_column), Some(&roll_column)) = (keeps.get(n - 1), rolls.get(n)) else {
             break;
         };
-        let keep = fields.dice(keep_column, None)?;
+        let keep = fields.dice(keep_column, false)?;
         if fields.get(roll_column).is_empty() {
             if !fields.get(keep_column).is_empty() {
                 let expected = format!("{} (a keep is followed by a roll)", roll_column.name());
@@ -1911,24 +1913,27 @@ fn format_number(buffer: &mut [u8; 10], value: u32) -> &[u8] {
     buffer.get(at..).unwrap_or_default()
 }
 
+/// Dice as digits: the text and how many there are.
+type Digits = ([u8; MAX_DICE], usize);
+
 /// The dice of a turn as digit strings: its rolls made and the keeps between them.
 struct DiceText {
-    rolls: [[u8; 5]; 3],
-    keeps: [([u8; 5], usize); 2],
+    rolls: [Digits; 3],
+    keeps: [Digits; 2],
     roll_count: usize,
 }
 
 impl DiceText {
     fn of(turn: &TurnRecord) -> DiceText {
         let digits = |faces: &[u8]| {
-            let mut text = [0u8; 5];
+            let mut text = [0u8; MAX_DICE];
             for (slot, face) in text.iter_mut().zip(faces) {
                 *slot = b'0' + face;
             }
-            (text, faces.len().min(5))
+            (text, faces.len().min(MAX_DICE))
         };
         DiceText {
-            rolls: turn.rolls.map(|roll| digits(&roll).0),
+            rolls: turn.rolls.map(|roll| digits(roll.faces())),
             keeps: turn.keeps.map(|keep| digits(keep.faces())),
             roll_count: usize::from(turn.roll_count),
         }
@@ -1937,7 +1942,7 @@ impl DiceText {
     /// Roll `n` (0-based), empty when not made.
     fn roll(&self, n: usize) -> &[u8] {
         match self.rolls.get(n) {
-            Some(roll) if n < self.roll_count => roll,
+            Some((roll, len)) if n < self.roll_count => roll.get(..*len).unwrap_or_default(),
             _ => b"",
         }
     }
@@ -1996,10 +2001,13 @@ fn check_writable(game: &GameRecord) -> Result<(), String> {
         if turn.round == 0 || !(1..=3).contains(&turn.roll_count) {
             return Err(format!("{at}: round 0, or not 1 to 3 rolls"));
         }
+        if turn.rolls().iter().any(Roll::is_empty) {
+            return Err(format!("{at}: a roll without dice"));
+        }
         let faces_fit = turn
             .rolls()
             .iter()
-            .flatten()
+            .flat_map(Roll::faces)
             .all(|face| (1..=6).contains(face))
             && turn
                 .keeps()

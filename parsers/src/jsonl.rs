@@ -23,9 +23,9 @@
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
 use crate::LineNumber;
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Termination, TurnRecord};
+use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
 use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
 use std::io;
@@ -274,44 +274,10 @@ struct GameEnd<'a> {
     result: Option<Vec<u32>>,
 }
 
-/// Up to five dice, as a JSON array of numbers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Up to six dice, as a JSON array of numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
 struct Dice(Keep);
-
-impl Serialize for Dice {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.faces().serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Dice {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Dice, D::Error> {
-        struct DiceVisitor;
-        impl<'de> Visitor<'de> for DiceVisitor {
-            type Value = Dice;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of at most five dice")
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dice, A::Error> {
-                let mut faces = [0u8; 5];
-                let mut count = 0;
-                while let Some(face) = seq.next_element::<u8>()? {
-                    let slot = faces.get_mut(count);
-                    count += 1;
-                    *slot.ok_or_else(|| de::Error::invalid_length(count, &self))? = face;
-                }
-                faces
-                    .get(..count)
-                    .and_then(Keep::new)
-                    .map(Dice)
-                    .ok_or_else(|| de::Error::invalid_length(count, &self))
-            }
-        }
-        deserializer.deserialize_seq(DiceVisitor)
-    }
-}
 
 /// Reader of JSONL events over a byte slice.
 pub struct Reader<'a> {
@@ -609,12 +575,13 @@ impl EventContext<'_> {
         Ok(())
     }
 
-    /// The dice of a roll (exactly five) or a keep (at most five), all 1-6.
-    fn check_dice(&self, dice: &Dice, exactly_five: bool) -> Result<(), ParseError> {
+    /// The dice of a roll (one to six: how many the rule set rolls is the replay's business)
+    /// or a keep (at most six), all 1-6.
+    fn check_dice(&self, dice: &Dice, roll: bool) -> Result<(), ParseError> {
         let faces = dice.0.faces();
         let found = || format!("{faces:?}");
-        if exactly_five && faces.len() != 5 {
-            return Err(self.error("dice", "five dice", &found()));
+        if roll && faces.is_empty() {
+            return Err(self.error("dice", "one to six dice", &found()));
         }
         if faces.iter().any(|face| !(1..=6).contains(face)) {
             return Err(self.error("dice", "dice 1-6", &found()));
@@ -638,10 +605,7 @@ fn take_roll(
 ) -> Result<(), ParseError> {
     context.check_actor(event)?;
     context.check_dice(&event.detail.dice, true)?;
-    let mut dice = [0; 5];
-    for (slot, &face) in dice.iter_mut().zip(event.detail.dice.0.faces()) {
-        *slot = face;
-    }
+    let dice = Roll::new(event.detail.dice.0.faces()).unwrap_or_default();
     match open {
         None => {
             if event.detail.roll != 1 {
@@ -963,7 +927,7 @@ fn field_shape(
         (Some(Roll | Keep | Score), b"player") => ("the player's name, a string", fits::<String>),
         (Some(Roll | Keep | Score), b"round") => ("the round, a number 1-65535", fits::<u16>),
         (Some(Roll | Keep), b"roll") => ("the roll number, 1-3", fits::<u8>),
-        (Some(Roll | Keep), b"dice") => ("an array of at most five dice", fits::<Dice>),
+        (Some(Roll | Keep), b"dice") => ("an array of at most six dice", fits::<Dice>),
         (Some(Score), b"box") => (
             "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y",
             fits::<BoxCode>,
@@ -1112,13 +1076,19 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
                 turn.round, turn.roll_count
             )));
         }
+        if turn.rolls().iter().any(Roll::is_empty) {
+            return Err(invalid(format!(
+                "round {}: a roll without dice",
+                turn.round
+            )));
+        }
         let event = |detail| turn_event(id, player, turn, detail);
         let dice = |roll: u8, faces: &[u8]| DiceDetail {
             roll,
             dice: Dice(Keep::new(faces).unwrap_or_default()),
         };
         for (roll, faces) in (1u8..).zip(turn.rolls()) {
-            push_event(&mut buffer, &Event::Roll(event(dice(roll, faces))))?;
+            push_event(&mut buffer, &Event::Roll(event(dice(roll, faces.faces()))))?;
             if let Some(keep) = turn.keeps().get(usize::from(roll).saturating_sub(1)) {
                 push_event(&mut buffer, &Event::Keep(event(dice(roll, keep.faces()))))?;
             }

@@ -87,7 +87,7 @@ pub mod ygn;
 
 pub use error::{LineNumber, ParseError};
 pub use record::{
-    BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord, MAX_PLAYERS,
+    BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord, MAX_DICE, MAX_PLAYERS,
 };
 
 use cursor::Cursor;

@@ -1,39 +1,221 @@
 //! The canonical game record: what every parser produces and everything downstream reads.
 //!
-//! Turns are fixed-size plain data, so a reader that refills one record game after game (see
+//! Turns are fixed-size plain data (rolls and keeps of up to [`MAX_DICE`] dice held inline), so a reader that refills one record game after game (see
 //! [`GameRecord::clear`]) allocates only for names and tags.
 
 use crate::LineNumber;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Five dice as shown (faces 1-6, in the order the log gives them).
-pub type Roll = [u8; 5];
+/// Most dice a roll or a keep holds: the largest games of the family roll six.
+pub const MAX_DICE: usize = 6;
 
-/// Dice kept between two rolls: 0 to 5 faces, in the order written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Keep {
+/// Zero to [`MAX_DICE`] faces in the order written, stored inline (plain data, no allocation).
+/// The slots past `len` stay zero, so equal faces compare and hash equal.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+struct Faces {
     len: u8,
-    faces: [u8; 5],
+    faces: [u8; MAX_DICE],
 }
 
-impl Keep {
-    /// A keep of the given faces; `None` for more than five.
-    pub fn new(faces: &[u8]) -> Option<Keep> {
-        if faces.len() > 5 {
+impl Faces {
+    /// The faces given; `None` for more than [`MAX_DICE`].
+    #[inline]
+    fn new(faces: &[u8]) -> Option<Faces> {
+        if faces.len() > MAX_DICE {
             return None;
         }
-        let mut k = Keep {
+        let mut stored = Faces {
             len: faces.len() as u8,
-            faces: [0; 5],
+            faces: [0; MAX_DICE],
         };
-        k.faces[..faces.len()].copy_from_slice(faces);
-        Some(k)
+        stored.faces[..faces.len()].copy_from_slice(faces);
+        Some(stored)
+    }
+
+    /// The first `len` faces of `faces`, whose slots past `len` must be zero (as a reader's
+    /// zeroed array filled from the start leaves them); `None` for more than [`MAX_DICE`].
+    #[inline(always)]
+    fn from_array(faces: [u8; MAX_DICE], len: usize) -> Option<Faces> {
+        if len > MAX_DICE {
+            return None;
+        }
+        debug_assert!(faces.iter().skip(len).all(|&face| face == 0));
+        Some(Faces {
+            len: len as u8,
+            faces,
+        })
+    }
+
+    /// Five faces, the common roll, without a slice copy.
+    #[inline]
+    fn five([a, b, c, d, e]: [u8; 5]) -> Faces {
+        Faces {
+            len: 5,
+            faces: [a, b, c, d, e, 0],
+        }
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[u8] {
+        &self.faces[..usize::from(self.len)]
+    }
+
+    /// Reads a JSON-style sequence of `least` to [`MAX_DICE`] faces.
+    fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        least: usize,
+    ) -> Result<Faces, D::Error> {
+        struct Visitor(usize);
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Faces;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a list of {} to {MAX_DICE} dice", self.0)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Faces, A::Error> {
+                let mut faces = Faces::default();
+                while let Some(face) = seq.next_element::<u8>()? {
+                    let slot = faces
+                        .faces
+                        .get_mut(usize::from(faces.len))
+                        .ok_or_else(|| serde::de::Error::invalid_length(MAX_DICE + 1, &self))?;
+                    *slot = face;
+                    faces.len += 1;
+                }
+                if usize::from(faces.len) < self.0 {
+                    return Err(serde::de::Error::invalid_length(
+                        usize::from(faces.len),
+                        &self,
+                    ));
+                }
+                Ok(faces)
+            }
+        }
+        d.deserialize_seq(Visitor(least))
+    }
+}
+
+/// The dice of one roll as shown: 1 to [`MAX_DICE`] faces (1-6 in a valid log; the replay
+/// checks them and their count against the rule set), in the order the log gives them.
+/// Cheap to copy; serialized as a list of faces (`[1,2,3,4,5]`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Roll(Faces);
+
+impl Roll {
+    /// A roll of the given faces; `None` for none or more than [`MAX_DICE`].
+    #[inline]
+    pub fn new(faces: &[u8]) -> Option<Roll> {
+        Faces::new(faces).filter(|f| f.len > 0).map(Roll)
+    }
+
+    /// The faces, in the order written.
+    #[inline]
+    pub fn faces(&self) -> &[u8] {
+        self.0.as_slice()
+    }
+
+    /// The first `len` faces of `faces` (zero past `len`): a reader's array, without a copy.
+    #[inline(always)]
+    pub(crate) fn from_array(faces: [u8; MAX_DICE], len: usize) -> Option<Roll> {
+        Faces::from_array(faces, len)
+            .filter(|f| f.len > 0)
+            .map(Roll)
+    }
+
+    /// Number of dice.
+    #[inline]
+    pub fn len(&self) -> usize {
+        usize::from(self.0.len)
+    }
+
+    /// True for the empty roll (a slot past the rolls made).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.len == 0
+    }
+}
+
+impl From<[u8; 5]> for Roll {
+    /// Five dice, the roll of the five-dice games.
+    #[inline]
+    fn from(faces: [u8; 5]) -> Roll {
+        Roll(Faces::five(faces))
+    }
+}
+
+impl<const N: usize> PartialEq<[u8; N]> for Roll {
+    fn eq(&self, other: &[u8; N]) -> bool {
+        self.faces() == other
+    }
+}
+
+impl fmt::Debug for Roll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.faces()).finish()
+    }
+}
+
+impl Serialize for Roll {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.faces().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Roll {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Faces::deserialize(d, 1).map(Roll)
+    }
+}
+
+/// Dice kept between two rolls: 0 to [`MAX_DICE`] faces, in the order written. Serialized as
+/// a list of faces.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Keep(Faces);
+
+impl Keep {
+    /// A keep of the given faces; `None` for more than [`MAX_DICE`].
+    #[inline]
+    pub fn new(faces: &[u8]) -> Option<Keep> {
+        Faces::new(faces).map(Keep)
     }
 
     /// The kept faces, in the order written.
+    #[inline]
     pub fn faces(&self) -> &[u8] {
-        &self.faces[..usize::from(self.len)]
+        self.0.as_slice()
+    }
+
+    /// The first `len` faces of `faces` (zero past `len`): a reader's array, without a copy.
+    #[inline(always)]
+    pub(crate) fn from_array(faces: [u8; MAX_DICE], len: usize) -> Option<Keep> {
+        Faces::from_array(faces, len).map(Keep)
+    }
+}
+
+impl<const N: usize> PartialEq<[u8; N]> for Keep {
+    fn eq(&self, other: &[u8; N]) -> bool {
+        self.faces() == other
+    }
+}
+
+impl fmt::Debug for Keep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Keep").field(&self.faces()).finish()
+    }
+}
+
+impl Serialize for Keep {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.faces().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Keep {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Faces::deserialize(d, 0).map(Keep)
     }
 }
 

@@ -15,7 +15,9 @@
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
 use crate::LineNumber;
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
+use crate::{
+    BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord, MAX_DICE,
+};
 use std::fmt::Write as _;
 use std::io;
 use std::ops::Range;
@@ -844,9 +846,9 @@ fn parse_turn_line(text: &[u8], form: Form) -> Result<TurnLine, LineError> {
         }
     };
     let (dice, rolls_left, rolls_left_offset) = parse_roll(&mut s)?;
-    let (choice, choice_offset) = parse_choice(&mut s, form)?;
+    let (choice, choice_offset) = parse_choice(&mut s, form, dice.len())?;
     match form {
-        Form::Table => skip_analysis_columns(&mut s)?,
+        Form::Table => skip_analysis_columns(&mut s, dice.len())?,
         Form::Input => s.expect_end("the choice")?,
     }
     Ok(TurnLine {
@@ -938,19 +940,24 @@ fn parse_state(s: &mut Scanner<'_>, form: Form) -> Result<(SheetState, usize), L
     ))
 }
 
-/// The roll column `12344;2`: five dice, `;`, rolls left. Returns the dice, the rolls left and
-/// the offset of the rolls left.
+/// The roll column `12344;2`: one to six dice (how many the rule set rolls is the replay's
+/// business), `;`, rolls left. Returns the dice, the rolls left and the offset of the rolls
+/// left.
 fn parse_roll(s: &mut Scanner<'_>) -> Result<(Roll, u8, usize), LineError> {
     let start = s.skip_blanks();
     let digits = s.take_while(|b| b.is_ascii_digit());
-    if digits.len() != 5 {
-        let expected = "the roll: five dice 1-6, `;` and the rolls left (such as `12344;2`)";
+    let mut faces = [0u8; MAX_DICE];
+    if digits.is_empty() || digits.len() > faces.len() {
+        let expected = "the roll: one to six dice 1-6, `;` and the rolls left (such as `12344;2`)";
         return Err(LineError::token(s.text, start, expected));
     }
-    let mut dice: Roll = [0; 5];
-    for (offset, (die, &digit)) in (start..).zip(dice.iter_mut().zip(digits)) {
+    for (offset, (die, &digit)) in (start..).zip(faces.iter_mut().zip(digits)) {
         *die = face(digit).ok_or_else(|| LineError::character(s.text, offset, "a die 1-6"))?;
     }
+    let dice = faces
+        .get(..digits.len())
+        .and_then(Roll::new)
+        .unwrap_or_default();
     if !s.eat(b';') {
         return Err(LineError::character(
             s.text,
@@ -979,18 +986,29 @@ fn face(digit: u8) -> Option<u8> {
     (b'1'..=b'6').contains(&digit).then(|| digit - b'0')
 }
 
-/// The choice column: in the table `1234_` or `T  25`, in the input form `k1234_` or `sT  25`
-/// (points optional there). Returns the choice and its offset.
-fn parse_choice(s: &mut Scanner<'_>, form: Form) -> Result<(Choice, usize), LineError> {
+/// The choice column after a roll of `dice` dice: in the table `1234_` or `T  25`, in the input
+/// form `k1234_` or `sT  25` (points optional there). Returns the choice and its offset.
+fn parse_choice(
+    s: &mut Scanner<'_>,
+    form: Form,
+    dice: usize,
+) -> Result<(Choice, usize), LineError> {
     let (offset, token) = s.token();
     let choice = match (form, token) {
         (Form::Table, [_]) => parse_score(s, token, offset, true)?,
-        (Form::Table, [_, _, _, _, _]) => Choice::Keep(parse_keep(s.text, token, offset)?),
-        (Form::Input, [b'k', kept @ ..]) => Choice::Keep(parse_keep(s.text, kept, offset + 1)?),
+        (Form::Table, kept) if kept.len() == dice => {
+            Choice::Keep(parse_keep(s.text, kept, offset, dice)?)
+        }
+        (Form::Input, [b'k', kept @ ..]) => {
+            Choice::Keep(parse_keep(s.text, kept, offset + 1, dice)?)
+        }
         (Form::Input, [b's', letter @ ..]) => parse_score(s, letter, offset + 1, false)?,
         (Form::Table, _) => {
-            let expected = "the choice: kept dice padded with `_` to five characters (`1234_`), \
-                            or a box letter and its points (`T  25`)";
+            let expected = format!(
+                "the choice: kept dice padded with `_` to {} characters (`1234_`), or a box \
+                 letter and its points (`T  25`)",
+                count_word(dice)
+            );
             return Err(LineError::token(s.text, offset, expected));
         }
         (Form::Input, _) => {
@@ -1002,14 +1020,17 @@ fn parse_choice(s: &mut Scanner<'_>, form: Form) -> Result<(Choice, usize), Line
     Ok((choice, offset))
 }
 
-/// Kept dice: digits 1-6 padded with `_` to five characters.
-fn parse_keep(text: &[u8], kept: &[u8], offset: usize) -> Result<Keep, LineError> {
-    if kept.len() != 5 {
-        let expected = "five characters: the kept dice, then `_` padding (such as `66___`)";
+/// Kept dice: digits 1-6 padded with `_` to as many characters as the roll has dice (`dice`).
+fn parse_keep(text: &[u8], kept: &[u8], offset: usize, dice: usize) -> Result<Keep, LineError> {
+    if kept.len() != dice {
+        let expected = format!(
+            "{} characters: the kept dice, then `_` padding (such as `66___`)",
+            count_word(dice)
+        );
         return Err(LineError::token(text, offset, expected));
     }
     let count = kept.iter().take_while(|b| b.is_ascii_digit()).count();
-    let mut faces = [0u8; 5];
+    let mut faces = [0u8; MAX_DICE];
     for (position, (&byte, slot)) in (offset..).zip(kept.iter().zip(faces.iter_mut())) {
         if position - offset < count {
             *slot = face(byte).ok_or_else(|| LineError::character(text, position, "a die 1-6"))?;
@@ -1021,7 +1042,15 @@ fn parse_keep(text: &[u8], kept: &[u8], offset: usize) -> Result<Keep, LineError
     faces
         .get(..count)
         .and_then(Keep::new)
-        .ok_or_else(|| LineError::token(text, offset, "at most five kept dice"))
+        .ok_or_else(|| LineError::token(text, offset, "at most six kept dice"))
+}
+
+/// A count of dice in words, as messages write it (`five`).
+fn count_word(count: usize) -> &'static str {
+    ["none", "one", "two", "three", "four", "five", "six"]
+        .get(count)
+        .copied()
+        .unwrap_or("more than six")
 }
 
 /// A box letter, then its points (required in the table, optional in the input form).
@@ -1046,13 +1075,13 @@ fn parse_score(
 
 /// The table's analysis columns: Expect and SD, then optionally OSYP's choice, its Expect and
 /// SD, Delta and a marker. Only their syntax is checked.
-fn skip_analysis_columns(s: &mut Scanner<'_>) -> Result<(), LineError> {
+fn skip_analysis_columns(s: &mut Scanner<'_>, dice: usize) -> Result<(), LineError> {
     s.decimal("the expected final score of the choice (Expect, such as 243.10)")?;
     s.number::<u32>("its standard deviation (SD, a whole number)")?;
     if s.at_end() {
         return Ok(());
     }
-    parse_choice(s, Form::Table)?;
+    parse_choice(s, Form::Table, dice)?;
     s.decimal("the expected final score of the optimal choice (such as 243.41)")?;
     s.number::<u32>("its standard deviation (a whole number)")?;
     s.decimal("the loss against the optimal choice (Delta, such as 0.31)")?;
@@ -1133,7 +1162,7 @@ impl GameAssembly {
             });
         }
         check_rolls_left(line, 2, 1)?;
-        let mut rolls = [[0; 5]; 3];
+        let mut rolls = [Roll::default(); 3];
         rolls[0] = line.dice;
         let turn = TurnRecord {
             round,
@@ -1337,10 +1366,17 @@ fn input_form(game: &GameRecord) -> Result<String, String> {
         for (index, dice) in turn.rolls().iter().enumerate() {
             let rolls_left = 2usize.saturating_sub(index);
             let choice = match turn.keeps().get(index) {
-                Some(keep) => format!("k{:_<5}", sorted_digits(keep.faces()).map_err(|e| at(&e))?),
+                Some(keep) => format!(
+                    "k{:_<width$}",
+                    sorted_digits(keep.faces()).map_err(|e| at(&e))?,
+                    width = dice.len()
+                ),
                 None => format!("s{} {points:>3}", box_letter(box_index)),
             };
-            let dice = sorted_digits(dice).map_err(|e| at(&e))?;
+            if dice.is_empty() {
+                return Err(at("a roll without dice"));
+            }
+            let dice = sorted_digits(dice.faces()).map_err(|e| at(&e))?;
             if index == 0 {
                 let flag = if state.yahtzee_holds_50 {
                     "true"

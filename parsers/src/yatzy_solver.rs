@@ -20,7 +20,7 @@ pub mod notation;
 pub mod variant;
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
-use crate::{GameReader, GameRecord, Keep, ParseError, Termination, TurnRecord};
+use crate::{GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
 use notation::{Action, NotationError, Situation};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -292,12 +292,13 @@ impl<'l> TurnBuilder<'l> {
         let text = &decision.situation;
         let situation: Situation = text.parse().map_err(|e| self.at.notation(text, &e))?;
         let field = |keyword: &str| text.find(keyword).unwrap_or(0);
-        let mut dice = [0u8; 5];
-        if situation.dice.len() != dice.len() {
+        // How many dice the rule set rolls is the replay's business.
+        let Some(dice) = Roll::new(&situation.dice) else {
             let found = format!("{} dice", situation.dice.len());
-            return Err(self.at.in_string(text, field("dice"), "five dice", &found));
-        }
-        dice.copy_from_slice(&situation.dice);
+            return Err(self
+                .at
+                .in_string(text, field("dice"), "one to six dice", &found));
+        };
         self.check_state(&situation, text)?;
         let mut turn = self.next_roll(&situation, dice, text, turns.len())?;
         let action_text = &decision.action;
@@ -314,7 +315,7 @@ impl<'l> TurnBuilder<'l> {
                     let found = format!("{} dice", kept.len());
                     return Err(self
                         .at
-                        .in_string(action_text, 0, "at most five dice", &found));
+                        .in_string(action_text, 0, "at most six dice", &found));
                 };
                 if let Some(points) = decision.points {
                     let expected = "`points`: null after a keep";
@@ -341,7 +342,7 @@ impl<'l> TurnBuilder<'l> {
                 turn.record.category = self.family.box_code(index);
                 turn.record.earned = Some(points);
                 turns.push(turn.record);
-                self.scored(index, &dice);
+                self.scored(index, dice.faces());
             }
         }
         Ok(())
@@ -352,7 +353,7 @@ impl<'l> TurnBuilder<'l> {
     fn next_roll(
         &mut self,
         situation: &Situation,
-        dice: [u8; 5],
+        dice: Roll,
         text: &str,
         turns_so_far: usize,
     ) -> Result<OpenTurn, ParseError> {
@@ -401,7 +402,7 @@ impl<'l> TurnBuilder<'l> {
     }
 
     /// Notes that the dice `dice` were scored in the category at `index`.
-    fn scored(&mut self, index: usize, dice: &[u8; 5]) {
+    fn scored(&mut self, index: usize, dice: &[u8]) {
         if self.filled & (1 << index) != 0 {
             return; // The replay reports the box filled twice.
         }
@@ -413,7 +414,7 @@ impl<'l> TurnBuilder<'l> {
             }
         }
         if index == self.family.five_of_a_kind() {
-            let same = dice.iter().all(|&die| die == dice[0]);
+            let same = dice.iter().all(|die| Some(die) == dice.first());
             self.five_of_a_kind = Some(if same { 50 } else { 0 });
         }
     }

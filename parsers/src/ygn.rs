@@ -8,8 +8,9 @@
 //! and tag values reuse the strings of the game read before, so a reused record allocates only
 //! when a game has more or longer text than the one before.
 //!
-//! What the reader checks is the syntax and the header: dice are 1-6, a roll has five, a keep one
-//! to five or `k-`, at most three rolls, a known category code, a player of `Players`, the shapes
+//! What the reader checks is the syntax and the header: dice are 1-6, a roll has one to six
+//! (how many the rule set rolls is the replay's business), a keep one to six or `k-`, at most
+//! three rolls, a known category code, a player of `Players`, the shapes
 //! of the known tags. Whether a turn follows the rules (keeps contained in the rolls, round and
 //! seat order, free boxes, points) is the replay's business.
 //!
@@ -36,7 +37,9 @@
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
 use crate::LineNumber;
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
+use crate::{
+    BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord, MAX_DICE,
+};
 use nom::bytes::complete::{take_while, take_while1, take_while_m_n};
 use nom::character::complete::char;
 use nom::error::ErrorKind;
@@ -827,7 +830,7 @@ const KEEP_OR_CATEGORY: &str = concat!(
     category_code!()
 );
 const FOURTH_ROLL: &str = concat!(category_code!(), ": a turn has at most three rolls");
-const ROLL: &str = "a roll (five dice 1-6)";
+const ROLL: &str = "a roll (one to six dice 1-6)";
 const TOTALS: &str =
     "final totals: numbers 0-4294967295 without leading zeros, one space between them";
 const TERMINATION: &str = "a termination: normal, abandoned, timeout or resigned";
@@ -1118,9 +1121,13 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 /// A run of up to `max` dice 1-6 (a digit beyond `max` is an error expecting `too_many`).
 /// Returns the faces and how many there are.
-#[inline]
-fn dice<'a>(input: &'a [u8], max: usize, too_many: &'static str) -> PResult<'a, ([u8; 5], usize)> {
-    let mut faces = [0u8; 5];
+#[inline(always)]
+fn dice<'a>(
+    input: &'a [u8],
+    max: usize,
+    too_many: &'static str,
+) -> PResult<'a, ([u8; MAX_DICE], usize)> {
+    let mut faces = [0u8; MAX_DICE];
     let mut count = 0;
     for (at, &b) in input.iter().enumerate() {
         if !b.is_ascii_digit() {
@@ -1137,27 +1144,25 @@ fn dice<'a>(input: &'a [u8], max: usize, too_many: &'static str) -> PResult<'a, 
     Ok((input.get(count..).unwrap_or_default(), (faces, count)))
 }
 
-/// A roll: exactly five dice 1-6.
+/// A roll: one to six dice 1-6.
 #[inline]
 fn roll(input: &[u8]) -> PResult<'_, Roll> {
     // The common case in one go: five dice and the end of the token.
     if let (Some(&[a, b, c, d, e]), next) = (input.get(..5), input.get(5)) {
         let faces = [a, b, c, d, e].map(|face| face.wrapping_sub(b'0'));
         if faces.iter().all(|face| (1..=6).contains(face)) && next.is_none_or(|&b| is_blank(b)) {
-            return Ok((input.get(5..).unwrap_or_default(), faces));
+            return Ok((input.get(5..).unwrap_or_default(), Roll::from(faces)));
         }
     }
-    let (rest, (faces, count)) = dice(input, 5, "five dice, then a space")?;
-    match count {
-        5 => {}
-        0 => return fail(input, ROLL),
-        _ => return fail(rest, DIE),
-    }
-    let (rest, _) = token_end(rest, "a space after the five dice")?;
-    Ok((rest, faces))
+    let (rest, (faces, count)) = dice(input, MAX_DICE, "at most six dice, then a space")?;
+    let Some(roll) = Roll::from_array(faces, count) else {
+        return fail(input, ROLL);
+    };
+    let (rest, _) = token_end(rest, "a space after the dice")?;
+    Ok((rest, roll))
 }
 
-/// A keep: `k-` or `k` and one to five dice 1-6.
+/// A keep: `k-` or `k` and one to six dice 1-6.
 #[inline]
 fn keep(input: &[u8]) -> PResult<'_, Keep> {
     let (rest, _) = char('k')(input)?;
@@ -1165,8 +1170,8 @@ fn keep(input: &[u8]) -> PResult<'_, Keep> {
         let (rest, _) = token_end(rest, "a space after `k-`")?;
         return Ok((rest, Keep::default()));
     }
-    let (after, (faces, count)) = dice(rest, 5, "at most five kept dice")?;
-    let kept = faces.get(..count).and_then(Keep::new).filter(|_| count > 0);
+    let (after, (faces, count)) = dice(rest, MAX_DICE, "at most six kept dice")?;
+    let kept = Keep::from_array(faces, count).filter(|_| count > 0);
     let Some(kept) = kept else {
         return fail(rest, "the kept dice 1-6 after `k`, or `k-` to keep none");
     };
@@ -1327,8 +1332,11 @@ fn write_turn(
             }
             push_dice(buf, kept.faces())?;
         }
+        if roll.is_empty() {
+            return Err("a roll without dice");
+        }
         buf.push(b' ');
-        push_dice(buf, roll)?;
+        push_dice(buf, roll.faces())?;
     }
     buf.push(b' ');
     buf.extend_from_slice(turn.category.as_str().as_bytes());
@@ -1477,7 +1485,11 @@ mod tests {
             round: 1,
             seat: 1,
             roll_count: 3,
-            rolls: [[5, 2, 2, 1, 6], [2, 2, 2, 3, 4], [2, 6, 2, 2, 2]],
+            rolls: [
+                [5, 2, 2, 1, 6].into(),
+                [2, 2, 2, 3, 4].into(),
+                [2, 6, 2, 2, 2].into(),
+            ],
             keeps: [
                 Keep::new(&[2, 2]).unwrap_or_default(),
                 Keep::new(&[2, 2, 2]).unwrap_or_default(),
@@ -1513,15 +1525,42 @@ mod tests {
     }
 
     #[test]
+    fn rolls_have_as_many_dice_as_the_line_writes_one_to_six() {
+        // How many dice the rule set rolls is the replay's business.
+        let text = format!(
+            "{HEAD}1. ann: 123456 k661 661234 k123456 654321 C\n1. bob: 4 k4 4 1\n\
+             2. ann: 1234 k- 5566 3\n"
+        );
+        let turns = &games(&text)[0].turns;
+        assert_eq!(turns.len(), 3);
+        assert_eq!(
+            turns[0].rolls(),
+            [[1, 2, 3, 4, 5, 6], [6, 6, 1, 2, 3, 4], [6, 5, 4, 3, 2, 1]]
+        );
+        assert_eq!(turns[0].keeps()[0], [6, 6, 1]);
+        assert_eq!(turns[0].keeps()[1], [1, 2, 3, 4, 5, 6]);
+        assert_eq!(turns[1].rolls(), [[4], [4]]);
+        assert_eq!(turns[1].keeps(), [[4]]);
+        assert_eq!(turns[2].rolls(), [[1, 2, 3, 4], [5, 5, 6, 6]]);
+    }
+
+    #[test]
     fn turn_line_errors_name_the_column_what_is_allowed_and_what_is_there() {
         // (turn line, column, expected, found)
         let cases: &[(&str, u32, &str, &str)] = &[
             ("1. ann: 12745 C", 11, "a die 1-6", "745 C"),
             ("1. ann: 12340 C", 13, "a die 1-6", "0 C"),
-            ("1. ann: 123456 C", 14, "five dice, then a space", "6 C"),
-            ("1. ann: 1234 C", 13, "a die 1-6", " C"),
-            ("1. ann: 12345C", 14, "a space after the five dice", "C"),
-            ("1. ann: C", 9, "a roll (five dice 1-6)", "C"),
+            (
+                "1. ann: 1234561 C",
+                15,
+                "at most six dice, then a space",
+                "1 C",
+            ),
+            ("1. ann: 1234C", 13, "a space after the dice", "C"),
+            ("1. ann: 12345C", 14, "a space after the dice", "C"),
+            ("1. ann: 123456C", 15, "a space after the dice", "C"),
+            ("1. ann: C", 9, ROLL, "C"),
+            ("1. ann: 0 C", 9, DIE, "0 C"),
             (
                 "1. ann: 12345 k 12345 C",
                 16,
@@ -1529,10 +1568,10 @@ mod tests {
                 " 12345 C",
             ),
             (
-                "1. ann: 12345 k123456 12345 C",
-                21,
-                "at most five kept dice",
-                "6 12345 C",
+                "1. ann: 12345 k1234561 12345 C",
+                22,
+                "at most six kept dice",
+                "1 12345 C",
             ),
             ("1. ann: 12345 k17 12345 C", 17, "a die 1-6", "7 12345 C"),
             (
@@ -1541,13 +1580,8 @@ mod tests {
                 "a space after `k-`",
                 "1 12345 C",
             ),
-            ("1. ann: 12345 k12 C", 19, "a roll (five dice 1-6)", "C"),
-            (
-                "1. ann: 12345 k12",
-                18,
-                "a roll (five dice 1-6)",
-                "end of line",
-            ),
+            ("1. ann: 12345 k12 C", 19, ROLL, "C"),
+            ("1. ann: 12345 k12", 18, ROLL, "end of line"),
             (
                 "1. ann: 12345 k1 12345 k1 12345 k1 12345 C",
                 33,
@@ -1842,7 +1876,7 @@ mod tests {
     #[test]
     fn after_an_error_the_reader_goes_on_at_the_next_game() {
         let text = "1. ann: 12345 C\n2. ann: 12345 C\n\
-            [Game \"a\"]\n[Rules \"yatzy\"]\n[Players \"ann\"]\n1. ann: 1234 C\n2. ann: 12345 C\n\
+            [Game \"a\"]\n[Rules \"yatzy\"]\n[Players \"ann\"]\n1. ann: 12347 C\n2. ann: 12345 C\n\
             [Rules \"yatzy\"]\n[Players \"ann\"]\n1. ann: 12345 C\n\
             [Date \"bad\"]\n[Rules \"yatzy\"]\n[Game \"late\"]\n[Players \"ann\"]\n1. ann: 12345 C\n\
             [Rules \"yatzy\"]\n[Players \"ann\"]\n[Game \"third\"]\n[Game \"fourth\"]\n\
@@ -1929,8 +1963,8 @@ mod tests {
         assert_eq!(games(full.trim_end())[0].turns.len(), 2);
         for (cut, column, expected) in [
             (4, 4, "a player in Players (ann, bob)"),
-            (12, 13, DIE),
-            (18, 19, "a roll (five dice 1-6)"),
+            (12, 13, KEEP_OR_CATEGORY),
+            (18, 19, ROLL),
         ] {
             let text = &full[..full.find("1. ann").unwrap_or_default() + cut];
             let errors = errors(text.as_bytes());
@@ -1958,13 +1992,13 @@ mod tests {
         let cases = [
             (
                 format!("1. ann: {}", "1".repeat(MB10)),
-                14,
-                "five dice, then a space",
+                15,
+                "at most six dice, then a space",
             ),
             (
                 format!("1. ann: 12345 k{}", "1".repeat(MB10)),
-                21,
-                "at most five kept dice",
+                22,
+                "at most six kept dice",
             ),
             (
                 format!("1. {}: 12345 C", "a".repeat(MB10)),
@@ -2071,7 +2105,10 @@ mod tests {
             ("round", |g| g.turns[0].round = 100),
             ("seat", |g| g.turns[0].seat = 2),
             ("rolls", |g| g.turns[0].roll_count = 0),
-            ("die", |g| g.turns[0].rolls[2][4] = 7),
+            ("die", |g| g.turns[0].rolls[2] = [1, 2, 3, 4, 7].into()),
+            ("a roll without dice", |g| {
+                g.turns[0].rolls[1] = Roll::default()
+            }),
             ("die", |g| {
                 g.turns[0].keeps[1] = Keep::new(&[0]).unwrap_or_default()
             }),
@@ -2108,8 +2145,8 @@ mod tests {
             round in 1u16..=99,
             seat in 0..players,
             roll_count in 1u8..=3,
-            rolls in proptest::array::uniform3(proptest::array::uniform5(1u8..=6)),
-            keeps in proptest::array::uniform2(proptest::collection::vec(1u8..=6, 0..=5)),
+            rolls in proptest::array::uniform3(proptest::collection::vec(1u8..=6, 1..=MAX_DICE)),
+            keeps in proptest::array::uniform2(proptest::collection::vec(1u8..=6, 0..=MAX_DICE)),
             category in proptest::sample::select(BoxCode::ALL.to_vec()),
             points in proptest::option::of(any::<u16>()),
         ) -> TurnRecord {
@@ -2122,8 +2159,8 @@ mod tests {
                 ..TurnRecord::default()
             };
             // Only the rolls and keeps made are set: the slots past them stay empty.
-            for (slot, roll) in turn.rolls.iter_mut().zip(rolls).take(usize::from(roll_count)) {
-                *slot = roll;
+            for (slot, roll) in turn.rolls.iter_mut().zip(&rolls).take(usize::from(roll_count)) {
+                *slot = Roll::new(roll).unwrap_or_default();
             }
             for (keep, faces) in turn.keeps.iter_mut().zip(&keeps).take(usize::from(roll_count) - 1) {
                 *keep = Keep::new(faces).unwrap_or_default();

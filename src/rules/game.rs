@@ -252,6 +252,14 @@ impl GameRules {
         }
     }
 
+    /// Number of dice a roll has, from the rule set's description.
+    pub fn dice(self) -> usize {
+        match self {
+            GameRules::Yahtzee(r) => r.description().dice,
+            GameRules::Jamb(r) => r.description().dice,
+        }
+    }
+
     /// The single-column rule set, if it is one.
     pub fn yahtzee(self) -> Option<RuleSet> {
         match self {

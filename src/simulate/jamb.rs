@@ -13,7 +13,7 @@ use crate::simulate::jamb_strategies::Strategy;
 use crate::simulate::DiceLaw;
 use crate::solve::jamb::oracle::{JambOracle, OraclePlayer};
 use crate::tables::load_jamb;
-use dicelens_parsers::{BoxCode, GameRecord, Keep, TurnRecord};
+use dicelens_parsers::{BoxCode, GameRecord, Keep, Roll, TurnRecord};
 use std::fmt;
 use std::sync::Arc;
 
@@ -150,7 +150,7 @@ fn turn_record(played: &PlayedGame, index: usize, turn: &PlayedTurn, seats: usiz
         ..TurnRecord::default()
     };
     for (slot, roll) in record.rolls.iter_mut().zip(&turn.rolls) {
-        *slot = *roll;
+        *slot = Roll::from(*roll);
     }
     for (slot, kept) in record.keeps.iter_mut().zip(&turn.keeps) {
         *slot = Keep::new(&kept.faces()).unwrap_or_default();

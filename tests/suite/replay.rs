@@ -5,7 +5,7 @@ use crate::common::table;
 use dicelens::replay::{replay, Broken, ReplayOptions, Replayed, Skip};
 use dicelens::rules::RuleSet;
 use dicelens::simulate::{players, simulate_game, Plan, SimGame};
-use dicelens_parsers::{BoxCode, GameRecord, Keep, Termination};
+use dicelens_parsers::{BoxCode, GameRecord, Keep, Roll, Termination};
 
 fn simulated(rules: RuleSet, seats: usize, index: usize) -> SimGame {
     let plan = Plan {
@@ -76,7 +76,9 @@ fn keep_not_in_roll_and_roll_without_keep() {
         .map(|(i, t)| (i, *t))
         .unwrap();
     // A keep of a face the roll does not show.
-    let missing = (1..=6).find(|f| !turn.rolls[0].contains(f)).unwrap();
+    let missing = (1..=6)
+        .find(|f| !turn.rolls[0].faces().contains(f))
+        .unwrap();
     let mut game = sim.clone();
     game.turns[t].keeps[0] = Keep::new(&[missing]).unwrap();
     let (rule, line, round, message) = broken(&game);
@@ -92,11 +94,13 @@ fn keep_not_in_roll_and_roll_without_keep() {
     if let Some(&face) = kept.first() {
         let other = if face == 6 { 1 } else { face + 1 };
         let roll = &mut game.turns[t].rolls[1];
-        for die in roll.iter_mut() {
+        let mut faces = roll.faces().to_vec();
+        for die in faces.iter_mut() {
             if *die == face {
                 *die = other;
             }
         }
+        *roll = Roll::new(&faces).unwrap();
         let (rule, line, _, message) = broken(&game);
         assert_eq!(
             (rule, line),

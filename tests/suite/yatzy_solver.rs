@@ -119,8 +119,8 @@ fn the_documentation_example_replays_with_our_values() {
     assert_eq!(game.result, Some(vec![189]));
     let first = &game.turns[0];
     assert_eq!(
-        (first.rolls[0], first.keeps[0].faces()),
-        ([1, 2, 6, 6, 6], &[6, 6, 6][..])
+        (first.rolls[0].faces(), first.keeps[0].faces()),
+        (&[1, 2, 6, 6, 6][..], &[6, 6, 6][..])
     );
     let mut replayed = Replayed::default();
     replay(&game, ReplayOptions::default(), &mut replayed).unwrap_or_else(|e| panic!("{e}"));

@@ -42,16 +42,16 @@ pub fn turn(rng: &mut Rng, round: u16, seat: u8, category: BoxCode) -> TurnRecor
         points: Some(rng.below(51) as u16),
         ..TurnRecord::default()
     };
-    let mut roll: Roll = [0; 5];
+    let mut roll = [0u8; 5];
     roll.iter_mut().for_each(|d| *d = rng.die());
-    turn.rolls[0] = roll;
+    turn.rolls[0] = Roll::from(roll);
     for n in 1..usize::from(turn.roll_count) {
         let kept: Vec<u8> = roll.iter().copied().filter(|_| rng.below(2) == 0).collect();
         turn.keeps[n - 1] = Keep::new(&kept).unwrap_or_default();
         for (at, die) in roll.iter_mut().enumerate() {
             *die = kept.get(at).copied().unwrap_or_else(|| rng.die());
         }
-        turn.rolls[n] = roll;
+        turn.rolls[n] = Roll::from(roll);
     }
     turn
 }

@@ -325,7 +325,7 @@ fn actions_and_points_are_checked_where_they_are() {
     let line = game_line(
         "yatzy-scandinavian",
         &[(
-            "dice 1 2 6 6 | rolls 2 | upper 0 | filled -",
+            "dice 1 1 2 2 6 6 6 | rolls 2 | upper 0 | filled -",
             "keep 6",
             None,
         )],
@@ -333,7 +333,11 @@ fn actions_and_points_are_checked_where_they_are() {
     let e = error(&line);
     assert_eq!(
         (e.column, e.expected.as_str(), e.found.as_str()),
-        (column_of(&line, "dice 1 2 6 6 |"), "five dice", "4 dice")
+        (
+            column_of(&line, "dice 1 1 2 2 6 6 6 |"),
+            "one to six dice",
+            "7 dice"
+        )
     );
 
     let line = game_line(

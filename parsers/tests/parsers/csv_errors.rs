@@ -84,8 +84,8 @@ fn each_syntax_error_names_its_field() {
             error(2, 20, "g", 2, "a die 1-6", "75"),
         ),
         (
-            "g,yatzy,0,ann,1,1234,,,,,C,",
-            error(2, 17, "g", 2, "five dice 1-6 (like 35561)", "1234"),
+            "g,yatzy,0,ann,1,1234561,,,,,C,",
+            error(2, 17, "g", 2, "one to six dice 1-6 (like 35561)", "1234561"),
         ),
         (
             "g,yatzy,0,ann,1,12345,12,,,,C,",

@@ -74,14 +74,14 @@ fn records_a_table_cannot_hold_are_refused() {
                     round: 1,
                     seat: 0,
                     roll_count: 1,
-                    rolls: [[1; 5]; 3],
+                    rolls: [[1; 5].into(); 3],
                     ..TurnRecord::default()
                 },
                 TurnRecord {
                     round: 2,
                     seat: 1,
                     roll_count: 1,
-                    rolls: [[1; 5]; 3],
+                    rolls: [[1; 5].into(); 3],
                     ..TurnRecord::default()
                 },
             ],
@@ -111,8 +111,7 @@ fn game_strategy() -> impl Strategy<Value = GameRecord> {
         prop::collection::vec(
             (
                 1u8..=3,
-                prop::array::uniform3(prop::array::uniform5(1u8..=6)),
-                prop::collection::vec(prop::collection::vec(1u8..=6, 0..=5), 2),
+                crate::common::turn_dice(),
                 prop::sample::select(BoxCode::ALL.to_vec()),
                 prop::option::of(0u16..=50),
             ),
@@ -135,7 +134,7 @@ fn game_strategy() -> impl Strategy<Value = GameRecord> {
             let mut random = turns.into_iter().cycle();
             for round in 1..=rounds {
                 for seat in 0..game.players.len() as u8 {
-                    let (roll_count, rolls, keeps, code, points) = random.next().unwrap();
+                    let (roll_count, (rolls, keeps), code, points) = random.next().unwrap();
                     let turn = TurnRecord {
                         round,
                         seat,

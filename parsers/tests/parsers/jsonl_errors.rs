@@ -131,15 +131,15 @@ fn a_field_of_the_wrong_type_is_pointed_at() {
             "300",
         ),
         (
-            ROLL.replace("[1,2,3,4,5]", "[1,2,3,4,5,6]"),
+            ROLL.replace("[1,2,3,4,5]", "[1,2,3,4,5,6,1]"),
             "dice",
-            "at most five dice",
-            "[1,2,3,4,5,6]",
+            "at most six dice",
+            "[1,2,3,4,5,6,1]",
         ),
         (
             ROLL.replace("[1,2,3,4,5]", "[1,2,-3,4,5]"),
             "dice",
-            "at most five dice",
+            "at most six dice",
             "-3",
         ),
         (
@@ -343,11 +343,11 @@ fn the_turn_sequence_is_checked() {
 
 #[test]
 fn dice_values_are_checked() {
-    let four_dice = ROLL.replace("[1,2,3,4,5]", "[1,2,3,4]");
+    let no_dice = ROLL.replace("[1,2,3,4,5]", "[]");
     let seven = ROLL.replace("[1,2,3,4,5]", "[1,2,3,4,7]");
     let zero_kept = KEEP.replace("[1,2]", "[0]");
     let cases = [
-        (vec![GAME, four_dice.as_str()], "five dice", "[1, 2, 3, 4]"),
+        (vec![GAME, no_dice.as_str()], "one to six dice", "[]"),
         (vec![GAME, seven.as_str()], "dice 1-6", "[1, 2, 3, 4, 7]"),
         (vec![GAME, ROLL, zero_kept.as_str()], "dice 1-6", "[0]"),
     ];

@@ -4,7 +4,7 @@
 
 use crate::common::{fixture, jsonl_comparable, read_all, with_dice};
 use dicelens_parsers::{
-    jsonl, BoxCode, Format, GameRecord, Keep, Provenance, Termination, TurnRecord,
+    jsonl, BoxCode, Format, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord,
 };
 use proptest::prelude::*;
 use std::io;
@@ -49,7 +49,11 @@ fn a_game_is_written_as_the_documented_events() {
         round: 1,
         seat: 1,
         roll_count: 2,
-        rolls: [[5, 2, 2, 1, 6], [2, 2, 2, 3, 4], [0; 5]],
+        rolls: [
+            [5, 2, 2, 1, 6].into(),
+            [2, 2, 2, 3, 4].into(),
+            Roll::default(),
+        ],
         keeps: [Keep::new(&[2, 2]).unwrap(), Keep::default()],
         category: BoxCode::parse("3K").unwrap(),
         points: Some(13),
@@ -125,8 +129,7 @@ fn any_text() -> impl Strategy<Value = String> {
 fn turn_strategy(players: usize) -> impl Strategy<Value = TurnRecord> {
     (
         (1u16..=20, 0..players as u8, 1u8..=3),
-        prop::array::uniform3(prop::array::uniform5(1u8..=6)),
-        prop::collection::vec(prop::collection::vec(1u8..=6, 0..=5), 2),
+        crate::common::turn_dice(),
         prop::sample::select(BoxCode::ALL.to_vec()),
         (
             prop::option::of(any::<u16>()),
@@ -134,7 +137,7 @@ fn turn_strategy(players: usize) -> impl Strategy<Value = TurnRecord> {
         ),
     )
         .prop_map(
-            |((round, seat, roll_count), rolls, keeps, code, (points, total_before))| {
+            |((round, seat, roll_count), (rolls, keeps), code, (points, total_before))| {
                 let turn = TurnRecord {
                     round,
                     seat,

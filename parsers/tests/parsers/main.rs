@@ -14,6 +14,7 @@ mod jsonl_errors;
 mod jsonl_fixtures;
 mod jsonl_roundtrip;
 mod ranges;
+mod six_dice;
 mod streams;
 mod verhoeff_errors;
 mod verhoeff_fixtures;

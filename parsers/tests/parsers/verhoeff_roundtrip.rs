@@ -3,7 +3,7 @@
 //! byte, random games survive the trip, and records the input form cannot hold are refused.
 
 use crate::common::{fixture, read_all, verhoeff_comparable, with_dice};
-use dicelens_parsers::{verhoeff, BoxCode, GameReader, GameRecord, TurnRecord};
+use dicelens_parsers::{verhoeff, BoxCode, GameReader, GameRecord, Roll, TurnRecord};
 use proptest::prelude::*;
 use std::io;
 
@@ -83,7 +83,7 @@ fn one_turn_game() -> GameRecord {
     let turn = TurnRecord {
         round: 1,
         roll_count: 1,
-        rolls: [[5, 3, 3, 5, 3], [0; 5], [0; 5]],
+        rolls: [[5, 3, 3, 5, 3].into(), Roll::default(), Roll::default()],
         category: BoxCode::parse("FH").unwrap(),
         points: Some(25),
         total_before: Some(0),
@@ -109,7 +109,7 @@ fn dice_are_written_sorted() {
 #[test]
 fn records_the_input_form_cannot_hold_are_refused() {
     type Change = fn(&mut GameRecord);
-    let cases: [(Change, &str); 9] = [
+    let cases: [(Change, &str); 10] = [
         (|g| g.players.push("bob".into()), "solitaire"),
         (|g| g.turns.clear(), "at least one turn"),
         (|g| g.turns[0].points = None, "no points"),
@@ -120,7 +120,11 @@ fn records_the_input_form_cannot_hold_are_refused() {
         ),
         (|g| g.turns[0].round = 2, "counts rounds from 1"),
         (|g| g.turns[0].seat = 1, "seat 1"),
-        (|g| g.turns[0].rolls[0][2] = 7, "die 7"),
+        (|g| g.turns[0].rolls[0] = [5, 3, 7, 5, 3].into(), "die 7"),
+        (
+            |g| g.turns[0].rolls[0] = Roll::default(),
+            "a roll without dice",
+        ),
         (
             |g| {
                 let mut second = g.turns[0];
@@ -149,8 +153,7 @@ prop_compose! {
     /// containment), scored in `code`.
     fn turn_strategy(round: u16, code: &'static str)(
         roll_count in 1u8..=3,
-        rolls in prop::array::uniform3(prop::array::uniform5(1u8..=6)),
-        keeps in prop::collection::vec(prop::collection::vec(1u8..=6, 0..=5), 2),
+        (rolls, keeps) in crate::common::turn_dice(),
         points in any::<u16>(),
         total_before in any::<u32>(),
     ) -> TurnRecord {

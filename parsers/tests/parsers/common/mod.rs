@@ -7,7 +7,19 @@ pub mod records;
 
 pub use records::*;
 
-use dicelens_parsers::{Format, GameRecord, ParseError};
+use dicelens_parsers::{Format, GameRecord, ParseError, MAX_DICE};
+use proptest::prelude::*;
+
+/// The dice of a random turn: a count of dice (1 to [`MAX_DICE`]), three rolls of that many
+/// faces and two keeps of at most that many, for [`with_dice`].
+pub fn turn_dice() -> impl Strategy<Value = (Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+    (1..=MAX_DICE).prop_flat_map(|dice| {
+        (
+            prop::collection::vec(prop::collection::vec(1u8..=6, dice), 3),
+            prop::collection::vec(prop::collection::vec(1u8..=6, 0..=dice), 2),
+        )
+    })
+}
 
 /// The fixture folders of the readers; each is read with the format of its name.
 pub const FIXTURE_FOLDERS: [&str; 5] = ["ygn", "verhoeff", "jsonl", "csv", "yatzy-solver"];

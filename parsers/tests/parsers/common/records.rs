@@ -62,7 +62,9 @@ pub fn verhoeff_comparable(game: &GameRecord) -> GameRecord {
     for turn in &mut comparable.turns {
         let roll_count = usize::from(turn.roll_count.min(3));
         for roll in turn.rolls.iter_mut().take(roll_count) {
-            roll.sort_unstable();
+            let mut faces = roll.faces().to_vec();
+            faces.sort_unstable();
+            *roll = Roll::new(&faces).unwrap_or_default();
         }
         for keep in turn.keeps.iter_mut() {
             let mut faces = keep.faces().to_vec();
@@ -74,11 +76,11 @@ pub fn verhoeff_comparable(game: &GameRecord) -> GameRecord {
 }
 
 /// `turn` with its first `roll_count` rolls taken from `rolls` and the keeps between them from
-/// `keeps` (at most five faces each); the other slots stay empty.
-pub fn with_dice(mut turn: TurnRecord, rolls: &[Roll], keeps: &[Vec<u8>]) -> TurnRecord {
+/// `keeps` (one to six faces a roll, at most six a keep); the other slots stay empty.
+pub fn with_dice(mut turn: TurnRecord, rolls: &[Vec<u8>], keeps: &[Vec<u8>]) -> TurnRecord {
     let count = usize::from(turn.roll_count);
     for (slot, roll) in turn.rolls.iter_mut().zip(rolls).take(count) {
-        *slot = *roll;
+        *slot = Roll::new(roll).unwrap_or_default();
     }
     for (slot, kept) in turn
         .keeps
