@@ -582,23 +582,39 @@ pub fn load_expected(
     rules: RuleSet,
     progress: &dyn Progress,
 ) -> Result<(ExpectedTable, Found), TableError> {
-    match open_expected(dir, rules) {
-        Ok(t) => Ok((t, Found::Valid)),
-        Err(problem) => {
-            let path = expected_path(dir, rules);
-            fatal(&path, &problem)?;
+    let path = expected_path(dir, rules);
+    open_or_build(&path, open_expected(dir, rules), "", progress, || {
+        let (table, _) = build_expected(rules, progress);
+        if let Err(e) = write_expected(dir, rules, table.values()) {
             progress.notice(&format!(
-                "table {} is {problem}; building it",
+                "cannot save {}: {e}; using the table from memory",
                 path.display()
             ));
-            let (table, _) = build_expected(rules, progress);
-            if let Err(e) = write_expected(dir, rules, table.values()) {
-                progress.notice(&format!(
-                    "cannot save {}: {e}; using the table from memory",
-                    path.display()
-                ));
-            }
-            Ok((table, Found::Rebuilt(problem)))
+        }
+        table
+    })
+}
+
+/// The table `opened` gave, or, when it is missing, damaged or mismatched, the one `build`
+/// builds (after a notice to `progress`: "table PATH is PROBLEM; building it", then `how`):
+/// how every kind of table is loaded. Fails, building nothing, when the table's path is not a
+/// regular file.
+fn open_or_build<T>(
+    path: &Path,
+    opened: Result<T, TableProblem>,
+    how: &str,
+    progress: &dyn Progress,
+    build: impl FnOnce() -> T,
+) -> Result<(T, Found), TableError> {
+    match opened {
+        Ok(table) => Ok((table, Found::Valid)),
+        Err(problem) => {
+            fatal(path, &problem)?;
+            progress.notice(&format!(
+                "table {} is {problem}; building it{how}",
+                path.display()
+            ));
+            Ok((build(), Found::Rebuilt(problem)))
         }
     }
 }
@@ -966,35 +982,28 @@ pub fn load_dist(
     rules: RuleSet,
     progress: &dyn Progress,
 ) -> Result<(DistTable, Found), TableError> {
-    match open_dist(dir, rules) {
-        Ok(t) => Ok((t, Found::Valid)),
-        Err(problem) => {
-            fatal(&dist_path(dir, rules), &problem)?;
-            progress.notice(&format!(
-                "table {} is {problem}; building it (a few minutes; an interrupted build resumes)",
-                dist_path(dir, rules).display()
-            ));
-            let built = match build_dist_file_reporting(dir, rules, 0, None, progress) {
-                Ok(DistBuild {
-                    table: Some(data), ..
-                }) => data,
-                Ok(_) | Err(_) => {
-                    progress.notice(&format!(
-                        "cannot save {}; building the table in memory",
-                        dist_path(dir, rules).display()
-                    ));
-                    let mut data = DistTableData::new(StateSpace::new(rules).len());
-                    build_dist(rules, &mut data, 0, &mut NoObserver);
-                    data
-                }
-            };
-            let table = open_dist(dir, rules).unwrap_or(DistTable {
-                rules,
-                storage: DistStorage::Owned(built),
-            });
-            Ok((table, Found::Rebuilt(problem)))
-        }
-    }
+    let path = dist_path(dir, rules);
+    let how = " (a few minutes; an interrupted build resumes)";
+    open_or_build(&path, open_dist(dir, rules), how, progress, || {
+        let built = match build_dist_file_reporting(dir, rules, 0, None, progress) {
+            Ok(DistBuild {
+                table: Some(data), ..
+            }) => data,
+            Ok(_) | Err(_) => {
+                progress.notice(&format!(
+                    "cannot save {}; building the table in memory",
+                    path.display()
+                ));
+                let mut data = DistTableData::new(StateSpace::new(rules).len());
+                build_dist(rules, &mut data, 0, &mut NoObserver);
+                data
+            }
+        };
+        open_dist(dir, rules).unwrap_or(DistTable {
+            rules,
+            storage: DistStorage::Owned(built),
+        })
+    })
 }
 
 /// An observer that lets a build run to the end.
@@ -1027,18 +1036,13 @@ pub fn load_jamb(
     rules: JambRules,
     progress: &dyn Progress,
 ) -> Result<(JambTables, Found), TableError> {
-    let path = jamb_path(dir, rules);
-    let problem = match open_jamb(dir, rules) {
-        Ok(tables) => return Ok((tables, Found::Valid)),
-        Err(problem) => problem,
-    };
-    fatal(&path, &problem)?;
-    progress.notice(&format!(
-        "table {} is {problem}; building it",
-        path.display()
-    ));
-    let (tables, _) = build_jamb(dir, rules, progress);
-    Ok((tables, Found::Rebuilt(problem)))
+    open_or_build(
+        &jamb_path(dir, rules),
+        open_jamb(dir, rules),
+        "",
+        progress,
+        || build_jamb(dir, rules, progress).0,
+    )
 }
 
 /// Opens and verifies the column tables of Jamb rule set `rules` in `dir` without building
@@ -1094,6 +1098,44 @@ mod tests {
     use std::time::Duration;
 
     const RULES: RuleSet = RuleSet::Yahtzee;
+
+    #[test]
+    fn every_kind_of_table_is_opened_or_built_the_same_way() {
+        let notices = std::sync::Mutex::new(Vec::new());
+        let progress = |message: &str| notices.lock().unwrap().push(message.to_string());
+        let path = Path::new("t/x.tbl");
+        let built = std::cell::Cell::new(0);
+        let build = || {
+            built.set(built.get() + 1);
+            7
+        };
+        // A valid table is used as it is.
+        assert_eq!(
+            open_or_build(path, Ok(3), "", &progress, build),
+            Ok((3, Found::Valid))
+        );
+        assert_eq!(built.get(), 0);
+        // A damaged one is built, after a notice saying why and how.
+        let (table, found) = open_or_build(
+            path,
+            Err(TableProblem::Checksum),
+            " (soon)",
+            &progress,
+            build,
+        )
+        .unwrap();
+        assert_eq!((table, found), (7, Found::Rebuilt(TableProblem::Checksum)));
+        assert_eq!(built.get(), 1);
+        assert_eq!(
+            notices.lock().unwrap().as_slice(),
+            ["table t/x.tbl is damaged: checksum mismatch; building it (soon)"]
+        );
+        // A path that is not a regular file stops the run, building nothing.
+        let problem = TableProblem::NotAFile("a directory");
+        let err = open_or_build(path, Err(problem.clone()), "", &progress, build).unwrap_err();
+        assert_eq!((err.path.as_path(), err.problem), (path, problem));
+        assert_eq!(built.get(), 1);
+    }
 
     /// A valid expected-score table of `RULES` in `dir` (arbitrary values: only the file's
     /// layout is checked), and a valid distribution table (every distribution empty).
