@@ -21,9 +21,10 @@ pub fn table(rules: RuleSet) -> &'static [f64] {
 
 /// The table directory every test shares, with the tables the tests rate with built once,
 /// before the first test gets it (so no two tests build one table at the same time): every
-/// main rule set's expected-score and distribution tables (the distribution tables of all four
-/// are read: `distributions::every_sheet_support_is_the_rules_support`), and jamb-5's column
-/// tables (the Jamb tests and golden outputs). A temporary directory, unless
+/// rule set's expected-score tables, the distribution tables of the two rule sets whose
+/// two-seat games the suite rates by match points (yahtzee's and yahtzee-kurnik's; the others'
+/// are built in part where a test needs them, in memory), and jamb-5's column tables (the Jamb
+/// tests and golden outputs). A temporary directory, unless
 /// `DICELENS_SUITE_TABLES` names one to keep (CI's regression gate, `benches/gate.py`, then
 /// rates with the tables the suite built; tables already there and valid are not rebuilt).
 pub fn tables_dir() -> &'static Path {
@@ -36,9 +37,10 @@ pub fn tables_dir() -> &'static Path {
             }
             None => SuiteTables::Temporary(tempfile::tempdir().unwrap()),
         };
-        let builds: [&[&str]; 3] = [
+        let builds: [&[&str]; 4] = [
             &["tables", "build", "--rules", "all"],
-            &["tables", "build", "--dist", "--rules", "all"],
+            &["tables", "build", "--dist", "--rules", "yahtzee"],
+            &["tables", "build", "--dist", "--rules", "yahtzee-kurnik"],
             &["tables", "build", "--rules", "jamb-5"],
         ];
         for args in builds {

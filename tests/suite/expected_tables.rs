@@ -74,14 +74,16 @@ fn build_is_bit_identical_with_one_and_two_threads() {
 }
 
 /// The tile builder gives every rule set's table bit for bit as the builder before it (one
-/// widget run over all lanes in memory), on every instruction set this CPU has: scalar, AVX2
-/// and AVX-512 each forced in turn.
+/// widget run over all lanes in memory) on this CPU's fastest instruction set (what
+/// `build_table` gives), and two rule sets of each box count (yahtzee's 13 boxes, yatzy's 15)
+/// on every instruction set this CPU has: scalar, AVX2 and AVX-512 each forced in turn.
 #[test]
 fn every_kernel_path_builds_the_same_bits_as_the_reference_builder() {
     let mut paths_run = Vec::new();
     for rules in RuleSet::ALL {
         let reference = build_table_with(rules, Grouping::Lanes, &|_, _| {});
-        for path in Path::ALL {
+        let every_path = matches!(rules, RuleSet::Yahtzee | RuleSet::Yatzy);
+        for path in Path::ALL.into_iter().filter(|_| every_path) {
             if !path.available() {
                 eprintln!("{rules}: this CPU has no {} path", path.name());
                 continue;
