@@ -6,9 +6,11 @@
 //! [`crate::pipeline::Progress`]).
 
 pub mod analyze;
+pub mod convert;
 pub mod ids;
 pub mod player;
 pub mod simulate;
+pub mod validate;
 
 use crate::corpus::Summary;
 use std::fmt;
