@@ -10,6 +10,7 @@ pub mod convert;
 pub mod ids;
 pub mod player;
 pub mod simulate;
+pub mod tables;
 pub mod validate;
 
 use crate::corpus::Summary;
