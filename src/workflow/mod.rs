@@ -6,6 +6,7 @@
 //! [`crate::pipeline::Progress`]).
 
 pub mod analyze;
+pub mod bench;
 pub mod convert;
 pub mod ids;
 pub mod player;
