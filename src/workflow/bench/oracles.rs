@@ -44,12 +44,12 @@ pub struct OraclesMeasured {
 struct Errors(Vec<Option<Vec<f64>>>);
 
 impl DecisionSink for Errors {
-    type Part = Vec<(usize, Vec<f64>)>;
-    fn game(&self, index: usize, _: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
-        part.push((index, rated.iter().map(|r| r.error).collect()));
+    type Chunk = Vec<(usize, Vec<f64>)>;
+    fn game(&self, index: usize, _: &GameRecord, rated: &[Rated], chunk: &mut Self::Chunk) {
+        chunk.push((index, rated.iter().map(|r| r.error).collect()));
     }
-    fn part(&mut self, part: Self::Part) {
-        for (index, errors) in part {
+    fn merge_chunk(&mut self, chunk: Self::Chunk) {
+        for (index, errors) in chunk {
             self.0[index] = Some(errors);
         }
     }
