@@ -67,6 +67,24 @@ fn stops(path: &Path, problem: &TableProblem) -> Result<(), TablesError> {
     Ok(())
 }
 
+/// A table found not valid (`problem`) at `path`, before it is built: an error if the problem
+/// stops the run, else (unless the table is just missing) a notice that it is rebuilt.
+fn rebuild_or_stop(
+    path: &Path,
+    problem: &TableProblem,
+    progress: &dyn Progress,
+) -> Result<(), TablesError> {
+    if *problem == TableProblem::Missing {
+        return Ok(());
+    }
+    stops(path, problem)?;
+    progress.notice(&format!(
+        "table {} is {problem}; rebuilding it",
+        path.display()
+    ));
+    Ok(())
+}
+
 /// Hands `line` to `each`.
 fn emit(each: &mut EachLine, line: TableLine) -> Result<(), TablesError> {
     each(&line).map_err(TablesError::Stopped)
@@ -119,14 +137,7 @@ pub fn build(
                     )?;
                     continue;
                 }
-                Err(TableProblem::Missing) => {}
-                Err(problem) => {
-                    stops(&path, &problem)?;
-                    progress.notice(&format!(
-                        "table {} is {problem}; rebuilding it",
-                        path.display()
-                    ))
-                }
+                Err(problem) => rebuild_or_stop(&path, &problem, progress)?,
             }
         }
         let (table, seconds) = build_expected(r, progress);
@@ -171,14 +182,7 @@ fn build_jamb_tables(
                     },
                 )
             }
-            Err(TableProblem::Missing) => {}
-            Err(problem) => {
-                stops(&path, &problem)?;
-                progress.notice(&format!(
-                    "table {} is {problem}; rebuilding it",
-                    path.display()
-                ))
-            }
+            Err(problem) => rebuild_or_stop(&path, &problem, progress)?,
         }
     }
     let (tables, seconds) = build_jamb(dir, rules, progress);
@@ -237,14 +241,7 @@ fn build_dists(
                     emit(each, dist_line(r, &t, TableStatus::Valid, &path))?;
                     continue;
                 }
-                Err(TableProblem::Missing) => {}
-                Err(problem) => {
-                    stops(&path, &problem)?;
-                    progress.notice(&format!(
-                        "table {} is {problem}; rebuilding it",
-                        path.display()
-                    ))
-                }
+                Err(problem) => rebuild_or_stop(&path, &problem, progress)?,
             }
         } else {
             let _ = std::fs::remove_file(dist_partial_path(dir, r));
