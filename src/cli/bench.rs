@@ -8,7 +8,7 @@
 
 use super::flags::{not_between, TablesFlag};
 use super::tables::TERMINAL;
-use super::{print_stdout, CliError};
+use super::{notice, print_stdout, CliError};
 use dicelens::report::quality::{quality as quality_report, QualitySetup};
 use dicelens::rules::RuleSet;
 use dicelens::tables::table_dir;
@@ -120,13 +120,17 @@ fn quality(args: &QualityArgs) -> Result<(), CliError> {
         max_free: args.max_free,
         seed: args.seed,
     };
-    let bar = indicatif::ProgressBar::new(0);
+    // The bar of the positions valued, shown once self-play has found them.
+    let mut bar: Option<indicatif::ProgressBar> = None;
     let measured = measure(&setup, args.depth, &dir, &TERMINAL, &mut |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
+        bar.get_or_insert_with(|| indicatif::ProgressBar::new(total as u64))
+            .set_position(done as u64);
     })
     .map_err(CliError::failure)?;
-    bar.finish_and_clear();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    notice(&format!("valued in {:.1} s in all", measured.seconds));
     print_stdout(&quality_report(
         &setup,
         &measured.methods,

@@ -23,6 +23,8 @@ pub struct Quality {
     pub methods: Vec<Method>,
     /// Per method, its exact losses by number of free boxes.
     pub tallies: Vec<BTreeMap<u32, Tally>>,
+    /// Seconds the self-play and the valuing took together.
+    pub seconds: f64,
 }
 
 /// The option `options` ranks first (the first listed among equals).
@@ -46,7 +48,7 @@ fn self_play_error(e: SelfPlayError) -> BenchError {
 
 /// Runs the experiment of `setup` with searches up to `depth`, over the tables of `tables`
 /// (notices to `progress`); `valued` is told, after each position, how many are valued of how
-/// many.
+/// many. The caller says when it is over ([`Quality::seconds`]).
 pub fn quality(
     setup: &QualitySetup,
     depth: u8,
@@ -106,9 +108,9 @@ pub fn quality(
         }
         valued(done + 1, found.len());
     }
-    progress.notice(&format!(
-        "valued in {:.1} s in all",
-        start.elapsed().as_secs_f64()
-    ));
-    Ok(Quality { methods, tallies })
+    Ok(Quality {
+        methods,
+        tallies,
+        seconds: start.elapsed().as_secs_f64(),
+    })
 }
