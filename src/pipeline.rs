@@ -219,36 +219,36 @@ impl Progress for crate::tables::Silent {}
 /// Where rated games go. Each batch of games is rated in parallel in chunks of consecutive
 /// games: [`DecisionSink::game`] is called on the workers for each rated game of a chunk (with
 /// the game's index among the games handed to the oracle, counted from 0), in corpus order
-/// within the chunk, gathering into the chunk's [`DecisionSink::Part`]; the parts
-/// are then handed to [`DecisionSink::part`] in corpus order. (So rows are made in parallel and
+/// within the chunk, gathering into the chunk's accumulator, a [`DecisionSink::Chunk`]; the
+/// chunks are then handed to [`DecisionSink::merge_chunk`] in corpus order. (So rows are made in parallel and
 /// written in game order.)
 pub trait DecisionSink: Sync {
     /// What one chunk gathers.
-    type Part: Default + Send;
+    type Chunk: Default + Send;
     /// One rated game of a chunk: `index` is its place among the games handed to the oracle,
     /// `rated` holds its decisions in order.
-    fn game(&self, index: usize, game: &GameRecord, rated: &[Rated], part: &mut Self::Part);
-    /// The next chunk's part, in corpus order.
-    fn part(&mut self, part: Self::Part);
+    fn game(&self, index: usize, game: &GameRecord, rated: &[Rated], chunk: &mut Self::Chunk);
+    /// The next chunk's accumulator, in corpus order.
+    fn merge_chunk(&mut self, chunk: Self::Chunk);
 }
 
 /// No sink: the games are only aggregated.
 impl DecisionSink for () {
-    type Part = ();
+    type Chunk = ();
     fn game(&self, _: usize, _: &GameRecord, _: &[Rated], _: &mut ()) {}
-    fn part(&mut self, _: ()) {}
+    fn merge_chunk(&mut self, _: ()) {}
 }
 
 /// Two sinks fed the same games (`analyze`'s CSV rows and its players' worst decisions).
 impl<A: DecisionSink, B: DecisionSink> DecisionSink for (A, B) {
-    type Part = (A::Part, B::Part);
-    fn game(&self, index: usize, game: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
-        self.0.game(index, game, rated, &mut part.0);
-        self.1.game(index, game, rated, &mut part.1);
+    type Chunk = (A::Chunk, B::Chunk);
+    fn game(&self, index: usize, game: &GameRecord, rated: &[Rated], chunk: &mut Self::Chunk) {
+        self.0.game(index, game, rated, &mut chunk.0);
+        self.1.game(index, game, rated, &mut chunk.1);
     }
-    fn part(&mut self, (a, b): Self::Part) {
-        self.0.part(a);
-        self.1.part(b);
+    fn merge_chunk(&mut self, (a, b): Self::Chunk) {
+        self.0.merge_chunk(a);
+        self.1.merge_chunk(b);
     }
 }
 
@@ -333,7 +333,7 @@ fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
 /// keeps a [`Oracle::cache_pool`]) in parallel, in chunks, each decision classified by the
 /// default thresholds of its game's unit ([`Oracle::unit`]): each chunk gives a partial
 /// aggregate, what `sink` gathered, and the games the oracle could not rate. Chunks are then
-/// taken in order: aggregates merged into `aggregates`, parts handed to the sink, unrated games
+/// taken in order: aggregates merged into `aggregates`, chunks handed to the sink, unrated games
 /// added to `not_rated`. `first` is the index the sink gets for the batch's first game; `meter`
 /// counts the games rated as each chunk is done. An error if a counter of `aggregates` would
 /// overflow ([`Aggregates::merge`]).
@@ -349,13 +349,13 @@ pub fn rate_batch<O: Oracle + ?Sized, S: DecisionSink + ?Sized>(
     meter.rating_begins();
     let shared: &S = sink;
     type ChunkResult<P> = (Parts, P, Vec<(SkipReason, Location)>);
-    let parts: Vec<ChunkResult<S::Part>> = batch
+    let chunks: Vec<ChunkResult<S::Chunk>> = batch
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
             with_cache(oracle, |cache| {
                 let mut agg = Parts::default();
-                let mut gathered = S::Part::default();
+                let mut gathered = S::Chunk::default();
                 let mut failed = Vec::new();
                 let mut rated = Vec::new();
                 for (i, (game, replayed)) in chunk.iter().enumerate() {
@@ -388,9 +388,9 @@ pub fn rate_batch<O: Oracle + ?Sized, S: DecisionSink + ?Sized>(
             })
         })
         .collect();
-    for (agg, gathered, failed) in parts {
+    for (agg, gathered, failed) in chunks {
         aggregates.merge(&agg)?;
-        sink.part(gathered);
+        sink.merge_chunk(gathered);
         not_rated.extend(failed);
     }
     Ok(())
@@ -940,12 +940,12 @@ mod tests {
     struct Ids(Vec<(usize, String)>);
 
     impl DecisionSink for Ids {
-        type Part = Vec<(usize, String)>;
-        fn game(&self, index: usize, game: &GameRecord, _: &[Rated], part: &mut Self::Part) {
-            part.push((index, game.provenance.game_id.clone()));
+        type Chunk = Vec<(usize, String)>;
+        fn game(&self, index: usize, game: &GameRecord, _: &[Rated], chunk: &mut Self::Chunk) {
+            chunk.push((index, game.provenance.game_id.clone()));
         }
-        fn part(&mut self, part: Self::Part) {
-            self.0.extend(part);
+        fn merge_chunk(&mut self, chunk: Self::Chunk) {
+            self.0.extend(chunk);
         }
     }
 
@@ -1003,12 +1003,12 @@ mod tests {
     struct Decisions(Vec<Rated>);
 
     impl DecisionSink for Decisions {
-        type Part = Vec<Rated>;
-        fn game(&self, _: usize, _: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
-            part.extend_from_slice(rated);
+        type Chunk = Vec<Rated>;
+        fn game(&self, _: usize, _: &GameRecord, rated: &[Rated], chunk: &mut Self::Chunk) {
+            chunk.extend_from_slice(rated);
         }
-        fn part(&mut self, part: Self::Part) {
-            self.0.extend(part);
+        fn merge_chunk(&mut self, chunk: Self::Chunk) {
+            self.0.extend(chunk);
         }
     }
 

@@ -48,9 +48,9 @@ pub struct WorstDecisions {
     pub hashes: HashMap<String, ContentHash>,
 }
 
-/// The worst decisions a part of a corpus gave ([`WorstDecisions`] as a [`DecisionSink`]).
+/// The worst decisions one chunk of a batch gave ([`WorstDecisions`] as a [`DecisionSink`]).
 #[derive(Default)]
-pub struct WorstPart {
+pub struct WorstChunk {
     rows: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
     hashes: HashMap<String, ContentHash>,
 }
@@ -83,9 +83,9 @@ impl WorstDecisions {
 }
 
 impl DecisionSink for WorstDecisions {
-    type Part = WorstPart;
+    type Chunk = WorstChunk;
 
-    fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], part: &mut Self::Part) {
+    fn game(&self, _: usize, game: &GameRecord, rated: &[Rated], chunk: &mut Self::Chunk) {
         let mut kept = false;
         let rounds = game
             .rules
@@ -102,7 +102,7 @@ impl DecisionSink for WorstDecisions {
                 unit: r.unit,
                 rounds,
             };
-            let list = part.rows.entry((key, name.clone())).or_default();
+            let list = chunk.rows.entry((key, name.clone())).or_default();
             let full = list.len() >= WORST;
             if full
                 && list
@@ -116,18 +116,18 @@ impl DecisionSink for WorstDecisions {
         }
         if kept {
             let id = &game.provenance.game_id;
-            part.hashes.insert(id.clone(), content_hash(game));
+            chunk.hashes.insert(id.clone(), content_hash(game));
         }
     }
 
-    fn part(&mut self, part: Self::Part) {
-        for (key, rows) in part.rows {
+    fn merge_chunk(&mut self, chunk: Self::Chunk) {
+        for (key, rows) in chunk.rows {
             let list = self.by_player.entry(key).or_default();
             for row in rows {
                 keep_if_worse(list, row);
             }
         }
-        self.hashes.extend(part.hashes);
+        self.hashes.extend(chunk.hashes);
     }
 }
 

@@ -1,5 +1,5 @@
 //! `dicelens bench quality`: the published quality experiment for two players (docs/methods.md
-//! section 4), reproducible from a seed. Typical positions with at most `--max-free` boxes free
+//! section 4), reproducible from a seed (measured by `dicelens::workflow::bench::quality`). Typical positions with at most `--max-free` boxes free
 //! in all come from self-play by EMP(1) (`dicelens::selfplay`); every option of every position
 //! is valued exactly; then each method (EMP(0..=D), DynW(1..=D), and the solitaire strategy E)
 //! picks its best option and is charged the exact loss of that pick. Reported by number of free
@@ -9,14 +9,10 @@
 use super::flags::{not_between, TablesFlag};
 use super::tables::TERMINAL;
 use super::{notice, print_stdout, CliError};
-use dicelens::report::quality::{quality as quality_report, QualitySetup, Tally};
-use dicelens::rules::{Choice, RuleSet, Sheet};
-use dicelens::selfplay::{positions, SelfPlayError, TwoPlayerPosition};
-use dicelens::solve::expected::TurnOracle;
-use dicelens::solve::match_points::{MatchSearch, Method};
-use dicelens::solve::two_player::ExactTwoPlayer;
-use dicelens::tables::{load_dist, load_expected, table_dir};
-use std::collections::BTreeMap;
+use dicelens::report::quality::{quality as quality_report, QualitySetup};
+use dicelens::rules::RuleSet;
+use dicelens::tables::table_dir;
+use dicelens::workflow::bench::quality::quality as measure;
 
 /// The deepest EMP and DynW search `--depth` allows.
 const MOST_DEPTH: u8 = 5;
@@ -86,25 +82,6 @@ pub struct QualityArgs {
     pub tables: TablesFlag,
 }
 
-/// The option `options` ranks first (the first listed among equals).
-fn best_of(options: &[(Choice, f64)]) -> Option<Choice> {
-    let mut best: Option<(Choice, f64)> = None;
-    for &(c, v) in options {
-        if best.is_none_or(|(_, b)| v > b) {
-            best = Some((c, v));
-        }
-    }
-    best.map(|(c, _)| c)
-}
-
-/// A self-play failure as the command reports it.
-fn self_play_error(e: SelfPlayError) -> CliError {
-    match e {
-        SelfPlayError::Unvalued => CliError::failure("self-play: a position EMP(1) cannot value"),
-        e => CliError::failure(e),
-    }
-}
-
 /// Runs `dicelens bench quality`.
 fn quality(args: &QualityArgs) -> Result<(), CliError> {
     let rules = args.rules;
@@ -137,67 +114,27 @@ fn quality(args: &QualityArgs) -> Result<(), CliError> {
         ));
     }
     let dir = table_dir(args.tables.tables.as_deref());
-    let (expected, _) = load_expected(&dir, rules, &TERMINAL).map_err(CliError::failure)?;
-    let (dists, _) = load_dist(&dir, rules, &TERMINAL).map_err(CliError::failure)?;
-    let solver = ExactTwoPlayer::new(rules);
-    let start = std::time::Instant::now();
-    let player = MatchSearch::new(&dists, None, Method::Emp(1));
-    let found: Vec<TwoPlayerPosition> =
-        positions(rules, &player, args.positions, args.max_free, args.seed)
-            .map_err(self_play_error)?;
-    notice(&format!(
-        "{} positions from self-play in {:.1} s; valuing them",
-        found.len(),
-        start.elapsed().as_secs_f64()
-    ));
-    let mut methods: Vec<Method> = (0..=args.depth).map(Method::Emp).collect();
-    methods.extend((1..=args.depth).map(Method::DynW));
-    methods.push(Method::Solitaire);
-    let mut tallies: Vec<BTreeMap<u32, Tally>> = vec![BTreeMap::new(); methods.len()];
-    let bar = indicatif::ProgressBar::new(found.len() as u64);
-    for p in &found {
-        let d = i64::from(p.other.points) - i64::from(p.mover.points);
-        let exact: Vec<(Choice, f64)> = solver
-            .turn(&p.mover, &p.other)
-            .ok_or_else(|| CliError::failure("a position the exact solver cannot value"))?
-            .options_at(&p.roll, p.rolls_left, d)
-            .into_iter()
-            .map(|o| (o.choice, o.p_target))
-            .collect();
-        let best = exact.iter().map(|o| o.1).fold(f64::NEG_INFINITY, f64::max);
-        let loss = |c: Choice| exact.iter().find(|o| o.0 == c).map(|o| best - o.1);
-        let key = p.free_boxes();
-        for (m, tally) in methods.iter().zip(tallies.iter_mut()) {
-            let pick = match m {
-                Method::Solitaire => TurnOracle::new(
-                    expected.values(),
-                    &Sheet {
-                        points: 0,
-                        ..p.mover
-                    },
-                )
-                .and_then(|t| t.options(&p.roll, p.rolls_left).first().map(|o| o.choice)),
-                _ => MatchSearch::new(&dists, None, *m)
-                    .options(&p.mover, &[p.other], &p.roll, p.rolls_left)
-                    .and_then(|o| best_of(&o)),
-            };
-            let error = pick
-                .and_then(loss)
-                .ok_or_else(|| CliError::failure(format!("{m} gives no legal option")))?;
-            tally.entry(key).or_default().add(error.max(0.0));
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    notice(&format!(
-        "valued in {:.1} s in all",
-        start.elapsed().as_secs_f64()
-    ));
     let setup = QualitySetup {
         rules,
         positions: args.positions,
         max_free: args.max_free,
         seed: args.seed,
     };
-    print_stdout(&quality_report(&setup, &methods, &tallies, args.json))
+    // The bar of the positions valued, shown once self-play has found them.
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let measured = measure(&setup, args.depth, &dir, &TERMINAL, &mut |done, total| {
+        bar.get_or_insert_with(|| indicatif::ProgressBar::new(total as u64))
+            .set_position(done as u64);
+    })
+    .map_err(CliError::failure)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    notice(&format!("valued in {:.1} s in all", measured.seconds));
+    print_stdout(&quality_report(
+        &setup,
+        &measured.methods,
+        &measured.tallies,
+        args.json,
+    ))
 }

@@ -5,10 +5,7 @@
 use super::flags::not_between;
 use super::{print_stdout, CliError};
 use dicelens::rules::RuleSet;
-use dicelens::solve::distribution::{build_dist, BuildObserver, DistTableData};
-use dicelens::solve::expected::build_table;
-use dicelens::solve::states::StateSpace;
-use std::time::Instant;
+use dicelens::workflow::bench::build::build_times;
 
 /// The flags of `dicelens bench build`.
 #[derive(Clone, Debug, clap::Args)]
@@ -25,15 +22,6 @@ pub struct BuildArgs {
     pub runs: usize,
 }
 
-/// A build that is never stopped.
-struct ToTheEnd;
-
-impl BuildObserver for ToTheEnd {
-    fn chunk_done(&mut self, _: &DistTableData, _: &[usize], _: u64, _: u64) -> bool {
-        true
-    }
-}
-
 /// Runs `dicelens bench build`: prints one JSON line with the median seconds of each build and
 /// their ratio.
 pub fn build(args: &BuildArgs) -> Result<(), CliError> {
@@ -47,32 +35,14 @@ pub fn build(args: &BuildArgs) -> Result<(), CliError> {
             args.from_filled,
         ));
     }
-    if args.runs == 0 {
+    let Some(times) = build_times(args.rules, args.from_filled, args.runs) else {
         return Err(CliError::flag("--runs", "expected at least 1 run"));
-    }
-    let states = StateSpace::new(args.rules).len();
-    let (mut expected, mut dist) = (Vec::new(), Vec::new());
-    for _ in 0..args.runs {
-        let start = Instant::now();
-        std::hint::black_box(build_table(args.rules, &|_, _| {}));
-        expected.push(start.elapsed().as_secs_f64());
-        let start = Instant::now();
-        let mut data = DistTableData::new(states);
-        build_dist(args.rules, &mut data, args.from_filled, &mut ToTheEnd);
-        std::hint::black_box(data);
-        dist.push(start.elapsed().as_secs_f64());
-    }
-    let (expected, dist) = (median(&mut expected), median(&mut dist));
+    };
+    let (expected, dist) = (times.expected_s, times.dist_s);
     print_stdout(&format!(
         "{{\"rules\":\"{}\",\"from_filled\":{},\"expected_s\":{expected:.4},\"dist_s\":{dist:.4},\"ratio\":{:.3}}}\n",
         args.rules,
         args.from_filled,
         dist / expected
     ))
-}
-
-/// The median of `values` (not empty).
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }

@@ -7,10 +7,12 @@ use dicelens::output::{commit_all, Finished, PendingFile};
 use dicelens::report::simulate::{jamb_truth_csv, one_column_truth_csv};
 use dicelens::rules::jamb::JambRules;
 use dicelens::rules::{GameRules, RuleSet};
-use dicelens::simulate::jamb::{jamb_players, JambPlan};
-use dicelens::simulate::{players, DiceLaw, Plan};
-use dicelens::tables::{load_expected, table_dir};
-use dicelens::workflow::simulate::{simulate, SimulateError, Simulation, Truth};
+use dicelens::simulate::jamb::JambPlan;
+use dicelens::simulate::{DiceLaw, Plan};
+use dicelens::tables::table_dir;
+use dicelens::workflow::simulate::{
+    simulate, JambCast, OneColumnCast, SimulateError, Simulation, Truth,
+};
 use dicelens_parsers::Format;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -192,27 +194,24 @@ pub fn run(args: Args) -> Result<(), CliError> {
             None => DiceLaw::Fair,
         },
     };
-    let mut players = players(&plan);
-    if format == Format::Verhoeff {
-        // Verhoeff's records carry no names: readers name the player after the file.
-        if let (Some(p), Some(stem)) = (players.first_mut(), args.out.file_stem()) {
-            p.name = stem.to_string_lossy().into_owned();
-        }
-    }
-    let dir = table_dir(args.tables.tables.as_deref());
-    let (table, _) = load_expected(&dir, rules, &notice).map_err(CliError::failure)?;
-    let simulation = Simulation::OneColumn {
-        plan: &plan,
-        players: &players,
-        values: table.values(),
+    // Verhoeff's records carry no names: readers name the player after the file.
+    let first_name = match format {
+        Format::Verhoeff => args
+            .out
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned()),
+        _ => None,
     };
-    let (out, truth) = write_corpus(&args, &simulation)?;
+    let dir = table_dir(args.tables.tables.as_deref());
+    let cast = OneColumnCast::new(&plan, first_name, &dir, &notice).map_err(CliError::failure)?;
+    let players = &cast.players;
+    let (out, truth) = write_corpus(&args, &cast.simulation(&plan))?;
     let Truth::OneColumn(truth) = truth else {
         return Err(CliError::failure(
             "a one-column simulation gave another truth",
         ));
     };
-    let csv = one_column_truth_csv(&players, &truth);
+    let csv = one_column_truth_csv(players, &truth);
     let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
         "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {truth}",
@@ -234,19 +233,17 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
             "Jamb games are written as ygn, jsonl or csv",
         ));
     }
-    let strategies: Vec<String> = if args.strategy.is_empty() {
-        ["rnd", "p1", "p2", "pb", "ms"].map(String::from).to_vec()
-    } else {
-        args.strategy
-            .iter()
-            .map(|s| s.trim().to_ascii_lowercase())
-            .collect()
-    };
-    let players_wanted = args.players.max(strategies.len()).max(args.seats);
-    let players = jamb_players(&strategies, players_wanted, args.seed);
     let dir = table_dir(args.tables.tables.as_deref());
-    let make = dicelens::simulate::jamb::maker(&strategies, rules, &dir, &notice)
-        .map_err(|why| CliError::flag("--strategy", why))?;
+    let cast = JambCast::new(
+        rules,
+        &args.strategy,
+        args.players,
+        args.seats,
+        args.seed,
+        &dir,
+        &notice,
+    )
+    .map_err(|why| CliError::flag("--strategy", why))?;
     let plan = JambPlan {
         rules,
         seats: args.seats,
@@ -257,24 +254,19 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
             None => DiceLaw::Fair,
         },
     };
-    let simulation = Simulation::Jamb {
-        plan: &plan,
-        players: &players,
-        make: &*make,
-    };
-    let (out, truth) = write_corpus(args, &simulation)?;
+    let (out, truth) = write_corpus(args, &cast.simulation(&plan))?;
     let Truth::Jamb(truth) = truth else {
         return Err(CliError::failure("a Jamb simulation gave another truth"));
     };
-    let csv = jamb_truth_csv(&players, &truth);
+    let csv = jamb_truth_csv(&cast.players, &truth);
     let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
         "simulated {} {} games of {} seat(s) among {} players ({}): {} ({format}), truth {truth}",
         args.games,
         rules.name,
         args.seats,
-        players.len(),
-        strategies.join(", "),
+        cast.players.len(),
+        cast.strategies.join(", "),
         args.out.display(),
     ));
     Ok(())

@@ -73,7 +73,7 @@ impl RowFiles {
 
 impl crate::pipeline::DecisionSink for RowFiles {
     /// `games.csv` rows, `decisions.csv` rows.
-    type Part = (String, String);
+    type Chunk = (String, String);
 
     fn game(
         &self,
@@ -98,7 +98,7 @@ impl crate::pipeline::DecisionSink for RowFiles {
         }
     }
 
-    fn part(&mut self, (games, decisions): (String, String)) {
+    fn merge_chunk(&mut self, (games, decisions): (String, String)) {
         self.games.write(&games);
         if let Some(out) = self.decisions.as_mut() {
             out.write(&decisions);

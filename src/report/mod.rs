@@ -38,6 +38,7 @@ pub mod quality;
 
 pub mod screening;
 pub mod simulate;
+pub mod tables;
 pub mod text;
 pub mod validate;
 

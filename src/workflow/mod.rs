@@ -6,9 +6,13 @@
 //! [`crate::pipeline::Progress`]).
 
 pub mod analyze;
+pub mod bench;
+pub mod convert;
 pub mod ids;
 pub mod player;
 pub mod simulate;
+pub mod tables;
+pub mod validate;
 
 use crate::corpus::Summary;
 use std::fmt;

@@ -102,12 +102,12 @@ impl Progress for CutAfterFirstBatch {
 struct GamesByFile(BTreeMap<String, usize>);
 
 impl DecisionSink for GamesByFile {
-    type Part = Vec<String>;
-    fn game(&self, _: usize, game: &GameRecord, _: &[Rated], part: &mut Vec<String>) {
-        part.push(game.provenance.file.clone());
+    type Chunk = Vec<String>;
+    fn game(&self, _: usize, game: &GameRecord, _: &[Rated], chunk: &mut Vec<String>) {
+        chunk.push(game.provenance.file.clone());
     }
-    fn part(&mut self, part: Vec<String>) {
-        for file in part {
+    fn merge_chunk(&mut self, chunk: Vec<String>) {
+        for file in chunk {
             *self.0.entry(file).or_default() += 1;
         }
     }
