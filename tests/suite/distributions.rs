@@ -448,7 +448,7 @@ const REFERENCE_FREE: usize = 5;
 
 /// The yahtzee-kurnik table (the suite's shared one, built by `tables build --dist`) against
 /// the same computation in `f64`, neither coded nor trimmed: every state with at most
-/// [`REFERENCE_FREE`] boxes free (the reference of the whole table takes four minutes), at
+/// [`REFERENCE_FREE`] boxes free (the reference of the whole table took 263 s in the suite), at
 /// every total where the reference `P >= 1e-12` (and `1 - P >= 1e-12`), within the bound of
 /// its turns left; the same support; and `dist`'s output of the sheet with the most free boxes.
 #[test]
@@ -566,8 +566,8 @@ fn turn_options_agree_with_the_table() {
 /// What follows is the same for every kind of table (`tables::open_or_build`, checked in
 /// `tables::tests` and, through the command line, by `cli::damaged_tables_are_detected_and_rebuilt`):
 /// a damaged table is built as a missing one is, and a distribution build resumes from its
-/// checkpoint ([`interrupted_builds_resume`]). (Rebuilding a whole table here took a core for
-/// three minutes.)
+/// checkpoint ([`interrupted_builds_resume`]). (Rebuilding the whole table here cost about
+/// 170 CPU seconds.)
 #[test]
 fn damaged_tables_are_detected() {
     let rules = RuleSet::Yahtzee;
