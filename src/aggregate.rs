@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 mod stretches;
-pub use stretches::{Stretch, Stretches, KEPT_STRETCHES, MIN_STRETCH};
+pub use stretches::{Stretch, Stretches, MIN_STRETCH};
 
 /// Nano-points per point (the unit of error and luck sums).
 const NANO: f64 = 1e9;

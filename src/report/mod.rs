@@ -23,20 +23,20 @@ use std::fmt::Write;
 use text::min_games_hint;
 
 #[macro_use]
-pub mod svg;
+pub(crate) mod svg;
 pub mod csv;
 pub mod dice;
 pub mod dist;
 pub mod eval;
 pub mod game;
-pub mod html;
+pub(crate) mod html;
 pub mod ids;
 pub mod oracles;
-pub mod page;
+pub(crate) mod page;
 pub mod player;
 pub mod quality;
 
-pub mod screening;
+pub(crate) mod screening;
 pub mod simulate;
 pub mod tables;
 pub mod text;

@@ -1,10 +1,10 @@
 //! The rule sets: categories, scoring, jokers and bonuses. Everything the rest of the program
 //! knows about scoring comes from here (see `docs/rules.md`).
 
-pub mod description;
+pub(crate) mod description;
 mod game;
 pub mod jamb;
-pub mod play;
+pub(crate) mod play;
 mod sheet;
 
 pub use game::{GameFamily, GameRules, PlayerSheet, Refused, Written, SINGLE_COLUMN_ROLLS};

@@ -149,11 +149,6 @@ impl UpperClasses {
         let class = self.class_of[usize::from(s & UPPER) * CAPS + c];
         (class != u8::MAX).then_some(class)
     }
-
-    /// Total number of (upper mask, class) pairs.
-    pub fn total(&self) -> usize {
-        self.rep.len()
-    }
 }
 
 /// The shared upper-sum classes (the same for every rule set).

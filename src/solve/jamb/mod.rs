@@ -10,15 +10,15 @@
 //! All of them share the reduced column state of [`key`] and the table of what each box scores
 //! ([`BoxPoints`]).
 
-pub mod build;
+pub(crate) mod build;
 pub mod column;
 pub mod endgame;
 pub mod features;
 pub mod fit;
-pub mod key;
+pub(crate) mod key;
 pub mod oracle;
 pub mod tables;
-pub mod turn;
+pub(crate) mod turn;
 
 use crate::dice::{Dice, ROLLS};
 use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
