@@ -58,7 +58,7 @@ impl std::fmt::Display for InputFormat {
 }
 
 /// The name a log read from standard input (`-`) goes by in records and messages.
-pub const STDIN_NAME: &str = "<stdin>";
+pub(crate) const STDIN_NAME: &str = "<stdin>";
 
 /// A log file: a regular file read in pieces into the tool's own buffers (never mapped: a file
 /// cut short while it is read gives an error naming it, not a signal), else read as a stream
@@ -586,7 +586,7 @@ impl Summary {
 
 /// A 128-bit fingerprint of a game id (two SipHash runs, fixed keys): the ids seen take 16
 /// bytes a game, and two different ids share a fingerprint with odds of about 2^-128 a pair.
-pub fn fingerprint(id: &str) -> u128 {
+pub(crate) fn fingerprint(id: &str) -> u128 {
     use std::hash::{Hash, Hasher};
     let half = |salt: u8| {
         let mut h = std::hash::DefaultHasher::new();

@@ -10,11 +10,11 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// Number of faces of a die.
-pub const FACES: usize = 6;
+pub(crate) const FACES: usize = 6;
 /// Number of dice in a roll.
 pub const DICE: usize = 5;
 /// Number of keeps (multisets of 0..=5 dice).
-pub const KEEPS: usize = 462;
+pub(crate) const KEEPS: usize = 462;
 /// Number of rolls (multisets of exactly 5 dice).
 pub const ROLLS: usize = 252;
 /// Keep index of the first roll (the first keep of size 5).

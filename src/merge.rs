@@ -346,7 +346,7 @@ struct Duplicate {
 /// rule set, names no oracle for it). An error ([`MergeError::DifferentOracles`]) naming the
 /// first two shards rated by different oracles: another oracle spec, other thresholds, or
 /// another description of a part both describe.
-pub fn merged_oracle(shards: &[Shard]) -> Result<String, MergeError> {
+pub(crate) fn merged_oracle(shards: &[Shard]) -> Result<String, MergeError> {
     let Some(first) = shards.first() else {
         return Err(MergeError::NoAnalysis);
     };

@@ -30,7 +30,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
-pub const BATCH: usize = 4096;
+pub(crate) const BATCH: usize = 4096;
 /// Games of the first batch of a run; each next batch is twice as large, up to [`BATCH`].
 pub const FIRST_BATCH: usize = 256;
 /// Games one worker rates into one partial aggregate.
@@ -254,7 +254,7 @@ impl<A: DecisionSink, B: DecisionSink> DecisionSink for (A, B) {
 
 /// Games waiting to be rated. A game is swapped into a slot, and the slot's previous record
 /// goes back to the reader to be refilled: no game is copied and no allocation is repeated.
-pub struct GameBatch {
+pub(crate) struct GameBatch {
     slots: Vec<(GameRecord, Replayed)>,
     len: usize,
     /// Games the batch takes before it is full.
@@ -690,7 +690,7 @@ fn with_not_rated(mut summary: Summary, not_rated: Vec<(SkipReason, Location)>) 
 /// used) and keeps in memory, in corpus order, the games to rate; the summary counts the
 /// others by reason. For rating one corpus several times ([`rate_batch`]). The games kept
 /// count as done for `progress`.
-pub fn read_corpus(
+pub(crate) fn read_corpus(
     files: &[PathBuf],
     options: &Options,
     progress: &dyn Progress,
@@ -706,7 +706,7 @@ pub fn read_corpus(
 /// used), handing `each` every game of the wanted rule set with its replay, in corpus order
 /// (both the caller's to take); the summary counts the others by reason. The games handed
 /// count as done for `progress`. Nothing is kept: a corpus of any size streams through.
-pub fn read_games(
+pub(crate) fn read_games(
     files: &[PathBuf],
     options: &Options,
     progress: &dyn Progress,
@@ -907,7 +907,7 @@ fn wanted_rule_set(
 
 /// Why and where a game of rule set `rules` is skipped when only rule set `only` (if any) is
 /// wanted; `None` if it is rated.
-pub fn other_rule_set(
+pub(crate) fn other_rule_set(
     only: Option<GameRules>,
     game: &GameRecord,
     rules: Option<GameRules>,

@@ -888,7 +888,7 @@ const JAMB_GAMES: &str = "; Jamb games: ";
 /// oracles): their common Yahtzee-family part, then the Jamb oracle of every rule set any of
 /// them names, in name order. `None` when two of them describe a part they both have
 /// differently (they are different oracles), or when there is no description.
-pub fn union_of_descriptions<'a>(
+pub(crate) fn union_of_descriptions<'a>(
     descriptions: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     let mut yahtzee: Option<&str> = None;

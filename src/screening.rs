@@ -6,19 +6,19 @@
 //! The sums it needs are mergeable: per player, the non-forced decisions and those agreeing
 //! with the oracle ([`crate::aggregate::Tally::agreed`]) and the near-perfect stretches
 //! ([`crate::aggregate::Stretches`], a bounded list merged by keeping the longest). The comparison with other
-//! players is made when a report is written ([`screen`]), from merged totals.
+//! players is made when a report is written, part by part ([`screen_part`]), from merged totals.
 
-use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats, Stretch};
+use crate::aggregate::{Aggregates, PartKey, PlayerStats, Stretch};
 
 /// Least non-forced decisions for a player to be screened (compared and flagged).
-pub const MIN_UNFORCED: u64 = 300;
+pub(crate) const MIN_UNFORCED: u64 = 300;
 /// Players of similar strength each screened player is compared with: the nearest by error
 /// per non-forced decision (fewer when the part has fewer screened players).
-pub const PEERS: usize = 20;
+pub(crate) const PEERS: usize = 20;
 /// Least peers for a z-score.
-pub const MIN_PEERS: usize = 5;
+pub(crate) const MIN_PEERS: usize = 5;
 /// A screened player is flagged when the z-score of their agreement is at least this.
-pub const FLAG_Z: f64 = 3.0;
+pub(crate) const FLAG_Z: f64 = 3.0;
 /// The share of simulated strong human players (`simulate` temperatures above 0) flagged at
 /// [`FLAG_Z`], at most: measured by `screening::` tests of the suite (docs/methods.md).
 pub const FALSE_POSITIVE_RATE: f64 = 0.02;
@@ -60,18 +60,9 @@ pub struct Screened<'a> {
     pub stretches: Vec<&'a Stretch>,
 }
 
-/// The screening of every part: per part, its players with at least [`MIN_UNFORCED`]
-/// non-forced decisions, highest z-score first (players without one last, by agreement), then
-/// by name.
-pub fn screen(parts: &Parts) -> Vec<Screened<'_>> {
-    parts
-        .parts()
-        .flat_map(|(key, part)| screen_part(key, part))
-        .collect()
-}
-
-/// The screening of one part ([`screen`]).
-pub fn screen_part(key: PartKey, part: &Aggregates) -> Vec<Screened<'_>> {
+/// The screening of one part: its players with at least [`MIN_UNFORCED`] non-forced decisions,
+/// highest z-score first (players without one last, by agreement), then by name.
+pub(crate) fn screen_part(key: PartKey, part: &Aggregates) -> Vec<Screened<'_>> {
     let mut players: Vec<(&str, &PlayerStats)> = part
         .players
         .iter()

@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
 /// Softmax temperature of the self-play's decisions, in the unit of the option values.
-pub const TEMPERATURE: f64 = 0.01;
+pub(crate) const TEMPERATURE: f64 = 0.01;
 
 /// A two-player position: the mover's sheet, the other player's, the dice on the table and the
 /// rolls left after them.
@@ -39,7 +39,7 @@ impl TwoPlayerPosition {
 }
 
 /// Free boxes of two sheets of the same rule set together.
-pub fn free_boxes(a: &Sheet, b: &Sheet) -> u32 {
+pub(crate) fn free_boxes(a: &Sheet, b: &Sheet) -> u32 {
     a.free_count() + b.free_count()
 }
 

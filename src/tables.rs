@@ -35,14 +35,14 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"DICELENS";
 /// Version of the file layout.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Version of the expected-score builder; bump when its results change.
-pub const EXPECTED_BUILDER_VERSION: u32 = 1;
+pub(crate) const EXPECTED_BUILDER_VERSION: u32 = 1;
 const KIND_EXPECTED: u32 = 1;
 const HEADER_LEN: usize = 64;
 
 /// Environment variable naming the table directory.
-pub const TABLES_ENV: &str = "DICELENS_TABLES";
+pub(crate) const TABLES_ENV: &str = "DICELENS_TABLES";
 
 /// The table directory: the flag if given, else `$DICELENS_TABLES`, else `tables/` here.
 pub fn table_dir(flag: Option<&Path>) -> PathBuf {
@@ -539,7 +539,7 @@ pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableP
 
 /// Builds the table of `rules` in memory, reporting its progress (in runs) to `progress`.
 /// Returns the table and the seconds the build took.
-pub fn build_expected(rules: RuleSet, progress: &dyn Progress) -> (ExpectedTable, f64) {
+pub(crate) fn build_expected(rules: RuleSet, progress: &dyn Progress) -> (ExpectedTable, f64) {
     progress.build_started(&format!("building {rules} table"), "runs");
     let start = std::time::Instant::now();
     let values = build_table(rules, &|done, total| progress.build_progress(done, total));
@@ -577,7 +577,7 @@ pub enum Found {
 /// and saving what it built. `progress` receives a notice before any build starts, and one if
 /// the built table cannot be saved (it is then used from memory), and the build's progress.
 /// Fails, building nothing, when the table's path is not a regular file.
-pub fn load_expected(
+pub(crate) fn load_expected(
     dir: &Path,
     rules: RuleSet,
     progress: &dyn Progress,
@@ -620,7 +620,7 @@ fn open_or_build<T>(
 }
 
 /// Version of the distribution builder; bump when its results change.
-pub const DIST_BUILDER_VERSION: u32 = 3;
+pub(crate) const DIST_BUILDER_VERSION: u32 = 3;
 const KIND_DIST: u32 = 2;
 const KIND_DIST_PARTIAL: u32 = 3;
 
@@ -747,7 +747,7 @@ pub fn open_dist(dir: &Path, rules: RuleSet) -> Result<DistTable, TableProblem> 
 }
 
 /// Writes a complete distribution table atomically.
-pub fn write_dist(dir: &Path, rules: RuleSet, data: &DistTableData) -> io::Result<()> {
+pub(crate) fn write_dist(dir: &Path, rules: RuleSet, data: &DistTableData) -> io::Result<()> {
     let mut index = Vec::with_capacity(data.starts.len());
     let mut offset = 0u64;
     for (&start, values) in data.starts.iter().zip(&data.values) {
@@ -1071,7 +1071,11 @@ pub fn open_jamb(dir: &Path, rules: JambRules) -> Result<JambTables, TableProble
 /// Builds the column tables of Jamb rule set `rules` (reporting to `progress`) and saves them
 /// in `dir` (a notice says when they cannot be saved; they are then used from memory). Returns
 /// the tables and the seconds the build took.
-pub fn build_jamb(dir: &Path, rules: JambRules, progress: &dyn Progress) -> (JambTables, f64) {
+pub(crate) fn build_jamb(
+    dir: &Path,
+    rules: JambRules,
+    progress: &dyn Progress,
+) -> (JambTables, f64) {
     let path = jamb_path(dir, rules);
     let start = std::time::Instant::now();
     progress.build_started(&format!("building {} column tables", rules.name), "states");

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
 /// Decisions listed among the worst.
-pub const WORST: usize = 10;
+pub(crate) const WORST: usize = 10;
 
 /// Whether the decision (`loss`, `game`, `order`) comes before `row` in
 /// [`DecisionRow::worst_first`] order.

@@ -25,7 +25,7 @@ const FIXED_FROM: f64 = 1e-3;
 
 /// A probability for people and files: `decimals` decimals from 0.001 up, scientific notation
 /// with `decimals - 2` decimals below (`1.0092e-5` for six), `0` for zero.
-pub fn probability_text(p: f64, decimals: usize) -> String {
+pub(crate) fn probability_text(p: f64, decimals: usize) -> String {
     if p >= FIXED_FROM || p <= 0.0 || !p.is_finite() {
         fixed(p, decimals)
     } else {
@@ -219,7 +219,7 @@ pub fn svg_chart(d: &FinalDist, heading: &str) -> String {
 /// document: `log10 P(final >= x)` from the median (the largest total with `P >= 0.5`) to the
 /// greatest total with `P > 0`, decades labelled from 1 down to the least probability shown,
 /// the tail targets marked.
-pub fn tail_chart(out: &mut String, d: &FinalDist, heading: &str, top: f64) {
+pub(crate) fn tail_chart(out: &mut String, d: &FinalDist, heading: &str, top: f64) {
     let (median, last) = (d.target(0.5), d.last());
     let pad = (MIN_SPAN - (last + 1 - median)).max(0);
     let (start, end) = (median - pad / 2, last + 1 + (pad + 1) / 2);

@@ -16,7 +16,7 @@ use crate::ranking::Leaderboard;
 use crate::rate::Class;
 use crate::screening::Screened;
 use crate::worst::WorstDecisions;
-pub use player::player_pages;
+pub(crate) use player::player_pages;
 use player::{PlayerReport, Population};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -46,7 +46,8 @@ use crate::output::OutputDir;
 pub use crate::output::WriteError;
 pub use crate::rate::Unit;
 use crate::store::summary::SummaryFile;
-pub use csv::{leaderboard_csv, players_csv, rounds_csv};
+pub use csv::players_csv;
+pub(crate) use csv::{leaderboard_csv, rounds_csv};
 
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {
@@ -133,7 +134,7 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
 /// Writes a page for every player of every leaderboard ([`player_pages`]): the player beside
 /// all players and the best players of the part, the worst decisions linked to their pages in
 /// `games/` (or why they are missing).
-pub fn write_player_pages(
+pub(crate) fn write_player_pages(
     out: &mut OutputDir,
     files: &AnalysisFiles,
     boards: &[Leaderboard],
@@ -205,7 +206,7 @@ pub fn game_page(rated: &GameRatedAgain, oracle: &str) -> String {
 
 /// Writes `games/<file>` ([`game::file_name`]) for each game rated again; returns their ids
 /// (the games player pages may link to).
-pub fn write_game_pages(
+pub(crate) fn write_game_pages(
     out: &mut OutputDir,
     games: &[GameRatedAgain],
     oracle: &str,
@@ -239,7 +240,7 @@ pub fn linked_games(
         .collect()
 }
 /// `aggregates.json`: the aggregates as compact JSON and a line end.
-pub fn aggregates_json(aggregates: &Parts) -> String {
+pub(crate) fn aggregates_json(aggregates: &Parts) -> String {
     serde_json::to_string(aggregates).unwrap_or_default() + "\n"
 }
 

@@ -226,7 +226,7 @@ pub struct ValidateReport {
 }
 
 /// The id of a game that did not parse: its own when known, else `FILE:LINE`.
-pub fn error_game_id(e: &ParseError) -> String {
+pub(crate) fn error_game_id(e: &ParseError) -> String {
     e.game_id
         .clone()
         .unwrap_or_else(|| format!("{}:{}", e.file, e.game_line))

@@ -14,11 +14,11 @@ use std::fmt;
 /// Number of boxes in a column.
 pub const BOXES: usize = 13;
 /// Rolls a turn may use.
-pub const MAX_ROLLS: u8 = 3;
+pub(crate) const MAX_ROLLS: u8 = 3;
 /// Upper sum that earns the upper bonus.
-pub const UPPER_BONUS_THRESHOLD: i32 = 60;
+pub(crate) const UPPER_BONUS_THRESHOLD: i32 = 60;
 /// The upper bonus of a column.
-pub const UPPER_BONUS: i32 = 30;
+pub(crate) const UPPER_BONUS: i32 = 30;
 
 /// Mask with every box of a column filled.
 const FULL_COLUMN: u16 = (1 << BOXES) - 1;
@@ -194,11 +194,6 @@ pub struct JambRules {
     pub full_house: FullHouseRule,
 }
 
-/// Points of a straight made on roll `roll_number` (1 to 3): 66, 56, 46.
-pub fn straight_points(roll_number: u8) -> i32 {
-    66 - 10 * (i32::from(roll_number) - 1)
-}
-
 impl JambRules {
     /// Four columns: down, free, up, hand (52 turns).
     pub const JAMB_4: JambRules = JambRules {
@@ -365,7 +360,7 @@ impl ColumnState {
 }
 
 /// Most columns a slip may have.
-pub const MAX_COLUMNS: usize = 6;
+pub(crate) const MAX_COLUMNS: usize = 6;
 
 /// A box of a slip: which column (0-based, in [`JambRules::columns`] order) and which box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

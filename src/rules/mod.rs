@@ -182,11 +182,11 @@ pub const UPPER_BOXES: usize = 6;
 /// Upper total that earns the upper bonus.
 pub const UPPER_THRESHOLD: u32 = 63;
 /// The extra-Yahtzee bonus.
-pub const EXTRA_YAHTZEE_BONUS: u32 = 100;
+pub(crate) const EXTRA_YAHTZEE_BONUS: u32 = 100;
 
 /// One cell per rule set of [`RuleSet::ALL`], for [`RuleSet::once`]; a `static` of it is
 /// `[const { OnceLock::new() }; RuleSet::ALL.len()]`.
-pub type PerRuleSet<T> = [std::sync::OnceLock<T>; RuleSet::ALL.len()];
+pub(crate) type PerRuleSet<T> = [std::sync::OnceLock<T>; RuleSet::ALL.len()];
 
 impl RuleSet {
     /// The four rule sets of the product, in the order reports list them.

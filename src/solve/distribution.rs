@@ -43,7 +43,7 @@ pub use reference::{build_reference, ReferenceDist};
 
 /// Allowance for `f32` rounding in the widget, relative, per turn (sums of at most 252
 /// positive terms, each turn's passes nest eleven means).
-pub const F32_ROUNDING: f64 = 2e-5;
+pub(crate) const F32_ROUNDING: f64 = 2e-5;
 
 /// Bound on the relative error of a stored `P` (and of a stored `1 - P`) of a state with
 /// `turns` turns left, where the exact value is at least `floor` (at least `2^-50`).
@@ -310,7 +310,7 @@ impl<T: DistSource + ?Sized> Successors for T {
 
 /// A lane type of the distribution widget: `f32` for the tables, `f64` for their wide bands and
 /// for the tests' reference (`build_reference`, feature `test-oracles`).
-pub trait DistLane: Lane + PartialOrd + Send + Sync {
+pub(crate) trait DistLane: Lane + PartialOrd + Send + Sync {
     /// The value `v`.
     fn from_f64(v: f64) -> Self;
     /// The value as `f64`.
@@ -419,12 +419,12 @@ struct Shifted {
 }
 
 /// Every point, for a window computed wherever its function is not constant.
-pub const EVERYWHERE: (i64, i64) = (i64::MIN, i64::MAX);
+pub(crate) const EVERYWHERE: (i64, i64) = (i64::MIN, i64::MAX);
 
 /// The scoring options of one state's last roll: which successor each option reaches and
 /// with how many points. They depend on the state only, so a solver that meets a state
 /// often can keep them.
-pub struct ScoringOptions {
+pub(crate) struct ScoringOptions {
     /// The zero-point options (every free box can take a zero), shared by all rolls.
     floor: Vec<Shifted>,
     /// The options of every roll beyond the floor (all options for five of a kind), roll
@@ -810,7 +810,7 @@ const TURN_DIVISOR: f64 = 470_184_984_576.0;
 
 /// Scratch space of [`solve_state`]: the widget's `f32` lanes, and the `f64` lanes of the deep
 /// tails.
-pub struct Scratch {
+pub(crate) struct Scratch {
     narrow: LaneStore<f32>,
     wide: LaneStore<f64>,
 }
@@ -834,7 +834,7 @@ impl Default for Scratch {
 /// lanes whose `1 - P` (or `P`) came out below [`F32_NORMAL`] are computed again in `f64`: a
 /// narrow band at each end, so the stored support is exact and the deep tails keep their
 /// magnitude.
-pub fn solve_state(
+pub(crate) fn solve_state(
     space: StateSpace,
     source: &dyn DistSource,
     lower: usize,
@@ -892,7 +892,7 @@ pub fn solve_state(
 /// nothing. Also the points where the window is right: `within`, widened to all points on a
 /// side where the function is constant beyond it (as far as the successors are right).
 /// `store` is scratch space.
-pub fn solve_with_options(
+pub(crate) fn solve_with_options(
     source: &dyn Successors,
     scoring: Arc<ScoringOptions>,
     within: (i64, i64),
@@ -1208,7 +1208,7 @@ pub fn layers(rules: RuleSet) -> Vec<Vec<usize>> {
 
 /// Computes the states `indices` (all of one layer, their successors already in `table`) in
 /// parallel; returns each one's stored start and values, in the order given.
-pub fn solve_states(
+pub(crate) fn solve_states(
     rules: RuleSet,
     table: &DistTableData,
     indices: &[usize],

@@ -32,7 +32,7 @@ enum Successor {
 
 /// The successors of every free box for a group of states with the same filled boxes
 /// (one lane per upper pair).
-pub struct Moves {
+pub(crate) struct Moves {
     rules: RuleSet,
     filled: u32,
     yahtzee_50: bool,
@@ -516,7 +516,7 @@ pub struct OptionValue {
 /// What rating one decision needs: the best option and its value, the worst option's value,
 /// and the value of the option taken (`None` if it is not a legal option).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DecisionValues {
+pub(crate) struct DecisionValues {
     /// Value of the best option.
     pub best: f64,
     /// The best option (the first listed among equals).
@@ -529,7 +529,7 @@ pub struct DecisionValues {
 
 /// The values of every option of one turn of one sheet: the widget is run once, and every
 /// decision of the turn (any roll, any rolls left) is then read from it.
-pub struct TurnOracle {
+pub(crate) struct TurnOracle {
     sheet: Sheet,
     moves: Moves,
     /// Values of the keeps of fewer than five dice with one roll left (after the second roll).

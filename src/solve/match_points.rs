@@ -39,7 +39,7 @@ pub trait Law {
 }
 
 /// A law given as a function and its bounds.
-pub struct FnLaw<F: Fn(i64) -> f64> {
+pub(crate) struct FnLaw<F: Fn(i64) -> f64> {
     /// `P(final >= t)`.
     pub at_least: F,
     /// The least `t` where it may be below 1.
@@ -182,7 +182,7 @@ struct Opponents {
 
 /// How far from 0 and from the number of opponents the match points `m(t)` of the totals kept
 /// are ([`Opponents`]).
-pub const OPPONENT_TAIL: f64 = decoded::TAIL;
+pub(crate) const OPPONENT_TAIL: f64 = decoded::TAIL;
 
 /// The most an EMP value against one opponent moves by reading decoded laws
 /// ([`super::decoded::READ_BOUND`] for our law and for theirs, and [`OPPONENT_TAIL`] for the

@@ -11,7 +11,7 @@ use crate::rules::{upper_totals, PerRuleSet, RuleSet, Sheet, UPPER_BOXES, UPPER_
 use std::sync::OnceLock;
 
 /// Sentinel for "no such pair" (an unreachable upper total).
-pub const NO_PAIR: u16 = u16::MAX;
+pub(crate) const NO_PAIR: u16 = u16::MAX;
 
 /// The reachable, non-equivalent (upper mask, capped upper total) pairs.
 pub struct UpperPairs {

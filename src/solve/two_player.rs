@@ -38,7 +38,7 @@ type Span = (i64, i64);
 
 /// Most free boxes (both sheets) for which exact two-player values are computed at all (a
 /// minute or so; beyond, the solve would run for hours).
-pub const MOST_EXACT_FREE: u32 = 12;
+pub(crate) const MOST_EXACT_FREE: u32 = 12;
 
 /// Entries kept by a solver (most hold a few hundred values).
 const CACHED_ENTRIES: usize = 400_000;

@@ -16,7 +16,7 @@ use std::ops::Range;
 use std::path::Path;
 
 /// Games simulated per parallel batch before they are written in order.
-pub const BATCH: usize = 2048;
+pub(crate) const BATCH: usize = 2048;
 
 /// What to simulate: the games of one family, with their players.
 pub enum Simulation<'a> {
@@ -76,7 +76,7 @@ impl fmt::Display for SimulateError {
 impl std::error::Error for SimulateError {}
 
 /// The Jamb strategies a simulation plays when none is named: the five published ones.
-pub const PUBLISHED_JAMB_STRATEGIES: [&str; 5] = ["rnd", "p1", "p2", "pb", "ms"];
+pub(crate) const PUBLISHED_JAMB_STRATEGIES: [&str; 5] = ["rnd", "p1", "p2", "pb", "ms"];
 
 /// The players of a one-column simulation, and the expected-score table they play by.
 pub struct OneColumnCast {

@@ -13,10 +13,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The reduced states of a slip's columns (unused columns full).
-pub type SlipKeys = [ColumnKey; MAX_COLUMNS];
+pub(crate) type SlipKeys = [ColumnKey; MAX_COLUMNS];
 
 /// The keys of a slip's columns; `None` for values no dice can give.
-pub fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
+pub(crate) fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
     let full = ColumnKey {
         mask: FULL,
         upper: 0,
@@ -30,7 +30,7 @@ pub fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
 }
 
 /// Points credited to a slip so far: its total plus the pending middle credits.
-pub fn credited(sheet: &JambSheet) -> i32 {
+pub(crate) fn credited(sheet: &JambSheet) -> i32 {
     sheet.total() + sheet.columns().iter().map(pending_credit).sum::<i32>()
 }
 

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// Empty boxes from which the strong oracle values slips exactly ([`Endgame`]): 6 keeps
 /// rating above 350 games a second on one core (docs/jamb-oracle.md).
-pub const STRONG_ENDGAME: usize = 6;
+pub(crate) const STRONG_ENDGAME: usize = 6;
 
 /// The value function the oracle puts after the turn (see docs/jamb-oracle.md); the default
 /// is the plain one ([`ValueFunction::plain`]).
@@ -110,7 +110,7 @@ pub struct JambTurnCache {
 
 /// How the description of a Jamb oracle ([`JambOracle::describe`]) begins; the rule set's
 /// name and `)` follow.
-pub const DESCRIBED_AS: &str = "heuristic Jamb oracle (";
+pub(crate) const DESCRIBED_AS: &str = "heuristic Jamb oracle (";
 
 /// The strong heuristic Jamb oracle (see the module documentation).
 #[derive(Clone, Debug)]
