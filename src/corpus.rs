@@ -95,7 +95,7 @@ impl LogFile {
     }
 
     /// [`LogFile::open`] with the readers set up as `options` say.
-    pub fn open_with(
+    pub(crate) fn open_with(
         path: &Path,
         format: Option<Format>,
         options: &ReadOptions,
@@ -106,7 +106,7 @@ impl LogFile {
     /// [`LogFile::open_with`], adding the bytes read of the file to `bytes_read` (for a
     /// compressed file, the compressed bytes; the first bytes of a regular file, looked at to
     /// recognise it, are counted when its games are read).
-    pub fn open_counting(
+    pub(crate) fn open_counting(
         path: &Path,
         format: Option<Format>,
         options: &ReadOptions,
@@ -209,12 +209,6 @@ impl LogFile {
         self.format
     }
 
-    /// Whether the file is read as a stream (read once, in one piece: see
-    /// [`LogFile::for_each_game_in`]).
-    pub fn is_stream(&self) -> bool {
-        matches!(self.source, Source::Stream(_))
-    }
-
     /// The identity of the regular file the bytes come from when it was opened; `None` for
     /// standard input and a FIFO, which can be read only once.
     pub fn identity(&self) -> Option<&FileIdentity> {
@@ -230,7 +224,7 @@ impl LogFile {
 
     /// The change `error` reports, if it is the error that ended a read of this file because
     /// the file changed ([`LogFile::changed`]), rather than a syntax error.
-    pub fn change_in(&self, error: &ParseError) -> Option<String> {
+    pub(crate) fn change_in(&self, error: &ParseError) -> Option<String> {
         self.changed()
             .filter(|change| error.found.contains(change.as_str()))
     }
@@ -252,7 +246,7 @@ impl LogFile {
     ///
     /// A file that changes while it is read (cut short, rewritten, grown) ends the read with an
     /// error naming it in place of the game being read ([`LogFile::change_in`] tells it).
-    pub fn for_each_game_in(
+    pub(crate) fn for_each_game_in(
         &self,
         range: Option<Range<u64>>,
         mut each: impl FnMut(Result<&mut GameRecord, ParseError>),
@@ -456,7 +450,7 @@ const ENDINGS: [Termination; 4] = [
 
 impl SkipReason {
     /// The reason a replay gives.
-    pub fn of_replay(skip: &Skip) -> SkipReason {
+    pub(crate) fn of_replay(skip: &Skip) -> SkipReason {
         match skip {
             Skip::Invalid(v) => SkipReason::Broken(v.rule),
             Skip::Unfinished(t) => SkipReason::Unfinished(*t),
@@ -465,7 +459,7 @@ impl SkipReason {
 
     /// The reason named `text` (as [`Display`](std::fmt::Display) writes it); an unknown name
     /// is kept as [`SkipReason::Other`].
-    pub fn from_name(text: &str) -> SkipReason {
+    pub(crate) fn from_name(text: &str) -> SkipReason {
         let fixed = [
             SkipReason::SyntaxError,
             SkipReason::DamagedLines,
@@ -639,7 +633,7 @@ impl CorpusReader {
     }
 
     /// A reader with the given replay options, its file readers set up as `read` says.
-    pub fn for_options(options: ReplayOptions, read: &ReadOptions) -> CorpusReader {
+    pub(crate) fn for_options(options: ReplayOptions, read: &ReadOptions) -> CorpusReader {
         CorpusReader {
             read_options: read.clone(),
             ..CorpusReader::new(options)
@@ -655,7 +649,7 @@ impl CorpusReader {
 
     /// Adds the bytes read of every file this reader opens from now on to `counter` (which
     /// another thread may read while the run goes on).
-    pub fn count_bytes_in(&mut self, counter: Arc<AtomicU64>) {
+    pub(crate) fn count_bytes_in(&mut self, counter: Arc<AtomicU64>) {
         self.bytes_read = counter;
     }
 
@@ -674,7 +668,7 @@ impl CorpusReader {
     /// [`LogFile::for_each_game_in`]). A file that cannot be opened is handled as
     /// [`OpenError::in_range`] says: counted, ignored, or (returned) a reason for the caller to
     /// fail.
-    pub fn read_path_in(
+    pub(crate) fn read_path_in(
         &mut self,
         path: &Path,
         format: Option<Format>,
@@ -705,7 +699,7 @@ impl CorpusReader {
     }
 
     /// Like [`CorpusReader::read`], for the games that begin in `range` (every game if `None`).
-    pub fn read_in(
+    pub(crate) fn read_in(
         &mut self,
         file: &LogFile,
         range: Option<Range<u64>>,

@@ -32,7 +32,7 @@ pub struct Dice {
 
 impl Dice {
     /// The multiset with the given number of dice of each face.
-    pub const fn from_counts(counts: [u8; FACES]) -> Dice {
+    pub(crate) const fn from_counts(counts: [u8; FACES]) -> Dice {
         Dice { counts }
     }
 
@@ -44,7 +44,7 @@ impl Dice {
 
     /// The multiset of the given faces (1..=6); `None` if a face is out of range or there are
     /// more than `most` dice (at most [`MAX_DICE`]).
-    pub fn from_faces_up_to(faces: &[u8], most: usize) -> Option<Dice> {
+    pub(crate) fn from_faces_up_to(faces: &[u8], most: usize) -> Option<Dice> {
         if faces.len() > most.min(MAX_DICE) {
             return None;
         }
@@ -96,7 +96,7 @@ impl Dice {
     }
 
     /// True when every die of `self` is also in `other` (multiset containment).
-    pub fn is_subset_of(&self, other: &Dice) -> bool {
+    pub(crate) fn is_subset_of(&self, other: &Dice) -> bool {
         self.counts.iter().zip(other.counts).all(|(&a, b)| a <= b)
     }
 

@@ -604,7 +604,7 @@ impl CountTest {
     }
 
     /// Whether there is anything to test (a positive variance).
-    pub fn has_data(&self) -> bool {
+    pub(crate) fn has_data(&self) -> bool {
         self.variance > 0.0
     }
 }
@@ -690,7 +690,7 @@ impl Adjust {
     }
 
     /// The adjusted p-values of `p`, in the order given.
-    pub fn apply(self, p: &[f64]) -> Vec<f64> {
+    pub(crate) fn apply(self, p: &[f64]) -> Vec<f64> {
         match self {
             Adjust::Holm => holm(p),
             Adjust::BenjaminiHochberg => benjamini_hochberg(p),

@@ -349,7 +349,7 @@ impl FileIdentity {
 
     /// How `now` differs from this identity ("replaced by another file", "was N bytes, now
     /// M", "modified, still N bytes"), or `None` if it is the same file, unchanged.
-    pub fn change_to(&self, now: &FileIdentity) -> Option<String> {
+    pub(crate) fn change_to(&self, now: &FileIdentity) -> Option<String> {
         if (self.device, self.inode) != (now.device, now.inode) {
             Some("replaced by another file".to_string())
         } else if self.len != now.len {
@@ -415,7 +415,7 @@ impl WatchedFile {
 
     /// How the file had changed when a read first found it changed ("was N bytes, now M",
     /// "modified, still N bytes"), if one did.
-    pub fn how_changed(&self) -> Option<String> {
+    pub(crate) fn how_changed(&self) -> Option<String> {
         self.changed.lock().ok().and_then(|found| found.clone())
     }
 
@@ -444,7 +444,7 @@ impl WatchedFile {
 
     /// Reads bytes at `offset` into `buf` (at most up to the length at opening; 0 there),
     /// after checking the file is unchanged.
-    pub fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    pub(crate) fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         self.check()?;
         let left = self.len.saturating_sub(offset);
         let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
@@ -465,7 +465,7 @@ impl WatchedFile {
 
     /// Fills `buf` with the bytes at `offset` (see [`WatchedFile::read_at`]); fails if the
     /// file ends first.
-    pub fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    pub(crate) fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         let mut done = 0;
         while done < buf.len() {
             let n = self.read_at(&mut buf[done..], offset + done as u64)?;

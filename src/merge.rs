@@ -208,7 +208,7 @@ impl Shard {
 
     /// Reads the analysis in `dir` with its `games.csv` (which [`merge`] needs to find the
     /// games rated twice).
-    pub fn read_with_games(dir: &Path) -> Result<Shard, MergeError> {
+    pub(crate) fn read_with_games(dir: &Path) -> Result<Shard, MergeError> {
         let mut shard = Shard::read(dir)?;
         read_game_rows(&dir.join("games.csv"), |row| shard.games.push(row))
             .map_err(MergeError::NotGames)?;

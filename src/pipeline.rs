@@ -113,7 +113,7 @@ impl MeterReading {
 impl RunMeter {
     /// A meter for a run over `files`, of the byte `range` of the one file if given: their
     /// sizes are looked up now (unknown for standard input, pipes and FIFOs).
-    pub fn for_files(files: &[PathBuf], range: Option<&Range<u64>>) -> RunMeter {
+    pub(crate) fn for_files(files: &[PathBuf], range: Option<&Range<u64>>) -> RunMeter {
         let sizes: Option<u64> = files.iter().map(|path| input_size(path)).sum();
         let (bytes_before, bytes_total) = match range {
             Some(range) => (
@@ -131,7 +131,7 @@ impl RunMeter {
     }
 
     /// A meter for rating `games` games held in memory (no file to read).
-    pub fn for_games(games: u64) -> RunMeter {
+    pub(crate) fn for_games(games: u64) -> RunMeter {
         RunMeter {
             games_read: AtomicU64::new(games),
             games_known: Some(games),
@@ -140,12 +140,12 @@ impl RunMeter {
     }
 
     /// The counter of the bytes read, for the reader to add to.
-    pub fn bytes_counter(&self) -> Arc<AtomicU64> {
+    pub(crate) fn bytes_counter(&self) -> Arc<AtomicU64> {
         Arc::clone(&self.bytes_read)
     }
 
     /// One more game read, to be rated.
-    pub fn game_read(&self) {
+    pub(crate) fn game_read(&self) {
         self.games_read.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -155,12 +155,12 @@ impl RunMeter {
     }
 
     /// One more file read to its end.
-    pub fn file_done(&self) {
+    pub(crate) fn file_done(&self) {
         self.files_done.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Rating began (the first call counts).
-    pub fn rating_begins(&self) {
+    pub(crate) fn rating_begins(&self) {
         self.rating_began.get_or_init(Instant::now);
     }
 
@@ -296,7 +296,7 @@ impl GameBatch {
     }
 
     /// Whether the batch holds as many games as it takes ([`BATCH`] unless made smaller).
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.len >= self.limit
     }
 
@@ -479,7 +479,7 @@ impl Analysis {
 
     /// Whether some players' totals mix units: one-player games in points and games of several
     /// players in match points.
-    pub fn mixes_units(&self) -> bool {
+    pub(crate) fn mixes_units(&self) -> bool {
         self.aggregates.unit() == crate::rate::Unit::Mixed
     }
 }

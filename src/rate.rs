@@ -137,7 +137,7 @@ impl Unit {
     }
 
     /// The unit abbreviated, for narrow column headers (`pts`, `mp`).
-    pub fn abbreviation(self) -> &'static str {
+    pub(crate) fn abbreviation(self) -> &'static str {
         match self {
             Unit::Points => "pts",
             Unit::MatchPoints => "mp",
@@ -223,7 +223,7 @@ impl SolitaireOracle {
     }
 
     /// Adds (or replaces) the table of a rule set.
-    pub fn add_table(&mut self, rules: RuleSet, table: Vec<f64>) {
+    pub(crate) fn add_table(&mut self, rules: RuleSet, table: Vec<f64>) {
         self.turns.clear();
         self.tables.insert(rules, table);
     }
@@ -323,7 +323,7 @@ impl Thresholds {
     };
 
     /// Defaults in expected match points: the thesis's levels 0.001 and 0.01, and 0.05.
-    pub const MATCH_POINTS: Thresholds = Thresholds {
+    pub(crate) const MATCH_POINTS: Thresholds = Thresholds {
         doubtful: 0.001,
         error: 0.01,
         blunder: 0.05,
@@ -358,7 +358,7 @@ impl UnitThresholds {
 impl Thresholds {
     /// The default thresholds of errors in `unit` (those of points for [`Unit::Mixed`], whose
     /// games are each classified in their own unit).
-    pub fn for_unit(unit: Unit) -> Thresholds {
+    pub(crate) fn for_unit(unit: Unit) -> Thresholds {
         match unit {
             Unit::MatchPoints => Thresholds::MATCH_POINTS,
             Unit::Points | Unit::Mixed => Thresholds::POINTS,
@@ -470,7 +470,7 @@ pub struct RateError {
 impl RateError {
     /// The error as a note on a game rated in part: why, and that the decisions before it are
     /// rated.
-    pub fn partly_rated(&self) -> String {
+    pub(crate) fn partly_rated(&self) -> String {
         format!("{self}; only the {} before it are rated", self.index)
     }
 }
@@ -595,7 +595,7 @@ impl OracleSpec {
 
     /// `reference` = `emp:1/exact:8`: the 2008 study's setting (exact values from 8 free boxes
     /// on, EMP(1) before), against which other settings are measured (`bench oracles`).
-    pub const REFERENCE: OracleSpec = OracleSpec {
+    pub(crate) const REFERENCE: OracleSpec = OracleSpec {
         method: Method::Emp(1),
         exact_free: 8,
         exact_leaves: false,
@@ -610,7 +610,7 @@ impl OracleSpec {
     };
 
     /// Whether games of several players are rated in expected match points.
-    pub fn is_match_points(&self) -> bool {
+    pub(crate) fn is_match_points(&self) -> bool {
         self.method != Method::Solitaire
     }
 
@@ -759,12 +759,12 @@ impl MatchOracle {
     }
 
     /// Whether multi-player games of a rule set need its distribution table.
-    pub fn needs_dists(&self) -> bool {
+    pub(crate) fn needs_dists(&self) -> bool {
         matches!(self.spec.method, Method::Emp(_) | Method::DynW(_))
     }
 
     /// Adds the distribution table of a rule set.
-    pub fn add_dists(&mut self, rules: RuleSet, table: DistTable) {
+    pub(crate) fn add_dists(&mut self, rules: RuleSet, table: DistTable) {
         self.dists.insert(rules, table);
         let states = StateSpace::new(rules).len();
         self.decoded.insert(rules, DecodedDists::new(states));

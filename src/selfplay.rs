@@ -33,7 +33,7 @@ pub struct TwoPlayerPosition {
 
 impl TwoPlayerPosition {
     /// Free boxes of both sheets together.
-    pub fn free_boxes(&self) -> u32 {
+    pub(crate) fn free_boxes(&self) -> u32 {
         free_boxes(&self.mover, &self.other)
     }
 }

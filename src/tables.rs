@@ -135,7 +135,7 @@ pub enum TableProblem {
 impl TableProblem {
     /// True for a problem that stops the run (the path is not a regular file, or the table does
     /// not fit in the memory available); any other is mended by building the table.
-    pub fn stops_the_run(&self) -> bool {
+    pub(crate) fn stops_the_run(&self) -> bool {
         matches!(
             self,
             TableProblem::NotAFile(_) | TableProblem::NoMemory { .. }
@@ -285,14 +285,6 @@ impl ExpectedTable {
     pub fn empty_sheet_value(&self) -> f64 {
         let sheet = crate::rules::Sheet::empty(self.rules);
         crate::solve::expected::sheet_value(self.values(), &sheet).unwrap_or(f64::NAN)
-    }
-
-    /// A table held in memory (for tests and benchmarks).
-    pub fn from_values(rules: RuleSet, values: Vec<f64>) -> ExpectedTable {
-        ExpectedTable {
-            rules,
-            storage: Storage::Owned(values),
-        }
     }
 }
 
@@ -687,7 +679,7 @@ impl DistTable {
     }
 
     /// Number of stored values.
-    pub fn stored_values(&self) -> u64 {
+    pub(crate) fn stored_values(&self) -> u64 {
         match &self.storage {
             DistStorage::Owned(data) => data.values.iter().map(|v| v.len() as u64).sum(),
             DistStorage::Read(bytes) => {

@@ -62,7 +62,7 @@ impl WorstDecisions {
     }
 
     /// The worst decisions of player `name` only.
-    pub fn of_player(name: &str) -> WorstDecisions {
+    pub(crate) fn of_player(name: &str) -> WorstDecisions {
         WorstDecisions {
             only: Some(name.to_string()),
             ..WorstDecisions::default()
@@ -70,7 +70,7 @@ impl WorstDecisions {
     }
 
     /// The content hash of game `id` when one of its decisions was kept, if one was.
-    pub fn hash_of(&self, id: &str) -> Option<ContentHash> {
+    pub(crate) fn hash_of(&self, id: &str) -> Option<ContentHash> {
         self.hashes.get(id).copied()
     }
 

@@ -621,7 +621,7 @@ impl ValidateReport {
 
     /// The verdict as the report's first line gives it (after `verdict: `): `legal`, `legal
     /// (unfinished: ...)`, or `ILLEGAL: ` and the rule broken or the syntax error.
-    pub fn verdict_text(&self) -> String {
+    pub(crate) fn verdict_text(&self) -> String {
         if let Some(e) = &self.syntax_error {
             return format!("ILLEGAL: syntax error: {}", e.message);
         }

@@ -613,7 +613,7 @@ impl Default for P1Player {
 impl P1Player {
     /// The cell chased this turn, once chosen.
     #[cfg(test)]
-    pub fn chased(&self) -> Option<Cell> {
+    pub(crate) fn chased(&self) -> Option<Cell> {
         self.0.chased
     }
 }

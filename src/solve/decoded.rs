@@ -149,6 +149,7 @@ impl DecodedDists {
     }
 
     /// Bytes of values held.
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.bytes.load(Ordering::Relaxed)
     }

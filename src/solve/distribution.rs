@@ -362,14 +362,6 @@ pub struct Window {
     pub values: Vec<f32>,
 }
 
-impl Window {
-    /// Codes the values ([`prob_code`]) and trims the ends where `P` is exactly 1 and 0: the
-    /// stored start and values.
-    pub fn quantise(&self) -> (u32, Vec<u16>) {
-        quantise_lanes(self.lo, &self.values, 0)
-    }
-}
-
 /// Codes lanes `values` from point `lo` ([`prob_code`]), lanes `0..split` holding `P - 1`,
 /// and trims the ends where `P` is exactly 1 and 0: the stored start and values.
 fn quantise_lanes<T: DistLane>(lo: i64, values: &[T], split: usize) -> (u32, Vec<u16>) {
@@ -482,7 +474,7 @@ struct LastRoll<T: DistLane = f32> {
 
 impl ScoringOptions {
     /// Every successor state with the least and most points a turn scores on the way to it.
-    pub fn successor_points(&self) -> &[(usize, i64, i64)] {
+    pub(crate) fn successor_points(&self) -> &[(usize, i64, i64)] {
         &self.points
     }
 
@@ -1027,7 +1019,7 @@ impl TurnDist {
 
     /// The turn's function (of points still to come, or of the points difference) at `x`
     /// before the first roll.
-    pub fn before_first_roll_at(&self, x: i64) -> f64 {
+    pub(crate) fn before_first_roll_at(&self, x: i64) -> f64 {
         self.read(&self.before, x)
     }
 
@@ -1055,7 +1047,7 @@ impl TurnDist {
 
     /// Every legal option after rolling `roll` with `rolls_left` rolls left (keeps in index
     /// order, then boxes in box order), each with its whole function of the points still to come.
-    pub fn option_laws(&self, roll: &Dice, rolls_left: u8) -> Vec<(Choice, OptionLaw<'_>)> {
+    pub(crate) fn option_laws(&self, roll: &Dice, rolls_left: u8) -> Vec<(Choice, OptionLaw<'_>)> {
         let lanes = self.turn.lanes;
         let lo = self.turn.lo;
         let mut out = Vec::new();

@@ -497,7 +497,7 @@ impl<'a> MatchSearch<'a> {
 
     /// The same search, reading distributions through `decoded`, the table's shared cache of
     /// decoded distributions (the values are the same; they are decoded once).
-    pub fn with_decoded(self, decoded: Option<&'a DecodedDists>) -> MatchSearch<'a> {
+    pub(crate) fn with_decoded(self, decoded: Option<&'a DecodedDists>) -> MatchSearch<'a> {
         MatchSearch { decoded, ..self }
     }
 
@@ -601,7 +601,7 @@ impl<'a> MatchSearch<'a> {
 
     /// The mover's expected match points before its turn: exact where settled, else searched
     /// to the method's depth (depth 0 evaluates the sheets' distributions as they stand).
-    pub fn position_value(&self, mover: &Sheet, others: &[Sheet]) -> Option<f64> {
+    pub(crate) fn position_value(&self, mover: &Sheet, others: &[Sheet]) -> Option<f64> {
         match self.method {
             Method::Solitaire => None,
             Method::Exact => match others {

@@ -195,7 +195,7 @@ impl<T: Lane> LaneStore<T> {
     }
 
     /// Changes the number of lanes (contents become unspecified).
-    pub fn resize(&mut self, lanes: usize) {
+    pub(crate) fn resize(&mut self, lanes: usize) {
         self.lanes = lanes;
         self.data.resize(KEEPS * lanes, T::LOWEST);
     }

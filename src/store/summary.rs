@@ -276,7 +276,7 @@ impl SummaryFile {
 
     /// The same settings (tool, oracle, thresholds, merge fields) with the counts of
     /// `summary` and `aggregates`.
-    pub fn with_counts(&self, summary: &Summary, aggregates: &Parts) -> SummaryFile {
+    pub(crate) fn with_counts(&self, summary: &Summary, aggregates: &Parts) -> SummaryFile {
         SummaryFile {
             oracle: self.oracle.clone(),
             oracle_spec: self.oracle_spec.clone(),
@@ -307,7 +307,7 @@ impl SummaryFile {
     }
 
     /// The file's text (pretty JSON and a line end).
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }
 
@@ -318,13 +318,13 @@ impl SummaryFile {
     }
 
     /// The class thresholds of decisions rated in points.
-    pub fn points_thresholds(&self) -> Thresholds {
+    pub(crate) fn points_thresholds(&self) -> Thresholds {
         self.thresholds.into()
     }
 
     /// The class thresholds of each unit: those of points as written, those of match points
     /// as written or the defaults.
-    pub fn thresholds_by_unit(&self) -> UnitThresholds {
+    pub(crate) fn thresholds_by_unit(&self) -> UnitThresholds {
         UnitThresholds {
             points: self.points_thresholds(),
             match_points: self
@@ -353,7 +353,7 @@ impl SummaryFile {
 
     /// Adds the counts, skipped games and skipped files of this summary to `summary`; an error
     /// if the count of games read would overflow.
-    pub fn add_to(&self, summary: &mut Summary) -> Result<(), Overflow> {
+    pub(crate) fn add_to(&self, summary: &mut Summary) -> Result<(), Overflow> {
         add_checked(&mut summary.games_read, self.games_read, "games_read")?;
         for (reason, places) in &self.skipped {
             for place in places {

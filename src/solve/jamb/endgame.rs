@@ -117,7 +117,7 @@ impl Endgame {
     }
 
     /// True when the solver takes `sheet` (few enough empty boxes, values dice can give).
-    pub fn accepts(&self, sheet: &JambSheet) -> bool {
+    pub(crate) fn accepts(&self, sheet: &JambSheet) -> bool {
         *sheet.rules() == self.rules
             && sheet.turns_left() <= self.max_empty
             && slip_keys(sheet).is_some()

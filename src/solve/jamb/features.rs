@@ -68,7 +68,7 @@ impl Correction {
 
     /// The fitted future of column `c` with key `key`, exact one-column value `value` and
     /// stage terms `stage`.
-    pub fn column_future(
+    pub(crate) fn column_future(
         &self,
         c: usize,
         key: ColumnKey,
@@ -90,7 +90,12 @@ impl Correction {
 
     /// The slip part of the fitted future: `counts[b]` is the number of columns (of
     /// `columns`) where box `b` is empty.
-    pub fn slip_future(&self, columns: usize, counts: &[u8; BOXES], stage: &[f64; STAGES]) -> f64 {
+    pub(crate) fn slip_future(
+        &self,
+        columns: usize,
+        counts: &[u8; BOXES],
+        stage: &[f64; STAGES],
+    ) -> f64 {
         let w = &self.weights[columns * FEATURES * STAGES..];
         let mut out = 0.0;
         for (b, &n) in counts.iter().enumerate() {
@@ -103,7 +108,7 @@ impl Correction {
     }
 
     /// True when the weights fit a slip of `columns` columns.
-    pub fn fits(&self, columns: usize) -> bool {
+    pub(crate) fn fits(&self, columns: usize) -> bool {
         self.weights.len() == weight_count(columns)
     }
 }

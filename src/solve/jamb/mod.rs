@@ -91,7 +91,7 @@ impl BoxPoints {
     }
 
     /// The rolls scoring differently somewhere on roll number `n` (1 or 2) than on `n + 1`.
-    pub fn differ_from_next(&self, n: u8) -> &[usize] {
+    pub(crate) fn differ_from_next(&self, n: u8) -> &[usize] {
         &self.differ_from_next[usize::from(n - 1)]
     }
 }

@@ -260,30 +260,6 @@ impl JambOracle {
         }
     }
 
-    /// The value function itself at a slip between turns (expected final total): what the
-    /// turn puts after its writes. The value of playing the slip's next turn is
-    /// [`JambOracle::before_roll`].
-    pub fn slip_value(&self, sheet: &JambSheet, cache: &mut JambTurnCache) -> f64 {
-        let Some(keys) = slip_keys(sheet) else {
-            return f64::NEG_INFINITY;
-        };
-        self.claim(cache);
-        let base = f64::from(credited(sheet));
-        let empty = sheet.turns_left();
-        if empty > 0 && empty <= self.value.endgame {
-            let endgame = cache
-                .endgame
-                .get_or_insert_with(|| Endgame::with_limit(self.rules, self.value.endgame));
-            return base + endgame.future(&keys);
-        }
-        let columns = self.rules.columns.len();
-        let stage = stage_terms(empty, self.rules.turns());
-        base + self.slip_future(&empty_counts(&keys[..columns]), &stage)
-            + (0..columns)
-                .map(|c| self.column_future(c, keys[c], empty, &stage))
-                .sum::<f64>()
-    }
-
     /// Empties `cache` if another oracle filled it (nothing in it would hold for this one).
     fn claim(&self, cache: &mut JambTurnCache) {
         if cache.oracle != self.id {

@@ -100,7 +100,7 @@ impl JambTables {
     }
 
     /// The slack tables 1..=`slack_model().turns` of `kind` (empty without slack).
-    pub fn slack_tables(&self, kind: ColumnKind) -> Vec<Arc<ColumnTable>> {
+    pub(crate) fn slack_tables(&self, kind: ColumnKind) -> Vec<Arc<ColumnTable>> {
         self.tables
             .iter()
             .position(|t| t.kind() == kind)
