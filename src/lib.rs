@@ -93,8 +93,8 @@
 // Every public item says what it is: a build fails on one without a doc comment.
 #![deny(missing_docs)]
 
-mod aggregate;
-mod compare;
+pub mod aggregate;
+pub mod compare;
 pub mod corpus;
 pub mod dice;
 pub mod evaluate;
@@ -111,7 +111,7 @@ pub mod rate;
 mod registry;
 pub mod replay;
 pub mod report;
-mod rows;
+pub mod rows;
 pub mod rules;
 pub mod screening;
 pub mod selfplay;

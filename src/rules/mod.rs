@@ -1,7 +1,7 @@
 //! The rule sets: categories, scoring, jokers and bonuses. Everything the rest of the program
 //! knows about scoring comes from here (see `docs/rules.md`).
 
-pub(crate) mod description;
+pub mod description;
 mod game;
 pub mod jamb;
 pub(crate) mod play;

@@ -3,5 +3,5 @@
 //! `merge`, `merge --partitions` and `player --from` read. The files are made complete or not
 //! at all by [`crate::output`]; `report` renders an analysis, the store keeps it.
 
-pub(crate) mod games;
+pub mod games;
 pub mod summary;

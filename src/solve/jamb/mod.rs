@@ -15,10 +15,10 @@ pub mod column;
 pub mod endgame;
 pub mod features;
 pub mod fit;
-pub(crate) mod key;
+pub mod key;
 pub mod oracle;
 pub mod tables;
-pub(crate) mod turn;
+pub mod turn;
 
 use crate::dice::{Dice, ROLLS};
 use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
