@@ -110,9 +110,9 @@ pub struct Tally {
     /// Decisions that were not forced.
     pub unforced: u64,
     /// Sum of errors, nano-points.
-    pub error_nano: i128,
+    pub(crate) error_nano: i128,
     /// Sum of luck, nano-points.
-    pub luck_nano: i128,
+    pub(crate) luck_nano: i128,
     /// Decisions per class.
     pub classes: ClassCounts,
     /// Decisions not forced whose chosen option is a best one (error at most
@@ -336,15 +336,15 @@ pub struct PlayerStats {
     /// By round (1-based).
     pub rounds: BTreeMap<u16, Tally>,
     /// Sum over games of the squared game error, micro-points squared (for the confidence interval).
-    pub game_error_sq: i128,
+    pub(crate) game_error_sq: i128,
     /// Dates of the player's games with the games and error that day (for trends).
-    pub days: BTreeMap<String, (u64, i128)>,
+    pub(crate) days: BTreeMap<String, (u64, i128)>,
     /// Dates of the player's games with the games counted here and the sum of their squared
     /// game errors, micro-points squared (for the interval of a trend's month). Absent from an
     /// `aggregates.json` written before it existed: a day whose count here falls short of its
     /// games in [`PlayerStats::days`] has no known spread.
     #[serde(default)]
-    pub days_sq: BTreeMap<String, (u64, i128)>,
+    pub(crate) days_sq: BTreeMap<String, (u64, i128)>,
     /// Finished games (every box filled): those with a result. Absent (0) from an
     /// `aggregates.json` written before results were kept, as are the two sums below.
     #[serde(default)]
@@ -353,12 +353,12 @@ pub struct PlayerStats {
     /// points, the match points won (1 a win, 1/2 a tie, summed over the opponents) in a part
     /// in match points.
     #[serde(default)]
-    pub result_nano: i128,
+    pub(crate) result_nano: i128,
     /// Sum of the net luck of the finished games, nano-units: the player's luck, less the mean
     /// luck of the opponents in a part in match points (their good rolls are the player's bad
     /// luck). `result - net luck` is the result had luck been average.
     #[serde(default)]
-    pub net_luck_nano: i128,
+    pub(crate) net_luck_nano: i128,
     /// The longest near-perfect stretches of non-forced decisions (the screening's evidence).
     #[serde(default, skip_serializing_if = "Stretches::is_empty")]
     pub stretches: Stretches,
@@ -958,7 +958,7 @@ pub struct Results {
     pub unit: Unit,
     /// Each seat's result: final score in points, or match points won (1 per opponent beaten,
     /// 1/2 per tie).
-    pub of_seat: Vec<f64>,
+    pub(crate) of_seat: Vec<f64>,
 }
 
 impl Results {

@@ -327,18 +327,18 @@ pub struct DiceCounts {
     /// Rolls by the keep before them, for five of a kind: `[k]` counts the rolls after a keep of
     /// `k` dice all of one face (`k = 0`: nothing kept). Rolls after a keep of two faces cannot
     /// show five of a kind and are not counted.
-    pub five_chances: [u64; MAX_FRESH],
+    pub(crate) five_chances: [u64; MAX_FRESH],
     /// Rolls counted in `five_chances` that show five of a kind.
-    pub five_observed: u64,
+    pub(crate) five_observed: u64,
     /// Fresh dice of rolls that follow another roll of the same player in the game.
-    pub serial_dice: u64,
+    pub(crate) serial_dice: u64,
     /// Those that show a face among the fresh dice of that previous roll.
-    pub serial_matches: u64,
+    pub(crate) serial_matches: u64,
     /// Six times their expected number: the sum over rolls of `m * s` (m fresh dice, s distinct
     /// faces among the previous roll's fresh dice).
-    pub serial_expected_x6: u64,
+    pub(crate) serial_expected_x6: u64,
     /// 36 times the variance of their number: the sum over rolls of `m * s * (6 - s)`.
-    pub serial_variance_x36: u64,
+    pub(crate) serial_variance_x36: u64,
 }
 
 impl Default for DiceCounts {
@@ -575,11 +575,11 @@ impl ChiSquareTest {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CountTest {
     /// The count observed.
-    pub observed: u64,
+    pub(crate) observed: u64,
     /// Its expectation under fair independent dice.
     pub expected: f64,
     /// Its variance under fair independent dice.
-    pub variance: f64,
+    pub(crate) variance: f64,
     /// `(observed - expected) / sqrt(variance)` (0 without variance).
     pub z: f64,
     /// Two-sided p-value (1 without variance).
@@ -744,7 +744,7 @@ pub struct GroupFairness {
     /// Face counts against 1/6 each.
     pub faces: ChiSquareTest,
     /// Sums of the rolls of n fresh dice against their exact distribution, per n = 1..5.
-    pub sums_by_dice: [ChiSquareTest; MAX_FRESH],
+    pub(crate) sums_by_dice: [ChiSquareTest; MAX_FRESH],
     /// The five sum tests together (chi-squares and degrees of freedom added).
     pub sums: ChiSquareTest,
     /// Rolls showing five of a kind against their expectation given the keeps.

@@ -83,11 +83,11 @@ pub struct MeterReading {
     /// Games rated.
     pub games_rated: u64,
     /// Bytes of the run read.
-    pub bytes_read: u64,
+    pub(crate) bytes_read: u64,
     /// Bytes of the run, when known.
-    pub bytes_total: Option<u64>,
+    pub(crate) bytes_total: Option<u64>,
     /// The games to rate, when known before the run.
-    pub games_known: Option<u64>,
+    pub(crate) games_known: Option<u64>,
 }
 
 impl MeterReading {
@@ -460,10 +460,6 @@ pub struct Analysis {
     /// The thresholds of decisions rated in points (those in match points are classified by
     /// [`Thresholds::MATCH_POINTS`]).
     pub thresholds: Thresholds,
-    /// Games of one player handed to the oracle.
-    pub solo_games: u64,
-    /// Games of several players handed to the oracle.
-    pub multi_games: u64,
     /// The oracle and its tables, to rate more games with.
     pub tables: OracleRegistry,
     /// The logs read, in order, with their identities then (for reading games again:
@@ -528,7 +524,6 @@ impl Analyzer {
         let mut tables = OracleRegistry::new(options.tables.as_deref(), options.oracle);
         let mut aggregates = Parts::default();
         let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
-        let (mut solo_games, mut multi_games) = (0, 0);
         let mut handed = 0;
         // The first overflow met (the run reads on, and then fails with it).
         let mut overflow = None;
@@ -547,12 +542,6 @@ impl Analyzer {
                 *table_error = Some(e);
                 batch.clear();
                 return;
-            }
-            for (_, replayed) in batch.games() {
-                match replayed.seats {
-                    1 => solo_games += 1,
-                    _ => multi_games += 1,
-                }
             }
             if let Err(e) = rate_batch(
                 tables.oracle(),
@@ -637,8 +626,6 @@ impl Analyzer {
             oracle: tables.oracle().describe(),
             spec: options.oracle,
             thresholds: Thresholds::POINTS,
-            solo_games,
-            multi_games,
             tables,
             logs: reader.logs,
         })
@@ -752,7 +739,7 @@ pub struct GameRatedAgain {
     /// The thresholds its decisions are classified by.
     pub thresholds: Thresholds,
     /// Why some or all decisions are not rated, if so.
-    pub not_rated: Option<String>,
+    pub(crate) not_rated: Option<String>,
 }
 
 /// The games read again and rated ([`rate_games_with_ids`]), and why any wanted game was not.

@@ -31,7 +31,7 @@ pub struct Leaderboard<'a> {
     /// The ranked players.
     pub ranked: Vec<Ranked<'a>>,
     /// The most games any player of the part has (to hint at a lower `--min-games`).
-    pub most_games: u64,
+    pub(crate) most_games: u64,
     /// The engine-assistance screening of the part's players ([`screen_part`]), highest z first.
     pub screened: Vec<Screened<'a>>,
 }

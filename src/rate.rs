@@ -580,9 +580,9 @@ pub struct OracleSpec {
     /// The method for games of several players ([`Method::Solitaire`] for `e`).
     pub method: Method,
     /// Most free boxes (both sheets) of a two-player turn valued exactly (0: none).
-    pub exact_free: u32,
+    pub(crate) exact_free: u32,
     /// Whether positions reached by the search are valued exactly within `exact_free` too.
-    pub exact_leaves: bool,
+    pub(crate) exact_leaves: bool,
 }
 
 impl OracleSpec {
@@ -812,7 +812,7 @@ impl Oracle for MatchOracle {
 /// the mover's slip, whatever the number of players). What the registry of oracles rates with.
 pub struct FamilyOracles {
     /// The oracle of one-column games.
-    pub one_column: MatchOracle,
+    pub(crate) one_column: MatchOracle,
     /// The oracles of Jamb games, one per rule set loaded.
     pub jamb: JambOracles,
     /// The memos kept across chunks of games.

@@ -190,7 +190,7 @@ pub struct Violation {
     /// What the log says.
     pub says: String,
     /// What the rules give.
-    pub rules_give: String,
+    pub(crate) rules_give: String,
 }
 
 impl fmt::Display for Violation {

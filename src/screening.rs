@@ -38,14 +38,14 @@ pub struct Screened<'a> {
     /// Share of them whose chosen option is a best one.
     pub agreement: f64,
     /// Mean error per non-forced decision, in the unit of the part.
-    pub error_per_decision: f64,
+    pub(crate) error_per_decision: f64,
     /// Peers the player is compared with (players of the part with at least [`MIN_UNFORCED`]
     /// non-forced decisions, nearest in error per non-forced decision).
-    pub peers: usize,
+    pub(crate) peers: usize,
     /// The peers' mean agreement.
-    pub peer_agreement: f64,
+    pub(crate) peer_agreement: f64,
     /// The standard deviation of the peers' agreement.
-    pub peer_sd: f64,
+    pub(crate) peer_sd: f64,
     /// `(agreement - peer mean) / peer sd`; `None` with fewer than [`MIN_PEERS`] peers or when
     /// every peer agrees as often.
     pub z: Option<f64>,
@@ -53,7 +53,7 @@ pub struct Screened<'a> {
     pub percentile: Option<f64>,
     /// Percent of the part's screened players whose error per non-forced decision is higher
     /// than the player's (ties count half): how the error compares.
-    pub error_percentile: f64,
+    pub(crate) error_percentile: f64,
     /// Whether the player has enough decisions and `z >= FLAG_Z`.
     pub flagged: bool,
     /// The longest near-perfect stretches.

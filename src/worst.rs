@@ -42,7 +42,7 @@ pub struct WorstDecisions {
     /// Only this player's, if given.
     only: Option<String>,
     /// The worst decisions by part of the analysis and player name, worst first.
-    pub by_player: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
+    pub(crate) by_player: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
     /// The content hash of every game one of whose decisions was kept (some since dropped for
     /// worse ones), by game id: what the game must still be when it is read again.
     pub hashes: HashMap<String, ContentHash>,

@@ -134,7 +134,7 @@ pub struct Population {
     /// The best players of the leaderboard, if it has any.
     pub best: Option<Reference>,
     /// Their names, best first.
-    pub best_names: Vec<String>,
+    pub(crate) best_names: Vec<String>,
     /// Players on the leaderboard.
     pub ranked: usize,
     /// Least games for the leaderboard.
@@ -202,11 +202,11 @@ pub struct PlayerReport<'a> {
     /// Other players in the aggregates.
     pub others: usize,
     /// Other players with a higher error per game.
-    pub higher: usize,
+    pub(crate) higher: usize,
     /// The worst decisions, worst first; `None` when the source keeps none.
     pub worst: Option<&'a [DecisionRow<'static>]>,
     /// Why the worst decisions are missing (when `worst` is `None`).
-    pub no_worst: &'static str,
+    pub(crate) no_worst: &'static str,
     /// The games with a page in `../games/` (the page is then in `players/` of an analysis,
     /// and links to them and to `../report.html`); `None` for a page on its own.
     pub game_pages: Option<&'a BTreeSet<String>>,

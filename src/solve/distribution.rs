@@ -357,7 +357,7 @@ impl DistLane for f64 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Window {
     /// The window's first point.
-    pub lo: i64,
+    pub(crate) lo: i64,
     /// The probabilities.
     pub values: Vec<f32>,
 }

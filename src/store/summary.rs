@@ -132,14 +132,14 @@ pub struct SummaryFile {
     pub duplicates_not_subtracted: Option<Vec<NotSubtracted>>,
     /// Analyses before oracle specs: most free boxes valued exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exact_free: Option<u64>,
+    pub(crate) exact_free: Option<u64>,
     /// Files that could not be read, with why.
     #[serde(default)]
     pub files_skipped: Vec<String>,
     /// Games rated by the unit of their errors (`points`, `match_points`), for the units that
     /// have games.
     #[serde(default)]
-    pub games_by_unit: BTreeMap<String, u64>,
+    pub(crate) games_by_unit: BTreeMap<String, u64>,
     /// Games rated.
     #[serde(default)]
     pub games_rated: u64,
@@ -151,13 +151,13 @@ pub struct SummaryFile {
     /// The thresholds of decisions rated in match points, when the oracle rates games of
     /// several players in match points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub match_point_thresholds: Option<ThresholdsJson>,
+    pub(crate) match_point_thresholds: Option<ThresholdsJson>,
     /// Merges of overlapping analyses: the inputs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged: Option<Vec<String>>,
     /// Analyses before oracle specs: the method of games of several players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub multi_player_method: Option<String>,
+    pub(crate) multi_player_method: Option<String>,
     /// The oracle's description.
     #[serde(default)]
     pub oracle: String,
