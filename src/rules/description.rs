@@ -418,32 +418,32 @@ const fn yahtzee_game(name: &'static str, joker: JokerRule, when: ExtraBonus) ->
 }
 
 /// Official Yahtzee.
-pub(crate) const YAHTZEE: GameDescription =
+pub const YAHTZEE: GameDescription =
     yahtzee_game("yahtzee", JokerRule::Forced, ExtraBonus::WhenYahtzee50);
 /// Yahtzee with the free-choice joker.
-pub(crate) const YAHTZEE_FREE: GameDescription = yahtzee_game(
+pub const YAHTZEE_FREE: GameDescription = yahtzee_game(
     "yahtzee-free",
     JokerRule::FreeChoice,
     ExtraBonus::WhenYahtzee50,
 );
 /// Yahtzee under kurnik.pl's rules.
-pub(crate) const YAHTZEE_KURNIK: GameDescription = yahtzee_game(
+pub const YAHTZEE_KURNIK: GameDescription = yahtzee_game(
     "yahtzee-kurnik",
     JokerRule::Kurnik,
     ExtraBonus::JokerWhenYahtzee50,
 );
 /// Yahtzee with the extra bonus and no joker.
-pub(crate) const YAHTZEE_NOJOKER: GameDescription = yahtzee_game(
+pub const YAHTZEE_NOJOKER: GameDescription = yahtzee_game(
     "yahtzee-nojoker",
     JokerRule::None,
     ExtraBonus::WhenYahtzee50,
 );
 /// Yahtzee with neither joker nor extra bonus.
-pub(crate) const YAHTZEE_PLAIN: GameDescription =
+pub const YAHTZEE_PLAIN: GameDescription =
     yahtzee_game("yahtzee-plain", JokerRule::None, ExtraBonus::Never);
 
 /// Scandinavian Yatzy.
-pub(crate) const YATZY: GameDescription = GameDescription {
+pub const YATZY: GameDescription = GameDescription {
     name: "yatzy",
     dice: 5,
     faces: 6,

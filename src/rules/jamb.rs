@@ -14,11 +14,11 @@ use std::fmt;
 /// Number of boxes in a column.
 pub const BOXES: usize = 13;
 /// Rolls a turn may use.
-pub(crate) const MAX_ROLLS: u8 = 3;
+pub const MAX_ROLLS: u8 = 3;
 /// Upper sum that earns the upper bonus.
-pub(crate) const UPPER_BONUS_THRESHOLD: i32 = 60;
+pub const UPPER_BONUS_THRESHOLD: i32 = 60;
 /// The upper bonus of a column.
-pub(crate) const UPPER_BONUS: i32 = 30;
+pub const UPPER_BONUS: i32 = 30;
 
 /// Mask with every box of a column filled.
 const FULL_COLUMN: u16 = (1 << BOXES) - 1;
@@ -360,7 +360,7 @@ impl ColumnState {
 }
 
 /// Most columns a slip may have.
-pub(crate) const MAX_COLUMNS: usize = 6;
+pub const MAX_COLUMNS: usize = 6;
 
 /// A box of a slip: which column (0-based, in [`JambRules::columns`] order) and which box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

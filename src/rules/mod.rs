@@ -182,7 +182,7 @@ pub const UPPER_BOXES: usize = 6;
 /// Upper total that earns the upper bonus.
 pub const UPPER_THRESHOLD: u32 = 63;
 /// The extra-Yahtzee bonus.
-pub(crate) const EXTRA_YAHTZEE_BONUS: u32 = 100;
+pub const EXTRA_YAHTZEE_BONUS: u32 = 100;
 
 /// One cell per rule set of [`RuleSet::ALL`], for [`RuleSet::once`]; a `static` of it is
 /// `[const { OnceLock::new() }; RuleSet::ALL.len()]`.
