@@ -116,7 +116,7 @@ pub struct Tally {
     /// Decisions per class.
     pub classes: ClassCounts,
     /// Decisions not forced whose chosen option is a best one (error at most
-    /// [`AGREEMENT_TOLERANCE`]): the agreement of the engine-assistance screening. Absent
+    /// `AGREEMENT_TOLERANCE`): the agreement of the engine-assistance screening. Absent
     /// (0) from an `aggregates.json` written before it existed.
     #[serde(default)]
     pub agreed: u64,
@@ -127,7 +127,7 @@ pub struct Tally {
 pub(crate) const AGREEMENT_TOLERANCE: f64 = 1e-6;
 
 /// Whether a rated decision counts as agreeing with the oracle: not forced, and the chosen
-/// option within [`AGREEMENT_TOLERANCE`] of the best.
+/// option within `AGREEMENT_TOLERANCE` of the best.
 pub fn agrees(r: &Rated) -> bool {
     !r.forced && r.error <= AGREEMENT_TOLERANCE
 }
@@ -469,7 +469,7 @@ impl PlayerStats {
         per(self.result_nano, self.finished)
     }
 
-    /// Mean net luck per finished game ([`PlayerStats::net_luck_nano`]).
+    /// Mean net luck per finished game (`PlayerStats::net_luck_nano`).
     pub fn net_luck_per_game(&self) -> f64 {
         per(self.net_luck_nano, self.finished)
     }

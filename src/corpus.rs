@@ -199,7 +199,7 @@ impl LogFile {
         &self.path
     }
 
-    /// The name records and messages give the file: its path, or [`STDIN_NAME`].
+    /// The name records and messages give the file: its path, or `STDIN_NAME`.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -217,7 +217,7 @@ impl LogFile {
 
     /// How the file changed while it was read ("FILE changed while being read (was N bytes,
     /// now M)"), if a read found it changed: the read then ended with an error in place of
-    /// the game it was in (see [`LogFile::change_in`]).
+    /// the game it was in (see `LogFile::change_in`).
     pub fn changed(&self) -> Option<String> {
         self.watched.as_ref().and_then(|file| file.changed())
     }

@@ -23,7 +23,7 @@ use std::fmt;
 pub(crate) const EVAL_EXACT_FREE: u32 = 10;
 
 /// What to value: a checked position, the opponents' sheets (in seat order after the mover),
-/// the method for opponents (`None`: the default, see [`default_method`]) and, for a solitaire
+/// the method for opponents (`None`: the default, see `default_method`) and, for a solitaire
 /// position, a target total whose largest probability of being reached ranks the options.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {

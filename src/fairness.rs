@@ -6,11 +6,11 @@
 //! - faces: Pearson's chi-square of the face counts against 1/6 each (5 degrees of freedom);
 //! - sums: for each number n = 1..5 of fresh dice, the sums of the rolls of n fresh dice
 //!   against their exact distribution, adjacent sums pooled until every cell expects at least
-//!   [`MIN_EXPECTED`] rolls ([`pool_cells`]); the chi-squares of the five n are added (their
+//!   `MIN_EXPECTED` rolls (`pool_cells`); the chi-squares of the five n are added (their
 //!   rolls are disjoint, so their degrees of freedom add);
 //! - five of a kind: rolls that show five of a kind (kept and fresh dice together) against the
 //!   exact expectation given each roll's keep; the count is a sum of independent binomials, its
-//!   two-sided p-value exact ([`five_of_a_kind_p`]) for small counts, else by the normal
+//!   two-sided p-value exact (`five_of_a_kind_p`) for small counts, else by the normal
 //!   approximation with continuity correction;
 //! - serial dependence: the fresh dice of a roll that show a face among the fresh dice of the
 //!   same player's previous roll in the game; under fair independent dice a fresh die matches

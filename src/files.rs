@@ -3,7 +3,7 @@
 //! a signal), and watched for change.
 //!
 //! A file another program truncates or rewrites while the tool reads it is reported as an
-//! error naming it ([`WatchedFile`]): its length and modification time are taken when it is
+//! error naming it (`WatchedFile`): its length and modification time are taken when it is
 //! opened and checked again at every read. A FIFO is opened without blocking and waited on for
 //! a writer a bounded time ([`fifo_wait`]); devices are refused ([`refusal`]).
 
@@ -21,7 +21,7 @@ pub(crate) const FIFO_WAIT_ENV: &str = "DICELENS_FIFO_WAIT";
 pub(crate) const DEFAULT_FIFO_WAIT: Duration = Duration::from_secs(5);
 
 /// How long a FIFO given as input is waited on for a writer: `$DICELENS_FIFO_WAIT` seconds
-/// (a number such as `5` or `0.5`), else [`DEFAULT_FIFO_WAIT`].
+/// (a number such as `5` or `0.5`), else `DEFAULT_FIFO_WAIT`.
 pub fn fifo_wait() -> Result<Duration, String> {
     seconds_from_env(FIFO_WAIT_ENV, DEFAULT_FIFO_WAIT)
 }

@@ -1,7 +1,7 @@
 //! Outputs complete or absent. Every file a command writes is first written to a temporary file
 //! beside its target (`.dicelens-tmp-PID-N-NAME`, in the target's directory), flushed to disk,
 //! and renamed onto the target only once every output of the run is written ([`PendingFile`],
-//! [`Finished`], [`write_file`]). A failure before that (a full disk, or a run that fails for
+//! [`Finished`], `write_file`). A failure before that (a full disk, or a run that fails for
 //! another reason) leaves the previous outputs as they were, and no temporary file behind.
 //!
 //! An output directory ([`OutputDir`]: `analyze --out`, `merge --out`) also gets a manifest,
@@ -724,7 +724,7 @@ impl OutputDir {
     /// ([`LOCK`]). Refused: a path that is not a directory (a link to a directory is
     /// followed; a link to nothing is refused, never replaced), a directory another run is
     /// writing into ([`OutputError::InUse`]), and a directory that holds files and no manifest
-    /// unless every one is an output name ([`KNOWN_OUTPUTS`]).
+    /// unless every one is an output name (`KNOWN_OUTPUTS`).
     pub fn open(dir: &Path) -> Result<OutputDir, OutputError> {
         let created = match fs::metadata(dir) {
             Ok(meta) if meta.is_dir() => false,

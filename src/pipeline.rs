@@ -31,7 +31,7 @@ use std::time::Instant;
 
 /// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
 pub(crate) const BATCH: usize = 4096;
-/// Games of the first batch of a run; each next batch is twice as large, up to [`BATCH`].
+/// Games of the first batch of a run; each next batch is twice as large, up to `BATCH`.
 pub const FIRST_BATCH: usize = 256;
 /// Games one worker rates into one partial aggregate.
 const CHUNK: usize = 128;
@@ -404,7 +404,7 @@ pub struct Options {
     /// How the readers are set up (CSV column names...).
     pub read: ReadOptions,
     /// Only the games of the one file that begin in this byte range (see
-    /// [`crate::corpus::LogFile::for_each_game_in`]).
+    /// `crate::corpus::LogFile::for_each_game_in`).
     pub range: Option<Range<u64>>,
     /// Replay options (unfinished games).
     pub replay: ReplayOptions,
@@ -458,7 +458,7 @@ pub struct Analysis {
     /// The oracle's spec.
     pub spec: OracleSpec,
     /// The thresholds of decisions rated in points (those in match points are classified by
-    /// [`Thresholds::MATCH_POINTS`]).
+    /// `Thresholds::MATCH_POINTS`).
     pub thresholds: Thresholds,
     /// The oracle and its tables, to rate more games with.
     pub tables: OracleRegistry,

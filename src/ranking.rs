@@ -32,7 +32,7 @@ pub struct Leaderboard<'a> {
     pub ranked: Vec<Ranked<'a>>,
     /// The most games any player of the part has (to hint at a lower `--min-games`).
     pub(crate) most_games: u64,
-    /// The engine-assistance screening of the part's players ([`screen_part`]), highest z first.
+    /// The engine-assistance screening of the part's players (`screen_part`), highest z first.
     pub screened: Vec<Screened<'a>>,
 }
 

@@ -506,7 +506,7 @@ impl fmt::Display for RateError {
 impl std::error::Error for RateError {}
 
 /// Rates every decision of a replayed game, classified by `thresholds` (which the caller
-/// chooses for the game's unit, e.g. [`Thresholds::for_unit`] of [`Oracle::unit`]). On an
+/// chooses for the game's unit, e.g. `Thresholds::for_unit` of [`Oracle::unit`]). On an
 /// error, `out` holds the decisions rated before the one that failed.
 pub fn rate_game<O: Oracle + ?Sized>(
     oracle: &O,
@@ -569,10 +569,10 @@ pub fn rate_game<O: Oracle + ?Sized>(
 /// - `e`: every player of every game by the solitaire oracle (expected points);
 /// - `emp:D` or `dynw:D` (`D` in 0..=5): games of several players in expected match points by
 ///   that search, then optionally `/exact:N` (two-player turns with at most `N` boxes free in
-///   all, `N` at most [`MOST_EXACT_FREE`], valued exactly; the search from earlier turns ends
+///   all, `N` at most `MOST_EXACT_FREE`, valued exactly; the search from earlier turns ends
 ///   at its static evaluation) and `/exact-leaves` (the positions that search reaches are
 ///   valued exactly too when they are within `N`: slower, each costs an exact solve);
-/// - the names `reference` ([`OracleSpec::REFERENCE`]) and `default` ([`OracleSpec::DEFAULT`]).
+/// - the names `reference` (`OracleSpec::REFERENCE`) and `default` ([`OracleSpec::DEFAULT`]).
 ///
 /// One-player games are always rated by the solitaire oracle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

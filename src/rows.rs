@@ -102,7 +102,7 @@ impl<'a> DecisionRow<'a> {
         }
     }
 
-    /// The sheet before the turn in Verhoeff's notation ([`sheet_state`]).
+    /// The sheet before the turn in Verhoeff's notation (`sheet_state`).
     pub fn state(&self) -> String {
         sheet_state(&self.sheet)
     }

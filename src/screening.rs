@@ -6,7 +6,7 @@
 //! The sums it needs are mergeable: per player, the non-forced decisions and those agreeing
 //! with the oracle ([`crate::aggregate::Tally::agreed`]) and the near-perfect stretches
 //! ([`crate::aggregate::Stretches`], a bounded list merged by keeping the longest). The comparison with other
-//! players is made when a report is written, part by part ([`screen_part`]), from merged totals.
+//! players is made when a report is written, part by part (`screen_part`), from merged totals.
 
 use crate::aggregate::{Aggregates, PartKey, PlayerStats, Stretch};
 
@@ -20,7 +20,7 @@ pub(crate) const MIN_PEERS: usize = 5;
 /// A screened player is flagged when the z-score of their agreement is at least this.
 pub(crate) const FLAG_Z: f64 = 3.0;
 /// The share of simulated strong human players (`simulate` temperatures above 0) flagged at
-/// [`FLAG_Z`], at most: measured by `screening::` tests of the suite (docs/methods.md).
+/// `FLAG_Z`, at most: measured by `screening::` tests of the suite (docs/methods.md).
 pub const FALSE_POSITIVE_RATE: f64 = 0.02;
 
 /// One screened player of one part: the agreement and error, the comparison with players of
@@ -46,7 +46,7 @@ pub struct Screened<'a> {
     pub(crate) peer_agreement: f64,
     /// The standard deviation of the peers' agreement.
     pub(crate) peer_sd: f64,
-    /// `(agreement - peer mean) / peer sd`; `None` with fewer than [`MIN_PEERS`] peers or when
+    /// `(agreement - peer mean) / peer sd`; `None` with fewer than `MIN_PEERS` peers or when
     /// every peer agrees as often.
     pub z: Option<f64>,
     /// Percent of the peers whose agreement is below the player's (ties count half).

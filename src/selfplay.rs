@@ -1,6 +1,6 @@
 //! Typical two-player positions from self-play (the quality experiment of docs/methods.md
 //! section 4): two copies of one player play whole games, each decision drawn by softmax over
-//! the player's option values at [`TEMPERATURE`] (option `i` with weight
+//! the player's option values at `TEMPERATURE` (option `i` with weight
 //! `exp(100 * (v_i - max v))` for match-point values), and every decision met with at most a
 //! given number of boxes free in all is collected. The same seed gives the same positions.
 

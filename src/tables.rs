@@ -1022,7 +1022,7 @@ pub fn jamb_path(dir: &Path, rules: JambRules) -> PathBuf {
 }
 
 /// Opens the column tables of Jamb rule set `rules`, building them first when they are missing,
-/// damaged or of another version, and saving what was built (as [`load_expected`] does).
+/// damaged or of another version, and saving what was built (as `load_expected` does).
 pub fn load_jamb(
     dir: &Path,
     rules: JambRules,

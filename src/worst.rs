@@ -33,8 +33,8 @@ fn keep_if_worse(list: &mut Vec<DecisionRow<'static>>, row: DecisionRow<'static>
     }
 }
 
-/// Gathers the [`WORST`] worst decisions of every player (or of one) while a corpus is rated:
-/// at most [`WORST`] rows a player, in [`DecisionRow::worst_first`] order, a total order, so
+/// Gathers the `WORST` worst decisions of every player (or of one) while a corpus is rated:
+/// at most `WORST` rows a player, in `DecisionRow::worst_first` order, a total order, so
 /// the same corpus gives the same rows whatever the thread count. Decisions that lost nothing
 /// are not listed.
 #[derive(Default)]

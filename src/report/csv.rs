@@ -1,5 +1,5 @@
 //! The CSV files of an analysis: `games.csv` and `decisions.csv` (written batch by batch while
-//! a corpus is rated, [`CsvFile`]; `games.csv`'s rows as [`crate::store::games`] keeps and
+//! a corpus is rated, `CsvFile`; `games.csv`'s rows as [`crate::store::games`] keeps and
 //! reads them back), and `players.csv`,
 //! `leaderboard.csv` and `rounds.csv` (functions of the aggregates).
 

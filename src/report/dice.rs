@@ -186,7 +186,7 @@ chi2,df,p_faces,sums_chi2,sums_df,p_sums,five_of_a_kind,five_of_a_kind_expected,
 serial_dice,serial_repeats,serial_repeats_expected,p_serial,tests,p_value,p_adjusted,adjust,level,\
 verdict";
 
-/// The report as CSV: a header ([`CSV_COLUMNS`]) and one row per group.
+/// The report as CSV: a header (`CSV_COLUMNS`) and one row per group.
 pub fn csv(report: &DiceReport) -> String {
     let mut out = String::from(CSV_COLUMNS);
     out.push('\n');
@@ -303,7 +303,7 @@ svg.chart .whisker { stroke: #4a5263; stroke-width: 1.5; fill: none; }
 ";
 
 /// The HTML page: what is tested, the table of every group, and the charts of the first
-/// [`CHARTED_GROUPS`] groups.
+/// `CHARTED_GROUPS` groups.
 pub fn page(report: &DiceReport) -> String {
     let mut out = String::with_capacity(32 * 1024 + report.groups.len() * 24 * 1024);
     let _ = write!(

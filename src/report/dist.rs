@@ -4,7 +4,7 @@
 //!
 //! Every output is a pure function of the distribution and the heading: numbers are written
 //! with fixed decimals (probabilities below 0.001 in scientific notation with fixed
-//! significant digits, [`probability_text`]), so the same sheet gives the same bytes.
+//! significant digits, `probability_text`), so the same sheet gives the same bytes.
 
 use super::svg::{
     axes, axis_title, escape, fixed, nice_axis, plot_background, px, svg_open, y_axis, Scale,
@@ -141,7 +141,7 @@ const MAX_DECADE_LABELS: i64 = 12;
 /// The charts as one self-contained SVG document: `P(final >= x)` as a step line against the
 /// total `x` on a linear scale (`dist-chart`), from the greatest total with `P = 1` to the
 /// largest with `P >= 1e-4` (widened to `MIN_SPAN` points around them when they are closer),
-/// and below it the tail on a logarithmic scale (`dist-tail`, [`tail_chart`]).
+/// and below it the tail on a logarithmic scale (`dist-tail`, `tail_chart`).
 pub fn svg_chart(d: &FinalDist, heading: &str) -> String {
     let (first, last) = (d.first(), d.last());
     let shown = d.target(LINEAR_FLOOR).max(first);

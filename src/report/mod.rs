@@ -1,6 +1,6 @@
 //! Presentation of analyses, every output format: the leaderboard as text and JSON and the
 //! whole output directory of an analysis ([`write_analysis`]) in this module, the CSV files
-//! ([`csv`]), the HTML report with SVG charts ([`html`]) and a player's report ([`player`]).
+//! ([`csv`]), the HTML report with SVG charts (`html`) and a player's report ([`player`]).
 //! It renders what it is handed: the leaderboards and screening ([`crate::ranking`]), the rated
 //! decisions ([`crate::rows`]), the worst decisions ([`crate::worst`]); what an analysis
 //! directory keeps for later runs is written by [`crate::store`], and every file is written
@@ -66,7 +66,7 @@ pub struct AnalysisFiles<'a> {
     /// The worst decisions of the players (`analyze`); `None` when the analysis keeps none (a
     /// merge): the player pages then say so.
     pub worst: Option<&'a WorstDecisions>,
-    /// The games written to `games/` ([`write_game_pages`]), which player pages link to.
+    /// The games written to `games/` (`write_game_pages`), which player pages link to.
     pub game_pages: Option<&'a BTreeSet<String>>,
 }
 
@@ -100,7 +100,7 @@ impl<'a> AnalysisFiles<'a> {
 /// Writes every output file of an analysis into `out` (put in place by its commit):
 /// `players.csv`, `leaderboard.csv`, `rounds.csv`, `summary.json`, `aggregates.json`,
 /// `games.csv` when its rows are given, `report.html`, and a page per player of the
-/// leaderboard in `players/` ([`write_player_pages`]).
+/// leaderboard in `players/` (`write_player_pages`).
 pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), WriteError> {
     let aggregates = files.aggregates;
     let boards = files.leaderboards();

@@ -665,7 +665,7 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
     })
 }
 
-/// A file name for the player's page ([`crate::output::page_file_name`]): `ann.html`,
+/// A file name for the player's page (`crate::output::page_file_name`): `ann.html`,
 /// `a_b-1c2d3e4f.html` for `a b`.
 pub fn file_name(name: &str) -> String {
     crate::output::page_file_name(name)

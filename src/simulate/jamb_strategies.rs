@@ -49,7 +49,7 @@
 //!    played like any other.
 //! 9. **A missed target** (the turn's last roll, no target reached) is a bad outcome: it goes
 //!    into the Free column as a reserve, into the Free box where it loses least against that
-//!    box's [reference worth](REFERENCE). When the Free column cannot take it (full, or being
+//!    box's reference worth (`REFERENCE`). When the Free column cannot take it (full, or being
 //!    played as the last column), the dice are written in the chased box, whatever they score
 //!    there. P2, PB and MS count as "chased" the target they chose after the previous roll.
 //! 10. **Ties**: every comparison is a strict "greater than" (or "less than" for losses), so

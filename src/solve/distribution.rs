@@ -16,7 +16,7 @@
 //! The split is where the state's `P` is about one half: its expected points to come,
 //! estimated by a scalar widget over the successors' means ([`Dist::mean`]). Where even that is
 //! not enough (a `1 - P` or `P` below `f32`'s normal range, down to `6^-15` a turn), the few
-//! lanes at each end are computed again in `f64` ([`solve_state`]).
+//! lanes at each end are computed again in `f64` (`solve_state`).
 //!
 //! Each state is computed from its successors' stored values and then rounded once; means and
 //! maxima of positive numbers never widen a relative error, so a stored value of a state with
@@ -77,7 +77,7 @@ const LANE_BYTES: usize = 32;
 pub struct Dist<'a> {
     /// The least `x` with `P(x) < 1`.
     pub start: u32,
-    /// `P(start)..=P(end)`, coded by [`prob_code::encode`].
+    /// `P(start)..=P(end)`, coded by `prob_code::encode`.
     pub values: &'a [u16],
 }
 
@@ -1031,7 +1031,7 @@ impl TurnDist {
     }
 
     /// Every legal option after rolling `roll` with `rolls_left` rolls left, with the turn's
-    /// function at `x` (see [`TurnDist::before_first_roll_at`]), best first.
+    /// function at `x` (see `TurnDist::before_first_roll_at`), best first.
     pub fn options_at(&self, roll: &Dice, rolls_left: u8, x: i64) -> Vec<OptionChance> {
         let mut out: Vec<OptionChance> = self
             .option_laws(roll, rolls_left)

@@ -649,7 +649,7 @@ impl TurnOracle {
 }
 
 /// Every legal option of a position (a sheet, a roll and the rolls left), best first; see
-/// [`TurnOracle::options`]. `table` is the rule set's expected-score table.
+/// `TurnOracle::options`. `table` is the rule set's expected-score table.
 pub fn position_options(
     table: &[f64],
     sheet: &Sheet,

@@ -185,7 +185,7 @@ struct Opponents {
 pub(crate) const OPPONENT_TAIL: f64 = decoded::TAIL;
 
 /// The most an EMP value against one opponent moves by reading decoded laws
-/// ([`super::decoded::READ_BOUND`] for our law and for theirs, and [`OPPONENT_TAIL`] for the
+/// (`super::decoded::READ_BOUND` for our law and for theirs, and `OPPONENT_TAIL` for the
 /// trimmed ends of `m`), against the same sum over the stored codes decoded in `f64`.
 pub const EMP_READ_BOUND: f64 = 2.0 * super::decoded::READ_BOUND + OPPONENT_TAIL;
 

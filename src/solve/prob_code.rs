@@ -4,15 +4,15 @@
 //!
 //! Bit 15 says which is coded: clear for `P` (`P <= 1/2`), set for `1 - P` (`P > 1/2`). The
 //! other 15 bits, `m`, hold `y = -log2(v)` of that value `v` in `(0, 1/2]`, so `y >= 1`:
-//! - the fine part, `m` in `0..=FINE_CODES`: `y = 1 + m * FINE_STEP` up to [`FINE_END`]
+//! - the fine part, `m` in `0..=FINE_CODES`: `y = 1 + m * FINE_STEP` up to `FINE_END`
 //!   (`v` down to `2^-50`, about `8.9e-16`), a step of `49 / 30720` in `log2`, so rounding
 //!   alone changes a value by a factor of at most `2^(FINE_STEP / 2)`: [`FINE_ROUNDING`]
 //!   (`5.53e-4`) relative;
-//! - the coarse part, `m` up to [`COARSE_CODES`]: `y` from [`FINE_END`] to [`COARSE_END`] (149:
+//! - the coarse part, `m` up to `COARSE_CODES`: `y` from `FINE_END` to `COARSE_END` (149:
 //!   the least positive `f32` is `2^-149`) in 1,247 steps of `0.0794`, a relative rounding
-//!   error of at most [`COARSE_ROUNDING`] (2.8%);
-//! - the deep part, the last 800 magnitudes: `y` from [`COARSE_END`] to [`DEEP_END`] (600) in
-//!   steps of `0.564`, a relative rounding error of at most [`DEEP_ROUNDING`] (21.6%). No
+//!   error of at most `COARSE_ROUNDING` (2.8%);
+//! - the deep part, the last 800 magnitudes: `y` from `COARSE_END` to `DEEP_END` (600) in
+//!   steps of `0.564`, a relative rounding error of at most `DEEP_ROUNDING` (21.6%). No
 //!   non-zero `P` or `1 - P` is smaller than one sequence of rolls, `6^-15` a turn
 //!   (`2^-582` for 15 turns), so every one is coded: the support is exact, and the deep
 //!   tail keeps its order of magnitude.

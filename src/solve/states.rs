@@ -261,7 +261,7 @@ pub enum BoxStep {
         fifty: usize,
     },
     /// An upper box of this face: the lower index stays, the upper pair moves on
-    /// ([`StateSpace::upper_step`]).
+    /// (`StateSpace::upper_step`).
     Upper(u8),
 }
 

@@ -1,5 +1,5 @@
 //! `games.csv` of an analysis as the store keeps it: its header, a row written
-//! ([`game_row`]) and every row read back ([`read_game_rows`], what `merge` and `merge
+//! (`game_row`) and every row read back (`read_game_rows`, what `merge` and `merge
 //! --partitions` read), and the quoting of a CSV field.
 
 use crate::game_hash::ContentHash;

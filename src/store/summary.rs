@@ -368,7 +368,7 @@ impl SummaryFile {
 
     /// The fields that say how games were rated (all but the counts and the oracle's
     /// description, which names the oracles of the rule sets met: see
-    /// [`crate::merge::merged_oracle`]), by name, each as compact JSON (`null` when absent):
+    /// `crate::merge::merged_oracle`), by name, each as compact JSON (`null` when absent):
     /// analyses of partitions must share them.
     pub fn settings(&self) -> Vec<(&'static str, String)> {
         fn json<T: Serialize>(value: &T) -> String {

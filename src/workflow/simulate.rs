@@ -1,6 +1,6 @@
 //! `simulate`: a synthetic corpus of players of known skill, written game by game, and its
 //! ground truth. One batch loop serves both families ([`simulate`]): games are simulated in
-//! parallel [`BATCH`] at a time and written in order; `report::simulate` writes the truth.
+//! parallel `BATCH` at a time and written in order; `report::simulate` writes the truth.
 
 use crate::rules::jamb::JambRules;
 use crate::simulate::jamb::{
@@ -127,7 +127,7 @@ pub struct JambCast {
 
 impl JambCast {
     /// Players of `strategies` (names trimmed, any case; none: the
-    /// [`PUBLISHED_JAMB_STRATEGIES`]) taken in turn, at least `players`, one per strategy and
+    /// `PUBLISHED_JAMB_STRATEGIES`) taken in turn, at least `players`, one per strategy and
     /// one per seat of `seats`; the players of the strategies under `rules`, with the tables
     /// they need from `tables` (built if missing, with notices to `progress`). An unknown
     /// strategy is a [`SimulateError::Strategy`].
@@ -236,7 +236,7 @@ impl Simulation<'_> {
     }
 }
 
-/// Simulates every game of `simulation`, [`BATCH`] at a time in parallel, writing each in
+/// Simulates every game of `simulation`, `BATCH` at a time in parallel, writing each in
 /// order to `out` in `format` (its start first); `done` is told the games done after each
 /// batch. Returns the ground truth. The same plan gives the same bytes.
 pub fn simulate(

@@ -231,7 +231,7 @@ impl ColumnTable {
     }
 }
 
-/// A column model that may let turns pass (see [`ColumnTable::build_with_slack`]).
+/// A column model that may let turns pass (see `ColumnTable::build_with_slack`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Slack {
     /// Most turns the column may let pass (tables 0..=turns are built).

@@ -124,7 +124,7 @@ impl Endgame {
     }
 
     /// The optimal expected final total of `sheet` before its next turn; `None` when the
-    /// solver does not take it ([`Endgame::accepts`]).
+    /// solver does not take it (`Endgame::accepts`).
     pub fn value(&mut self, sheet: &JambSheet) -> Option<f64> {
         if !self.accepts(sheet) {
             return None;
@@ -144,7 +144,7 @@ impl Endgame {
     }
 
     /// Every legal option after rolling `dice` as roll number `n` of `sheet`'s turn, with its
-    /// exact value (expected final total), in [`SlipTurn::for_each_option`] order.
+    /// exact value (expected final total), in `SlipTurn::for_each_option` order.
     pub fn options(&mut self, sheet: &JambSheet, dice: &Dice, n: u8) -> Vec<(Choice, f64)> {
         match self.turn(sheet) {
             Some(turn) => turn.options(&self.points, n, dice),

@@ -25,7 +25,7 @@
 //! Upper boxes credit their points (and the bonus of 30 the moment the sum reaches 60), lower
 //! boxes their points. The credits of a finished column add up to its total. While exactly Ones
 //! and Max (or Ones and Min) are filled, one part of the middle is credited but not yet in
-//! [`ColumnState::total`]: [`pending_credit`] is that part.
+//! [`ColumnState::total`]: `pending_credit` is that part.
 
 use crate::rules::jamb::{ColumnState, JambBox, BOXES, UPPER_BONUS, UPPER_BONUS_THRESHOLD};
 use crate::rules::upper_totals;
@@ -55,7 +55,7 @@ pub struct ColumnKey {
     pub mask: u16,
     /// Class of the capped upper sum among the classes of the filled upper boxes (0-based).
     pub upper: u8,
-    /// Index of the middle section's pending information (see [`mid_count`]).
+    /// Index of the middle section's pending information (see `mid_count`).
     pub mid: u8,
 }
 

@@ -4,7 +4,7 @@
 //! heuristic oracle built from them ([`oracle`]).
 //!
 //! The oracle's value function reads its [`features`] and the [`tables`] (data); the tables are
-//! built ([`build`]) by fitting the weights ([`fit`]) on games the oracle plays, so `build` and
+//! built (`build`) by fitting the weights ([`fit`]) on games the oracle plays, so `build` and
 //! `fit` sit above the oracle, `features` and `tables` below it.
 //!
 //! All of them share the reduced column state of [`key`] and the table of what each box scores

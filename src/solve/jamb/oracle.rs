@@ -49,7 +49,7 @@ impl ValueFunction {
 
     /// The strong value function on `tables` (the measured choice, docs/jamb-oracle.md):
     /// the columns' slack values with the fitted weights, and the exact endgame once at most
-    /// [`STRONG_ENDGAME`] boxes are left.
+    /// `STRONG_ENDGAME` boxes are left.
     pub fn strong(tables: &JambTables) -> ValueFunction {
         ValueFunction {
             slack: tables.slack_model().turns,
@@ -191,7 +191,7 @@ impl JambOracle {
         &self.value
     }
 
-    /// Names the oracle and its value function (it is a heuristic oracle): [`DESCRIBED_AS`],
+    /// Names the oracle and its value function (it is a heuristic oracle): `DESCRIBED_AS`,
     /// the rule set's name, `): ` and the rest.
     pub fn describe(&self) -> String {
         format!(

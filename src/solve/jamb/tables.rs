@@ -1,4 +1,4 @@
-//! Everything the Jamb oracle reads, built once per rule set ([`build`](super::build)) and
+//! Everything the Jamb oracle reads, built once per rule set (`build`) and
 //! storable as bytes: the exact one-column tables, the tables of columns that may let a few
 //! turns pass ("slack", see [`Slack`]), and the value function's weights fitted by self-play
 //! ([`fit`](super::fit)).

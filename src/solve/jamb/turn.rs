@@ -202,7 +202,7 @@ impl SlipTurn {
     }
 
     /// Every legal option after rolling `dice` as roll number `n`, in the order of
-    /// [`SlipTurn::for_each_option`], with its value.
+    /// `SlipTurn::for_each_option`, with its value.
     pub fn options(&self, points: &BoxPoints, n: u8, dice: &Dice) -> Vec<(Choice, f64)> {
         let mut out = Vec::with_capacity(KEEPS.min(64));
         self.for_each_option(points, n, dice, |c, v| out.push((c, v)));
