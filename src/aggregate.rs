@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 mod stretches;
-pub use stretches::{Stretch, Stretches, KEPT_STRETCHES, MIN_STRETCH};
+pub use stretches::{Stretch, Stretches, MIN_STRETCH};
 
 /// Nano-points per point (the unit of error and luck sums).
 const NANO: f64 = 1e9;
@@ -51,7 +51,7 @@ impl std::fmt::Display for Overflow {
 impl std::error::Error for Overflow {}
 
 /// A counter that adds with overflow checked.
-pub trait Counter: Copy {
+pub(crate) trait Counter: Copy {
     /// `self + other`, `None` on overflow.
     fn checked(self, other: Self) -> Option<Self>;
     /// The counter's width in bits.
@@ -74,7 +74,7 @@ impl Counter for i128 {
 
 /// Adds `other` to the counter `name` at `mine`; an error naming it on overflow (and `mine`
 /// unchanged).
-pub fn add_checked<T: Counter>(mine: &mut T, other: T, name: &str) -> Result<(), Overflow> {
+pub(crate) fn add_checked<T: Counter>(mine: &mut T, other: T, name: &str) -> Result<(), Overflow> {
     match mine.checked(other) {
         Some(sum) => {
             *mine = sum;
@@ -110,13 +110,13 @@ pub struct Tally {
     /// Decisions that were not forced.
     pub unforced: u64,
     /// Sum of errors, nano-points.
-    pub error_nano: i128,
+    pub(crate) error_nano: i128,
     /// Sum of luck, nano-points.
-    pub luck_nano: i128,
+    pub(crate) luck_nano: i128,
     /// Decisions per class.
     pub classes: ClassCounts,
     /// Decisions not forced whose chosen option is a best one (error at most
-    /// [`AGREEMENT_TOLERANCE`]): the agreement of the engine-assistance screening. Absent
+    /// `AGREEMENT_TOLERANCE`): the agreement of the engine-assistance screening. Absent
     /// (0) from an `aggregates.json` written before it existed.
     #[serde(default)]
     pub agreed: u64,
@@ -124,10 +124,10 @@ pub struct Tally {
 
 /// The most error (in the unit of the decision) of an option that still counts as a best one
 /// in the screening's agreement: values of equal options differ by rounding only.
-pub const AGREEMENT_TOLERANCE: f64 = 1e-6;
+pub(crate) const AGREEMENT_TOLERANCE: f64 = 1e-6;
 
 /// Whether a rated decision counts as agreeing with the oracle: not forced, and the chosen
-/// option within [`AGREEMENT_TOLERANCE`] of the best.
+/// option within `AGREEMENT_TOLERANCE` of the best.
 pub fn agrees(r: &Rated) -> bool {
     !r.forced && r.error <= AGREEMENT_TOLERANCE
 }
@@ -140,7 +140,8 @@ pub struct ClassCounts(pub [u64; 4]);
 
 impl ClassCounts {
     /// Every class, in the order of the counts.
-    pub const CLASSES: [Class; 4] = [Class::Fine, Class::Doubtful, Class::Error, Class::Blunder];
+    pub(crate) const CLASSES: [Class; 4] =
+        [Class::Fine, Class::Doubtful, Class::Error, Class::Blunder];
 
     /// Counts one decision of `class`.
     pub fn add(&mut self, class: Class) {
@@ -290,12 +291,12 @@ impl Tally {
     }
 
     /// Total luck in points.
-    pub fn total_luck(&self) -> f64 {
+    pub(crate) fn total_luck(&self) -> f64 {
         self.luck_nano as f64 / NANO
     }
 
     /// Mean error per decision (0 without decisions).
-    pub fn error_per_decision(&self) -> f64 {
+    pub(crate) fn error_per_decision(&self) -> f64 {
         if self.decisions == 0 {
             0.0
         } else {
@@ -305,7 +306,7 @@ impl Tally {
 
     /// Mean error per decision that was not forced (0 without any): a forced decision has
     /// no error (its options are within 1e-9), so this is the total error over the unforced.
-    pub fn error_per_unforced(&self) -> f64 {
+    pub(crate) fn error_per_unforced(&self) -> f64 {
         if self.unforced == 0 {
             0.0
         } else {
@@ -335,15 +336,15 @@ pub struct PlayerStats {
     /// By round (1-based).
     pub rounds: BTreeMap<u16, Tally>,
     /// Sum over games of the squared game error, micro-points squared (for the confidence interval).
-    pub game_error_sq: i128,
+    pub(crate) game_error_sq: i128,
     /// Dates of the player's games with the games and error that day (for trends).
-    pub days: BTreeMap<String, (u64, i128)>,
+    pub(crate) days: BTreeMap<String, (u64, i128)>,
     /// Dates of the player's games with the games counted here and the sum of their squared
     /// game errors, micro-points squared (for the interval of a trend's month). Absent from an
     /// `aggregates.json` written before it existed: a day whose count here falls short of its
     /// games in [`PlayerStats::days`] has no known spread.
     #[serde(default)]
-    pub days_sq: BTreeMap<String, (u64, i128)>,
+    pub(crate) days_sq: BTreeMap<String, (u64, i128)>,
     /// Finished games (every box filled): those with a result. Absent (0) from an
     /// `aggregates.json` written before results were kept, as are the two sums below.
     #[serde(default)]
@@ -352,12 +353,12 @@ pub struct PlayerStats {
     /// points, the match points won (1 a win, 1/2 a tie, summed over the opponents) in a part
     /// in match points.
     #[serde(default)]
-    pub result_nano: i128,
+    pub(crate) result_nano: i128,
     /// Sum of the net luck of the finished games, nano-units: the player's luck, less the mean
     /// luck of the opponents in a part in match points (their good rolls are the player's bad
     /// luck). `result - net luck` is the result had luck been average.
     #[serde(default)]
-    pub net_luck_nano: i128,
+    pub(crate) net_luck_nano: i128,
     /// The longest near-perfect stretches of non-forced decisions (the screening's evidence).
     #[serde(default, skip_serializing_if = "Stretches::is_empty")]
     pub stretches: Stretches,
@@ -373,7 +374,7 @@ pub fn mean_ci(games: u64, error_nano: i128, error_sq_micro: i128) -> (f64, f64)
 /// The 97.5% quantile of Student's t distribution with `df` degrees of freedom (the factor of
 /// a 95% interval of a mean of `df + 1` values): tabulated to 30, then `1.96 + 2.4 / df`
 /// (within 0.002 of the exact value there).
-pub fn student_t_975(df: u64) -> f64 {
+pub(crate) fn student_t_975(df: u64) -> f64 {
     const TABLE: [f64; 30] = [
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
         2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
@@ -388,7 +389,7 @@ pub fn student_t_975(df: u64) -> f64 {
 
 /// The 95% confidence interval of a mean per game with Student's t factor (for few games, as
 /// in a month of a trend): `(mean, mean)` for fewer than two games.
-pub fn mean_ci_small(games: u64, error_nano: i128, error_sq_micro: i128) -> (f64, f64) {
+pub(crate) fn mean_ci_small(games: u64, error_nano: i128, error_sq_micro: i128) -> (f64, f64) {
     let factor = student_t_975(games.saturating_sub(1));
     mean_interval(games, error_nano, error_sq_micro, factor)
 }
@@ -452,7 +453,7 @@ impl PlayerStats {
     }
 
     /// 95% confidence interval of the error per game (normal approximation, by game), cut at 0.
-    pub fn error_per_game_ci(&self) -> (f64, f64) {
+    pub(crate) fn error_per_game_ci(&self) -> (f64, f64) {
         let (low, high) = mean_ci(self.games, self.all.error_nano, self.game_error_sq);
         // An error is never negative: neither is a bound of its interval.
         (low.max(0.0), high.max(0.0))
@@ -468,7 +469,7 @@ impl PlayerStats {
         per(self.result_nano, self.finished)
     }
 
-    /// Mean net luck per finished game ([`PlayerStats::net_luck_nano`]).
+    /// Mean net luck per finished game (`PlayerStats::net_luck_nano`).
     pub fn net_luck_per_game(&self) -> f64 {
         per(self.net_luck_nano, self.finished)
     }
@@ -552,7 +553,7 @@ fn merge_kinds(mine: &mut [Tally; 3], o: &[Tally; 3]) -> Result<(), Overflow> {
 }
 
 /// Decision kinds, in [`PlayerStats::kinds`] order.
-pub const KINDS: [&str; 3] = ["keep after roll 1", "keep after roll 2", "box choice"];
+pub(crate) const KINDS: [&str; 3] = ["keep after roll 1", "keep after roll 2", "box choice"];
 
 /// The kind of a decision: 0 keep after roll 1, 1 keep after roll 2, 2 box choice.
 pub fn kind(r: &Rated) -> usize {
@@ -594,7 +595,8 @@ impl ErrorHistogram {
     }
 
     /// The error (points) at quantile `q` in 0..=1.
-    pub fn quantile(&self, q: f64) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn quantile(&self, q: f64) -> f64 {
         let total: u64 = self.counts.values().sum();
         if total == 0 {
             return 0.0;
@@ -869,7 +871,7 @@ impl Parts {
     }
 
     /// Games rated in `unit`, in all its parts.
-    pub fn games_in(&self, unit: Unit) -> u64 {
+    pub(crate) fn games_in(&self, unit: Unit) -> u64 {
         self.parts()
             .filter(|(key, _)| key.unit == unit)
             .map(|(_, part)| part.games)
@@ -956,12 +958,12 @@ pub struct Results {
     pub unit: Unit,
     /// Each seat's result: final score in points, or match points won (1 per opponent beaten,
     /// 1/2 per tie).
-    pub of_seat: Vec<f64>,
+    pub(crate) of_seat: Vec<f64>,
 }
 
 impl Results {
     /// The results of a game that ended with `finals` (seat order), in `unit`.
-    pub fn of_finals(finals: &[PlayerSheet], unit: Unit) -> Results {
+    pub(crate) fn of_finals(finals: &[PlayerSheet], unit: Unit) -> Results {
         let of_seat = finals
             .iter()
             .enumerate()

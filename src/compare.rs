@@ -42,7 +42,7 @@ pub struct Comparison {
     /// Largest such difference.
     pub player_max_abs_diff: f64,
     /// The player with the largest difference (the first by name among equals).
-    pub player_max_abs_diff_player: Option<String>,
+    pub(crate) player_max_abs_diff_player: Option<String>,
     /// Largest, over those players, of the difference divided by the half-width of the
     /// player's 95% confidence interval under the reference (how the difference compares with
     /// what the games themselves leave uncertain).

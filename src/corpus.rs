@@ -58,7 +58,7 @@ impl std::fmt::Display for InputFormat {
 }
 
 /// The name a log read from standard input (`-`) goes by in records and messages.
-pub const STDIN_NAME: &str = "<stdin>";
+pub(crate) const STDIN_NAME: &str = "<stdin>";
 
 /// A log file: a regular file read in pieces into the tool's own buffers (never mapped: a file
 /// cut short while it is read gives an error naming it, not a signal), else read as a stream
@@ -95,7 +95,7 @@ impl LogFile {
     }
 
     /// [`LogFile::open`] with the readers set up as `options` say.
-    pub fn open_with(
+    pub(crate) fn open_with(
         path: &Path,
         format: Option<Format>,
         options: &ReadOptions,
@@ -106,7 +106,7 @@ impl LogFile {
     /// [`LogFile::open_with`], adding the bytes read of the file to `bytes_read` (for a
     /// compressed file, the compressed bytes; the first bytes of a regular file, looked at to
     /// recognise it, are counted when its games are read).
-    pub fn open_counting(
+    pub(crate) fn open_counting(
         path: &Path,
         format: Option<Format>,
         options: &ReadOptions,
@@ -199,7 +199,7 @@ impl LogFile {
         &self.path
     }
 
-    /// The name records and messages give the file: its path, or [`STDIN_NAME`].
+    /// The name records and messages give the file: its path, or `STDIN_NAME`.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -207,12 +207,6 @@ impl LogFile {
     /// The format the file is read as.
     pub fn format(&self) -> Format {
         self.format
-    }
-
-    /// Whether the file is read as a stream (read once, in one piece: see
-    /// [`LogFile::for_each_game_in`]).
-    pub fn is_stream(&self) -> bool {
-        matches!(self.source, Source::Stream(_))
     }
 
     /// The identity of the regular file the bytes come from when it was opened; `None` for
@@ -223,14 +217,14 @@ impl LogFile {
 
     /// How the file changed while it was read ("FILE changed while being read (was N bytes,
     /// now M)"), if a read found it changed: the read then ended with an error in place of
-    /// the game it was in (see [`LogFile::change_in`]).
+    /// the game it was in (see `LogFile::change_in`).
     pub fn changed(&self) -> Option<String> {
         self.watched.as_ref().and_then(|file| file.changed())
     }
 
     /// The change `error` reports, if it is the error that ended a read of this file because
     /// the file changed ([`LogFile::changed`]), rather than a syntax error.
-    pub fn change_in(&self, error: &ParseError) -> Option<String> {
+    pub(crate) fn change_in(&self, error: &ParseError) -> Option<String> {
         self.changed()
             .filter(|change| error.found.contains(change.as_str()))
     }
@@ -252,7 +246,7 @@ impl LogFile {
     ///
     /// A file that changes while it is read (cut short, rewritten, grown) ends the read with an
     /// error naming it in place of the game being read ([`LogFile::change_in`] tells it).
-    pub fn for_each_game_in(
+    pub(crate) fn for_each_game_in(
         &self,
         range: Option<Range<u64>>,
         mut each: impl FnMut(Result<&mut GameRecord, ParseError>),
@@ -456,7 +450,7 @@ const ENDINGS: [Termination; 4] = [
 
 impl SkipReason {
     /// The reason a replay gives.
-    pub fn of_replay(skip: &Skip) -> SkipReason {
+    pub(crate) fn of_replay(skip: &Skip) -> SkipReason {
         match skip {
             Skip::Invalid(v) => SkipReason::Broken(v.rule),
             Skip::Unfinished(t) => SkipReason::Unfinished(*t),
@@ -465,7 +459,7 @@ impl SkipReason {
 
     /// The reason named `text` (as [`Display`](std::fmt::Display) writes it); an unknown name
     /// is kept as [`SkipReason::Other`].
-    pub fn from_name(text: &str) -> SkipReason {
+    pub(crate) fn from_name(text: &str) -> SkipReason {
         let fixed = [
             SkipReason::SyntaxError,
             SkipReason::DamagedLines,
@@ -586,7 +580,7 @@ impl Summary {
 
 /// A 128-bit fingerprint of a game id (two SipHash runs, fixed keys): the ids seen take 16
 /// bytes a game, and two different ids share a fingerprint with odds of about 2^-128 a pair.
-pub fn fingerprint(id: &str) -> u128 {
+pub(crate) fn fingerprint(id: &str) -> u128 {
     use std::hash::{Hash, Hasher};
     let half = |salt: u8| {
         let mut h = std::hash::DefaultHasher::new();
@@ -639,7 +633,7 @@ impl CorpusReader {
     }
 
     /// A reader with the given replay options, its file readers set up as `read` says.
-    pub fn for_options(options: ReplayOptions, read: &ReadOptions) -> CorpusReader {
+    pub(crate) fn for_options(options: ReplayOptions, read: &ReadOptions) -> CorpusReader {
         CorpusReader {
             read_options: read.clone(),
             ..CorpusReader::new(options)
@@ -655,7 +649,7 @@ impl CorpusReader {
 
     /// Adds the bytes read of every file this reader opens from now on to `counter` (which
     /// another thread may read while the run goes on).
-    pub fn count_bytes_in(&mut self, counter: Arc<AtomicU64>) {
+    pub(crate) fn count_bytes_in(&mut self, counter: Arc<AtomicU64>) {
         self.bytes_read = counter;
     }
 
@@ -674,7 +668,7 @@ impl CorpusReader {
     /// [`LogFile::for_each_game_in`]). A file that cannot be opened is handled as
     /// [`OpenError::in_range`] says: counted, ignored, or (returned) a reason for the caller to
     /// fail.
-    pub fn read_path_in(
+    pub(crate) fn read_path_in(
         &mut self,
         path: &Path,
         format: Option<Format>,
@@ -705,7 +699,7 @@ impl CorpusReader {
     }
 
     /// Like [`CorpusReader::read`], for the games that begin in `range` (every game if `None`).
-    pub fn read_in(
+    pub(crate) fn read_in(
         &mut self,
         file: &LogFile,
         range: Option<Range<u64>>,

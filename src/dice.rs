@@ -10,11 +10,11 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// Number of faces of a die.
-pub const FACES: usize = 6;
+pub(crate) const FACES: usize = 6;
 /// Number of dice in a roll.
 pub const DICE: usize = 5;
 /// Number of keeps (multisets of 0..=5 dice).
-pub const KEEPS: usize = 462;
+pub(crate) const KEEPS: usize = 462;
 /// Number of rolls (multisets of exactly 5 dice).
 pub const ROLLS: usize = 252;
 /// Keep index of the first roll (the first keep of size 5).
@@ -32,7 +32,7 @@ pub struct Dice {
 
 impl Dice {
     /// The multiset with the given number of dice of each face.
-    pub const fn from_counts(counts: [u8; FACES]) -> Dice {
+    pub(crate) const fn from_counts(counts: [u8; FACES]) -> Dice {
         Dice { counts }
     }
 
@@ -44,7 +44,7 @@ impl Dice {
 
     /// The multiset of the given faces (1..=6); `None` if a face is out of range or there are
     /// more than `most` dice (at most [`MAX_DICE`]).
-    pub fn from_faces_up_to(faces: &[u8], most: usize) -> Option<Dice> {
+    pub(crate) fn from_faces_up_to(faces: &[u8], most: usize) -> Option<Dice> {
         if faces.len() > most.min(MAX_DICE) {
             return None;
         }
@@ -96,7 +96,7 @@ impl Dice {
     }
 
     /// True when every die of `self` is also in `other` (multiset containment).
-    pub fn is_subset_of(&self, other: &Dice) -> bool {
+    pub(crate) fn is_subset_of(&self, other: &Dice) -> bool {
         self.counts.iter().zip(other.counts).all(|(&a, b)| a <= b)
     }
 

@@ -20,10 +20,10 @@ use std::fmt;
 /// Most free boxes (both sheets) for which a two-player position is valued exactly when no
 /// method is given (a few seconds at most; see PERFORMANCE.md). Not the `reference` oracle's
 /// exact range for rating games (`emp:1/exact:8`, `crate::rate`).
-pub const EVAL_EXACT_FREE: u32 = 10;
+pub(crate) const EVAL_EXACT_FREE: u32 = 10;
 
 /// What to value: a checked position, the opponents' sheets (in seat order after the mover),
-/// the method for opponents (`None`: the default, see [`default_method`]) and, for a solitaire
+/// the method for opponents (`None`: the default, see `default_method`) and, for a solitaire
 /// position, a target total whose largest probability of being reached ranks the options.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
@@ -221,7 +221,7 @@ impl std::error::Error for EvalError {}
 
 /// The method for a position with opponents when none is given: exact for two players with at
 /// most [`EVAL_EXACT_FREE`] boxes free in all, else EMP(1).
-pub fn default_method(players: usize, free: u32) -> Method {
+pub(crate) fn default_method(players: usize, free: u32) -> Method {
     if players == 2 && free <= EVAL_EXACT_FREE {
         Method::Exact
     } else {

@@ -6,11 +6,11 @@
 //! - faces: Pearson's chi-square of the face counts against 1/6 each (5 degrees of freedom);
 //! - sums: for each number n = 1..5 of fresh dice, the sums of the rolls of n fresh dice
 //!   against their exact distribution, adjacent sums pooled until every cell expects at least
-//!   [`MIN_EXPECTED`] rolls ([`pool_cells`]); the chi-squares of the five n are added (their
+//!   `MIN_EXPECTED` rolls (`pool_cells`); the chi-squares of the five n are added (their
 //!   rolls are disjoint, so their degrees of freedom add);
 //! - five of a kind: rolls that show five of a kind (kept and fresh dice together) against the
 //!   exact expectation given each roll's keep; the count is a sum of independent binomials, its
-//!   two-sided p-value exact ([`five_of_a_kind_p`]) for small counts, else by the normal
+//!   two-sided p-value exact (`five_of_a_kind_p`) for small counts, else by the normal
 //!   approximation with continuity correction;
 //! - serial dependence: the fresh dice of a roll that show a face among the fresh dice of the
 //!   same player's previous roll in the game; under fair independent dice a fresh die matches
@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 /// The dice one roll brought: who rolled them and how many of each face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FreshRoll {
+pub(crate) struct FreshRoll {
     /// The roller's seat (0-based).
     pub seat: u8,
     /// Which roll of the turn (1-3).
@@ -56,7 +56,7 @@ impl FreshRoll {
 /// brings five dice; a later roll brings the dice of the table minus those kept after the roll
 /// before. A roll whose kept dice are not on the table (a replay stopped by a broken rule never
 /// yields one) is left out.
-pub fn fresh_rolls(replayed: &Replayed) -> Vec<FreshRoll> {
+pub(crate) fn fresh_rolls(replayed: &Replayed) -> Vec<FreshRoll> {
     let mut rolls = Vec::with_capacity(replayed.decisions.len());
     let mut kept: Option<(u16, Dice)> = None;
     for decision in &replayed.decisions {
@@ -80,7 +80,7 @@ pub fn fresh_rolls(replayed: &Replayed) -> Vec<FreshRoll> {
 /// The exact probability that rolling `5 - kept.len()` fair dice beside `kept` shows five of a
 /// kind: `6 / 6^5` when nothing is kept, `(1/6)^n` when the kept dice all show one face, 0 when
 /// they show two faces.
-pub fn five_of_a_kind_probability(kept: &Dice) -> f64 {
+pub(crate) fn five_of_a_kind_probability(kept: &Dice) -> f64 {
     let counts = kept.counts();
     let faces = counts.iter().filter(|&&c| c > 0).count();
     let rolled = 5 - kept.len() as i32;
@@ -93,7 +93,7 @@ pub fn five_of_a_kind_probability(kept: &Dice) -> f64 {
 
 /// Pearson's chi-square statistic of `observed` counts against `expected` counts (cells with
 /// no expected count are left out).
-pub fn chi_square(observed: &[u64], expected: &[f64]) -> f64 {
+pub(crate) fn chi_square(observed: &[u64], expected: &[f64]) -> f64 {
     observed
         .iter()
         .zip(expected)
@@ -107,7 +107,7 @@ pub fn chi_square(observed: &[u64], expected: &[f64]) -> f64 {
 
 /// The probability that a chi-square variable with `df` degrees of freedom is at least `x`:
 /// the regularized upper incomplete gamma function `Q(df / 2, x / 2)`.
-pub fn chi_square_p(x: f64, df: u32) -> f64 {
+pub(crate) fn chi_square_p(x: f64, df: u32) -> f64 {
     if df == 0 || !x.is_finite() {
         return if x.is_finite() { 1.0 } else { 0.0 };
     }
@@ -211,7 +211,7 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 
 /// Benjamini and Hochberg's step-up adjustment of `p` (false discovery rate): the adjusted
 /// p-values, in the order given.
-pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
+pub(crate) fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
     let (m, order) = (p.len(), ascending(p));
     let mut adjusted = vec![0.0; m];
     let mut running: f64 = 1.0;
@@ -223,17 +223,17 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
 }
 
 /// Most fresh dice a roll has.
-pub const MAX_FRESH: usize = 5;
+pub(crate) const MAX_FRESH: usize = 5;
 
 /// Greatest sum of [`MAX_FRESH`] dice, the size of a sum histogram less one.
-pub const MAX_SUM: usize = 6 * MAX_FRESH;
+pub(crate) const MAX_SUM: usize = 6 * MAX_FRESH;
 
 /// Least expected count of a chi-square cell: sums are pooled until every cell expects this.
-pub const MIN_EXPECTED: f64 = 5.0;
+pub(crate) const MIN_EXPECTED: f64 = 5.0;
 
 /// Below this many five-of-a-kind rolls (observed and expected), the five-of-a-kind p-value is
 /// exact; above, the normal approximation is used.
-pub const EXACT_FIVE_LIMIT: u64 = 2_000;
+pub(crate) const EXACT_FIVE_LIMIT: u64 = 2_000;
 
 /// The default level of the verdict: `unfair` when the adjusted p-value is below it.
 pub const DEFAULT_LEVEL: f64 = 0.01;
@@ -327,18 +327,18 @@ pub struct DiceCounts {
     /// Rolls by the keep before them, for five of a kind: `[k]` counts the rolls after a keep of
     /// `k` dice all of one face (`k = 0`: nothing kept). Rolls after a keep of two faces cannot
     /// show five of a kind and are not counted.
-    pub five_chances: [u64; MAX_FRESH],
+    pub(crate) five_chances: [u64; MAX_FRESH],
     /// Rolls counted in `five_chances` that show five of a kind.
-    pub five_observed: u64,
+    pub(crate) five_observed: u64,
     /// Fresh dice of rolls that follow another roll of the same player in the game.
-    pub serial_dice: u64,
+    pub(crate) serial_dice: u64,
     /// Those that show a face among the fresh dice of that previous roll.
-    pub serial_matches: u64,
+    pub(crate) serial_matches: u64,
     /// Six times their expected number: the sum over rolls of `m * s` (m fresh dice, s distinct
     /// faces among the previous roll's fresh dice).
-    pub serial_expected_x6: u64,
+    pub(crate) serial_expected_x6: u64,
     /// 36 times the variance of their number: the sum over rolls of `m * s * (6 - s)`.
-    pub serial_variance_x36: u64,
+    pub(crate) serial_variance_x36: u64,
 }
 
 impl Default for DiceCounts {
@@ -503,7 +503,7 @@ pub fn count_corpus(
 
 /// The exact distribution of the sum of `n` fair dice: `[s]` is `P(sum = s)` for `s` from 0 to
 /// `6 n` (0 below `n`).
-pub fn sum_distribution(n: usize) -> Vec<f64> {
+pub(crate) fn sum_distribution(n: usize) -> Vec<f64> {
     let mut ways = vec![1.0f64];
     for _ in 0..n {
         let mut next = vec![0.0; ways.len() + 6];
@@ -521,7 +521,7 @@ pub fn sum_distribution(n: usize) -> Vec<f64> {
 /// Pools adjacent cells (in order) until each expects at least [`MIN_EXPECTED`]: a cell is
 /// closed once its expectation reaches it, and a short remainder joins the last closed cell.
 /// Returns the pooled `(observed, expected)` cells (one cell if the total expects less).
-pub fn pool_cells(observed: &[u64], expected: &[f64]) -> Vec<(u64, f64)> {
+pub(crate) fn pool_cells(observed: &[u64], expected: &[f64]) -> Vec<(u64, f64)> {
     let mut cells: Vec<(u64, f64)> = Vec::new();
     let (mut o, mut e) = (0u64, 0.0f64);
     for (&ob, &ex) in observed.iter().zip(expected) {
@@ -575,11 +575,11 @@ impl ChiSquareTest {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CountTest {
     /// The count observed.
-    pub observed: u64,
+    pub(crate) observed: u64,
     /// Its expectation under fair independent dice.
     pub expected: f64,
     /// Its variance under fair independent dice.
-    pub variance: f64,
+    pub(crate) variance: f64,
     /// `(observed - expected) / sqrt(variance)` (0 without variance).
     pub z: f64,
     /// Two-sided p-value (1 without variance).
@@ -604,14 +604,14 @@ impl CountTest {
     }
 
     /// Whether there is anything to test (a positive variance).
-    pub fn has_data(&self) -> bool {
+    pub(crate) fn has_data(&self) -> bool {
         self.variance > 0.0
     }
 }
 
 /// The two-sided p-value of a normal deviate `z`: `P(|Z| >= |z|)` (= a chi-square of 1 degree
 /// of freedom at `z²`).
-pub fn normal_two_sided_p(z: f64) -> f64 {
+pub(crate) fn normal_two_sided_p(z: f64) -> f64 {
     chi_square_p(z * z, 1)
 }
 
@@ -624,7 +624,7 @@ fn ln_choose(n: u64, k: u64) -> f64 {
 /// probability)`: `min(1, 2 min(P(X <= observed), P(X >= observed)))`, exact (the distribution
 /// convolved up to `observed`) when `observed` and the expectation are at most
 /// [`EXACT_FIVE_LIMIT`], else by the normal approximation with continuity correction.
-pub fn five_of_a_kind_p(observed: u64, binomials: &[(u64, f64)]) -> f64 {
+pub(crate) fn five_of_a_kind_p(observed: u64, binomials: &[(u64, f64)]) -> f64 {
     // Certain successes shift the count; impossible ones add nothing.
     let certain: u64 = binomials.iter().filter(|b| b.1 >= 1.0).map(|b| b.0).sum();
     let random: Vec<(u64, f64)> = binomials
@@ -690,7 +690,7 @@ impl Adjust {
     }
 
     /// The adjusted p-values of `p`, in the order given.
-    pub fn apply(self, p: &[f64]) -> Vec<f64> {
+    pub(crate) fn apply(self, p: &[f64]) -> Vec<f64> {
         match self {
             Adjust::Holm => holm(p),
             Adjust::BenjaminiHochberg => benjamini_hochberg(p),
@@ -744,7 +744,7 @@ pub struct GroupFairness {
     /// Face counts against 1/6 each.
     pub faces: ChiSquareTest,
     /// Sums of the rolls of n fresh dice against their exact distribution, per n = 1..5.
-    pub sums_by_dice: [ChiSquareTest; MAX_FRESH],
+    pub(crate) sums_by_dice: [ChiSquareTest; MAX_FRESH],
     /// The five sum tests together (chi-squares and degrees of freedom added).
     pub sums: ChiSquareTest,
     /// Rolls showing five of a kind against their expectation given the keeps.
@@ -762,7 +762,7 @@ pub struct GroupFairness {
 }
 
 /// The face test of `counts`.
-pub fn face_test(counts: &DiceCounts) -> ChiSquareTest {
+pub(crate) fn face_test(counts: &DiceCounts) -> ChiSquareTest {
     let n = counts.fresh_dice();
     if n == 0 {
         return ChiSquareTest {
@@ -781,7 +781,7 @@ pub fn face_test(counts: &DiceCounts) -> ChiSquareTest {
 }
 
 /// The expected counts of the sums of `rolls` rolls of `n` fresh dice (index: the sum).
-pub fn expected_sums(n: usize, rolls: u64) -> Vec<f64> {
+pub(crate) fn expected_sums(n: usize, rolls: u64) -> Vec<f64> {
     sum_distribution(n)
         .into_iter()
         .map(|p| p * rolls as f64)
@@ -789,7 +789,7 @@ pub fn expected_sums(n: usize, rolls: u64) -> Vec<f64> {
 }
 
 /// The sum test of the rolls of `n` fresh dice (pooled cells, see [`pool_cells`]).
-pub fn sum_test(counts: &DiceCounts, n: usize) -> ChiSquareTest {
+pub(crate) fn sum_test(counts: &DiceCounts, n: usize) -> ChiSquareTest {
     let observed = &counts.sums[n - 1][..=6 * n];
     let rolls: u64 = observed.iter().sum();
     let expected = expected_sums(n, rolls);
@@ -797,7 +797,7 @@ pub fn sum_test(counts: &DiceCounts, n: usize) -> ChiSquareTest {
 }
 
 /// The five-of-a-kind test of `counts`.
-pub fn five_of_a_kind_test(counts: &DiceCounts) -> CountTest {
+pub(crate) fn five_of_a_kind_test(counts: &DiceCounts) -> CountTest {
     let binomials: Vec<(u64, f64)> = (0..MAX_FRESH)
         .map(|kept| {
             let p = if kept == 0 {
@@ -818,7 +818,7 @@ pub fn five_of_a_kind_test(counts: &DiceCounts) -> CountTest {
 }
 
 /// The serial test of `counts`.
-pub fn serial_test(counts: &DiceCounts) -> CountTest {
+pub(crate) fn serial_test(counts: &DiceCounts) -> CountTest {
     let expected = counts.serial_expected_x6 as f64 / 6.0;
     let variance = counts.serial_variance_x36 as f64 / 36.0;
     let mut test = CountTest::new(counts.serial_matches, expected, variance, 1.0);
@@ -849,7 +849,7 @@ pub fn assess(counts: &FairnessCounts, adjust: Adjust, level: f64) -> Vec<GroupF
 }
 
 /// The tests of one group, before the correction for the number of groups.
-pub fn assess_group(name: &str, counts: &DiceCounts) -> GroupFairness {
+pub(crate) fn assess_group(name: &str, counts: &DiceCounts) -> GroupFairness {
     let faces = face_test(counts);
     let sums_by_dice: [ChiSquareTest; MAX_FRESH] = std::array::from_fn(|i| sum_test(counts, i + 1));
     let chi2 = sums_by_dice.iter().map(|t| t.chi2).sum();

@@ -3,7 +3,7 @@
 //! a signal), and watched for change.
 //!
 //! A file another program truncates or rewrites while the tool reads it is reported as an
-//! error naming it ([`WatchedFile`]): its length and modification time are taken when it is
+//! error naming it (`WatchedFile`): its length and modification time are taken when it is
 //! opened and checked again at every read. A FIFO is opened without blocking and waited on for
 //! a writer a bounded time ([`fifo_wait`]); devices are refused ([`refusal`]).
 
@@ -15,13 +15,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Environment variable: how many seconds a FIFO given as input is waited on for a writer.
-pub const FIFO_WAIT_ENV: &str = "DICELENS_FIFO_WAIT";
+pub(crate) const FIFO_WAIT_ENV: &str = "DICELENS_FIFO_WAIT";
 
 /// How long a FIFO is waited on for a writer when [`FIFO_WAIT_ENV`] is not set.
-pub const DEFAULT_FIFO_WAIT: Duration = Duration::from_secs(5);
+pub(crate) const DEFAULT_FIFO_WAIT: Duration = Duration::from_secs(5);
 
 /// How long a FIFO given as input is waited on for a writer: `$DICELENS_FIFO_WAIT` seconds
-/// (a number such as `5` or `0.5`), else [`DEFAULT_FIFO_WAIT`].
+/// (a number such as `5` or `0.5`), else `DEFAULT_FIFO_WAIT`.
 pub fn fifo_wait() -> Result<Duration, String> {
     seconds_from_env(FIFO_WAIT_ENV, DEFAULT_FIFO_WAIT)
 }
@@ -53,7 +53,7 @@ fn seconds_error(name: &str, text: &str) -> String {
 }
 
 /// What a file that is not a regular file is, for messages: `a directory`, `a FIFO`...
-pub fn kind_name(metadata: &Metadata) -> &'static str {
+pub(crate) fn kind_name(metadata: &Metadata) -> &'static str {
     let kind = metadata.file_type();
     #[cfg(unix)]
     {
@@ -97,7 +97,7 @@ pub fn is_fifo(metadata: &Metadata) -> bool {
 }
 
 /// Whether `metadata` is the null device (`/dev/null`), which reads as empty at once.
-pub fn is_null_device(metadata: &Metadata) -> bool {
+pub(crate) fn is_null_device(metadata: &Metadata) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -173,7 +173,7 @@ pub fn open_input(path: &Path) -> Result<Input, String> {
 }
 
 /// What this process's standard input is (a pipe, a file, a terminal...).
-pub fn stdin_metadata() -> io::Result<Metadata> {
+pub(crate) fn stdin_metadata() -> io::Result<Metadata> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
@@ -210,7 +210,7 @@ fn is_stdin(metadata: &Metadata) -> bool {
 /// Opens `path` for reading without blocking on it (a FIFO without a writer, a device that
 /// waits for a carrier); reads from the file may then return `WouldBlock` until
 /// [`set_blocking`] is called.
-pub fn open_nonblocking(path: &Path) -> io::Result<File> {
+pub(crate) fn open_nonblocking(path: &Path) -> io::Result<File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -222,7 +222,7 @@ pub fn open_nonblocking(path: &Path) -> io::Result<File> {
 }
 
 /// Makes reads from `file` wait for data again (undoes [`open_nonblocking`]).
-pub fn set_blocking(file: &File) -> io::Result<()> {
+pub(crate) fn set_blocking(file: &File) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;
@@ -247,7 +247,7 @@ pub fn set_blocking(file: &File) -> io::Result<()> {
 /// then makes it blocking. Returns the bytes already read (some or none): the stream is these
 /// followed by the rest of `fifo`. A writer that came and went without writing leaves an
 /// empty stream. Fails when no writer came in time (the message says so).
-pub fn wait_for_writer(fifo: &File, wait: Duration) -> io::Result<Vec<u8>> {
+pub(crate) fn wait_for_writer(fifo: &File, wait: Duration) -> io::Result<Vec<u8>> {
     let deadline = Instant::now() + wait;
     let mut first = vec![0u8; 64 << 10];
     loop {
@@ -349,7 +349,7 @@ impl FileIdentity {
 
     /// How `now` differs from this identity ("replaced by another file", "was N bytes, now
     /// M", "modified, still N bytes"), or `None` if it is the same file, unchanged.
-    pub fn change_to(&self, now: &FileIdentity) -> Option<String> {
+    pub(crate) fn change_to(&self, now: &FileIdentity) -> Option<String> {
         if (self.device, self.inode) != (now.device, now.inode) {
             Some("replaced by another file".to_string())
         } else if self.len != now.len {
@@ -367,7 +367,7 @@ impl FileIdentity {
 /// naming it ("FILE changed while being read (was N bytes, now M)") if not; a file cut short
 /// under a read fails the same way. Reads are positioned (several readers may share it) and
 /// never go past the length it had when it was opened.
-pub struct WatchedFile {
+pub(crate) struct WatchedFile {
     file: File,
     name: String,
     len: u64,
@@ -402,11 +402,6 @@ impl WatchedFile {
         self.len
     }
 
-    /// Whether the file was empty when it was opened.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The message of the first change a read found ("FILE changed while being read (was N
     /// bytes, now M)"), if one did.
     pub fn changed(&self) -> Option<String> {
@@ -420,7 +415,7 @@ impl WatchedFile {
 
     /// How the file had changed when a read first found it changed ("was N bytes, now M",
     /// "modified, still N bytes"), if one did.
-    pub fn how_changed(&self) -> Option<String> {
+    pub(crate) fn how_changed(&self) -> Option<String> {
         self.changed.lock().ok().and_then(|found| found.clone())
     }
 
@@ -449,7 +444,7 @@ impl WatchedFile {
 
     /// Reads bytes at `offset` into `buf` (at most up to the length at opening; 0 there),
     /// after checking the file is unchanged.
-    pub fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    pub(crate) fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         self.check()?;
         let left = self.len.saturating_sub(offset);
         let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
@@ -470,7 +465,7 @@ impl WatchedFile {
 
     /// Fills `buf` with the bytes at `offset` (see [`WatchedFile::read_at`]); fails if the
     /// file ends first.
-    pub fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    pub(crate) fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         let mut done = 0;
         while done < buf.len() {
             let n = self.read_at(&mut buf[done..], offset + done as u64)?;
@@ -497,7 +492,7 @@ impl WatchedFile {
 
 /// A reader that adds the bytes it reads to a counter another thread may read (how far the
 /// reading of a run has gone, for its progress).
-pub struct CountingReader<R> {
+pub(crate) struct CountingReader<R> {
     inner: R,
     count: Arc<AtomicU64>,
 }
@@ -520,7 +515,7 @@ impl<R: Read> Read for CountingReader<R> {
 /// Asks the kernel to back `buf` with huge pages where it can (Linux; a hint, ignored
 /// elsewhere or when refused): a table of hundreds of megabytes read into it then takes
 /// hundreds of page faults instead of a hundred thousand.
-pub fn advise_huge_pages(buf: &mut [u64]) {
+pub(crate) fn advise_huge_pages(buf: &mut [u64]) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
@@ -557,7 +552,7 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 
 /// A [`WatchedFile`] read as a stream from its first byte (by positioned reads: several
 /// readers of one file do not disturb each other).
-pub struct WatchedReader<F> {
+pub(crate) struct WatchedReader<F> {
     file: F,
     offset: u64,
 }

@@ -130,6 +130,7 @@ pub use corpus::{InputFormat, SkipReason};
 pub use dice::Dice;
 pub use dicelens_parsers::{Format, GameReader, GameRecord, ParseError};
 pub use evaluate::{evaluate, EvalError, Evaluation, Question};
+pub use game_hash::ContentHash;
 pub use pipeline::{analyze, Analysis, AnalyzeError, Analyzer, DecisionSink, Options};
 pub use position::Position;
 pub use rate::{

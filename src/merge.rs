@@ -35,7 +35,7 @@ pub struct Shard {
     pub aggregates: Parts,
     /// Its `summary.json`.
     pub summary: SummaryFile,
-    /// Its `games.csv` (empty unless read: [`Shard::read_with_games`]).
+    /// Its `games.csv` (empty unless read: `Shard::read_with_games`).
     pub games: Vec<GameRow>,
 }
 
@@ -79,7 +79,7 @@ pub enum MergeError {
     /// Duplicates that cannot be subtracted (their logs changed or cannot be found), without
     /// [`MergeOptions::force`]: the merged counts would be wrong.
     NotSubtracted(Vec<NotSubtracted>),
-    /// Two analyses rated by different oracles ([`merged_oracle`]): their numbers are not
+    /// Two analyses rated by different oracles (`merged_oracle`): their numbers are not
     /// comparable.
     DifferentOracles {
         /// The one before.
@@ -208,7 +208,7 @@ impl Shard {
 
     /// Reads the analysis in `dir` with its `games.csv` (which [`merge`] needs to find the
     /// games rated twice).
-    pub fn read_with_games(dir: &Path) -> Result<Shard, MergeError> {
+    pub(crate) fn read_with_games(dir: &Path) -> Result<Shard, MergeError> {
         let mut shard = Shard::read(dir)?;
         read_game_rows(&dir.join("games.csv"), |row| shard.games.push(row))
             .map_err(MergeError::NotGames)?;
@@ -346,7 +346,7 @@ struct Duplicate {
 /// rule set, names no oracle for it). An error ([`MergeError::DifferentOracles`]) naming the
 /// first two shards rated by different oracles: another oracle spec, other thresholds, or
 /// another description of a part both describe.
-pub fn merged_oracle(shards: &[Shard]) -> Result<String, MergeError> {
+pub(crate) fn merged_oracle(shards: &[Shard]) -> Result<String, MergeError> {
     let Some(first) = shards.first() else {
         return Err(MergeError::NoAnalysis);
     };
@@ -409,10 +409,10 @@ fn thresholds_text(summary: &SummaryFile) -> String {
     }
 }
 
-/// Merges `shards` (read with [`Shard::read_with_games`]; at least one): sums their statistics
+/// Merges `shards` (read with `Shard::read_with_games`; at least one): sums their statistics
 /// and subtracts every later occurrence of a game id, read again from its log, checked against
 /// its content hash, and rated with the shards' oracle. Shards rated by different oracles are
-/// an error ([`merged_oracle`]); ids under which two shards rated different games are
+/// an error (`merged_oracle`); ids under which two shards rated different games are
 /// reported to `progress` as notices. A duplicate that cannot be subtracted is an error
 /// ([`MergeError::NotSubtracted`]), unless `options.force` (then a notice, and listed in the
 /// summary); so is a sum that overflows.

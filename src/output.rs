@@ -1,7 +1,7 @@
 //! Outputs complete or absent. Every file a command writes is first written to a temporary file
 //! beside its target (`.dicelens-tmp-PID-N-NAME`, in the target's directory), flushed to disk,
 //! and renamed onto the target only once every output of the run is written ([`PendingFile`],
-//! [`Finished`], [`write_file`]). A failure before that (a full disk, or a run that fails for
+//! [`Finished`], `write_file`). A failure before that (a full disk, or a run that fails for
 //! another reason) leaves the previous outputs as they were, and no temporary file behind.
 //!
 //! An output directory ([`OutputDir`]: `analyze --out`, `merge --out`) also gets a manifest,
@@ -83,7 +83,7 @@ pub const LOCK: &str = ".dicelens-lock";
 /// manifest that holds only these (an earlier version's outputs, or a run interrupted while it
 /// renamed its files) is taken as an earlier run's; they are removed when a run does not write
 /// them again.
-pub const KNOWN_OUTPUTS: [&str; 9] = [
+pub(crate) const KNOWN_OUTPUTS: [&str; 9] = [
     "aggregates.json",
     "decisions.csv",
     "games.csv",
@@ -98,7 +98,7 @@ pub const KNOWN_OUTPUTS: [&str; 9] = [
 /// The subdirectories `analyze` and `merge` may write pages into (`players/`, `games/`). Their
 /// HTML files in a directory without a manifest are taken as an earlier run's, as
 /// [`KNOWN_OUTPUTS`] are.
-pub const KNOWN_OUTPUT_DIRS: [&str; 2] = ["games", "players"];
+pub(crate) const KNOWN_OUTPUT_DIRS: [&str; 2] = ["games", "players"];
 
 /// The test hook's environment variable: writes to output files fail once the process has
 /// written this many bytes to them in all.
@@ -145,7 +145,7 @@ fn subdirectory(name: &str) -> Option<&str> {
 /// directory: ASCII letters, digits, `-` and `_` kept (at most 80), anything else `_`; when
 /// anything was replaced or cut, `-` and 8 hex digits of the text's FNV-1a hash follow, so two
 /// texts never share a file (`ann.html`, `a_b-1c2d3e4f.html` for `a b`).
-pub fn page_file_name(text: &str) -> String {
+pub(crate) fn page_file_name(text: &str) -> String {
     let safe: String = text
         .chars()
         .map(|c| {
@@ -493,12 +493,12 @@ pub fn commit_all(files: Vec<Finished>) -> Result<(), WriteError> {
 
 /// Writes `path` whole or not at all: `content` goes to a temporary file beside it, renamed onto
 /// it once flushed to disk (a character device or FIFO is written through; see the module).
-pub fn write_file(path: &Path, content: &[u8]) -> Result<(), WriteError> {
+pub(crate) fn write_file(path: &Path, content: &[u8]) -> Result<(), WriteError> {
     write_parts(path, &[content])
 }
 
 /// Writes `path` whole or not at all, as [`write_file`] does, from `parts` one after the other.
-pub fn write_parts(path: &Path, parts: &[&[u8]]) -> Result<(), WriteError> {
+pub(crate) fn write_parts(path: &Path, parts: &[&[u8]]) -> Result<(), WriteError> {
     prepare_parts(path, parts)?.commit()
 }
 
@@ -724,7 +724,7 @@ impl OutputDir {
     /// ([`LOCK`]). Refused: a path that is not a directory (a link to a directory is
     /// followed; a link to nothing is refused, never replaced), a directory another run is
     /// writing into ([`OutputError::InUse`]), and a directory that holds files and no manifest
-    /// unless every one is an output name ([`KNOWN_OUTPUTS`]).
+    /// unless every one is an output name (`KNOWN_OUTPUTS`).
     pub fn open(dir: &Path) -> Result<OutputDir, OutputError> {
         let created = match fs::metadata(dir) {
             Ok(meta) if meta.is_dir() => false,

@@ -30,8 +30,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Games read before a batch is rated in parallel (bounds memory whatever the corpus size).
-pub const BATCH: usize = 4096;
-/// Games of the first batch of a run; each next batch is twice as large, up to [`BATCH`].
+pub(crate) const BATCH: usize = 4096;
+/// Games of the first batch of a run; each next batch is twice as large, up to `BATCH`.
 pub const FIRST_BATCH: usize = 256;
 /// Games one worker rates into one partial aggregate.
 const CHUNK: usize = 128;
@@ -83,11 +83,11 @@ pub struct MeterReading {
     /// Games rated.
     pub games_rated: u64,
     /// Bytes of the run read.
-    pub bytes_read: u64,
+    pub(crate) bytes_read: u64,
     /// Bytes of the run, when known.
-    pub bytes_total: Option<u64>,
+    pub(crate) bytes_total: Option<u64>,
     /// The games to rate, when known before the run.
-    pub games_known: Option<u64>,
+    pub(crate) games_known: Option<u64>,
 }
 
 impl MeterReading {
@@ -113,7 +113,7 @@ impl MeterReading {
 impl RunMeter {
     /// A meter for a run over `files`, of the byte `range` of the one file if given: their
     /// sizes are looked up now (unknown for standard input, pipes and FIFOs).
-    pub fn for_files(files: &[PathBuf], range: Option<&Range<u64>>) -> RunMeter {
+    pub(crate) fn for_files(files: &[PathBuf], range: Option<&Range<u64>>) -> RunMeter {
         let sizes: Option<u64> = files.iter().map(|path| input_size(path)).sum();
         let (bytes_before, bytes_total) = match range {
             Some(range) => (
@@ -131,7 +131,7 @@ impl RunMeter {
     }
 
     /// A meter for rating `games` games held in memory (no file to read).
-    pub fn for_games(games: u64) -> RunMeter {
+    pub(crate) fn for_games(games: u64) -> RunMeter {
         RunMeter {
             games_read: AtomicU64::new(games),
             games_known: Some(games),
@@ -140,12 +140,12 @@ impl RunMeter {
     }
 
     /// The counter of the bytes read, for the reader to add to.
-    pub fn bytes_counter(&self) -> Arc<AtomicU64> {
+    pub(crate) fn bytes_counter(&self) -> Arc<AtomicU64> {
         Arc::clone(&self.bytes_read)
     }
 
     /// One more game read, to be rated.
-    pub fn game_read(&self) {
+    pub(crate) fn game_read(&self) {
         self.games_read.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -155,12 +155,12 @@ impl RunMeter {
     }
 
     /// One more file read to its end.
-    pub fn file_done(&self) {
+    pub(crate) fn file_done(&self) {
         self.files_done.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Rating began (the first call counts).
-    pub fn rating_begins(&self) {
+    pub(crate) fn rating_begins(&self) {
         self.rating_began.get_or_init(Instant::now);
     }
 
@@ -254,7 +254,7 @@ impl<A: DecisionSink, B: DecisionSink> DecisionSink for (A, B) {
 
 /// Games waiting to be rated. A game is swapped into a slot, and the slot's previous record
 /// goes back to the reader to be refilled: no game is copied and no allocation is repeated.
-pub struct GameBatch {
+pub(crate) struct GameBatch {
     slots: Vec<(GameRecord, Replayed)>,
     len: usize,
     /// Games the batch takes before it is full.
@@ -296,7 +296,7 @@ impl GameBatch {
     }
 
     /// Whether the batch holds as many games as it takes ([`BATCH`] unless made smaller).
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.len >= self.limit
     }
 
@@ -404,7 +404,7 @@ pub struct Options {
     /// How the readers are set up (CSV column names...).
     pub read: ReadOptions,
     /// Only the games of the one file that begin in this byte range (see
-    /// [`crate::corpus::LogFile::for_each_game_in`]).
+    /// `crate::corpus::LogFile::for_each_game_in`).
     pub range: Option<Range<u64>>,
     /// Replay options (unfinished games).
     pub replay: ReplayOptions,
@@ -458,12 +458,8 @@ pub struct Analysis {
     /// The oracle's spec.
     pub spec: OracleSpec,
     /// The thresholds of decisions rated in points (those in match points are classified by
-    /// [`Thresholds::MATCH_POINTS`]).
+    /// `Thresholds::MATCH_POINTS`).
     pub thresholds: Thresholds,
-    /// Games of one player handed to the oracle.
-    pub solo_games: u64,
-    /// Games of several players handed to the oracle.
-    pub multi_games: u64,
     /// The oracle and its tables, to rate more games with.
     pub tables: OracleRegistry,
     /// The logs read, in order, with their identities then (for reading games again:
@@ -479,7 +475,7 @@ impl Analysis {
 
     /// Whether some players' totals mix units: one-player games in points and games of several
     /// players in match points.
-    pub fn mixes_units(&self) -> bool {
+    pub(crate) fn mixes_units(&self) -> bool {
         self.aggregates.unit() == crate::rate::Unit::Mixed
     }
 }
@@ -528,7 +524,6 @@ impl Analyzer {
         let mut tables = OracleRegistry::new(options.tables.as_deref(), options.oracle);
         let mut aggregates = Parts::default();
         let mut not_rated: Vec<(SkipReason, Location)> = Vec::new();
-        let (mut solo_games, mut multi_games) = (0, 0);
         let mut handed = 0;
         // The first overflow met (the run reads on, and then fails with it).
         let mut overflow = None;
@@ -547,12 +542,6 @@ impl Analyzer {
                 *table_error = Some(e);
                 batch.clear();
                 return;
-            }
-            for (_, replayed) in batch.games() {
-                match replayed.seats {
-                    1 => solo_games += 1,
-                    _ => multi_games += 1,
-                }
             }
             if let Err(e) = rate_batch(
                 tables.oracle(),
@@ -637,8 +626,6 @@ impl Analyzer {
             oracle: tables.oracle().describe(),
             spec: options.oracle,
             thresholds: Thresholds::POINTS,
-            solo_games,
-            multi_games,
             tables,
             logs: reader.logs,
         })
@@ -690,7 +677,7 @@ fn with_not_rated(mut summary: Summary, not_rated: Vec<(SkipReason, Location)>) 
 /// used) and keeps in memory, in corpus order, the games to rate; the summary counts the
 /// others by reason. For rating one corpus several times ([`rate_batch`]). The games kept
 /// count as done for `progress`.
-pub fn read_corpus(
+pub(crate) fn read_corpus(
     files: &[PathBuf],
     options: &Options,
     progress: &dyn Progress,
@@ -706,7 +693,7 @@ pub fn read_corpus(
 /// used), handing `each` every game of the wanted rule set with its replay, in corpus order
 /// (both the caller's to take); the summary counts the others by reason. The games handed
 /// count as done for `progress`. Nothing is kept: a corpus of any size streams through.
-pub fn read_games(
+pub(crate) fn read_games(
     files: &[PathBuf],
     options: &Options,
     progress: &dyn Progress,
@@ -752,7 +739,7 @@ pub struct GameRatedAgain {
     /// The thresholds its decisions are classified by.
     pub thresholds: Thresholds,
     /// Why some or all decisions are not rated, if so.
-    pub not_rated: Option<String>,
+    pub(crate) not_rated: Option<String>,
 }
 
 /// The games read again and rated ([`rate_games_with_ids`]), and why any wanted game was not.
@@ -907,7 +894,7 @@ fn wanted_rule_set(
 
 /// Why and where a game of rule set `rules` is skipped when only rule set `only` (if any) is
 /// wanted; `None` if it is rated.
-pub fn other_rule_set(
+pub(crate) fn other_rule_set(
     only: Option<GameRules>,
     game: &GameRecord,
     rules: Option<GameRules>,

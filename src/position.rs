@@ -71,7 +71,7 @@ pub fn parse_number(flag: &'static str, text: &str) -> Result<u32, FlagError> {
 
 /// A roll of `dice` dice (the game description's count: five today) written as digits in any
 /// order, given to `flag`.
-pub fn parse_roll(flag: &'static str, text: &str, dice: usize) -> Result<Dice, FlagError> {
+pub(crate) fn parse_roll(flag: &'static str, text: &str, dice: usize) -> Result<Dice, FlagError> {
     let text = text.trim();
     let mut faces = Vec::with_capacity(dice);
     for c in text.chars() {

@@ -31,15 +31,15 @@ pub struct Leaderboard<'a> {
     /// The ranked players.
     pub ranked: Vec<Ranked<'a>>,
     /// The most games any player of the part has (to hint at a lower `--min-games`).
-    pub most_games: u64,
-    /// The engine-assistance screening of the part's players ([`screen_part`]), highest z first.
+    pub(crate) most_games: u64,
+    /// The engine-assistance screening of the part's players (`screen_part`), highest z first.
     pub screened: Vec<Screened<'a>>,
 }
 
 /// Which games a part of an analysis holds, in words: `one-player games`, `games of several
 /// players`, or `games of one and of several players` (from the seat counts of its turns), then
 /// its rule sets: `one-player games of yahtzee, yahtzee-free`.
-pub fn games_of(part: &Aggregates) -> String {
+pub(crate) fn games_of(part: &Aggregates) -> String {
     let solo = part.turns.keys().any(|k| k.seats <= 1);
     let multi = part.turns.keys().any(|k| k.seats > 1);
     let who = match (solo, multi) {

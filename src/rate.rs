@@ -137,7 +137,7 @@ impl Unit {
     }
 
     /// The unit abbreviated, for narrow column headers (`pts`, `mp`).
-    pub fn abbreviation(self) -> &'static str {
+    pub(crate) fn abbreviation(self) -> &'static str {
         match self {
             Unit::Points => "pts",
             Unit::MatchPoints => "mp",
@@ -223,7 +223,7 @@ impl SolitaireOracle {
     }
 
     /// Adds (or replaces) the table of a rule set.
-    pub fn add_table(&mut self, rules: RuleSet, table: Vec<f64>) {
+    pub(crate) fn add_table(&mut self, rules: RuleSet, table: Vec<f64>) {
         self.turns.clear();
         self.tables.insert(rules, table);
     }
@@ -323,7 +323,7 @@ impl Thresholds {
     };
 
     /// Defaults in expected match points: the thesis's levels 0.001 and 0.01, and 0.05.
-    pub const MATCH_POINTS: Thresholds = Thresholds {
+    pub(crate) const MATCH_POINTS: Thresholds = Thresholds {
         doubtful: 0.001,
         error: 0.01,
         blunder: 0.05,
@@ -358,7 +358,7 @@ impl UnitThresholds {
 impl Thresholds {
     /// The default thresholds of errors in `unit` (those of points for [`Unit::Mixed`], whose
     /// games are each classified in their own unit).
-    pub fn for_unit(unit: Unit) -> Thresholds {
+    pub(crate) fn for_unit(unit: Unit) -> Thresholds {
         match unit {
             Unit::MatchPoints => Thresholds::MATCH_POINTS,
             Unit::Points | Unit::Mixed => Thresholds::POINTS,
@@ -470,7 +470,7 @@ pub struct RateError {
 impl RateError {
     /// The error as a note on a game rated in part: why, and that the decisions before it are
     /// rated.
-    pub fn partly_rated(&self) -> String {
+    pub(crate) fn partly_rated(&self) -> String {
         format!("{self}; only the {} before it are rated", self.index)
     }
 }
@@ -506,7 +506,7 @@ impl fmt::Display for RateError {
 impl std::error::Error for RateError {}
 
 /// Rates every decision of a replayed game, classified by `thresholds` (which the caller
-/// chooses for the game's unit, e.g. [`Thresholds::for_unit`] of [`Oracle::unit`]). On an
+/// chooses for the game's unit, e.g. `Thresholds::for_unit` of [`Oracle::unit`]). On an
 /// error, `out` holds the decisions rated before the one that failed.
 pub fn rate_game<O: Oracle + ?Sized>(
     oracle: &O,
@@ -569,10 +569,10 @@ pub fn rate_game<O: Oracle + ?Sized>(
 /// - `e`: every player of every game by the solitaire oracle (expected points);
 /// - `emp:D` or `dynw:D` (`D` in 0..=5): games of several players in expected match points by
 ///   that search, then optionally `/exact:N` (two-player turns with at most `N` boxes free in
-///   all, `N` at most [`MOST_EXACT_FREE`], valued exactly; the search from earlier turns ends
+///   all, `N` at most `MOST_EXACT_FREE`, valued exactly; the search from earlier turns ends
 ///   at its static evaluation) and `/exact-leaves` (the positions that search reaches are
 ///   valued exactly too when they are within `N`: slower, each costs an exact solve);
-/// - the names `reference` ([`OracleSpec::REFERENCE`]) and `default` ([`OracleSpec::DEFAULT`]).
+/// - the names `reference` (`OracleSpec::REFERENCE`) and `default` ([`OracleSpec::DEFAULT`]).
 ///
 /// One-player games are always rated by the solitaire oracle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -580,9 +580,9 @@ pub struct OracleSpec {
     /// The method for games of several players ([`Method::Solitaire`] for `e`).
     pub method: Method,
     /// Most free boxes (both sheets) of a two-player turn valued exactly (0: none).
-    pub exact_free: u32,
+    pub(crate) exact_free: u32,
     /// Whether positions reached by the search are valued exactly within `exact_free` too.
-    pub exact_leaves: bool,
+    pub(crate) exact_leaves: bool,
 }
 
 impl OracleSpec {
@@ -595,7 +595,7 @@ impl OracleSpec {
 
     /// `reference` = `emp:1/exact:8`: the 2008 study's setting (exact values from 8 free boxes
     /// on, EMP(1) before), against which other settings are measured (`bench oracles`).
-    pub const REFERENCE: OracleSpec = OracleSpec {
+    pub(crate) const REFERENCE: OracleSpec = OracleSpec {
         method: Method::Emp(1),
         exact_free: 8,
         exact_leaves: false,
@@ -610,7 +610,7 @@ impl OracleSpec {
     };
 
     /// Whether games of several players are rated in expected match points.
-    pub fn is_match_points(&self) -> bool {
+    pub(crate) fn is_match_points(&self) -> bool {
         self.method != Method::Solitaire
     }
 
@@ -759,12 +759,12 @@ impl MatchOracle {
     }
 
     /// Whether multi-player games of a rule set need its distribution table.
-    pub fn needs_dists(&self) -> bool {
+    pub(crate) fn needs_dists(&self) -> bool {
         matches!(self.spec.method, Method::Emp(_) | Method::DynW(_))
     }
 
     /// Adds the distribution table of a rule set.
-    pub fn add_dists(&mut self, rules: RuleSet, table: DistTable) {
+    pub(crate) fn add_dists(&mut self, rules: RuleSet, table: DistTable) {
         self.dists.insert(rules, table);
         let states = StateSpace::new(rules).len();
         self.decoded.insert(rules, DecodedDists::new(states));
@@ -812,7 +812,7 @@ impl Oracle for MatchOracle {
 /// the mover's slip, whatever the number of players). What the registry of oracles rates with.
 pub struct FamilyOracles {
     /// The oracle of one-column games.
-    pub one_column: MatchOracle,
+    pub(crate) one_column: MatchOracle,
     /// The oracles of Jamb games, one per rule set loaded.
     pub jamb: JambOracles,
     /// The memos kept across chunks of games.
@@ -888,7 +888,7 @@ const JAMB_GAMES: &str = "; Jamb games: ";
 /// oracles): their common Yahtzee-family part, then the Jamb oracle of every rule set any of
 /// them names, in name order. `None` when two of them describe a part they both have
 /// differently (they are different oracles), or when there is no description.
-pub fn union_of_descriptions<'a>(
+pub(crate) fn union_of_descriptions<'a>(
     descriptions: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     let mut yahtzee: Option<&str> = None;

@@ -53,7 +53,8 @@ pub struct Replayed {
 
 impl Replayed {
     /// Every player's sheet before turn `turn` (`turn == turns` gives the final sheets).
-    pub fn sheets_at(&self, turn: usize) -> &[PlayerSheet] {
+    #[cfg(test)]
+    pub(crate) fn sheets_at(&self, turn: usize) -> &[PlayerSheet] {
         &self.sheets[turn * self.seats..(turn + 1) * self.seats]
     }
 
@@ -66,7 +67,7 @@ impl Replayed {
     /// knows: the mover's points before the turn (`total_before`) and the points written in
     /// the box (`points`), as Verhoeff's form needs them. Turns the replay did not reach are
     /// left as they are.
-    pub fn annotate(&self, game: &mut GameRecord) {
+    pub(crate) fn annotate(&self, game: &mut GameRecord) {
         let seats = self.seats;
         for (turn, record) in game.turns.iter_mut().enumerate() {
             let before = self
@@ -189,7 +190,7 @@ pub struct Violation {
     /// What the log says.
     pub says: String,
     /// What the rules give.
-    pub rules_give: String,
+    pub(crate) rules_give: String,
 }
 
 impl fmt::Display for Violation {

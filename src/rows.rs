@@ -83,7 +83,7 @@ impl<'a> DecisionRow<'a> {
     }
 
     /// Every rated decision of a game, in order.
-    pub fn of_game(
+    pub(crate) fn of_game(
         game: &'a GameRecord,
         rated: &'a [Rated],
     ) -> impl Iterator<Item = DecisionRow<'a>> + 'a {
@@ -102,13 +102,13 @@ impl<'a> DecisionRow<'a> {
         }
     }
 
-    /// The sheet before the turn in Verhoeff's notation ([`sheet_state`]).
+    /// The sheet before the turn in Verhoeff's notation (`sheet_state`).
     pub fn state(&self) -> String {
         sheet_state(&self.sheet)
     }
 
     /// The mover's name, or `seat N` (1-based) if the game does not name the seat.
-    pub fn player_name(&self) -> Cow<'_, str> {
+    pub(crate) fn player_name(&self) -> Cow<'_, str> {
         match &self.player {
             Some(name) => Cow::Borrowed(name),
             None => Cow::Owned(seat_name(usize::from(self.seat))),
@@ -117,19 +117,19 @@ impl<'a> DecisionRow<'a> {
 
     /// The choice as a table shows it: `keep 234`, `keep -`, or `score LS=40` with the points
     /// the box gets.
-    pub fn choice_text(&self) -> String {
+    pub(crate) fn choice_text(&self) -> String {
         choice_with_points(&self.sheet, &self.dice, self.roll, self.choice)
     }
 
     /// The best option as a table shows it ([`DecisionRow::choice_text`]), when the choice is
     /// not one of the best (a tie within 1e-9 is one of the best).
-    pub fn best_text(&self) -> Option<String> {
+    pub(crate) fn best_text(&self) -> Option<String> {
         (self.best != self.choice && self.loss > 1e-9)
             .then(|| choice_with_points(&self.sheet, &self.dice, self.roll, self.best))
     }
 
     /// A choice of this decision as JSON names it: `keep 234`, `score 3K`, `score D:MAX`.
-    pub fn choice_name(&self, choice: Choice) -> String {
+    pub(crate) fn choice_name(&self, choice: Choice) -> String {
         match self.sheet.code_of(choice) {
             Some(code) => format!("score {code}"),
             None => choice.to_string(),
@@ -152,7 +152,7 @@ impl<'a> DecisionRow<'a> {
     }
 
     /// Worst first: loss descending, then game id, then order in the game.
-    pub fn worst_first(a: &DecisionRow, b: &DecisionRow) -> std::cmp::Ordering {
+    pub(crate) fn worst_first(a: &DecisionRow, b: &DecisionRow) -> std::cmp::Ordering {
         b.loss
             .total_cmp(&a.loss)
             .then_with(|| a.game.cmp(&b.game))
@@ -191,7 +191,7 @@ impl Serialize for DecisionRow<'_> {
 /// The sheet as Verhoeff writes it (`_2__5_TF__LYC;15-`: a mask over `123456TFHSLYC` with `_`
 /// for a used box, the upper points still needed, `+` when the Yahtzee box holds 50); Yatzy
 /// sheets, which his notation does not cover, as their filled box codes.
-pub fn sheet_state(sheet: &PlayerSheet) -> String {
+pub(crate) fn sheet_state(sheet: &PlayerSheet) -> String {
     match sheet {
         // A slip of 65 cells is too long for a table: each column's letter and filled boxes.
         PlayerSheet::Jamb(slip) => slip
@@ -212,7 +212,7 @@ fn seat_name(seat: usize) -> String {
 }
 
 /// The name of `game`'s player at `seat`, or `seat N` if the game does not name it.
-pub fn player_name(game: &GameRecord, seat: usize) -> Cow<'_, str> {
+pub(crate) fn player_name(game: &GameRecord, seat: usize) -> Cow<'_, str> {
     match game.players.get(seat) {
         Some(name) => Cow::Borrowed(name),
         None => Cow::Owned(seat_name(seat)),

@@ -6,21 +6,21 @@
 //! The sums it needs are mergeable: per player, the non-forced decisions and those agreeing
 //! with the oracle ([`crate::aggregate::Tally::agreed`]) and the near-perfect stretches
 //! ([`crate::aggregate::Stretches`], a bounded list merged by keeping the longest). The comparison with other
-//! players is made when a report is written ([`screen`]), from merged totals.
+//! players is made when a report is written, part by part (`screen_part`), from merged totals.
 
-use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats, Stretch};
+use crate::aggregate::{Aggregates, PartKey, PlayerStats, Stretch};
 
 /// Least non-forced decisions for a player to be screened (compared and flagged).
-pub const MIN_UNFORCED: u64 = 300;
+pub(crate) const MIN_UNFORCED: u64 = 300;
 /// Players of similar strength each screened player is compared with: the nearest by error
 /// per non-forced decision (fewer when the part has fewer screened players).
-pub const PEERS: usize = 20;
+pub(crate) const PEERS: usize = 20;
 /// Least peers for a z-score.
-pub const MIN_PEERS: usize = 5;
+pub(crate) const MIN_PEERS: usize = 5;
 /// A screened player is flagged when the z-score of their agreement is at least this.
-pub const FLAG_Z: f64 = 3.0;
+pub(crate) const FLAG_Z: f64 = 3.0;
 /// The share of simulated strong human players (`simulate` temperatures above 0) flagged at
-/// [`FLAG_Z`], at most: measured by `screening::` tests of the suite (docs/methods.md).
+/// `FLAG_Z`, at most: measured by `screening::` tests of the suite (docs/methods.md).
 pub const FALSE_POSITIVE_RATE: f64 = 0.02;
 
 /// One screened player of one part: the agreement and error, the comparison with players of
@@ -38,40 +38,31 @@ pub struct Screened<'a> {
     /// Share of them whose chosen option is a best one.
     pub agreement: f64,
     /// Mean error per non-forced decision, in the unit of the part.
-    pub error_per_decision: f64,
+    pub(crate) error_per_decision: f64,
     /// Peers the player is compared with (players of the part with at least [`MIN_UNFORCED`]
     /// non-forced decisions, nearest in error per non-forced decision).
-    pub peers: usize,
+    pub(crate) peers: usize,
     /// The peers' mean agreement.
-    pub peer_agreement: f64,
+    pub(crate) peer_agreement: f64,
     /// The standard deviation of the peers' agreement.
-    pub peer_sd: f64,
-    /// `(agreement - peer mean) / peer sd`; `None` with fewer than [`MIN_PEERS`] peers or when
+    pub(crate) peer_sd: f64,
+    /// `(agreement - peer mean) / peer sd`; `None` with fewer than `MIN_PEERS` peers or when
     /// every peer agrees as often.
     pub z: Option<f64>,
     /// Percent of the peers whose agreement is below the player's (ties count half).
     pub percentile: Option<f64>,
     /// Percent of the part's screened players whose error per non-forced decision is higher
     /// than the player's (ties count half): how the error compares.
-    pub error_percentile: f64,
+    pub(crate) error_percentile: f64,
     /// Whether the player has enough decisions and `z >= FLAG_Z`.
     pub flagged: bool,
     /// The longest near-perfect stretches.
     pub stretches: Vec<&'a Stretch>,
 }
 
-/// The screening of every part: per part, its players with at least [`MIN_UNFORCED`]
-/// non-forced decisions, highest z-score first (players without one last, by agreement), then
-/// by name.
-pub fn screen(parts: &Parts) -> Vec<Screened<'_>> {
-    parts
-        .parts()
-        .flat_map(|(key, part)| screen_part(key, part))
-        .collect()
-}
-
-/// The screening of one part ([`screen`]).
-pub fn screen_part(key: PartKey, part: &Aggregates) -> Vec<Screened<'_>> {
+/// The screening of one part: its players with at least [`MIN_UNFORCED`] non-forced decisions,
+/// highest z-score first (players without one last, by agreement), then by name.
+pub(crate) fn screen_part(key: PartKey, part: &Aggregates) -> Vec<Screened<'_>> {
     let mut players: Vec<(&str, &PlayerStats)> = part
         .players
         .iter()

@@ -1,6 +1,6 @@
 //! Typical two-player positions from self-play (the quality experiment of docs/methods.md
 //! section 4): two copies of one player play whole games, each decision drawn by softmax over
-//! the player's option values at [`TEMPERATURE`] (option `i` with weight
+//! the player's option values at `TEMPERATURE` (option `i` with weight
 //! `exp(100 * (v_i - max v))` for match-point values), and every decision met with at most a
 //! given number of boxes free in all is collected. The same seed gives the same positions.
 
@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
 /// Softmax temperature of the self-play's decisions, in the unit of the option values.
-pub const TEMPERATURE: f64 = 0.01;
+pub(crate) const TEMPERATURE: f64 = 0.01;
 
 /// A two-player position: the mover's sheet, the other player's, the dice on the table and the
 /// rolls left after them.
@@ -33,13 +33,13 @@ pub struct TwoPlayerPosition {
 
 impl TwoPlayerPosition {
     /// Free boxes of both sheets together.
-    pub fn free_boxes(&self) -> u32 {
+    pub(crate) fn free_boxes(&self) -> u32 {
         free_boxes(&self.mover, &self.other)
     }
 }
 
 /// Free boxes of two sheets of the same rule set together.
-pub fn free_boxes(a: &Sheet, b: &Sheet) -> u32 {
+pub(crate) fn free_boxes(a: &Sheet, b: &Sheet) -> u32 {
     a.free_count() + b.free_count()
 }
 

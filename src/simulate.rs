@@ -339,7 +339,7 @@ pub fn simulate_batch(
 
 /// Adds a game's decisions to the players' ground truth (in game order, so sums are exact
 /// and reproducible).
-pub fn add_truth(truth: &mut [PlayerTruth], players: &[SimPlayer], game: &SimGame) {
+pub(crate) fn add_truth(truth: &mut [PlayerTruth], players: &[SimPlayer], game: &SimGame) {
     let index_of = |name: &str| players.iter().position(|p| p.name == name);
     let seats: Vec<Option<usize>> = game.record.players.iter().map(|n| index_of(n)).collect();
     for p in seats.iter().flatten() {

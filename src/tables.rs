@@ -35,14 +35,14 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"DICELENS";
 /// Version of the file layout.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Version of the expected-score builder; bump when its results change.
-pub const EXPECTED_BUILDER_VERSION: u32 = 1;
+pub(crate) const EXPECTED_BUILDER_VERSION: u32 = 1;
 const KIND_EXPECTED: u32 = 1;
 const HEADER_LEN: usize = 64;
 
 /// Environment variable naming the table directory.
-pub const TABLES_ENV: &str = "DICELENS_TABLES";
+pub(crate) const TABLES_ENV: &str = "DICELENS_TABLES";
 
 /// The table directory: the flag if given, else `$DICELENS_TABLES`, else `tables/` here.
 pub fn table_dir(flag: Option<&Path>) -> PathBuf {
@@ -135,7 +135,7 @@ pub enum TableProblem {
 impl TableProblem {
     /// True for a problem that stops the run (the path is not a regular file, or the table does
     /// not fit in the memory available); any other is mended by building the table.
-    pub fn stops_the_run(&self) -> bool {
+    pub(crate) fn stops_the_run(&self) -> bool {
         matches!(
             self,
             TableProblem::NotAFile(_) | TableProblem::NoMemory { .. }
@@ -285,14 +285,6 @@ impl ExpectedTable {
     pub fn empty_sheet_value(&self) -> f64 {
         let sheet = crate::rules::Sheet::empty(self.rules);
         crate::solve::expected::sheet_value(self.values(), &sheet).unwrap_or(f64::NAN)
-    }
-
-    /// A table held in memory (for tests and benchmarks).
-    pub fn from_values(rules: RuleSet, values: Vec<f64>) -> ExpectedTable {
-        ExpectedTable {
-            rules,
-            storage: Storage::Owned(values),
-        }
     }
 }
 
@@ -539,7 +531,7 @@ pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableP
 
 /// Builds the table of `rules` in memory, reporting its progress (in runs) to `progress`.
 /// Returns the table and the seconds the build took.
-pub fn build_expected(rules: RuleSet, progress: &dyn Progress) -> (ExpectedTable, f64) {
+pub(crate) fn build_expected(rules: RuleSet, progress: &dyn Progress) -> (ExpectedTable, f64) {
     progress.build_started(&format!("building {rules} table"), "runs");
     let start = std::time::Instant::now();
     let values = build_table(rules, &|done, total| progress.build_progress(done, total));
@@ -577,7 +569,7 @@ pub enum Found {
 /// and saving what it built. `progress` receives a notice before any build starts, and one if
 /// the built table cannot be saved (it is then used from memory), and the build's progress.
 /// Fails, building nothing, when the table's path is not a regular file.
-pub fn load_expected(
+pub(crate) fn load_expected(
     dir: &Path,
     rules: RuleSet,
     progress: &dyn Progress,
@@ -620,7 +612,7 @@ fn open_or_build<T>(
 }
 
 /// Version of the distribution builder; bump when its results change.
-pub const DIST_BUILDER_VERSION: u32 = 3;
+pub(crate) const DIST_BUILDER_VERSION: u32 = 3;
 const KIND_DIST: u32 = 2;
 const KIND_DIST_PARTIAL: u32 = 3;
 
@@ -687,7 +679,7 @@ impl DistTable {
     }
 
     /// Number of stored values.
-    pub fn stored_values(&self) -> u64 {
+    pub(crate) fn stored_values(&self) -> u64 {
         match &self.storage {
             DistStorage::Owned(data) => data.values.iter().map(|v| v.len() as u64).sum(),
             DistStorage::Read(bytes) => {
@@ -747,7 +739,7 @@ pub fn open_dist(dir: &Path, rules: RuleSet) -> Result<DistTable, TableProblem> 
 }
 
 /// Writes a complete distribution table atomically.
-pub fn write_dist(dir: &Path, rules: RuleSet, data: &DistTableData) -> io::Result<()> {
+pub(crate) fn write_dist(dir: &Path, rules: RuleSet, data: &DistTableData) -> io::Result<()> {
     let mut index = Vec::with_capacity(data.starts.len());
     let mut offset = 0u64;
     for (&start, values) in data.starts.iter().zip(&data.values) {
@@ -1030,7 +1022,7 @@ pub fn jamb_path(dir: &Path, rules: JambRules) -> PathBuf {
 }
 
 /// Opens the column tables of Jamb rule set `rules`, building them first when they are missing,
-/// damaged or of another version, and saving what was built (as [`load_expected`] does).
+/// damaged or of another version, and saving what was built (as `load_expected` does).
 pub fn load_jamb(
     dir: &Path,
     rules: JambRules,
@@ -1071,7 +1063,11 @@ pub fn open_jamb(dir: &Path, rules: JambRules) -> Result<JambTables, TableProble
 /// Builds the column tables of Jamb rule set `rules` (reporting to `progress`) and saves them
 /// in `dir` (a notice says when they cannot be saved; they are then used from memory). Returns
 /// the tables and the seconds the build took.
-pub fn build_jamb(dir: &Path, rules: JambRules, progress: &dyn Progress) -> (JambTables, f64) {
+pub(crate) fn build_jamb(
+    dir: &Path,
+    rules: JambRules,
+    progress: &dyn Progress,
+) -> (JambTables, f64) {
     let path = jamb_path(dir, rules);
     let start = std::time::Instant::now();
     progress.build_started(&format!("building {} column tables", rules.name), "states");

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
 /// Decisions listed among the worst.
-pub const WORST: usize = 10;
+pub(crate) const WORST: usize = 10;
 
 /// Whether the decision (`loss`, `game`, `order`) comes before `row` in
 /// [`DecisionRow::worst_first`] order.
@@ -33,8 +33,8 @@ fn keep_if_worse(list: &mut Vec<DecisionRow<'static>>, row: DecisionRow<'static>
     }
 }
 
-/// Gathers the [`WORST`] worst decisions of every player (or of one) while a corpus is rated:
-/// at most [`WORST`] rows a player, in [`DecisionRow::worst_first`] order, a total order, so
+/// Gathers the `WORST` worst decisions of every player (or of one) while a corpus is rated:
+/// at most `WORST` rows a player, in `DecisionRow::worst_first` order, a total order, so
 /// the same corpus gives the same rows whatever the thread count. Decisions that lost nothing
 /// are not listed.
 #[derive(Default)]
@@ -42,7 +42,7 @@ pub struct WorstDecisions {
     /// Only this player's, if given.
     only: Option<String>,
     /// The worst decisions by part of the analysis and player name, worst first.
-    pub by_player: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
+    pub(crate) by_player: BTreeMap<(PartKey, String), Vec<DecisionRow<'static>>>,
     /// The content hash of every game one of whose decisions was kept (some since dropped for
     /// worse ones), by game id: what the game must still be when it is read again.
     pub hashes: HashMap<String, ContentHash>,
@@ -62,7 +62,7 @@ impl WorstDecisions {
     }
 
     /// The worst decisions of player `name` only.
-    pub fn of_player(name: &str) -> WorstDecisions {
+    pub(crate) fn of_player(name: &str) -> WorstDecisions {
         WorstDecisions {
             only: Some(name.to_string()),
             ..WorstDecisions::default()
@@ -70,7 +70,7 @@ impl WorstDecisions {
     }
 
     /// The content hash of game `id` when one of its decisions was kept, if one was.
-    pub fn hash_of(&self, id: &str) -> Option<ContentHash> {
+    pub(crate) fn hash_of(&self, id: &str) -> Option<ContentHash> {
         self.hashes.get(id).copied()
     }
 

@@ -101,7 +101,7 @@ pub struct Stretches {
     /// The run after the last decision that broke one (empty while none did).
     pub tail: Stretch,
     /// The longest runs with a break on both sides, at least [`MIN_STRETCH`] long, at most
-    /// [`KEPT_STRETCHES`], in [`Stretch::order`].
+    /// `KEPT_STRETCHES`, in [`Stretch::order`].
     pub closed: Vec<Stretch>,
 }
 
@@ -150,7 +150,7 @@ impl Stretches {
     }
 
     /// The longest runs (closed or open) at least [`MIN_STRETCH`] long, at most
-    /// [`KEPT_STRETCHES`], longest first.
+    /// `KEPT_STRETCHES`, longest first.
     pub fn longest(&self) -> Vec<&Stretch> {
         let mut all: Vec<&Stretch> = self
             .closed

@@ -1,5 +1,5 @@
 //! The CSV files of an analysis: `games.csv` and `decisions.csv` (written batch by batch while
-//! a corpus is rated, [`CsvFile`]; `games.csv`'s rows as [`crate::store::games`] keeps and
+//! a corpus is rated, `CsvFile`; `games.csv`'s rows as [`crate::store::games`] keeps and
 //! reads them back), and `players.csv`,
 //! `leaderboard.csv` and `rounds.csv` (functions of the aggregates).
 
@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::sync::Mutex;
 
 /// Appends the `decisions.csv` row of a rated decision.
-pub fn decision_row(out: &mut String, row: &DecisionRow) {
+pub(crate) fn decision_row(out: &mut String, row: &DecisionRow) {
     let _ = writeln!(
         out,
         "{},{},{},{},{},{},{},{:.9},{},{:.9},{:.9},{:.9},{},{}",
@@ -108,7 +108,7 @@ impl crate::pipeline::DecisionSink for RowFiles {
 
 /// A CSV file of an output directory written batch by batch, so the rows of a large corpus are
 /// never all in memory; the first write error is kept and reported by [`CsvFile::finish`].
-pub struct CsvFile {
+pub(crate) struct CsvFile {
     file: PendingFile,
     error: Option<std::io::Error>,
 }
@@ -195,7 +195,7 @@ pub fn players_csv(aggregates: &Parts) -> String {
 }
 
 /// `leaderboard.csv`: the ranked players of each part (ranks are within the part).
-pub fn leaderboard_csv(boards: &[Leaderboard]) -> String {
+pub(crate) fn leaderboard_csv(boards: &[Leaderboard]) -> String {
     let mut out = format!("rank,{PLAYER_COLUMNS}\n");
     for board in boards {
         for r in &board.ranked {
@@ -207,7 +207,7 @@ pub fn leaderboard_csv(boards: &[Leaderboard]) -> String {
 
 /// `rounds.csv`: per unit, per rule family (rounds of its games), per turn of the game (by
 /// number of seats); the error columns in the unit.
-pub fn rounds_csv(aggregates: &Parts) -> String {
+pub(crate) fn rounds_csv(aggregates: &Parts) -> String {
     let mut out = String::from(
         "unit,rounds,seats,turn,round,seat,decisions,unforced,total_error,error_per_decision\n",
     );

@@ -16,7 +16,7 @@ use crate::store::games::csv_field;
 use std::fmt::Write;
 
 /// Groups drawn on the HTML page (the table lists them all).
-pub const CHARTED_GROUPS: usize = 40;
+pub(crate) const CHARTED_GROUPS: usize = 40;
 
 /// Normal quantile of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -48,7 +48,7 @@ pub struct DiceReport<'a> {
 /// A p-value written for people: as every small probability is written
 /// ([`probability_text`]: 4 decimals, scientific below 0.001), `<1e-300` below what a double
 /// holds.
-pub fn p_text(p: f64) -> String {
+pub(crate) fn p_text(p: f64) -> String {
     if p < 1e-300 {
         "<1e-300".into()
     } else {
@@ -67,7 +67,7 @@ fn p_is(p: f64) -> String {
 
 /// The plain-language verdict on a group: "consistent with fair dice (p = ...)" or "unlikely
 /// under fair dice: p = ...".
-pub fn sentence(group: &GroupFairness, adjust: Adjust) -> String {
+pub(crate) fn sentence(group: &GroupFairness, adjust: Adjust) -> String {
     match group.verdict {
         Verdict::Fair => format!(
             "consistent with fair dice ({}, adjusted by {} for the groups)",
@@ -180,12 +180,13 @@ pub fn text(report: &DiceReport) -> String {
 }
 
 /// The CSV columns, one row per group.
-pub const CSV_COLUMNS: &str = "group,games,rolls,fresh_dice,ones,twos,threes,fours,fives,sixes,\
+pub(crate) const CSV_COLUMNS: &str =
+    "group,games,rolls,fresh_dice,ones,twos,threes,fours,fives,sixes,\
 chi2,df,p_faces,sums_chi2,sums_df,p_sums,five_of_a_kind,five_of_a_kind_expected,p_five_of_a_kind,\
 serial_dice,serial_repeats,serial_repeats_expected,p_serial,tests,p_value,p_adjusted,adjust,level,\
 verdict";
 
-/// The report as CSV: a header ([`CSV_COLUMNS`]) and one row per group.
+/// The report as CSV: a header (`CSV_COLUMNS`) and one row per group.
 pub fn csv(report: &DiceReport) -> String {
     let mut out = String::from(CSV_COLUMNS);
     out.push('\n');
@@ -302,7 +303,7 @@ svg.chart .whisker { stroke: #4a5263; stroke-width: 1.5; fill: none; }
 ";
 
 /// The HTML page: what is tested, the table of every group, and the charts of the first
-/// [`CHARTED_GROUPS`] groups.
+/// `CHARTED_GROUPS` groups.
 pub fn page(report: &DiceReport) -> String {
     let mut out = String::with_capacity(32 * 1024 + report.groups.len() * 24 * 1024);
     let _ = write!(

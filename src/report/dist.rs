@@ -4,7 +4,7 @@
 //!
 //! Every output is a pure function of the distribution and the heading: numbers are written
 //! with fixed decimals (probabilities below 0.001 in scientific notation with fixed
-//! significant digits, [`probability_text`]), so the same sheet gives the same bytes.
+//! significant digits, `probability_text`), so the same sheet gives the same bytes.
 
 use super::svg::{
     axes, axis_title, escape, fixed, nice_axis, plot_background, px, svg_open, y_axis, Scale,
@@ -25,7 +25,7 @@ const FIXED_FROM: f64 = 1e-3;
 
 /// A probability for people and files: `decimals` decimals from 0.001 up, scientific notation
 /// with `decimals - 2` decimals below (`1.0092e-5` for six), `0` for zero.
-pub fn probability_text(p: f64, decimals: usize) -> String {
+pub(crate) fn probability_text(p: f64, decimals: usize) -> String {
     if p >= FIXED_FROM || p <= 0.0 || !p.is_finite() {
         fixed(p, decimals)
     } else {
@@ -141,7 +141,7 @@ const MAX_DECADE_LABELS: i64 = 12;
 /// The charts as one self-contained SVG document: `P(final >= x)` as a step line against the
 /// total `x` on a linear scale (`dist-chart`), from the greatest total with `P = 1` to the
 /// largest with `P >= 1e-4` (widened to `MIN_SPAN` points around them when they are closer),
-/// and below it the tail on a logarithmic scale (`dist-tail`, [`tail_chart`]).
+/// and below it the tail on a logarithmic scale (`dist-tail`, `tail_chart`).
 pub fn svg_chart(d: &FinalDist, heading: &str) -> String {
     let (first, last) = (d.first(), d.last());
     let shown = d.target(LINEAR_FLOOR).max(first);
@@ -219,7 +219,7 @@ pub fn svg_chart(d: &FinalDist, heading: &str) -> String {
 /// document: `log10 P(final >= x)` from the median (the largest total with `P >= 0.5`) to the
 /// greatest total with `P > 0`, decades labelled from 1 down to the least probability shown,
 /// the tail targets marked.
-pub fn tail_chart(out: &mut String, d: &FinalDist, heading: &str, top: f64) {
+pub(crate) fn tail_chart(out: &mut String, d: &FinalDist, heading: &str, top: f64) {
     let (median, last) = (d.target(0.5), d.last());
     let pad = (MIN_SPAN - (last + 1 - median)).max(0);
     let (start, end) = (median - pad / 2, last + 1 + (pad + 1) / 2);

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 /// One option of a decision, as printed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct OptionRow {
+pub(crate) struct OptionRow {
     /// The option (`keep 234`, `score LS`).
     pub option: String,
     /// Its value.
@@ -40,7 +40,7 @@ pub fn sheet_heading(sheet: &Sheet) -> String {
 /// (rule set, filled boxes, upper total, points), the dice and the rolls left, then each
 /// opponent's sheet in seat order after the mover and the method that values the position in
 /// match points (no opponents and no method: the position in expected final points).
-pub fn command_line(
+pub(crate) fn command_line(
     mover: &PlayerSheet,
     roll: &Dice,
     rolls_left: u8,

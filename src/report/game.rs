@@ -124,7 +124,7 @@ fn in_match_points(report: &ValidateReport) -> bool {
 /// `dicelens eval` line: the line lists the sheet of every opponent, so in larger games the
 /// moves come without it (a page of a 255-player game would otherwise hold 254 sheets per move,
 /// hundreds of megabytes), and the page grows with its moves only.
-pub const EVAL_LINE_PLAYERS: usize = 8;
+pub(crate) const EVAL_LINE_PLAYERS: usize = 8;
 
 /// Whether the page gives each move's `dicelens eval` line ([`EVAL_LINE_PLAYERS`]).
 fn shows_eval_lines(report: &ValidateReport) -> bool {

@@ -1,6 +1,6 @@
 //! Presentation of analyses, every output format: the leaderboard as text and JSON and the
 //! whole output directory of an analysis ([`write_analysis`]) in this module, the CSV files
-//! ([`csv`]), the HTML report with SVG charts ([`html`]) and a player's report ([`player`]).
+//! ([`csv`]), the HTML report with SVG charts (`html`) and a player's report ([`player`]).
 //! It renders what it is handed: the leaderboards and screening ([`crate::ranking`]), the rated
 //! decisions ([`crate::rows`]), the worst decisions ([`crate::worst`]); what an analysis
 //! directory keeps for later runs is written by [`crate::store`], and every file is written
@@ -16,27 +16,27 @@ use crate::ranking::Leaderboard;
 use crate::rate::Class;
 use crate::screening::Screened;
 use crate::worst::WorstDecisions;
-pub use player::player_pages;
+pub(crate) use player::player_pages;
 use player::{PlayerReport, Population};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use text::min_games_hint;
 
 #[macro_use]
-pub mod svg;
+pub(crate) mod svg;
 pub mod csv;
 pub mod dice;
 pub mod dist;
 pub mod eval;
 pub mod game;
-pub mod html;
+pub(crate) mod html;
 pub mod ids;
 pub mod oracles;
-pub mod page;
+pub(crate) mod page;
 pub mod player;
 pub mod quality;
 
-pub mod screening;
+pub(crate) mod screening;
 pub mod simulate;
 pub mod tables;
 pub mod text;
@@ -46,7 +46,8 @@ use crate::output::OutputDir;
 pub use crate::output::WriteError;
 pub use crate::rate::Unit;
 use crate::store::summary::SummaryFile;
-pub use csv::{leaderboard_csv, players_csv, rounds_csv};
+pub use csv::players_csv;
+pub(crate) use csv::{leaderboard_csv, rounds_csv};
 
 /// Everything the output directory of an analysis is made from.
 pub struct AnalysisFiles<'a> {
@@ -65,7 +66,7 @@ pub struct AnalysisFiles<'a> {
     /// The worst decisions of the players (`analyze`); `None` when the analysis keeps none (a
     /// merge): the player pages then say so.
     pub worst: Option<&'a WorstDecisions>,
-    /// The games written to `games/` ([`write_game_pages`]), which player pages link to.
+    /// The games written to `games/` (`write_game_pages`), which player pages link to.
     pub game_pages: Option<&'a BTreeSet<String>>,
 }
 
@@ -99,7 +100,7 @@ impl<'a> AnalysisFiles<'a> {
 /// Writes every output file of an analysis into `out` (put in place by its commit):
 /// `players.csv`, `leaderboard.csv`, `rounds.csv`, `summary.json`, `aggregates.json`,
 /// `games.csv` when its rows are given, `report.html`, and a page per player of the
-/// leaderboard in `players/` ([`write_player_pages`]).
+/// leaderboard in `players/` (`write_player_pages`).
 pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), WriteError> {
     let aggregates = files.aggregates;
     let boards = files.leaderboards();
@@ -133,7 +134,7 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
 /// Writes a page for every player of every leaderboard ([`player_pages`]): the player beside
 /// all players and the best players of the part, the worst decisions linked to their pages in
 /// `games/` (or why they are missing).
-pub fn write_player_pages(
+pub(crate) fn write_player_pages(
     out: &mut OutputDir,
     files: &AnalysisFiles,
     boards: &[Leaderboard],
@@ -205,7 +206,7 @@ pub fn game_page(rated: &GameRatedAgain, oracle: &str) -> String {
 
 /// Writes `games/<file>` ([`game::file_name`]) for each game rated again; returns their ids
 /// (the games player pages may link to).
-pub fn write_game_pages(
+pub(crate) fn write_game_pages(
     out: &mut OutputDir,
     games: &[GameRatedAgain],
     oracle: &str,
@@ -239,7 +240,7 @@ pub fn linked_games(
         .collect()
 }
 /// `aggregates.json`: the aggregates as compact JSON and a line end.
-pub fn aggregates_json(aggregates: &Parts) -> String {
+pub(crate) fn aggregates_json(aggregates: &Parts) -> String {
     serde_json::to_string(aggregates).unwrap_or_default() + "\n"
 }
 

@@ -15,7 +15,7 @@ pub struct Measured {
     /// Games rated per second (tables loaded beforehand).
     pub games_per_second: f64,
     /// Its speed over the reference's, in the same run.
-    pub speed_ratio: f64,
+    pub(crate) speed_ratio: f64,
     /// Games it rated.
     pub games: u64,
     /// Its distance from the reference.

@@ -3,7 +3,7 @@
 //! them), so a page links to another without importing it.
 
 /// The file name of the page of game `id` (in `games/` of an analysis;
-/// [`crate::output::page_file_name`]): `sim12-0000003.html`, and a hash of the id after the
+/// `crate::output::page_file_name`): `sim12-0000003.html`, and a hash of the id after the
 /// kept characters when the id has others (`game1_txt_12-1f5e7349.html` for `game1.txt:12`).
 pub fn game_file_name(id: &str) -> String {
     crate::output::page_file_name(id)

@@ -31,12 +31,12 @@ const BEST_COLOR: &str = "#d1362f";
 const INTERVAL_COLOR: &str = "#8fb6de";
 
 /// Why the worst decisions are missing from a report made from an analysis's aggregates.
-pub const NO_WORST_FROM: &str = "not available: this report was made from aggregates \
+pub(crate) const NO_WORST_FROM: &str = "not available: this report was made from aggregates \
                                  (--from), which keep no single decision; run `dicelens player \
                                  NAME FILES...` on the logs";
 
 /// Why the worst decisions are missing from a page of a merged analysis.
-pub const NO_WORST_MERGED: &str = "not available: this page belongs to a merged analysis, \
+pub(crate) const NO_WORST_MERGED: &str = "not available: this page belongs to a merged analysis, \
                                    whose aggregates keep no single decision; `dicelens analyze` \
                                    of the logs lists them, each linked to its game";
 
@@ -134,7 +134,7 @@ pub struct Population {
     /// The best players of the leaderboard, if it has any.
     pub best: Option<Reference>,
     /// Their names, best first.
-    pub best_names: Vec<String>,
+    pub(crate) best_names: Vec<String>,
     /// Players on the leaderboard.
     pub ranked: usize,
     /// Least games for the leaderboard.
@@ -202,11 +202,11 @@ pub struct PlayerReport<'a> {
     /// Other players in the aggregates.
     pub others: usize,
     /// Other players with a higher error per game.
-    pub higher: usize,
+    pub(crate) higher: usize,
     /// The worst decisions, worst first; `None` when the source keeps none.
     pub worst: Option<&'a [DecisionRow<'static>]>,
     /// Why the worst decisions are missing (when `worst` is `None`).
-    pub no_worst: &'static str,
+    pub(crate) no_worst: &'static str,
     /// The games with a page in `../games/` (the page is then in `players/` of an analysis,
     /// and links to them and to `../report.html`); `None` for a page on its own.
     pub game_pages: Option<&'a BTreeSet<String>>,
@@ -254,7 +254,7 @@ impl<'a> PlayerReport<'a> {
 
 /// One month of a player's trend.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Month {
+pub(crate) struct Month {
     /// `YYYY.MM` (the first seven characters of the dates).
     pub month: String,
     /// Games that month.
@@ -287,7 +287,7 @@ impl Month {
 }
 
 /// The player's games by month, in order.
-pub fn months(stats: &PlayerStats) -> Vec<Month> {
+pub(crate) fn months(stats: &PlayerStats) -> Vec<Month> {
     let mut out: BTreeMap<&str, Month> = BTreeMap::new();
     for (day, (games, error)) in &stats.days {
         let month = day.get(..7).unwrap_or(day);
@@ -665,7 +665,7 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
     })
 }
 
-/// A file name for the player's page ([`crate::output::page_file_name`]): `ann.html`,
+/// A file name for the player's page (`crate::output::page_file_name`): `ann.html`,
 /// `a_b-1c2d3e4f.html` for `a b`.
 pub fn file_name(name: &str) -> String {
     crate::output::page_file_name(name)
@@ -678,7 +678,7 @@ pub fn page_path(name: &str) -> String {
 }
 
 /// The link from a player page in `players/` to the decision `order` of game `id`.
-pub fn decision_link(id: &str, order: usize) -> String {
+pub(crate) fn decision_link(id: &str, order: usize) -> String {
     format!(
         "../games/{}#{}",
         super::page::game_file_name(id),
@@ -1408,7 +1408,7 @@ fn trend_chart(months: &[Month], unit: Unit) -> String {
 /// The page of each ranked player of each part, by part and name: `players/<file>`
 /// ([`page_path`]) for a player's first part, `players/<stem>.<part>.html` for a player
 /// ranked in more than one part (`sim01.match-points-13.html`).
-pub fn player_pages(boards: &[Leaderboard]) -> BTreeMap<(PartKey, String), String> {
+pub(crate) fn player_pages(boards: &[Leaderboard]) -> BTreeMap<(PartKey, String), String> {
     let mut pages = BTreeMap::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     for board in boards {

@@ -14,9 +14,9 @@ pub struct Tally {
     /// Sum of their errors.
     pub total_error: f64,
     /// Moves with an error above 0.001.
-    pub above_0_001: u64,
+    pub(crate) above_0_001: u64,
     /// Moves with an error above 0.01.
-    pub above_0_01: u64,
+    pub(crate) above_0_01: u64,
 }
 
 impl Tally {

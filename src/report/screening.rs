@@ -1,7 +1,7 @@
 //! The engine-assistance screening and the luck-adjusted results as the outputs show them:
 //! `screening.csv`, a section of `report.html` per part, two sections of the player page
 //! (results and luck, screening), and their JSON. The numbers come from
-//! [`crate::screening::screen`] and [`crate::aggregate::PlayerStats`].
+//! [`crate::screening::screen_part`] and [`crate::aggregate::PlayerStats`].
 
 use super::page::game_file_name;
 use super::svg::{escape, fixed};

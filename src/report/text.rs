@@ -57,7 +57,7 @@ pub fn grouped(count: u64) -> String {
 
 /// A duration as people read it: `42s`, `1m32s`, `2h05m` (rounded down to the unit shown
 /// last).
-pub fn short_duration(duration: std::time::Duration) -> String {
+pub(crate) fn short_duration(duration: std::time::Duration) -> String {
     let seconds = duration.as_secs();
     match seconds {
         0..=59 => format!("{seconds}s"),
@@ -116,7 +116,7 @@ pub fn progress_done(done: u64, took: std::time::Duration) -> String {
 
 /// The hint of a leaderboard that ranks nobody: how many games its most active player has,
 /// and the `--min-games` that would rank them.
-pub fn min_games_hint(board: &Leaderboard, min_games: u64) -> Option<String> {
+pub(crate) fn min_games_hint(board: &Leaderboard, min_games: u64) -> Option<String> {
     (board.ranked.is_empty() && board.most_games > 0).then(|| {
         let s = if board.most_games == 1 { "" } else { "s" };
         format!(

@@ -31,7 +31,7 @@ pub struct ViolationRow {
     /// What the log says.
     pub says: String,
     /// What the rules give.
-    pub rules_give: String,
+    pub(crate) rules_give: String,
     /// The whole message.
     pub message: String,
 }
@@ -135,7 +135,7 @@ pub struct PlayerTotals {
     /// Sum of the losses.
     pub total_error: f64,
     /// Mean loss, when a decision was rated.
-    pub error_per_decision: Option<f64>,
+    pub(crate) error_per_decision: Option<f64>,
     /// Decisions per class (an object `{fine, doubtful, error, blunder}` in JSON).
     #[serde(serialize_with = "classes_json")]
     pub classes: ClassCounts,
@@ -194,7 +194,7 @@ pub struct ValidateReport {
     /// Whether every box of every player is filled.
     pub complete: bool,
     /// Whether `points` are final totals.
-    pub points_final: bool,
+    pub(crate) points_final: bool,
     /// The oracle that rated the decisions.
     pub oracle: Option<String>,
     /// Unit of values and errors: `points`, or `match points` for games of several players
@@ -203,9 +203,9 @@ pub struct ValidateReport {
     /// Severity thresholds, in the unit.
     pub thresholds: ThresholdsRow,
     /// Decisions the replay produced (for an illegal game, those before the violation).
-    pub decisions_replayed: usize,
+    pub(crate) decisions_replayed: usize,
     /// Why some or all of them are not rated, if so.
-    pub not_rated: Option<String>,
+    pub(crate) not_rated: Option<String>,
     /// The rated decisions.
     #[serde(serialize_with = "decisions_json")]
     pub decisions: Vec<DecisionRow<'static>>,
@@ -226,7 +226,7 @@ pub struct ValidateReport {
 }
 
 /// The id of a game that did not parse: its own when known, else `FILE:LINE`.
-pub fn error_game_id(e: &ParseError) -> String {
+pub(crate) fn error_game_id(e: &ParseError) -> String {
     e.game_id
         .clone()
         .unwrap_or_else(|| format!("{}:{}", e.file, e.game_line))
@@ -313,7 +313,7 @@ pub struct Scorecard {
     /// The upper bonus earned (0 until the upper total reaches 63).
     pub upper_bonus: u32,
     /// Extra-Yahtzee bonuses earned, where the rule set has them.
-    pub extra_bonus: Option<u32>,
+    pub(crate) extra_bonus: Option<u32>,
     /// Points on the sheet, bonuses included.
     pub total: u32,
 }
@@ -477,7 +477,7 @@ pub struct Rating {
     /// The severity thresholds used.
     pub thresholds: Thresholds,
     /// Why some or all decisions are not rated, if so.
-    pub not_rated: Option<String>,
+    pub(crate) not_rated: Option<String>,
 }
 
 impl Rating {
@@ -621,7 +621,7 @@ impl ValidateReport {
 
     /// The verdict as the report's first line gives it (after `verdict: `): `legal`, `legal
     /// (unfinished: ...)`, or `ILLEGAL: ` and the rule broken or the syntax error.
-    pub fn verdict_text(&self) -> String {
+    pub(crate) fn verdict_text(&self) -> String {
         if let Some(e) = &self.syntax_error {
             return format!("ILLEGAL: syntax error: {}", e.message);
         }

@@ -15,7 +15,7 @@ use std::str::FromStr;
 /// What a sheet of any game family answers, between turns: the moves a roll allows, what a
 /// move scores and the sheet after, how far the game has gone. Written once per family (for
 /// [`Sheet`] and [`JambSheet`]) and for [`PlayerSheet`], which holds either; the turn loop
-/// ([`super::play::play_turn`]) and every consumer that does not need the concrete sheet use it.
+/// (`super::play::play_turn`) and every consumer that does not need the concrete sheet use it.
 pub trait GameFamily: Sized {
     /// Rolls a turn has at most.
     fn max_rolls(&self) -> u8;

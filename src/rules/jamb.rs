@@ -194,11 +194,6 @@ pub struct JambRules {
     pub full_house: FullHouseRule,
 }
 
-/// Points of a straight made on roll `roll_number` (1 to 3): 66, 56, 46.
-pub fn straight_points(roll_number: u8) -> i32 {
-    66 - 10 * (i32::from(roll_number) - 1)
-}
-
 impl JambRules {
     /// Four columns: down, free, up, hand (52 turns).
     pub const JAMB_4: JambRules = JambRules {

@@ -4,7 +4,7 @@
 pub mod description;
 mod game;
 pub mod jamb;
-pub mod play;
+pub(crate) mod play;
 mod sheet;
 
 pub use game::{GameFamily, GameRules, PlayerSheet, Refused, Written, SINGLE_COLUMN_ROLLS};
@@ -186,7 +186,7 @@ pub const EXTRA_YAHTZEE_BONUS: u32 = 100;
 
 /// One cell per rule set of [`RuleSet::ALL`], for [`RuleSet::once`]; a `static` of it is
 /// `[const { OnceLock::new() }; RuleSet::ALL.len()]`.
-pub type PerRuleSet<T> = [std::sync::OnceLock<T>; RuleSet::ALL.len()];
+pub(crate) type PerRuleSet<T> = [std::sync::OnceLock<T>; RuleSet::ALL.len()];
 
 impl RuleSet {
     /// The four rule sets of the product, in the order reports list them.

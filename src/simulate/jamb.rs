@@ -73,7 +73,7 @@ pub struct JambSimGame {
 }
 
 /// Makes the player of a strategy by name (`None` for a name it does not know).
-pub type MakePlayer<'a> = dyn Fn(&str) -> Option<Box<dyn JambPlayer>> + Sync + 'a;
+pub(crate) type MakePlayer<'a> = dyn Fn(&str) -> Option<Box<dyn JambPlayer>> + Sync + 'a;
 
 /// Why a Jamb game could not be simulated.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -49,7 +49,7 @@
 //!    played like any other.
 //! 9. **A missed target** (the turn's last roll, no target reached) is a bad outcome: it goes
 //!    into the Free column as a reserve, into the Free box where it loses least against that
-//!    box's [reference worth](REFERENCE). When the Free column cannot take it (full, or being
+//!    box's reference worth (`REFERENCE`). When the Free column cannot take it (full, or being
 //!    played as the last column), the dice are written in the chased box, whatever they score
 //!    there. P2, PB and MS count as "chased" the target they chose after the previous roll.
 //! 10. **Ties**: every comparison is a strict "greater than" (or "less than" for losses), so
@@ -80,16 +80,16 @@ use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
 /// Dice of its face an upper box's target asks for.
-pub const UPPER_TARGET: u8 = 3;
+pub(crate) const UPPER_TARGET: u8 = 3;
 /// Lowest face the Max box's target keeps.
-pub const MAX_LOW_FACE: u8 = 5;
+pub(crate) const MAX_LOW_FACE: u8 = 5;
 /// Highest face the Min box's target keeps.
-pub const MIN_HIGH_FACE: u8 = 2;
+pub(crate) const MIN_HIGH_FACE: u8 = 2;
 
 /// MS's box weights, in [`JambBox::ALL`] order: 2^(12 − rank) with the published ranks (Ones 1;
 /// Max and Min 2; Jamb 3; four of a kind 4; straight 5; full house 6; Sixes 7; Fives 8; three
 /// of a kind 9; Fours 10; Threes 11; Twos 12).
-pub const MS_WEIGHTS: [f64; BOXES] = [
+pub(crate) const MS_WEIGHTS: [f64; BOXES] = [
     2048.0, // Ones
     1.0,    // Twos
     2.0,    // Threes
@@ -110,7 +110,7 @@ pub const MS_WEIGHTS: [f64; BOXES] = [
 /// fresh roll (three rolls, writing as soon as the target is reached), rounded to 0.01; worth
 /// is the box's points, except for Min, where it is 35 − points (a low Min is good). A unit
 /// test recomputes it exactly.
-pub const REFERENCE: [f64; BOXES] = [
+pub(crate) const REFERENCE: [f64; BOXES] = [
     2.04,  // Ones
     4.09,  // Twos
     6.13,  // Threes
@@ -562,7 +562,7 @@ impl Chaser {
 /// Rnd: uniform over every legal choice (each legal cell, and while the turn may roll again
 /// each distinct keep).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RndPlayer;
+pub(crate) struct RndPlayer;
 
 impl JambPlayer for RndPlayer {
     fn choose(
@@ -602,7 +602,7 @@ impl JambPlayer for RndPlayer {
 
 /// P1: after the first roll, the most probable target; chased for the rest of the turn.
 #[derive(Clone, Copy, Debug)]
-pub struct P1Player(Chaser);
+pub(crate) struct P1Player(Chaser);
 
 impl Default for P1Player {
     fn default() -> P1Player {
@@ -612,14 +612,15 @@ impl Default for P1Player {
 
 impl P1Player {
     /// The cell chased this turn, once chosen.
-    pub fn chased(&self) -> Option<Cell> {
+    #[cfg(test)]
+    pub(crate) fn chased(&self) -> Option<Cell> {
         self.0.chased
     }
 }
 
 /// P2: the most probable target, chosen again after every roll.
 #[derive(Clone, Copy, Debug)]
-pub struct P2Player(Chaser);
+pub(crate) struct P2Player(Chaser);
 
 impl Default for P2Player {
     fn default() -> P2Player {
@@ -629,7 +630,7 @@ impl Default for P2Player {
 
 /// PB: the target of highest expectation (probability × points), chosen after every roll.
 #[derive(Clone, Copy, Debug)]
-pub struct PbPlayer(Chaser);
+pub(crate) struct PbPlayer(Chaser);
 
 impl Default for PbPlayer {
     fn default() -> PbPlayer {
@@ -639,7 +640,7 @@ impl Default for PbPlayer {
 
 /// MS: PB with each expectation multiplied by the box's weight ([`MS_WEIGHTS`]).
 #[derive(Clone, Copy, Debug)]
-pub struct MsPlayer(Chaser);
+pub(crate) struct MsPlayer(Chaser);
 
 impl Default for MsPlayer {
     fn default() -> MsPlayer {

@@ -47,6 +47,7 @@ pub struct DecodedDist<'a> {
 
 impl DecodedDist<'_> {
     /// `P(x)` as read.
+    #[cfg(test)]
     pub fn at_least(&self, x: i64) -> f32 {
         if x < self.first {
             return 1.0;
@@ -56,11 +57,6 @@ impl DecodedDist<'_> {
             .and_then(|i| self.values.get(i))
             .copied()
             .unwrap_or(0.0)
-    }
-
-    /// The greatest `x` whose `P` may be above 0 as read (`first - 1` when none is).
-    pub fn last(&self) -> i64 {
-        self.first + self.values.len() as i64 - 1
     }
 }
 
@@ -153,6 +149,7 @@ impl DecodedDists {
     }
 
     /// Bytes of values held.
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.bytes.load(Ordering::Relaxed)
     }

@@ -16,7 +16,7 @@
 //! The split is where the state's `P` is about one half: its expected points to come,
 //! estimated by a scalar widget over the successors' means ([`Dist::mean`]). Where even that is
 //! not enough (a `1 - P` or `P` below `f32`'s normal range, down to `6^-15` a turn), the few
-//! lanes at each end are computed again in `f64` ([`solve_state`]).
+//! lanes at each end are computed again in `f64` (`solve_state`).
 //!
 //! Each state is computed from its successors' stored values and then rounded once; means and
 //! maxima of positive numbers never widen a relative error, so a stored value of a state with
@@ -43,7 +43,7 @@ pub use reference::{build_reference, ReferenceDist};
 
 /// Allowance for `f32` rounding in the widget, relative, per turn (sums of at most 252
 /// positive terms, each turn's passes nest eleven means).
-pub const F32_ROUNDING: f64 = 2e-5;
+pub(crate) const F32_ROUNDING: f64 = 2e-5;
 
 /// Bound on the relative error of a stored `P` (and of a stored `1 - P`) of a state with
 /// `turns` turns left, where the exact value is at least `floor` (at least `2^-50`).
@@ -77,7 +77,7 @@ const LANE_BYTES: usize = 32;
 pub struct Dist<'a> {
     /// The least `x` with `P(x) < 1`.
     pub start: u32,
-    /// `P(start)..=P(end)`, coded by [`prob_code::encode`].
+    /// `P(start)..=P(end)`, coded by `prob_code::encode`.
     pub values: &'a [u16],
 }
 
@@ -310,7 +310,7 @@ impl<T: DistSource + ?Sized> Successors for T {
 
 /// A lane type of the distribution widget: `f32` for the tables, `f64` for their wide bands and
 /// for the tests' reference (`build_reference`, feature `test-oracles`).
-pub trait DistLane: Lane + PartialOrd + Send + Sync {
+pub(crate) trait DistLane: Lane + PartialOrd + Send + Sync {
     /// The value `v`.
     fn from_f64(v: f64) -> Self;
     /// The value as `f64`.
@@ -357,17 +357,9 @@ impl DistLane for f64 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Window {
     /// The window's first point.
-    pub lo: i64,
+    pub(crate) lo: i64,
     /// The probabilities.
     pub values: Vec<f32>,
-}
-
-impl Window {
-    /// Codes the values ([`prob_code`]) and trims the ends where `P` is exactly 1 and 0: the
-    /// stored start and values.
-    pub fn quantise(&self) -> (u32, Vec<u16>) {
-        quantise_lanes(self.lo, &self.values, 0)
-    }
 }
 
 /// Codes lanes `values` from point `lo` ([`prob_code`]), lanes `0..split` holding `P - 1`,
@@ -419,12 +411,12 @@ struct Shifted {
 }
 
 /// Every point, for a window computed wherever its function is not constant.
-pub const EVERYWHERE: (i64, i64) = (i64::MIN, i64::MAX);
+pub(crate) const EVERYWHERE: (i64, i64) = (i64::MIN, i64::MAX);
 
 /// The scoring options of one state's last roll: which successor each option reaches and
 /// with how many points. They depend on the state only, so a solver that meets a state
 /// often can keep them.
-pub struct ScoringOptions {
+pub(crate) struct ScoringOptions {
     /// The zero-point options (every free box can take a zero), shared by all rolls.
     floor: Vec<Shifted>,
     /// The options of every roll beyond the floor (all options for five of a kind), roll
@@ -482,7 +474,7 @@ struct LastRoll<T: DistLane = f32> {
 
 impl ScoringOptions {
     /// Every successor state with the least and most points a turn scores on the way to it.
-    pub fn successor_points(&self) -> &[(usize, i64, i64)] {
+    pub(crate) fn successor_points(&self) -> &[(usize, i64, i64)] {
         &self.points
     }
 
@@ -810,7 +802,7 @@ const TURN_DIVISOR: f64 = 470_184_984_576.0;
 
 /// Scratch space of [`solve_state`]: the widget's `f32` lanes, and the `f64` lanes of the deep
 /// tails.
-pub struct Scratch {
+pub(crate) struct Scratch {
     narrow: LaneStore<f32>,
     wide: LaneStore<f64>,
 }
@@ -834,7 +826,7 @@ impl Default for Scratch {
 /// lanes whose `1 - P` (or `P`) came out below [`F32_NORMAL`] are computed again in `f64`: a
 /// narrow band at each end, so the stored support is exact and the deep tails keep their
 /// magnitude.
-pub fn solve_state(
+pub(crate) fn solve_state(
     space: StateSpace,
     source: &dyn DistSource,
     lower: usize,
@@ -892,7 +884,7 @@ pub fn solve_state(
 /// nothing. Also the points where the window is right: `within`, widened to all points on a
 /// side where the function is constant beyond it (as far as the successors are right).
 /// `store` is scratch space.
-pub fn solve_with_options(
+pub(crate) fn solve_with_options(
     source: &dyn Successors,
     scoring: Arc<ScoringOptions>,
     within: (i64, i64),
@@ -1027,7 +1019,7 @@ impl TurnDist {
 
     /// The turn's function (of points still to come, or of the points difference) at `x`
     /// before the first roll.
-    pub fn before_first_roll_at(&self, x: i64) -> f64 {
+    pub(crate) fn before_first_roll_at(&self, x: i64) -> f64 {
         self.read(&self.before, x)
     }
 
@@ -1039,7 +1031,7 @@ impl TurnDist {
     }
 
     /// Every legal option after rolling `roll` with `rolls_left` rolls left, with the turn's
-    /// function at `x` (see [`TurnDist::before_first_roll_at`]), best first.
+    /// function at `x` (see `TurnDist::before_first_roll_at`), best first.
     pub fn options_at(&self, roll: &Dice, rolls_left: u8, x: i64) -> Vec<OptionChance> {
         let mut out: Vec<OptionChance> = self
             .option_laws(roll, rolls_left)
@@ -1055,7 +1047,7 @@ impl TurnDist {
 
     /// Every legal option after rolling `roll` with `rolls_left` rolls left (keeps in index
     /// order, then boxes in box order), each with its whole function of the points still to come.
-    pub fn option_laws(&self, roll: &Dice, rolls_left: u8) -> Vec<(Choice, OptionLaw<'_>)> {
+    pub(crate) fn option_laws(&self, roll: &Dice, rolls_left: u8) -> Vec<(Choice, OptionLaw<'_>)> {
         let lanes = self.turn.lanes;
         let lo = self.turn.lo;
         let mut out = Vec::new();
@@ -1208,7 +1200,7 @@ pub fn layers(rules: RuleSet) -> Vec<Vec<usize>> {
 
 /// Computes the states `indices` (all of one layer, their successors already in `table`) in
 /// parallel; returns each one's stored start and values, in the order given.
-pub fn solve_states(
+pub(crate) fn solve_states(
     rules: RuleSet,
     table: &DistTableData,
     indices: &[usize],

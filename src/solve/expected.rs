@@ -32,7 +32,7 @@ enum Successor {
 
 /// The successors of every free box for a group of states with the same filled boxes
 /// (one lane per upper pair).
-pub struct Moves {
+pub(crate) struct Moves {
     rules: RuleSet,
     filled: u32,
     yahtzee_50: bool,
@@ -181,14 +181,19 @@ impl Moves {
     }
 
     /// Value (lane `lane`) of scoring `roll` in each legal box, in box order.
-    pub fn box_values(&self, roll: &Dice, lane: usize) -> Vec<(usize, f64)> {
+    pub(crate) fn box_values(&self, roll: &Dice, lane: usize) -> Vec<(usize, f64)> {
         let mut out = Vec::with_capacity(self.boxes.len());
         self.for_each_box_value(roll, lane, |b, v| out.push((b, v)));
         out
     }
 
     /// Calls `each(box, value)` for every legal box of `roll` (lane `lane`), in box order.
-    pub fn for_each_box_value(&self, roll: &Dice, lane: usize, mut each: impl FnMut(usize, f64)) {
+    pub(crate) fn for_each_box_value(
+        &self,
+        roll: &Dice,
+        lane: usize,
+        mut each: impl FnMut(usize, f64),
+    ) {
         for &(b, successor) in &self.boxes {
             if let Some(s) = self.rules.score(self.filled, self.yahtzee_50, roll, b) {
                 let (add, values) = self.scored(successor, s.points, s.extra);
@@ -204,7 +209,7 @@ impl Moves {
     /// folded once into a floor shared by all rolls; each roll then only visits the boxes where
     /// it scores points. Five of a kind, where jokers restrict the boxes, takes the general path.
     #[inline(always)]
-    pub fn fill_last_roll<S: SlotAccess>(&self, store: &mut S) {
+    pub(crate) fn fill_last_roll<S: SlotAccess>(&self, store: &mut S) {
         let mut floor = vec![f64::NEG_INFINITY; self.lanes];
         for &(_, successor) in &self.boxes {
             let (add, values) = self.scored(successor, 0, 0);
@@ -516,7 +521,7 @@ pub struct OptionValue {
 /// What rating one decision needs: the best option and its value, the worst option's value,
 /// and the value of the option taken (`None` if it is not a legal option).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DecisionValues {
+pub(crate) struct DecisionValues {
     /// Value of the best option.
     pub best: f64,
     /// The best option (the first listed among equals).
@@ -529,7 +534,7 @@ pub struct DecisionValues {
 
 /// The values of every option of one turn of one sheet: the widget is run once, and every
 /// decision of the turn (any roll, any rolls left) is then read from it.
-pub struct TurnOracle {
+pub(crate) struct TurnOracle {
     sheet: Sheet,
     moves: Moves,
     /// Values of the keeps of fewer than five dice with one roll left (after the second roll).
@@ -562,7 +567,7 @@ impl TurnOracle {
 
     /// Expected final score of keeping `keep` and rolling the other dice, with `rolls_left`
     /// rolls left before that reroll (1 or 2); the sheet's points included.
-    pub fn keep_value(&self, keep: &Dice, rolls_left: u8) -> Option<f64> {
+    pub(crate) fn keep_value(&self, keep: &Dice, rolls_left: u8) -> Option<f64> {
         let values = match rolls_left {
             1 => &self.keep_one_left,
             2 => &self.keep_two_left,
@@ -644,7 +649,7 @@ impl TurnOracle {
 }
 
 /// Every legal option of a position (a sheet, a roll and the rolls left), best first; see
-/// [`TurnOracle::options`]. `table` is the rule set's expected-score table.
+/// `TurnOracle::options`. `table` is the rule set's expected-score table.
 pub fn position_options(
     table: &[f64],
     sheet: &Sheet,

@@ -39,7 +39,7 @@ pub trait Law {
 }
 
 /// A law given as a function and its bounds.
-pub struct FnLaw<F: Fn(i64) -> f64> {
+pub(crate) struct FnLaw<F: Fn(i64) -> f64> {
     /// `P(final >= t)`.
     pub at_least: F,
     /// The least `t` where it may be below 1.
@@ -182,10 +182,10 @@ struct Opponents {
 
 /// How far from 0 and from the number of opponents the match points `m(t)` of the totals kept
 /// are ([`Opponents`]).
-pub const OPPONENT_TAIL: f64 = decoded::TAIL;
+pub(crate) const OPPONENT_TAIL: f64 = decoded::TAIL;
 
 /// The most an EMP value against one opponent moves by reading decoded laws
-/// ([`super::decoded::READ_BOUND`] for our law and for theirs, and [`OPPONENT_TAIL`] for the
+/// (`super::decoded::READ_BOUND` for our law and for theirs, and `OPPONENT_TAIL` for the
 /// trimmed ends of `m`), against the same sum over the stored codes decoded in `f64`.
 pub const EMP_READ_BOUND: f64 = 2.0 * super::decoded::READ_BOUND + OPPONENT_TAIL;
 
@@ -497,7 +497,7 @@ impl<'a> MatchSearch<'a> {
 
     /// The same search, reading distributions through `decoded`, the table's shared cache of
     /// decoded distributions (the values are the same; they are decoded once).
-    pub fn with_decoded(self, decoded: Option<&'a DecodedDists>) -> MatchSearch<'a> {
+    pub(crate) fn with_decoded(self, decoded: Option<&'a DecodedDists>) -> MatchSearch<'a> {
         MatchSearch { decoded, ..self }
     }
 
@@ -601,7 +601,7 @@ impl<'a> MatchSearch<'a> {
 
     /// The mover's expected match points before its turn: exact where settled, else searched
     /// to the method's depth (depth 0 evaluates the sheets' distributions as they stand).
-    pub fn position_value(&self, mover: &Sheet, others: &[Sheet]) -> Option<f64> {
+    pub(crate) fn position_value(&self, mover: &Sheet, others: &[Sheet]) -> Option<f64> {
         match self.method {
             Method::Solitaire => None,
             Method::Exact => match others {

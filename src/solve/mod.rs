@@ -1,7 +1,7 @@
 //! Oracles: how values are computed. The generic turn widget, state indexing, and the
 //! solitaire expected-score solver.
 
-pub mod decoded;
+pub(crate) mod decoded;
 pub mod distribution;
 pub mod expected;
 pub mod jamb;

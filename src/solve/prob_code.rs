@@ -4,15 +4,15 @@
 //!
 //! Bit 15 says which is coded: clear for `P` (`P <= 1/2`), set for `1 - P` (`P > 1/2`). The
 //! other 15 bits, `m`, hold `y = -log2(v)` of that value `v` in `(0, 1/2]`, so `y >= 1`:
-//! - the fine part, `m` in `0..=FINE_CODES`: `y = 1 + m * FINE_STEP` up to [`FINE_END`]
+//! - the fine part, `m` in `0..=FINE_CODES`: `y = 1 + m * FINE_STEP` up to `FINE_END`
 //!   (`v` down to `2^-50`, about `8.9e-16`), a step of `49 / 30720` in `log2`, so rounding
 //!   alone changes a value by a factor of at most `2^(FINE_STEP / 2)`: [`FINE_ROUNDING`]
 //!   (`5.53e-4`) relative;
-//! - the coarse part, `m` up to [`COARSE_CODES`]: `y` from [`FINE_END`] to [`COARSE_END`] (149:
+//! - the coarse part, `m` up to `COARSE_CODES`: `y` from `FINE_END` to `COARSE_END` (149:
 //!   the least positive `f32` is `2^-149`) in 1,247 steps of `0.0794`, a relative rounding
-//!   error of at most [`COARSE_ROUNDING`] (2.8%);
-//! - the deep part, the last 800 magnitudes: `y` from [`COARSE_END`] to [`DEEP_END`] (600) in
-//!   steps of `0.564`, a relative rounding error of at most [`DEEP_ROUNDING`] (21.6%). No
+//!   error of at most `COARSE_ROUNDING` (2.8%);
+//! - the deep part, the last 800 magnitudes: `y` from `COARSE_END` to `DEEP_END` (600) in
+//!   steps of `0.564`, a relative rounding error of at most `DEEP_ROUNDING` (21.6%). No
 //!   non-zero `P` or `1 - P` is smaller than one sequence of rolls, `6^-15` a turn
 //!   (`2^-582` for 15 turns), so every one is coded: the support is exact, and the deep
 //!   tail keeps its order of magnitude.
@@ -22,35 +22,35 @@
 use std::sync::OnceLock;
 
 /// Bit set when the code holds `1 - P` (that is, `P > 1/2`).
-pub const COMPLEMENT: u16 = 0x8000;
+pub(crate) const COMPLEMENT: u16 = 0x8000;
 
 /// The 15 bits of the magnitude.
 const MAGNITUDE: u16 = 0x7fff;
 
 /// Codes of the fine part: magnitudes `0..=FINE_CODES`.
-pub const FINE_CODES: u16 = 30_720;
+pub(crate) const FINE_CODES: u16 = 30_720;
 
 /// Codes of the fine and coarse parts: magnitudes `0..=COARSE_CODES`; the deep part follows.
-pub const COARSE_CODES: u16 = FINE_CODES + 1_247;
+pub(crate) const COARSE_CODES: u16 = FINE_CODES + 1_247;
 
 /// `-log2` of the least value of the fine part.
-pub const FINE_END: f64 = 50.0;
+pub(crate) const FINE_END: f64 = 50.0;
 
 /// `-log2` of the least value of the coarse part (the least positive `f32`).
-pub const COARSE_END: f64 = 149.0;
+pub(crate) const COARSE_END: f64 = 149.0;
 
 /// `-log2` of the least value of the deep part, below every non-zero `P` and `1 - P` of 15
 /// turns or fewer (`6^-225 = 2^-581.6`).
-pub const DEEP_END: f64 = 600.0;
+pub(crate) const DEEP_END: f64 = 600.0;
 
 /// Step of the fine part, in `log2` units.
-pub const FINE_STEP: f64 = (FINE_END - 1.0) / FINE_CODES as f64;
+pub(crate) const FINE_STEP: f64 = (FINE_END - 1.0) / FINE_CODES as f64;
 
 /// Step of the coarse part, in `log2` units.
-pub const COARSE_STEP: f64 = (COARSE_END - FINE_END) / (COARSE_CODES - FINE_CODES) as f64;
+pub(crate) const COARSE_STEP: f64 = (COARSE_END - FINE_END) / (COARSE_CODES - FINE_CODES) as f64;
 
 /// Step of the deep part, in `log2` units.
-pub const DEEP_STEP: f64 = (DEEP_END - COARSE_END) / (MAGNITUDE - COARSE_CODES) as f64;
+pub(crate) const DEEP_STEP: f64 = (DEEP_END - COARSE_END) / (MAGNITUDE - COARSE_CODES) as f64;
 
 /// The largest relative error of one rounding in the fine part, `2^(FINE_STEP / 2) - 1`
 /// (rounded up).
@@ -58,19 +58,19 @@ pub const FINE_ROUNDING: f64 = 5.53e-4;
 
 /// The largest relative error of one rounding in the coarse part, `2^(COARSE_STEP / 2) - 1`
 /// (rounded up).
-pub const COARSE_ROUNDING: f64 = 2.79e-2;
+pub(crate) const COARSE_ROUNDING: f64 = 2.79e-2;
 
 /// The largest relative error of one rounding in the deep part, `2^(DEEP_STEP / 2) - 1`
 /// (rounded up).
-pub const DEEP_ROUNDING: f64 = 0.216;
+pub(crate) const DEEP_ROUNDING: f64 = 0.216;
 
 /// The least value coded in the fine part, `2^-FINE_END`.
-pub fn fine_floor() -> f64 {
+pub(crate) fn fine_floor() -> f64 {
     (-FINE_END).exp2()
 }
 
 /// The least value coded in the coarse part, `2^-COARSE_END` (the least positive `f32`).
-pub fn coarse_floor() -> f64 {
+pub(crate) fn coarse_floor() -> f64 {
     (-COARSE_END).exp2()
 }
 
@@ -91,7 +91,7 @@ fn magnitude_log(m: u16) -> f64 {
 }
 
 /// Number of magnitudes.
-pub const MAGNITUDES: usize = MAGNITUDE as usize + 1;
+pub(crate) const MAGNITUDES: usize = MAGNITUDE as usize + 1;
 
 /// The values of the 32,768 magnitudes.
 fn magnitudes() -> &'static [f64; MAGNITUDES] {
@@ -116,7 +116,7 @@ fn magnitude_of(v: f64) -> u16 {
 
 /// The code of a probability `p` (in `[0, 1]`; exactly 0 and 1 are not coded: a distribution
 /// trims them).
-pub fn encode(p: f64) -> u16 {
+pub(crate) fn encode(p: f64) -> u16 {
     if p <= 0.5 {
         magnitude_of(p.max(0.0))
     } else {
@@ -126,7 +126,7 @@ pub fn encode(p: f64) -> u16 {
 
 /// The code of the probability whose complement `1 - P` is `q` (in `[0, 1]`): `1 - P` keeps
 /// its relative precision when it is tiny.
-pub fn encode_complement(q: f64) -> u16 {
+pub(crate) fn encode_complement(q: f64) -> u16 {
     if q < 0.5 {
         COMPLEMENT | magnitude_of(q.max(0.0))
     } else {
@@ -136,7 +136,7 @@ pub fn encode_complement(q: f64) -> u16 {
 
 /// The magnitudes rounded to `f32`, by magnitude (`code & 0x7fff`): for decoding many codes
 /// into `f32` at once (a stored `P` is `v` or `1 - v`, computed in `f32`).
-pub fn magnitudes_f32() -> &'static [f32; MAGNITUDES] {
+pub(crate) fn magnitudes_f32() -> &'static [f32; MAGNITUDES] {
     static TABLE: OnceLock<Box<[f32; MAGNITUDES]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = Box::new([0.0; MAGNITUDES]);
@@ -149,7 +149,7 @@ pub fn magnitudes_f32() -> &'static [f32; MAGNITUDES] {
 
 /// The least magnitude whose value is at most `v` (for `v` in `(0, 1/2]`): a code of magnitude at
 /// least this holds a `P` (or a `1 - P`) of at most `v`.
-pub fn magnitude_at_most(v: f64) -> u16 {
+pub(crate) fn magnitude_at_most(v: f64) -> u16 {
     let table = magnitudes();
     table.partition_point(|&m| m > v) as u16
 }
@@ -158,12 +158,6 @@ pub fn magnitude_at_most(v: f64) -> u16 {
 #[inline]
 pub fn probability(code: u16) -> f64 {
     decode_with(magnitudes(), code)
-}
-
-/// [`probability`] as a function that holds the table of magnitudes, for loops over many codes.
-pub fn decoder() -> impl Fn(u16) -> f64 + Copy {
-    let table = magnitudes();
-    move |code| decode_with(table, code)
 }
 
 /// `P` of a code, from the table of magnitudes.
@@ -179,7 +173,7 @@ fn decode_with(table: &[f64; MAGNITUDES], code: u16) -> f64 {
 
 /// `1 - P` of a code, with its relative precision when it is tiny.
 #[inline]
-pub fn complement(code: u16) -> f64 {
+pub(crate) fn complement(code: u16) -> f64 {
     let v = magnitudes()[usize::from(code & MAGNITUDE)];
     if code & COMPLEMENT == 0 {
         1.0 - v

@@ -11,7 +11,7 @@ use crate::rules::{upper_totals, PerRuleSet, RuleSet, Sheet, UPPER_BOXES, UPPER_
 use std::sync::OnceLock;
 
 /// Sentinel for "no such pair" (an unreachable upper total).
-pub const NO_PAIR: u16 = u16::MAX;
+pub(crate) const NO_PAIR: u16 = u16::MAX;
 
 /// The reachable, non-equivalent (upper mask, capped upper total) pairs.
 pub struct UpperPairs {
@@ -261,14 +261,14 @@ pub enum BoxStep {
         fifty: usize,
     },
     /// An upper box of this face: the lower index stays, the upper pair moves on
-    /// ([`StateSpace::upper_step`]).
+    /// (`StateSpace::upper_step`).
     Upper(u8),
 }
 
 impl StateSpace {
     /// What scoring free box `b` does to lower index `lower` (the one place that knows how a
     /// box moves a state on, with [`StateSpace::upper_step`]).
-    pub fn box_step(&self, lower: usize, b: usize) -> BoxStep {
+    pub(crate) fn box_step(&self, lower: usize, b: usize) -> BoxStep {
         let rules = self.rules;
         let (lower_filled, yahtzee_50) = self.lower_boxes(lower);
         let next = lower_filled | (1 << b);
@@ -286,7 +286,7 @@ impl StateSpace {
 
     /// Scoring `n` dice of the free upper `face` from upper pair `pair`: the pair after and the
     /// points gained (the dice and the upper bonus if it is reached).
-    pub fn upper_step(&self, pair: usize, face: u8, n: u8) -> (usize, u32) {
+    pub(crate) fn upper_step(&self, pair: usize, face: u8, n: u8) -> (usize, u32) {
         let up = upper_pairs();
         let c = u32::from(up.total[pair]);
         let dice = u32::from(face) * u32::from(n);
@@ -297,7 +297,7 @@ impl StateSpace {
 
     /// The free boxes of the state `(lower, pair)` in box order, each with what scoring it
     /// leads to.
-    pub fn successors(&self, lower: usize, pair: usize) -> Vec<(usize, Next)> {
+    pub(crate) fn successors(&self, lower: usize, pair: usize) -> Vec<(usize, Next)> {
         let (lower_filled, _) = self.lower_boxes(lower);
         let filled = lower_filled | u32::from(upper_pairs().mask[pair]);
         (0..self.rules.box_count())

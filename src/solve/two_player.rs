@@ -38,7 +38,7 @@ type Span = (i64, i64);
 
 /// Most free boxes (both sheets) for which exact two-player values are computed at all (a
 /// minute or so; beyond, the solve would run for hours).
-pub const MOST_EXACT_FREE: u32 = 12;
+pub(crate) const MOST_EXACT_FREE: u32 = 12;
 
 /// Entries kept by a solver (most hold a few hundred values).
 const CACHED_ENTRIES: usize = 400_000;
@@ -349,7 +349,7 @@ impl ExactTwoPlayer {
     /// Solves (or finds cached) every entry the mover's turn at this position reaches, so
     /// that the values of every position after the turn are then read from the cache: one
     /// call instead of one per position, sharing what lies below them.
-    pub fn prepare(&self, mover: &Sheet, other: &Sheet) {
+    pub(crate) fn prepare(&self, mover: &Sheet, other: &Sheet) {
         if let Some((a, b)) = self.indices(mover, other) {
             self.solve_below(self.after_turn(a, b, Self::point(mover, other)));
         }

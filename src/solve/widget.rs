@@ -45,7 +45,7 @@ pub fn rolls_from_keeps<V: TurnValues>(values: &mut V) {
 /// The value before the first roll, written into the empty keep's slot
 /// ([`EMPTY_KEEP`]): the roll slots hold the values of rolls with two rolls left.
 #[inline(always)]
-pub fn expectation_before_first_roll<V: TurnValues>(values: &mut V) {
+pub(crate) fn expectation_before_first_roll<V: TurnValues>(values: &mut V) {
     values.set_roll_expectation(EMPTY_KEEP, &dice::tables().roll_weight);
 }
 
@@ -195,7 +195,7 @@ impl<T: Lane> LaneStore<T> {
     }
 
     /// Changes the number of lanes (contents become unspecified).
-    pub fn resize(&mut self, lanes: usize) {
+    pub(crate) fn resize(&mut self, lanes: usize) {
         self.lanes = lanes;
         self.data.resize(KEEPS * lanes, T::LOWEST);
     }
@@ -252,7 +252,7 @@ impl<T: Lane> TurnValues for LaneStore<T> {
 }
 
 /// Mutable access to the values of one slot, whatever the store.
-pub trait SlotAccess {
+pub(crate) trait SlotAccess {
     /// The values (one per lane) of slot `keep`.
     fn slot_mut(&mut self, keep: usize) -> &mut [f64];
 }
@@ -266,7 +266,7 @@ impl SlotAccess for LaneStore<f64> {
 /// Scalar values for one state: the same arithmetic as a one-lane [`LaneStore`] (so the same
 /// bits), without the per-slot slicing that only pays off with many lanes.
 #[derive(Clone, Debug)]
-pub struct SingleStore {
+pub(crate) struct SingleStore {
     data: Vec<f64>,
 }
 

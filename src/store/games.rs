@@ -1,5 +1,5 @@
 //! `games.csv` of an analysis as the store keeps it: its header, a row written
-//! ([`game_row`]) and every row read back ([`read_game_rows`], what `merge` and `merge
+//! (`game_row`) and every row read back (`read_game_rows`, what `merge` and `merge
 //! --partitions` read), and the quoting of a CSV field.
 
 use crate::game_hash::ContentHash;
@@ -9,15 +9,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Header of `decisions.csv` (documented in docs/formats/analysis.md).
-pub const DECISION_COLUMNS: &str =
+pub(crate) const DECISION_COLUMNS: &str =
     "game,player,seat,round,roll,dice,choice,value,best,best_value,error,luck,forced,class";
 
 /// Header of `games.csv` (documented in docs/formats/analysis.md).
-pub const GAME_COLUMNS: &str = "game_id,file,line,content_hash,absolute_path";
+pub(crate) const GAME_COLUMNS: &str = "game_id,file,line,content_hash,absolute_path";
 
 /// Header of `games.csv` as dicelens wrote it before content hashes and absolute paths (still
 /// read: such rows have neither).
-pub const OLD_GAME_COLUMNS: &str = "game_id,file,line";
+pub(crate) const OLD_GAME_COLUMNS: &str = "game_id,file,line";
 
 /// One row of `games.csv`: a rated game's id, the log it came from (as given, and as an
 /// absolute path), its first line there, and the hash of its content.
@@ -53,7 +53,7 @@ impl GameRow {
 
 /// Appends the `games.csv` row of one rated game: its id, its log as given, its first line,
 /// its content hash (empty if unknown) and its log's absolute path (empty if unknown).
-pub fn game_row(
+pub(crate) fn game_row(
     out: &mut String,
     game_id: &str,
     file: &str,
@@ -90,7 +90,7 @@ pub fn absolute_path(name: &str) -> String {
 /// Calls `each` with every row of `games.csv` at `path` (read as a stream), after checking its
 /// header ([`GAME_COLUMNS`], or [`OLD_GAME_COLUMNS`] of older analyses); an error names the
 /// file, the row and what was expected.
-pub fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), String> {
+pub(crate) fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), String> {
     let name = path.display();
     // Flexible: a row of the wrong length is reported below, naming the header.
     let mut reader = csv::ReaderBuilder::new()
@@ -145,7 +145,7 @@ pub fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), 
 }
 
 /// Quotes a CSV field when needed.
-pub fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\"")).into()
     } else {

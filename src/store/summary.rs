@@ -132,14 +132,14 @@ pub struct SummaryFile {
     pub duplicates_not_subtracted: Option<Vec<NotSubtracted>>,
     /// Analyses before oracle specs: most free boxes valued exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exact_free: Option<u64>,
+    pub(crate) exact_free: Option<u64>,
     /// Files that could not be read, with why.
     #[serde(default)]
     pub files_skipped: Vec<String>,
     /// Games rated by the unit of their errors (`points`, `match_points`), for the units that
     /// have games.
     #[serde(default)]
-    pub games_by_unit: BTreeMap<String, u64>,
+    pub(crate) games_by_unit: BTreeMap<String, u64>,
     /// Games rated.
     #[serde(default)]
     pub games_rated: u64,
@@ -151,13 +151,13 @@ pub struct SummaryFile {
     /// The thresholds of decisions rated in match points, when the oracle rates games of
     /// several players in match points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub match_point_thresholds: Option<ThresholdsJson>,
+    pub(crate) match_point_thresholds: Option<ThresholdsJson>,
     /// Merges of overlapping analyses: the inputs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged: Option<Vec<String>>,
     /// Analyses before oracle specs: the method of games of several players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub multi_player_method: Option<String>,
+    pub(crate) multi_player_method: Option<String>,
     /// The oracle's description.
     #[serde(default)]
     pub oracle: String,
@@ -276,7 +276,7 @@ impl SummaryFile {
 
     /// The same settings (tool, oracle, thresholds, merge fields) with the counts of
     /// `summary` and `aggregates`.
-    pub fn with_counts(&self, summary: &Summary, aggregates: &Parts) -> SummaryFile {
+    pub(crate) fn with_counts(&self, summary: &Summary, aggregates: &Parts) -> SummaryFile {
         SummaryFile {
             oracle: self.oracle.clone(),
             oracle_spec: self.oracle_spec.clone(),
@@ -307,7 +307,7 @@ impl SummaryFile {
     }
 
     /// The file's text (pretty JSON and a line end).
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }
 
@@ -318,13 +318,13 @@ impl SummaryFile {
     }
 
     /// The class thresholds of decisions rated in points.
-    pub fn points_thresholds(&self) -> Thresholds {
+    pub(crate) fn points_thresholds(&self) -> Thresholds {
         self.thresholds.into()
     }
 
     /// The class thresholds of each unit: those of points as written, those of match points
     /// as written or the defaults.
-    pub fn thresholds_by_unit(&self) -> UnitThresholds {
+    pub(crate) fn thresholds_by_unit(&self) -> UnitThresholds {
         UnitThresholds {
             points: self.points_thresholds(),
             match_points: self
@@ -353,7 +353,7 @@ impl SummaryFile {
 
     /// Adds the counts, skipped games and skipped files of this summary to `summary`; an error
     /// if the count of games read would overflow.
-    pub fn add_to(&self, summary: &mut Summary) -> Result<(), Overflow> {
+    pub(crate) fn add_to(&self, summary: &mut Summary) -> Result<(), Overflow> {
         add_checked(&mut summary.games_read, self.games_read, "games_read")?;
         for (reason, places) in &self.skipped {
             for place in places {
@@ -368,7 +368,7 @@ impl SummaryFile {
 
     /// The fields that say how games were rated (all but the counts and the oracle's
     /// description, which names the oracles of the rule sets met: see
-    /// [`crate::merge::merged_oracle`]), by name, each as compact JSON (`null` when absent):
+    /// `crate::merge::merged_oracle`), by name, each as compact JSON (`null` when absent):
     /// analyses of partitions must share them.
     pub fn settings(&self) -> Vec<(&'static str, String)> {
         fn json<T: Serialize>(value: &T) -> String {

@@ -1,6 +1,6 @@
 //! `simulate`: a synthetic corpus of players of known skill, written game by game, and its
 //! ground truth. One batch loop serves both families ([`simulate`]): games are simulated in
-//! parallel [`BATCH`] at a time and written in order; `report::simulate` writes the truth.
+//! parallel `BATCH` at a time and written in order; `report::simulate` writes the truth.
 
 use crate::rules::jamb::JambRules;
 use crate::simulate::jamb::{
@@ -16,7 +16,7 @@ use std::ops::Range;
 use std::path::Path;
 
 /// Games simulated per parallel batch before they are written in order.
-pub const BATCH: usize = 2048;
+pub(crate) const BATCH: usize = 2048;
 
 /// What to simulate: the games of one family, with their players.
 pub enum Simulation<'a> {
@@ -76,7 +76,7 @@ impl fmt::Display for SimulateError {
 impl std::error::Error for SimulateError {}
 
 /// The Jamb strategies a simulation plays when none is named: the five published ones.
-pub const PUBLISHED_JAMB_STRATEGIES: [&str; 5] = ["rnd", "p1", "p2", "pb", "ms"];
+pub(crate) const PUBLISHED_JAMB_STRATEGIES: [&str; 5] = ["rnd", "p1", "p2", "pb", "ms"];
 
 /// The players of a one-column simulation, and the expected-score table they play by.
 pub struct OneColumnCast {
@@ -127,7 +127,7 @@ pub struct JambCast {
 
 impl JambCast {
     /// Players of `strategies` (names trimmed, any case; none: the
-    /// [`PUBLISHED_JAMB_STRATEGIES`]) taken in turn, at least `players`, one per strategy and
+    /// `PUBLISHED_JAMB_STRATEGIES`) taken in turn, at least `players`, one per strategy and
     /// one per seat of `seats`; the players of the strategies under `rules`, with the tables
     /// they need from `tables` (built if missing, with notices to `progress`). An unknown
     /// strategy is a [`SimulateError::Strategy`].
@@ -236,7 +236,7 @@ impl Simulation<'_> {
     }
 }
 
-/// Simulates every game of `simulation`, [`BATCH`] at a time in parallel, writing each in
+/// Simulates every game of `simulation`, `BATCH` at a time in parallel, writing each in
 /// order to `out` in `format` (its start first); `done` is told the games done after each
 /// batch. Returns the ground truth. The same plan gives the same bytes.
 pub fn simulate(

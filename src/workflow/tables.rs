@@ -54,7 +54,7 @@ impl fmt::Display for TablesError {
 impl std::error::Error for TablesError {}
 
 /// Where each table's line goes; an `Err` (the line could not be written) stops the run.
-pub type EachLine<'a> = dyn FnMut(&TableLine) -> Result<(), String> + 'a;
+pub(crate) type EachLine<'a> = dyn FnMut(&TableLine) -> Result<(), String> + 'a;
 
 /// A table problem that stops the run, as its error; `Ok` for one mended by a build.
 fn stops(path: &Path, problem: &TableProblem) -> Result<(), TablesError> {

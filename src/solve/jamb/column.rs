@@ -159,7 +159,7 @@ impl ColumnTable {
     /// The tables of a column that may also let turns pass: table `s` (0..=`slack`) values a
     /// column that may skip `s` more turns than it has empty boxes, each skipped turn worth
     /// `skip_value` points (table 0 is [`ColumnTable::build`]'s).
-    pub fn build_with_slack(
+    pub(crate) fn build_with_slack(
         rules: &JambRules,
         kind: ColumnKind,
         slack: Slack,
@@ -184,7 +184,7 @@ impl ColumnTable {
     }
 
     /// The same table with every value rounded to `f32` (as the slack tables are stored).
-    pub fn rounded_to_f32(&self) -> ColumnTable {
+    pub(crate) fn rounded_to_f32(&self) -> ColumnTable {
         ColumnTable {
             space: self.space.clone(),
             values: self.values.iter().map(|&v| f64::from(v as f32)).collect(),
@@ -208,7 +208,7 @@ impl ColumnTable {
 
     /// A table from its space and values (as [`ColumnTable::values`] gave them); `None` if
     /// the lengths differ.
-    pub fn from_parts(space: ColumnSpace, values: Vec<f64>) -> Option<ColumnTable> {
+    pub(crate) fn from_parts(space: ColumnSpace, values: Vec<f64>) -> Option<ColumnTable> {
         (values.len() == space.len()).then_some(ColumnTable { space, values })
     }
 
@@ -231,7 +231,7 @@ impl ColumnTable {
     }
 }
 
-/// A column model that may let turns pass (see [`ColumnTable::build_with_slack`]).
+/// A column model that may let turns pass (see `ColumnTable::build_with_slack`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Slack {
     /// Most turns the column may let pass (tables 0..=turns are built).
@@ -244,7 +244,7 @@ pub struct Slack {
 
 impl Slack {
     /// No turn may pass: the plain one-column values.
-    pub const NONE: Slack = Slack {
+    pub(crate) const NONE: Slack = Slack {
         turns: 0,
         skip_value: 0.0,
         pass_after: 3,

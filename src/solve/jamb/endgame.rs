@@ -13,10 +13,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The reduced states of a slip's columns (unused columns full).
-pub type SlipKeys = [ColumnKey; MAX_COLUMNS];
+pub(crate) type SlipKeys = [ColumnKey; MAX_COLUMNS];
 
 /// The keys of a slip's columns; `None` for values no dice can give.
-pub fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
+pub(crate) fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
     let full = ColumnKey {
         mask: FULL,
         upper: 0,
@@ -30,7 +30,7 @@ pub fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
 }
 
 /// Points credited to a slip so far: its total plus the pending middle credits.
-pub fn credited(sheet: &JambSheet) -> i32 {
+pub(crate) fn credited(sheet: &JambSheet) -> i32 {
     sheet.total() + sheet.columns().iter().map(pending_credit).sum::<i32>()
 }
 
@@ -117,14 +117,14 @@ impl Endgame {
     }
 
     /// True when the solver takes `sheet` (few enough empty boxes, values dice can give).
-    pub fn accepts(&self, sheet: &JambSheet) -> bool {
+    pub(crate) fn accepts(&self, sheet: &JambSheet) -> bool {
         *sheet.rules() == self.rules
             && sheet.turns_left() <= self.max_empty
             && slip_keys(sheet).is_some()
     }
 
     /// The optimal expected final total of `sheet` before its next turn; `None` when the
-    /// solver does not take it ([`Endgame::accepts`]).
+    /// solver does not take it (`Endgame::accepts`).
     pub fn value(&mut self, sheet: &JambSheet) -> Option<f64> {
         if !self.accepts(sheet) {
             return None;
@@ -144,7 +144,7 @@ impl Endgame {
     }
 
     /// Every legal option after rolling `dice` as roll number `n` of `sheet`'s turn, with its
-    /// exact value (expected final total), in [`SlipTurn::for_each_option`] order.
+    /// exact value (expected final total), in `SlipTurn::for_each_option` order.
     pub fn options(&mut self, sheet: &JambSheet, dice: &Dice, n: u8) -> Vec<(Choice, f64)> {
         match self.turn(sheet) {
             Some(turn) => turn.options(&self.points, n, dice),

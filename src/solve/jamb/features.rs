@@ -6,22 +6,22 @@
 //! self-play.
 
 use super::key::{key_info, ColumnKey};
-use crate::rules::jamb::{JambBox, BOXES};
+use crate::rules::jamb::BOXES;
 
 /// Features of one column ([`column_features`]).
-pub const FEATURES: usize = 20;
+pub(crate) const FEATURES: usize = 20;
 /// Features of the whole slip: for each box, the square of the number of columns where it is
 /// empty (the same box open in several columns is worth less than the sum of its parts).
-pub const GLOBAL: usize = BOXES;
+pub(crate) const GLOBAL: usize = BOXES;
 /// Stage terms: hat functions of `t / T` (`t` the turns left, `T` the game's turns) peaking at
 /// 0, 1/3, 2/3 and 1; they add up to 1, so each feature's weight moves linearly between them.
-pub const STAGES: usize = 4;
+pub(crate) const STAGES: usize = 4;
 
 /// The features of a column with key `key` and exact one-column value `value`: the value, one
 /// indicator per empty box, the squared share of empty boxes, whether the upper bonus is open
 /// and the share of 60 still missing then, and the middle section's pending points (Ones,
 /// Max, Min, Max - Min, scaled to about 0..1).
-pub fn column_features(key: ColumnKey, value: f64) -> [f64; FEATURES] {
+pub(crate) fn column_features(key: ColumnKey, value: f64) -> [f64; FEATURES] {
     let mut x = [0.0; FEATURES];
     x[0] = value;
     for (b, slot) in x[1..=BOXES].iter_mut().enumerate() {
@@ -52,7 +52,7 @@ pub struct Correction {
 }
 
 /// Number of weights of a slip of `columns` columns.
-pub fn weight_count(columns: usize) -> usize {
+pub(crate) fn weight_count(columns: usize) -> usize {
     (columns * FEATURES + GLOBAL) * STAGES
 }
 
@@ -68,7 +68,7 @@ impl Correction {
 
     /// The fitted future of column `c` with key `key`, exact one-column value `value` and
     /// stage terms `stage`.
-    pub fn column_future(
+    pub(crate) fn column_future(
         &self,
         c: usize,
         key: ColumnKey,
@@ -90,7 +90,12 @@ impl Correction {
 
     /// The slip part of the fitted future: `counts[b]` is the number of columns (of
     /// `columns`) where box `b` is empty.
-    pub fn slip_future(&self, columns: usize, counts: &[u8; BOXES], stage: &[f64; STAGES]) -> f64 {
+    pub(crate) fn slip_future(
+        &self,
+        columns: usize,
+        counts: &[u8; BOXES],
+        stage: &[f64; STAGES],
+    ) -> f64 {
         let w = &self.weights[columns * FEATURES * STAGES..];
         let mut out = 0.0;
         for (b, &n) in counts.iter().enumerate() {
@@ -103,33 +108,15 @@ impl Correction {
     }
 
     /// True when the weights fit a slip of `columns` columns.
-    pub fn fits(&self, columns: usize) -> bool {
+    pub(crate) fn fits(&self, columns: usize) -> bool {
         self.weights.len() == weight_count(columns)
     }
 }
 
 /// The stage terms of a slip with `left` turns left out of `turns`.
-pub fn stage_terms(left: usize, turns: usize) -> [f64; STAGES] {
+pub(crate) fn stage_terms(left: usize, turns: usize) -> [f64; STAGES] {
     let x = (left as f64 / turns.max(1) as f64).clamp(0.0, 1.0) * (STAGES - 1) as f64;
     std::array::from_fn(|s| (1.0 - (x - s as f64).abs()).max(0.0))
-}
-
-/// Names of the features, for reports.
-pub fn feature_name(f: usize) -> String {
-    match f {
-        0 => "V".into(),
-        1..=BOXES => format!(
-            "empty {}",
-            JambBox::from_index(f - 1).map_or("?", JambBox::code)
-        ),
-        14 => "empty share squared".into(),
-        15 => "bonus open".into(),
-        16 => "bonus missing".into(),
-        17 => "pending ones".into(),
-        18 => "pending max or max - min".into(),
-        19 => "pending min".into(),
-        _ => "?".into(),
-    }
 }
 
 #[cfg(test)]

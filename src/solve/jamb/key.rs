@@ -25,14 +25,14 @@
 //! Upper boxes credit their points (and the bonus of 30 the moment the sum reaches 60), lower
 //! boxes their points. The credits of a finished column add up to its total. While exactly Ones
 //! and Max (or Ones and Min) are filled, one part of the middle is credited but not yet in
-//! [`ColumnState::total`]: [`pending_credit`] is that part.
+//! [`ColumnState::total`]: `pending_credit` is that part.
 
 use crate::rules::jamb::{ColumnState, JambBox, BOXES, UPPER_BONUS, UPPER_BONUS_THRESHOLD};
 use crate::rules::upper_totals;
 use std::sync::OnceLock;
 
 /// Mask of a full column.
-pub const FULL: u16 = (1 << BOXES) - 1;
+pub(crate) const FULL: u16 = (1 << BOXES) - 1;
 /// Mask of the six upper boxes.
 const UPPER: u16 = 0x3f;
 /// Bit of the Ones box.
@@ -55,7 +55,7 @@ pub struct ColumnKey {
     pub mask: u16,
     /// Class of the capped upper sum among the classes of the filled upper boxes (0-based).
     pub upper: u8,
-    /// Index of the middle section's pending information (see [`mid_count`]).
+    /// Index of the middle section's pending information (see `mid_count`).
     pub mid: u8,
 }
 
@@ -68,13 +68,13 @@ impl ColumnKey {
     };
 
     /// True when every box is filled.
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.mask == FULL
     }
 }
 
 /// The classes of equivalent capped upper sums, for each of the 64 sets of filled upper boxes.
-pub struct UpperClasses {
+pub(crate) struct UpperClasses {
     /// Classes of upper mask `s` are `offset[s]..offset[s + 1]` of `rep`.
     offset: [usize; 65],
     /// The representative (smallest reachable) capped sum of each class.
@@ -139,7 +139,7 @@ impl UpperClasses {
     }
 
     /// The representative capped sum of class `class` of upper mask `s`.
-    pub fn rep(&self, s: u16, class: u8) -> u8 {
+    pub(crate) fn rep(&self, s: u16, class: u8) -> u8 {
         self.rep[self.offset[usize::from(s & UPPER)] + usize::from(class)]
     }
 
@@ -149,15 +149,10 @@ impl UpperClasses {
         let class = self.class_of[usize::from(s & UPPER) * CAPS + c];
         (class != u8::MAX).then_some(class)
     }
-
-    /// Total number of (upper mask, class) pairs.
-    pub fn total(&self) -> usize {
-        self.rep.len()
-    }
 }
 
 /// The shared upper-sum classes (the same for every rule set).
-pub fn upper_classes() -> &'static UpperClasses {
+pub(crate) fn upper_classes() -> &'static UpperClasses {
     static CLASSES: OnceLock<UpperClasses> = OnceLock::new();
     CLASSES.get_or_init(UpperClasses::build)
 }
@@ -170,7 +165,7 @@ fn middle_filled(mask: u16) -> u8 {
 /// What a key says about the upper sum and the middle section, for features of value
 /// functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyInfo {
+pub(crate) struct KeyInfo {
     /// The representative capped upper sum.
     pub upper_sum: i32,
     /// True while the bonus is neither earned nor out of reach.
@@ -186,7 +181,7 @@ pub struct KeyInfo {
 }
 
 /// What `key` says about its upper sum and middle section.
-pub fn key_info(key: ColumnKey) -> KeyInfo {
+pub(crate) fn key_info(key: ColumnKey) -> KeyInfo {
     let classes = upper_classes();
     let upper_sum = i32::from(classes.rep(key.mask, key.upper));
     let addable: i32 = (0..6)
@@ -210,7 +205,7 @@ pub fn key_info(key: ColumnKey) -> KeyInfo {
 
 /// Number of values of the middle section's pending information for a column with filled
 /// boxes `mask` (see the module documentation).
-pub fn mid_count(mask: u16) -> usize {
+pub(crate) fn mid_count(mask: u16) -> usize {
     match middle_filled(mask) {
         0b000 | 0b111 => 1,
         0b001 | 0b011 | 0b101 => 6,
@@ -220,12 +215,12 @@ pub fn mid_count(mask: u16) -> usize {
 }
 
 /// Number of keys with filled boxes `mask`: upper classes times middle values.
-pub fn keys_of_mask(mask: u16) -> usize {
+pub(crate) fn keys_of_mask(mask: u16) -> usize {
     upper_classes().count(mask) * mid_count(mask)
 }
 
 /// The key with filled mask `mask` and lane `lane` (upper class major, middle value minor).
-pub fn key_of_lane(mask: u16, lane: usize) -> ColumnKey {
+pub(crate) fn key_of_lane(mask: u16, lane: usize) -> ColumnKey {
     let mids = mid_count(mask);
     ColumnKey {
         mask,
@@ -235,13 +230,13 @@ pub fn key_of_lane(mask: u16, lane: usize) -> ColumnKey {
 }
 
 /// The lane of `key` among the keys of its mask (inverse of [`key_of_lane`]).
-pub fn lane_of_key(key: ColumnKey) -> usize {
+pub(crate) fn lane_of_key(key: ColumnKey) -> usize {
     usize::from(key.upper) * mid_count(key.mask) + usize::from(key.mid)
 }
 
 /// The key of a column, and the part of the middle already credited but not yet in its total
 /// ([`pending_credit`]); `None` for values no dice can give.
-pub fn key_of(column: &ColumnState) -> Option<ColumnKey> {
+pub(crate) fn key_of(column: &ColumnState) -> Option<ColumnKey> {
     let mask = column.filled_mask();
     let upper = upper_classes().class(mask, column.upper_sum())?;
     let get = |b: JambBox| column.value(b).unwrap_or(0);
@@ -267,7 +262,7 @@ pub fn key_of(column: &ColumnState) -> Option<ColumnKey> {
 /// The part of the middle section credited to a column (see the module documentation) but not
 /// yet counted by [`ColumnState::total`]: `o x M` with Ones and Max filled and Min empty,
 /// `-o x m` with Ones and Min filled and Max empty, 0 otherwise.
-pub fn pending_credit(column: &ColumnState) -> i32 {
+pub(crate) fn pending_credit(column: &ColumnState) -> i32 {
     let get = |b: JambBox| column.value(b).unwrap_or(0);
     match middle_filled(column.filled_mask()) {
         0b011 => get(JambBox::Ones) * get(JambBox::Max),

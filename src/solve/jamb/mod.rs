@@ -4,13 +4,13 @@
 //! heuristic oracle built from them ([`oracle`]).
 //!
 //! The oracle's value function reads its [`features`] and the [`tables`] (data); the tables are
-//! built ([`build`]) by fitting the weights ([`fit`]) on games the oracle plays, so `build` and
+//! built (`build`) by fitting the weights ([`fit`]) on games the oracle plays, so `build` and
 //! `fit` sit above the oracle, `features` and `tables` below it.
 //!
 //! All of them share the reduced column state of [`key`] and the table of what each box scores
 //! ([`BoxPoints`]).
 
-pub mod build;
+pub(crate) mod build;
 pub mod column;
 pub mod endgame;
 pub mod features;
@@ -91,7 +91,7 @@ impl BoxPoints {
     }
 
     /// The rolls scoring differently somewhere on roll number `n` (1 or 2) than on `n + 1`.
-    pub fn differ_from_next(&self, n: u8) -> &[usize] {
+    pub(crate) fn differ_from_next(&self, n: u8) -> &[usize] {
         &self.differ_from_next[usize::from(n - 1)]
     }
 }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// Empty boxes from which the strong oracle values slips exactly ([`Endgame`]): 6 keeps
 /// rating above 350 games a second on one core (docs/jamb-oracle.md).
-pub const STRONG_ENDGAME: usize = 6;
+pub(crate) const STRONG_ENDGAME: usize = 6;
 
 /// The value function the oracle puts after the turn (see docs/jamb-oracle.md); the default
 /// is the plain one ([`ValueFunction::plain`]).
@@ -49,7 +49,7 @@ impl ValueFunction {
 
     /// The strong value function on `tables` (the measured choice, docs/jamb-oracle.md):
     /// the columns' slack values with the fitted weights, and the exact endgame once at most
-    /// [`STRONG_ENDGAME`] boxes are left.
+    /// `STRONG_ENDGAME` boxes are left.
     pub fn strong(tables: &JambTables) -> ValueFunction {
         ValueFunction {
             slack: tables.slack_model().turns,
@@ -110,7 +110,7 @@ pub struct JambTurnCache {
 
 /// How the description of a Jamb oracle ([`JambOracle::describe`]) begins; the rule set's
 /// name and `)` follow.
-pub const DESCRIBED_AS: &str = "heuristic Jamb oracle (";
+pub(crate) const DESCRIBED_AS: &str = "heuristic Jamb oracle (";
 
 /// The strong heuristic Jamb oracle (see the module documentation).
 #[derive(Clone, Debug)]
@@ -191,7 +191,7 @@ impl JambOracle {
         &self.value
     }
 
-    /// Names the oracle and its value function (it is a heuristic oracle): [`DESCRIBED_AS`],
+    /// Names the oracle and its value function (it is a heuristic oracle): `DESCRIBED_AS`,
     /// the rule set's name, `): ` and the rest.
     pub fn describe(&self) -> String {
         format!(
@@ -258,30 +258,6 @@ impl JambOracle {
             Some(w) => w.slip_future(self.rules.columns.len(), counts, stage),
             None => 0.0,
         }
-    }
-
-    /// The value function itself at a slip between turns (expected final total): what the
-    /// turn puts after its writes. The value of playing the slip's next turn is
-    /// [`JambOracle::before_roll`].
-    pub fn slip_value(&self, sheet: &JambSheet, cache: &mut JambTurnCache) -> f64 {
-        let Some(keys) = slip_keys(sheet) else {
-            return f64::NEG_INFINITY;
-        };
-        self.claim(cache);
-        let base = f64::from(credited(sheet));
-        let empty = sheet.turns_left();
-        if empty > 0 && empty <= self.value.endgame {
-            let endgame = cache
-                .endgame
-                .get_or_insert_with(|| Endgame::with_limit(self.rules, self.value.endgame));
-            return base + endgame.future(&keys);
-        }
-        let columns = self.rules.columns.len();
-        let stage = stage_terms(empty, self.rules.turns());
-        base + self.slip_future(&empty_counts(&keys[..columns]), &stage)
-            + (0..columns)
-                .map(|c| self.column_future(c, keys[c], empty, &stage))
-                .sum::<f64>()
     }
 
     /// Empties `cache` if another oracle filled it (nothing in it would hold for this one).

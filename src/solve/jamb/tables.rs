@@ -1,4 +1,4 @@
-//! Everything the Jamb oracle reads, built once per rule set ([`build`](super::build)) and
+//! Everything the Jamb oracle reads, built once per rule set (`build`) and
 //! storable as bytes: the exact one-column tables, the tables of columns that may let a few
 //! turns pass ("slack", see [`Slack`]), and the value function's weights fitted by self-play
 //! ([`fit`](super::fit)).
@@ -100,7 +100,7 @@ impl JambTables {
     }
 
     /// The slack tables 1..=`slack_model().turns` of `kind` (empty without slack).
-    pub fn slack_tables(&self, kind: ColumnKind) -> Vec<Arc<ColumnTable>> {
+    pub(crate) fn slack_tables(&self, kind: ColumnKind) -> Vec<Arc<ColumnTable>> {
         self.tables
             .iter()
             .position(|t| t.kind() == kind)

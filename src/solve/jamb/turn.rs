@@ -139,13 +139,13 @@ impl SlipTurn {
     }
 
     /// True when a player may keep dice and roll again after roll `n`.
-    pub fn may_reroll(&self, n: u8) -> bool {
+    pub(crate) fn may_reroll(&self, n: u8) -> bool {
         (1..MAX_ROLLS).contains(&n) && self.may_reroll[usize::from(n - 1)]
     }
 
     /// The value of keeping `kept` after roll `n` (1 or 2) and rolling the other dice: the
     /// expected value of roll `n + 1`; `None` when no reroll is allowed or `kept` is not a keep.
-    pub fn keep_value(&self, n: u8, kept: &Dice) -> Option<f64> {
+    pub(crate) fn keep_value(&self, n: u8, kept: &Dice) -> Option<f64> {
         if !self.may_reroll(n) {
             return None;
         }
@@ -160,7 +160,8 @@ impl SlipTurn {
     }
 
     /// The value of a roll of `dice` as roll number `n` (1..=3): its best option.
-    pub fn roll_value(&self, n: u8, dice: &Dice) -> Option<f64> {
+    #[cfg(test)]
+    pub(crate) fn roll_value(&self, n: u8, dice: &Dice) -> Option<f64> {
         let r = dice.roll_index()?;
         self.roll_values
             .get(usize::from(n).checked_sub(1)?)?
@@ -168,29 +169,11 @@ impl SlipTurn {
             .copied()
     }
 
-    /// The value of writing `dice` of roll number `n` in `cell`; `None` if the cell does not
-    /// take them.
-    pub fn write_value_of(
-        &self,
-        points: &BoxPoints,
-        n: u8,
-        dice: &Dice,
-        cell: Cell,
-    ) -> Option<f64> {
-        let r = dice.roll_index()?;
-        let bit = 1u8.checked_shl(u32::from(n).checked_sub(1)?)?;
-        let c = self
-            .cells
-            .iter()
-            .find(|c| c.cell == cell && c.rolls & bit != 0)?;
-        Some(self.write_values[c.offset + points.class(cell.jbox, n, r)])
-    }
-
     /// Calls `each(choice, value)` for every legal option after rolling `dice` as roll number
     /// `n`: first each cell that takes the dice (column by column, top to bottom), then, while
     /// a reroll is allowed, every distinct keep of the dice (ascending keep index, keeping all
     /// five included).
-    pub fn for_each_option(
+    pub(crate) fn for_each_option(
         &self,
         points: &BoxPoints,
         n: u8,
@@ -219,7 +202,7 @@ impl SlipTurn {
     }
 
     /// Every legal option after rolling `dice` as roll number `n`, in the order of
-    /// [`SlipTurn::for_each_option`], with its value.
+    /// `SlipTurn::for_each_option`, with its value.
     pub fn options(&self, points: &BoxPoints, n: u8, dice: &Dice) -> Vec<(Choice, f64)> {
         let mut out = Vec::with_capacity(KEEPS.min(64));
         self.for_each_option(points, n, dice, |c, v| out.push((c, v)));
