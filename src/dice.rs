@@ -197,35 +197,11 @@ impl fmt::Debug for Dice {
     }
 }
 
-/// Precomputed relations between keeps, shared by every solver.
-pub struct DiceTables {
-    /// The keeps, by index.
-    pub keeps: Vec<Dice>,
-    /// First keep index of each size 0..=5, plus `KEEPS` at the end.
-    pub size_start: [usize; DICE + 2],
-    /// For keeps of size < 5: the keep with one more die of each face.
-    pub add_face: Vec<[u16; FACES]>,
-    /// For each keep: the distinct keeps with one die fewer (one per face present).
-    pub remove_one: Vec<Vec<u16>>,
-    /// Every `(keep, keep with one die fewer)` pair, keeps in ascending order: the order in
-    /// which the widget raises each keep to the best keep it contains (a flat list, read
-    /// front to back).
-    pub raise_order: Vec<(u16, u16)>,
-    /// For each roll: the keep indices of its proper sub-multisets (the empty keep included),
-    /// ascending.
-    pub proper_sub_keeps: Vec<Vec<u16>>,
-    /// Number of ordered outcomes (out of 7776) that give each roll from scratch.
-    pub roll_weight: [u32; ROLLS],
-    /// For each keep: the rolls it can lead to, with the number of ordered outcomes (out of
-    /// `6^(5 - size)`) of rerolling the other dice that give each.
-    pub outcomes: Vec<Vec<(u16, u32)>>,
-    index_of: Vec<u16>,
-}
-
-/// The shared dice tables (built on first use).
-pub fn tables() -> &'static DiceTables {
-    static TABLES: OnceLock<DiceTables> = OnceLock::new();
-    TABLES.get_or_init(DiceTables::build)
+/// The shared five-dice space (built on first use): the keeps and rolls of the five-dice
+/// games, which the five-dice helpers of [`Dice`] ([`Dice::roll`], [`Dice::keep_index`]) read.
+/// Solvers read the space of their rules' dice instead ([`DiceSpace::of`]).
+pub fn tables() -> &'static DiceSpace {
+    DiceSpace::clamped(DICE)
 }
 
 fn factorial(n: usize) -> u32 {
@@ -239,40 +215,6 @@ fn arrangements(d: &Dice) -> u32 {
     })
 }
 
-impl DiceTables {
-    /// The five-dice space of [`DiceSpace`], in the fixed-size arrays the solvers read.
-    fn build() -> DiceTables {
-        let space = DiceSpace::new(DICE);
-        let raise_order = space
-            .remove_one
-            .iter()
-            .enumerate()
-            .flat_map(|(keep, smaller): (usize, &Vec<u16>)| {
-                smaller.iter().map(move |&s| (keep as u16, s))
-            })
-            .collect();
-        let mut size_start = [0usize; DICE + 2];
-        for (start, &from_space) in size_start.iter_mut().zip(&space.size_start) {
-            *start = from_space;
-        }
-        let mut roll_weight = [0u32; ROLLS];
-        for (weight, &from_space) in roll_weight.iter_mut().zip(&space.roll_weight) {
-            *weight = from_space;
-        }
-        DiceTables {
-            keeps: space.keeps,
-            size_start,
-            add_face: space.add_face,
-            raise_order,
-            remove_one: space.remove_one,
-            proper_sub_keeps: space.proper_sub_keeps,
-            roll_weight,
-            outcomes: space.outcomes,
-            index_of: space.index_of,
-        }
-    }
-}
-
 /// Most dice a [`DiceSpace`] is built for.
 pub const MAX_DICE: usize = 6;
 
@@ -280,27 +222,50 @@ pub const MAX_DICE: usize = 6;
 /// indices, probabilities and containment, numbered as the five-dice tables are (keeps by size,
 /// then in lexicographic order of their face counts; the rolls are the keeps of full size).
 ///
-/// The solvers of five-dice games read [`tables`], built from `DiceSpace::new(5)` into
-/// fixed-size arrays; games with another number of dice read [`DiceSpace::of`].
+/// Every solver reads the space of its rules' dice ([`DiceSpace::of`]); [`tables`] is the
+/// five-dice space.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiceSpace {
     dice: usize,
-    keeps: Vec<Dice>,
-    size_start: Vec<usize>,
-    add_face: Vec<[u16; FACES]>,
-    remove_one: Vec<Vec<u16>>,
-    proper_sub_keeps: Vec<Vec<u16>>,
-    roll_weight: Vec<u32>,
-    outcomes: Vec<Vec<(u16, u32)>>,
+    /// Keep index of the first roll (`size_start[dice]`).
+    first_roll: usize,
+    /// The keeps, by index.
+    pub(crate) keeps: Vec<Dice>,
+    /// First keep index of each size 0..=dice, plus the number of keeps at the end.
+    pub(crate) size_start: Vec<usize>,
+    /// For keeps smaller than a roll: the keep with one more die of each face.
+    pub(crate) add_face: Vec<[u16; FACES]>,
+    /// For each keep: the distinct keeps with one die fewer (one per face present).
+    pub(crate) remove_one: Vec<Vec<u16>>,
+    /// Every `(keep, keep with one die fewer)` pair, keeps in ascending order: the order in
+    /// which the widget raises each keep to the best keep it contains (a flat list, read
+    /// front to back).
+    pub(crate) raise_order: Vec<(u16, u16)>,
+    /// For each roll: the keep indices of its proper sub-multisets (the empty keep included),
+    /// ascending.
+    pub(crate) proper_sub_keeps: Vec<Vec<u16>>,
+    /// Number of ordered outcomes (out of `6^dice`) that give each roll from scratch.
+    pub(crate) roll_weight: Vec<u32>,
+    /// For each keep: the rolls it can lead to, with the number of ordered outcomes (out of
+    /// `6^(dice - size)`) of rerolling the other dice that give each.
+    pub(crate) outcomes: Vec<Vec<(u16, u32)>>,
     index_of: Vec<u16>,
 }
 
 impl DiceSpace {
     /// The space of `dice` dice (1 to [`MAX_DICE`]), shared: built on first use.
     pub fn of(dice: usize) -> Option<&'static DiceSpace> {
+        (1..=MAX_DICE)
+            .contains(&dice)
+            .then(|| DiceSpace::clamped(dice))
+    }
+
+    /// The space of `dice` dice clamped to 1 to [`MAX_DICE`], shared: for the rules'
+    /// descriptions, whose dice are in range (a unit test checks every rule set's).
+    pub(crate) fn clamped(dice: usize) -> &'static DiceSpace {
         static SPACES: [OnceLock<DiceSpace>; MAX_DICE] = [const { OnceLock::new() }; MAX_DICE];
-        let cell = SPACES.get(dice.checked_sub(1)?)?;
-        Some(cell.get_or_init(|| DiceSpace::new(dice)))
+        let dice = dice.clamp(1, MAX_DICE);
+        SPACES[dice - 1].get_or_init(|| DiceSpace::new(dice))
     }
 
     /// Builds the space of `dice` dice (at most [`MAX_DICE`]; more are clamped to it).
@@ -339,7 +304,7 @@ impl DiceSpace {
                 out
             })
             .collect();
-        let remove_one = keeps
+        let remove_one: Vec<Vec<u16>> = keeps
             .iter()
             .map(|k| {
                 (0..FACES)
@@ -375,12 +340,19 @@ impl DiceSpace {
                     .collect()
             })
             .collect();
+        let raise_order = remove_one
+            .iter()
+            .enumerate()
+            .flat_map(|(keep, smaller)| smaller.iter().map(move |&s| (keep as u16, s)))
+            .collect();
         DiceSpace {
             dice,
+            first_roll,
             keeps,
             size_start,
             add_face,
             remove_one,
+            raise_order,
             proper_sub_keeps,
             roll_weight,
             outcomes,
@@ -404,8 +376,14 @@ impl DiceSpace {
     }
 
     /// Keep index of the first roll.
+    #[inline(always)]
     pub fn first_roll(&self) -> usize {
-        self.size_start[self.dice]
+        self.first_roll
+    }
+
+    /// The rolls, by roll index (the keeps of full size).
+    pub fn rolls(&self) -> &[Dice] {
+        &self.keeps[self.first_roll()..]
     }
 
     /// Number of equally likely ordered outcomes of rolling every die: `6^dice`.
@@ -431,20 +409,28 @@ impl DiceSpace {
     }
 
     /// Index of a multiset among the keeps; `None` for more dice than the space has.
+    #[inline]
     pub fn keep_index(&self, dice: &Dice) -> Option<usize> {
         if dice.len() > self.dice {
             return None;
         }
-        let index = *self.index_of.get(dice.key_in_base(self.dice + 1))?;
-        (index != u16::MAX).then_some(usize::from(index))
+        self.index_within(dice)
     }
 
     /// Index of a multiset among the rolls; `None` unless it has exactly the space's dice.
+    #[inline]
     pub fn roll_index(&self, dice: &Dice) -> Option<usize> {
         if dice.len() != self.dice {
             return None;
         }
-        Some(self.keep_index(dice)? - self.first_roll())
+        Some(self.index_within(dice)? - self.first_roll())
+    }
+
+    /// The keep index of a multiset of at most the space's dice.
+    #[inline(always)]
+    fn index_within(&self, dice: &Dice) -> Option<usize> {
+        let index = *self.index_of.get(dice.key_in_base(self.dice + 1))?;
+        (index != u16::MAX).then_some(usize::from(index))
     }
 
     /// Number of ordered outcomes (out of [`DiceSpace::outcomes_total`]) that give roll `roll`
@@ -537,27 +523,36 @@ mod tests {
     }
 
     #[test]
-    fn the_five_dice_space_is_the_five_dice_tables() {
-        let space = DiceSpace::of(DICE).unwrap();
-        let t = tables();
-        assert_eq!(space.keeps, t.keeps);
-        assert_eq!(space.size_starts(), t.size_start);
-        assert_eq!(space.roll_weights(), t.roll_weight);
-        assert_eq!((space.keep_count(), space.roll_count()), (KEEPS, ROLLS));
+    fn the_spaces_have_the_sizes_the_solvers_assume() {
+        let five = DiceSpace::of(DICE).unwrap();
+        assert!(std::ptr::eq(five, tables()), "one shared five-dice space");
+        assert_eq!((five.keep_count(), five.roll_count()), (KEEPS, ROLLS));
         assert_eq!(
-            (space.first_roll(), space.outcomes_total()),
+            (five.first_roll(), five.outcomes_total()),
             (FIRST_ROLL, OUTCOMES)
         );
+        let largest = DiceSpace::of(MAX_DICE).unwrap();
+        assert_eq!((largest.keep_count(), largest.roll_count()), (924, 462));
+        for dice in 1..=MAX_DICE {
+            let space = DiceSpace::of(dice).unwrap();
+            assert_eq!(space.rolls().len(), space.roll_count());
+            assert!(space.rolls().iter().all(|r| r.len() == dice));
+            // The raise order lists every (keep, one die fewer) pair, keeps ascending.
+            let pairs: Vec<(u16, u16)> = (0..space.keep_count())
+                .flat_map(|k| space.remove_one(k).iter().map(move |&s| (k as u16, s)))
+                .collect();
+            assert_eq!(space.raise_order, pairs, "{dice} dice");
+            for roll in 0..space.roll_count() {
+                let subs = space.roll(roll).unwrap().sub_multisets().len();
+                assert_eq!(space.proper_sub_keeps(roll).len(), subs - 1, "{dice} dice");
+            }
+        }
         for keep in 0..KEEPS {
             let dice = Dice::keep(keep);
-            assert_eq!(space.keep_index(&dice), dice.keep_index());
-            assert_eq!(space.outcomes(keep), t.outcomes[keep]);
-            assert_eq!(space.remove_one(keep), t.remove_one[keep]);
-            assert_eq!(space.add_face(keep), Some(&t.add_face[keep]));
+            assert_eq!(five.keep_index(&dice), dice.keep_index());
         }
         for roll in 0..ROLLS {
-            assert_eq!(space.proper_sub_keeps(roll), t.proper_sub_keeps[roll]);
-            assert_eq!(space.roll(roll), Some(Dice::roll(roll)));
+            assert_eq!(five.roll(roll), Some(Dice::roll(roll)));
         }
     }
 

@@ -8,7 +8,7 @@
 //! description, not new scoring code.
 
 use super::{ExtraBonus, JokerRule, RuleSet, EXTRA_YAHTZEE_BONUS, UPPER_THRESHOLD};
-use crate::dice::{Dice, FACES};
+use crate::dice::{Dice, DiceSpace, FACES};
 use std::fmt;
 
 /// A game of the Yahtzee family, described as data.
@@ -241,6 +241,11 @@ impl Payoff {
 }
 
 impl GameDescription {
+    /// The rolls and keeps of this game's dice, shared by every solver of the game.
+    pub fn dice_space(&self) -> &'static DiceSpace {
+        DiceSpace::clamped(self.dice)
+    }
+
     /// Number of boxes in a column.
     pub fn box_count(&self) -> usize {
         self.boxes.len()
@@ -690,6 +695,7 @@ mod tests {
                 (description.dice, description.turns()),
                 (5, rules.box_count())
             );
+            assert_eq!(rules.dice_space().dice(), description.dice, "{rules}");
         }
         for rules in JambRules::ALL {
             let description = rules.description();

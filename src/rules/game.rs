@@ -56,11 +56,12 @@ pub trait GameFamily: Sized {
 
 impl GameFamily for Sheet {
     fn max_rolls(&self) -> u8 {
-        SINGLE_COLUMN_ROLLS
+        let turn = self.filled_count() as usize;
+        self.rules.description().rolls_in_turn(turn)
     }
 
     fn may_roll_again(&self, roll_number: u8) -> bool {
-        roll_number < SINGLE_COLUMN_ROLLS
+        roll_number < self.max_rolls()
     }
 
     fn box_choices(&self, dice: &Dice, _roll_number: u8) -> Vec<Choice> {
@@ -204,9 +205,6 @@ impl GameFamily for PlayerSheet {
         on_sheet!(self, s => GameFamily::upper_total(s))
     }
 }
-
-/// Rolls a single-column turn has at most.
-pub const SINGLE_COLUMN_ROLLS: u8 = 3;
 
 impl Choice {
     /// The dice a keep keeps; `None` for a box choice of either family ([`Choice::Score`] or

@@ -7,10 +7,10 @@ pub mod jamb;
 pub(crate) mod play;
 mod sheet;
 
-pub use game::{GameFamily, GameRules, PlayerSheet, Refused, Written, SINGLE_COLUMN_ROLLS};
-pub use sheet::{upper_totals, Sheet, SheetError};
+pub use game::{GameFamily, GameRules, PlayerSheet, Refused, Written};
+pub use sheet::{upper_totals, upper_totals_with, Sheet, SheetError};
 
-use crate::dice::{Dice, ROLLS};
+use crate::dice::Dice;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -273,6 +273,27 @@ impl RuleSet {
         self.boxes().iter().position(|&c| c == category)
     }
 
+    /// The rolls and keeps of the rule set's dice ([`description::GameDescription::dice_space`]).
+    pub fn dice_space(self) -> &'static crate::dice::DiceSpace {
+        self.description().dice_space()
+    }
+
+    /// Rolls a turn may use.
+    pub fn rolls_per_turn(self) -> u8 {
+        self.description().rolls_per_turn
+    }
+
+    /// The upper total that earns the upper bonus (63 in today's rule sets).
+    pub fn upper_threshold(self) -> u32 {
+        self.description().upper_bonus.threshold
+    }
+
+    /// Bit set of the upper totals the upper boxes in `mask` can make with the rule set's
+    /// dice ([`upper_totals_with`]).
+    pub fn upper_totals(self, mask: u8) -> u128 {
+        upper_totals_with(mask, self.description().dice)
+    }
+
     /// The upper bonus (35 or 50).
     pub fn upper_bonus(self) -> u32 {
         self.description().upper_bonus.points
@@ -322,7 +343,7 @@ impl RuleSet {
     /// last box.
     pub fn box_points(self, b: usize, roll: &Dice) -> u32 {
         let boxes = self.box_count();
-        match roll.roll_index() {
+        match self.dice_space().roll_index(roll) {
             Some(r) if b < boxes => u32::from(self.box_points_of_rolls()[r * boxes + b]),
             _ => self.box_points_interpreted(b, roll),
         }
@@ -336,7 +357,7 @@ impl RuleSet {
             .map_or(0, |rule| rule.scoring.points(roll, 1))
     }
 
-    /// The points of every five-dice roll in every box (roll-major), computed once per rule
+    /// The points of every roll of the rule set's dice in every box (roll-major), computed once per rule
     /// set by the interpreter: the replay and the oracles score every option of every
     /// decision, and a lookup keeps the interpreter out of those loops.
     fn box_points_of_rolls(self) -> &'static [u16] {
@@ -350,11 +371,12 @@ impl RuleSet {
             RuleSet::YahtzeePlain => 5,
         };
         TABLES[slot].get_or_init(|| {
-            (0..ROLLS)
-                .flat_map(|r| {
-                    let roll = Dice::roll(r);
+            self.dice_space()
+                .rolls()
+                .iter()
+                .flat_map(|roll| {
                     (0..self.box_count()).map(move |b| {
-                        u16::try_from(self.box_points_interpreted(b, &roll)).unwrap_or(u16::MAX)
+                        u16::try_from(self.box_points_interpreted(b, roll)).unwrap_or(u16::MAX)
                     })
                 })
                 .collect()
@@ -497,6 +519,7 @@ impl FromStr for RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::ROLLS;
 
     #[test]
     fn looked_up_box_points_are_the_interpreters() {

@@ -120,11 +120,17 @@ fn points_range(least: u32, most: u32) -> String {
 /// Bit set of the upper totals (0..=105) that the upper boxes in `mask` (bit f-1 for face f)
 /// can make, each box holding 0 to 5 dice of its face.
 pub fn upper_totals(mask: u8) -> u128 {
+    upper_totals_with(mask, crate::dice::DICE)
+}
+
+/// Bit set of the upper totals (at most 126) that the upper boxes in `mask` (bit f-1 for face
+/// f) can make, each box holding 0 to `dice` (at most six) dice of its face.
+pub fn upper_totals_with(mask: u8, dice: usize) -> u128 {
     let mut reach: u128 = 1;
     for face in 1..=6u32 {
         if mask & (1 << (face - 1)) != 0 {
             let mut next = 0;
-            for n in 0..=5 {
+            for n in 0..=dice.min(crate::dice::MAX_DICE) as u32 {
                 next |= reach << (n * face);
             }
             reach = next;
@@ -148,11 +154,10 @@ fn for_each_scoring(
     mut each: impl FnMut(&Dice, Scored),
 ) {
     let sheets = [0, rules.full_mask() & !(1 << b)];
-    for i in 0..crate::dice::ROLLS {
-        let roll = Dice::roll(i);
+    for roll in rules.dice_space().rolls() {
         for filled in sheets {
-            if let Some(scored) = rules.score(filled, yahtzee_50, &roll, b) {
-                each(&roll, scored);
+            if let Some(scored) = rules.score(filled, yahtzee_50, roll, b) {
+                each(roll, scored);
             }
         }
     }
@@ -181,7 +186,7 @@ impl Sheet {
 
     /// Upper total capped at the bonus threshold: the part that matters for the future.
     pub fn capped_upper(&self) -> u32 {
-        self.upper_total.min(UPPER_THRESHOLD)
+        self.upper_total.min(self.rules.upper_threshold())
     }
 
     /// Mask of the filled upper boxes (bit f-1 for face f).
@@ -225,7 +230,8 @@ impl Sheet {
         if b < UPPER_BOXES {
             let before = self.upper_total;
             next.upper_total = before + s.points;
-            if before < UPPER_THRESHOLD && next.upper_total >= UPPER_THRESHOLD {
+            let threshold = self.rules.upper_threshold();
+            if before < threshold && next.upper_total >= threshold {
                 gained += self.rules.upper_bonus();
             }
         }
@@ -284,9 +290,7 @@ impl Sheet {
     /// reaches the threshold, and 50 when the Yahtzee box holds 50.
     pub fn least_points(&self) -> u32 {
         let mut least = self.upper_total;
-        if self.upper_total >= UPPER_THRESHOLD {
-            least += self.rules.upper_bonus();
-        }
+        least += self.upper_bonus_earned();
         if self.yahtzee_50 {
             least += 50;
         }
@@ -303,11 +307,12 @@ impl Sheet {
 
     /// Checks that the filled upper boxes can make the upper total.
     fn check_upper(&self) -> Result<(), SheetError> {
-        let reach = upper_totals(self.upper_mask());
-        let possible = if self.upper_total >= UPPER_THRESHOLD && self.upper_total <= 105 {
-            // Only the capped value may be known: any reachable total at or above 63 will do.
+        let reach = self.rules.upper_totals(self.upper_mask());
+        let threshold = self.rules.upper_threshold();
+        let possible = if self.upper_total >= threshold && self.upper_total < 128 {
+            // Only the capped value may be known: any reachable total at or above it will do.
             let at_least = !((1u128 << self.upper_total) - 1);
-            if self.upper_total == UPPER_THRESHOLD {
+            if self.upper_total == threshold {
                 reach & at_least != 0
             } else {
                 reach & (1u128 << self.upper_total) != 0
@@ -392,8 +397,9 @@ impl Sheet {
                 bonus_boxes.push((b, holds, extra));
             }
         }
-        let allowed = if self.upper_total == UPPER_THRESHOLD {
-            !((1u128 << UPPER_THRESHOLD) - 1)
+        let threshold = rules.upper_threshold();
+        let allowed = if self.upper_total == threshold {
+            !((1u128 << threshold) - 1)
         } else if self.upper_total < 128 {
             1u128 << self.upper_total
         } else {
@@ -411,7 +417,7 @@ impl Sheet {
                     chosen.push(holds);
                 }
             }
-            let mut reach = upper_totals(others);
+            let mut reach = rules.upper_totals(others);
             for holds in chosen {
                 let mut next = 0u128;
                 for v in (0..128).filter(|v| holds & (1u128 << v) != 0) {
@@ -422,7 +428,7 @@ impl Sheet {
             let Some(total) = highest_bit(reach & allowed) else {
                 continue;
             };
-            let bonus = if total >= UPPER_THRESHOLD {
+            let bonus = if total >= threshold {
                 rules.upper_bonus()
             } else {
                 0
@@ -431,14 +437,7 @@ impl Sheet {
             upper = Some(upper.map_or(value, |u: u32| u.max(value)));
         }
         // A sheet whose upper total its boxes cannot make (which `check` refuses): what it says.
-        let said = || {
-            let bonus = if self.upper_total >= UPPER_THRESHOLD {
-                rules.upper_bonus()
-            } else {
-                0
-            };
-            self.upper_total.saturating_add(bonus)
-        };
+        let said = || self.upper_total.saturating_add(self.upper_bonus_earned());
         upper.unwrap_or_else(said).saturating_add(lower)
     }
 
@@ -610,9 +609,9 @@ fn parse_number(text: &str, what: &str) -> Result<u32, SheetError> {
 
 impl Sheet {
     /// The upper bonus this sheet has earned: its rule set's [`RuleSet::upper_bonus`] once the
-    /// upper total reaches [`UPPER_THRESHOLD`], else 0.
+    /// upper total reaches [`RuleSet::upper_threshold`], else 0.
     pub fn upper_bonus_earned(&self) -> u32 {
-        if self.upper_total >= UPPER_THRESHOLD {
+        if self.upper_total >= self.rules.upper_threshold() {
             self.rules.upper_bonus()
         } else {
             0

@@ -26,11 +26,11 @@
 //! [`relative_error_bound`].
 
 use super::prob_code::{self, COARSE_ROUNDING, DEEP_ROUNDING, FINE_ROUNDING};
-use super::states::{upper_pairs, Next, StateSpace};
+use super::states::{Next, StateSpace};
 use super::widget::{
     keeps_from_rolls, rolls_from_keeps, solve_turn, Lane, LaneStore, SingleStore, SlotAccess,
 };
-use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, ROLLS};
+use crate::dice::{Dice, DiceSpace, EMPTY_KEEP};
 use crate::rules::{Choice, RuleSet, Sheet};
 use std::sync::Arc;
 
@@ -417,6 +417,10 @@ pub(crate) const EVERYWHERE: (i64, i64) = (i64::MIN, i64::MAX);
 /// with how many points. They depend on the state only, so a solver that meets a state
 /// often can keep them.
 pub(crate) struct ScoringOptions {
+    /// The dice of the rule set (whose rolls the options are listed by).
+    dice: &'static DiceSpace,
+    /// Rolls of a turn.
+    rolls: u8,
     /// The zero-point options (every free box can take a zero), shared by all rolls.
     floor: Vec<Shifted>,
     /// The options of every roll beyond the floor (all options for five of a kind), roll
@@ -502,7 +506,7 @@ impl ScoringOptions {
     /// Gathers the options of state `(lower, pair)`.
     pub fn new(space: StateSpace, lower: usize, pair: usize) -> ScoringOptions {
         let rules = space.rules;
-        let up = upper_pairs();
+        let up = space.pairs;
         let (lower_filled, yahtzee_50) = space.lower_boxes(lower);
         let filled = lower_filled | u32::from(up.mask[pair]);
         let boxes = space.successors(lower, pair);
@@ -539,8 +543,9 @@ impl ScoringOptions {
         let successor_of_box = |b: usize| boxes.iter().find(|(x, _)| *x == b).map(|&(_, n)| n);
         let scoring = super::expected::scoring_boxes(rules);
         let mut options = Vec::new();
-        let mut starts = Vec::with_capacity(ROLLS + 1);
-        let mut no_floor = Vec::with_capacity(ROLLS);
+        let dice = rules.dice_space();
+        let mut starts = Vec::with_capacity(dice.roll_count() + 1);
+        let mut no_floor = Vec::with_capacity(dice.roll_count());
         for (r, scoring) in scoring.iter().enumerate() {
             starts.push(options.len() as u32);
             match scoring {
@@ -552,7 +557,7 @@ impl ScoringOptions {
                     no_floor.push(false);
                 }
                 None => {
-                    let roll = Dice::roll(r);
+                    let roll = dice.rolls()[r];
                     options.extend(boxes.iter().filter_map(|&(b, next)| {
                         let s = rules.score(filled, yahtzee_50, &roll, b)?;
                         Some(option(next, s.points, s.extra, &mut slot))
@@ -563,6 +568,8 @@ impl ScoringOptions {
         }
         starts.push(options.len() as u32);
         let mut scoring = ScoringOptions {
+            dice,
+            rolls: rules.rolls_per_turn(),
             floor: floor_options,
             options,
             starts,
@@ -717,22 +724,19 @@ impl<T: DistLane> LastRoll<T> {
             .iter()
             .map(value)
             .fold(f64::MIN, f64::max);
-        let mut store = SingleStore::default();
-        for r in 0..ROLLS {
-            let start = if self.scoring.no_floor[r] {
-                f64::MIN
-            } else {
-                floor
-            };
+        let dice = self.scoring.dice;
+        let mut store = SingleStore::new(dice);
+        for (r, &no_floor) in self.scoring.no_floor.iter().enumerate() {
+            let start = if no_floor { f64::MIN } else { floor };
             let best = self
                 .scoring
                 .of_roll(r)
                 .iter()
                 .map(value)
                 .fold(start, f64::max);
-            store.slot_mut(FIRST_ROLL + r)[0] = best;
+            store.slot_mut(dice.first_roll() + r)[0] = best;
         }
-        solve_turn(&mut store);
+        solve_turn(&mut store, self.scoring.rolls);
         store.get(EMPTY_KEEP)
     }
 
@@ -769,9 +773,10 @@ impl<T: DistLane> LastRoll<T> {
 
     /// Fills the roll slots of `store`: each roll's best box, pointwise.
     fn fill(&self, store: &mut LaneStore<T>) {
-        for r in 0..ROLLS {
-            let out = store.slot_mut(FIRST_ROLL + r);
-            if self.scoring.no_floor[r] {
+        let first_roll = self.scoring.dice.first_roll();
+        for (r, &no_floor) in self.scoring.no_floor.iter().enumerate() {
+            let out = store.slot_mut(first_roll + r);
+            if no_floor {
                 self.fill_nothing(out);
             } else {
                 out.copy_from_slice(&self.floor);
@@ -797,8 +802,10 @@ fn raise<T: DistLane>(out: &mut [T], from: &[T]) {
 const F32_NORMAL: f64 = f32::MIN_POSITIVE as f64;
 
 /// The most a turn divides the least non-zero value of its successors by: one sequence of
-/// three rolls of five dice, `6^15`.
-const TURN_DIVISOR: f64 = 470_184_984_576.0;
+/// rolls of every die, `6^(dice * rolls)` (`6^15` for three rolls of five dice).
+fn turn_divisor(scoring: &ScoringOptions) -> f64 {
+    6f64.powi((scoring.dice.dice() * usize::from(scoring.rolls)) as i32)
+}
 
 /// Scratch space of [`solve_state`]: the widget's `f32` lanes, and the `f64` lanes of the deep
 /// tails.
@@ -810,8 +817,8 @@ pub(crate) struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            narrow: LaneStore::new(0),
-            wide: LaneStore::new(0),
+            narrow: LaneStore::new(crate::dice::tables(), 0),
+            wide: LaneStore::new(crate::dice::tables(), 0),
         }
     }
 }
@@ -822,7 +829,7 @@ impl Default for Scratch {
 /// The widget runs in `f32`, whose least positive value is `2^-149`; but a `1 - P` just above
 /// the total a strategy guarantees, or a `P` near the greatest total, can be as small as one
 /// sequence of rolls, `6^-15` a turn. Where a successor holds a value below
-/// `F32_NORMAL * TURN_DIVISOR` (so that this state's might leave `f32`'s normal range), the
+/// `F32_NORMAL` times [`turn_divisor`] (so that this state's might leave `f32`'s normal range), the
 /// lanes whose `1 - P` (or `P`) came out below [`F32_NORMAL`] are computed again in `f64`: a
 /// narrow band at each end, so the stored support is exact and the deep tails keep their
 /// magnitude.
@@ -837,7 +844,7 @@ pub(crate) fn solve_state(
     let turn = LastRoll::new(&source, Arc::clone(&scoring), EVERYWHERE, Split::Median);
     let (lo, values, split) = run_widget_lanes(turn, &mut scratch.narrow);
     // The least non-zero `1 - P` and `P` the successors hold: this state's are at least these
-    // divided by `TURN_DIVISOR`.
+    // divided by the turn's divisor.
     let (mut low, mut high) = (1.0f64, 1.0f64);
     for &(i, _) in &scoring.slot_of {
         let d = source.dist(i);
@@ -846,7 +853,7 @@ pub(crate) fn solve_state(
             high = high.min(d.at_least(d.end()));
         }
     }
-    let unsafe_below = F32_NORMAL * TURN_DIVISOR;
+    let unsafe_below = F32_NORMAL * turn_divisor(&scoring);
     if low >= unsafe_below && high >= unsafe_below {
         return quantise_lanes(lo, &values, split);
     }
@@ -911,7 +918,7 @@ fn run_widget_lanes<T: DistLane>(
     let values = if turn.used == 0 {
         Vec::new()
     } else {
-        store.resize(turn.lanes);
+        store.fit(turn.scoring.dice, turn.lanes);
         fill_and_solve(&turn, store);
         store.slot(EMPTY_KEEP)[..turn.used].to_vec()
     };
@@ -926,14 +933,14 @@ fn fill_and_solve<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
         return unsafe { fill_and_solve_avx2(turn, store) };
     }
     turn.fill(store);
-    solve_turn(store);
+    solve_turn(store, turn.scoring.rolls);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn fill_and_solve_avx2<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
     turn.fill(store);
-    solve_turn(store);
+    solve_turn(store, turn.scoring.rolls);
 }
 
 /// Every option of a position valued by the largest probability of reaching a target, from
@@ -942,10 +949,8 @@ unsafe fn fill_and_solve_avx2<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneS
 pub struct TurnDist {
     sheet: Sheet,
     turn: LastRoll,
-    /// Keeps of fewer than five dice with one roll left, `lanes` values each.
-    keep_one_left: Vec<f32>,
-    /// Keeps of fewer than five dice with two rolls left.
-    keep_two_left: Vec<f32>,
+    /// `keeps[n - 1]`: the keeps smaller than a roll with `n` rolls left, `lanes` values each.
+    keeps: Vec<Vec<f32>>,
     /// Before the first roll.
     before: Vec<f32>,
 }
@@ -972,30 +977,29 @@ impl TurnDist {
             return None;
         }
         let space = StateSpace::new(sheet.rules);
-        let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
+        let pair = space.pairs.pair(sheet.upper_mask(), sheet.capped_upper())?;
         let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
         let scoring = Arc::new(ScoringOptions::new(space, lower, pair));
         let turn = LastRoll::new(source, scoring, within, Split::None);
-        let mut store = LaneStore::<f32>::new(turn.lanes);
+        let dice = turn.scoring.dice;
+        let mut store = LaneStore::<f32>::new(dice, turn.lanes);
         turn.fill(&mut store);
-        let keeps = |store: &LaneStore<f32>| -> Vec<f32> {
-            (0..FIRST_ROLL)
-                .flat_map(|k| store.slot(k).to_vec())
-                .collect()
-        };
-        keeps_from_rolls(&mut store);
-        let keep_one_left = keeps(&store);
-        rolls_from_keeps(&mut store);
-        keeps_from_rolls(&mut store);
-        let keep_two_left = keeps(&store);
-        rolls_from_keeps(&mut store);
+        let mut keeps = Vec::new();
+        for _ in 1..turn.scoring.rolls {
+            keeps_from_rolls(&mut store);
+            keeps.push(
+                (0..dice.first_roll())
+                    .flat_map(|k| store.slot(k).to_vec())
+                    .collect(),
+            );
+            rolls_from_keeps(&mut store);
+        }
         super::widget::expectation_before_first_roll(&mut store);
         let before = store.slot(EMPTY_KEEP).to_vec();
         Some(TurnDist {
             sheet: *sheet,
             turn,
-            keep_one_left,
-            keep_two_left,
+            keeps,
             before,
         })
     }
@@ -1051,20 +1055,18 @@ impl TurnDist {
         let lanes = self.turn.lanes;
         let lo = self.turn.lo;
         let mut out = Vec::new();
-        let keeps = match rolls_left {
-            0 => None,
-            1 => Some(&self.keep_one_left),
-            _ => Some(&self.keep_two_left),
-        };
-        if let (Some(values), Some(r)) = (keeps, roll.roll_index()) {
-            for &k in &crate::dice::tables().proper_sub_keeps[r] {
+        let dice = self.turn.scoring.dice;
+        let left = usize::from(rolls_left).min(self.keeps.len());
+        let keeps = left.checked_sub(1).and_then(|n| self.keeps.get(n));
+        if let (Some(values), Some(r)) = (keeps, dice.roll_index(roll)) {
+            for &k in &dice.proper_sub_keeps[r] {
                 let k = usize::from(k);
                 let law = OptionLaw {
                     values: &values[k * lanes..(k + 1) * lanes],
                     lo,
                     shift: 0,
                 };
-                out.push((Choice::Keep(Dice::keep(k)), law));
+                out.push((Choice::Keep(dice.keeps[k]), law));
             }
         }
         let rules = self.sheet.rules;
@@ -1186,7 +1188,7 @@ impl DistSource for DistTableData {
 /// indices of the states with `f` boxes filled, in index order.
 pub fn layers(rules: RuleSet) -> Vec<Vec<usize>> {
     let space = StateSpace::new(rules);
-    let up = upper_pairs();
+    let up = space.pairs;
     let mut layers = vec![Vec::new(); rules.box_count() + 1];
     for lower in 0..space.lower_count() {
         let lower_filled = space.lower_boxes(lower).0.count_ones() as usize;
@@ -1207,13 +1209,12 @@ pub(crate) fn solve_states(
 ) -> Vec<(u32, Vec<u16>)> {
     use rayon::prelude::*;
     let space = StateSpace::new(rules);
-    let pairs = upper_pairs().count();
+    let pairs = space.pairs.count();
     indices
         .par_iter()
         .map_init(Scratch::default, |scratch, &index| {
             let (lower, pair) = (index / pairs, index % pairs);
-            if space.lower_boxes(lower).0 | u32::from(upper_pairs().mask[pair]) == rules.full_mask()
-            {
+            if space.lower_boxes(lower).0 | u32::from(space.pairs.mask[pair]) == rules.full_mask() {
                 return (1, Vec::new());
             }
             solve_state(space, table, lower, pair, scratch)

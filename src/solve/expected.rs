@@ -7,12 +7,12 @@
 #[cfg(target_arch = "x86_64")]
 use super::simd::{Avx2, Avx512};
 use super::simd::{Lanes, Path, Scalar};
-use super::states::{upper_pairs, BoxStep, StateSpace};
+use super::states::{BoxStep, StateSpace, UpperPairs};
 use super::widget::{
     keeps_from_rolls, rolls_from_keeps, solve_turn, solve_turn_tile, LaneStore, SingleStore,
-    SlotAccess,
+    SlotAccess, TurnValues,
 };
-use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, KEEPS, ROLLS};
+use crate::dice::{Dice, DiceSpace, EMPTY_KEEP, FIRST_ROLL, KEEPS};
 pub use crate::rules::Choice;
 use crate::rules::{PerRuleSet, RuleSet, Sheet};
 use rayon::prelude::*;
@@ -34,11 +34,12 @@ enum Successor {
 /// (one lane per upper pair).
 pub(crate) struct Moves {
     rules: RuleSet,
+    dice: &'static DiceSpace,
     filled: u32,
     yahtzee_50: bool,
     lanes: usize,
     boxes: Vec<(usize, Successor)>,
-    successor: [Option<Successor>; 15],
+    successor: Vec<Option<Successor>>,
     arena: Vec<f64>,
 }
 
@@ -47,18 +48,20 @@ impl Moves {
     /// (which must hold every state with more boxes filled).
     pub fn new(space: StateSpace, table: &[f64], lower: usize, pairs: &[u16]) -> Moves {
         let rules = space.rules;
-        let up = upper_pairs();
+        let up = space.pairs;
         let upper_mask = pairs.first().map_or(0, |&p| up.mask[usize::from(p)]);
         let (lower_filled, yahtzee_50) = space.lower_boxes(lower);
         let filled = lower_filled | u32::from(upper_mask);
         let lanes = pairs.len();
+        let dice = rules.dice_space();
         let mut moves = Moves {
             rules,
+            dice,
             filled,
             yahtzee_50,
             lanes,
             boxes: Vec::new(),
-            successor: [None; 15],
+            successor: vec![None; rules.box_count()],
             arena: Vec::new(),
         };
         if pairs.is_empty() {
@@ -69,9 +72,9 @@ impl Moves {
             let arena = &mut moves.arena;
             let successor = match space.box_step(lower, b) {
                 BoxStep::Upper(face) => {
-                    // Six vectors, 0 to 5 dice of the face, one after the other.
+                    // One vector per count of the face's dice (0 to all), one after the other.
                     let values = arena.len();
-                    for n in 0..=5u8 {
+                    for n in 0..=dice.dice() as u8 {
                         push(
                             arena,
                             pairs.iter().map(|&p| {
@@ -145,7 +148,7 @@ impl Moves {
                     }
                 }
                 None => {
-                    let roll = Dice::roll(r);
+                    let roll = self.dice.rolls()[r];
                     for &(b, successor) in &self.boxes {
                         if let Some(s) = self.rules.score(self.filled, self.yahtzee_50, &roll, b) {
                             plan.terms
@@ -161,14 +164,21 @@ impl Moves {
     /// [`Moves::fill_last_roll`] for the tile of lanes starting at `lane`, into the roll slots
     /// of `slots` (same operations per lane, maxima taken in registers).
     #[inline(always)]
-    fn fill_last_roll_tile<V: Lanes>(&self, plan: &LastRollPlan, lane: usize, slots: &mut [V]) {
+    fn fill_last_roll_tile<V: Lanes>(
+        &self,
+        plan: &LastRollPlan,
+        lane: usize,
+        slots: &mut [V],
+        first_roll: usize,
+    ) {
         let term = |&(add, at): &(f64, usize)| V::splat(add).add(V::load(&self.arena[at + lane..]));
         let mut floor = V::splat(f64::NEG_INFINITY);
         for t in &plan.floor {
             floor = floor.larger(term(t));
         }
-        for r in 0..ROLLS {
-            let mut best = if plan.from_floor[r] {
+        let rolls = slots[first_roll..].iter_mut().zip(&plan.from_floor);
+        for (r, (slot, &from_floor)) in rolls.enumerate() {
+            let mut best = if from_floor {
                 floor
             } else {
                 V::splat(f64::NEG_INFINITY)
@@ -176,7 +186,7 @@ impl Moves {
             for t in &plan.terms[plan.start[r]..plan.start[r + 1]] {
                 best = best.larger(term(t));
             }
-            slots[FIRST_ROLL + r] = best;
+            *slot = best;
         }
     }
 
@@ -216,8 +226,9 @@ impl Moves {
             raise_by(&mut floor, add, values);
         }
         let scoring = scoring_boxes(self.rules);
+        let first_roll = self.dice.first_roll();
         for (r, scoring) in scoring.iter().enumerate() {
-            let out = store.slot_mut(FIRST_ROLL + r);
+            let out = store.slot_mut(first_roll + r);
             match scoring {
                 Some(boxes) => {
                     out.copy_from_slice(&floor);
@@ -230,7 +241,7 @@ impl Moves {
                 }
                 None => {
                     out.fill(f64::NEG_INFINITY);
-                    let roll = Dice::roll(r);
+                    let roll = self.dice.rolls()[r];
                     for &(b, successor) in &self.boxes {
                         if let Some(s) = self.rules.score(self.filled, self.yahtzee_50, &roll, b) {
                             let (add, values) = self.scored(successor, s.points, s.extra);
@@ -293,17 +304,41 @@ fn solve_group_tiles(
 /// Solves the lanes of `moves` from `lane` on, [`Lanes::WIDTH`] at a time, appending their
 /// values to `out`; returns the first lane left (fewer than a tile remain).
 #[inline(always)]
-fn tiles<V: Lanes>(
+fn tiles<V: Lanes>(moves: &Moves, plan: &LastRollPlan, lane: usize, out: &mut Vec<f64>) -> usize {
+    // Five dice: the slots on the stack (462 vectors, in the first-level cache) and their count
+    // and first roll constants, so that the kernel checks no slot index at run time; other
+    // counts take their slots from the heap.
+    let dice = moves.dice;
+    if dice.keep_count() == KEEPS && dice.first_roll() == FIRST_ROLL {
+        tiles_in::<V>(
+            moves,
+            plan,
+            lane,
+            out,
+            &mut [V::splat(0.0); KEEPS],
+            FIRST_ROLL,
+        )
+    } else {
+        let mut slots = vec![V::splat(0.0); dice.keep_count()];
+        tiles_in::<V>(moves, plan, lane, out, &mut slots, dice.first_roll())
+    }
+}
+
+/// [`tiles`] with the widget's slots in `slots` (one per keep), the rolls from `first_roll`.
+#[inline(always)]
+fn tiles_in<V: Lanes>(
     moves: &Moves,
     plan: &LastRollPlan,
     mut lane: usize,
     out: &mut Vec<f64>,
+    slots: &mut [V],
+    first_roll: usize,
 ) -> usize {
-    let mut slots = [V::splat(0.0); KEEPS];
     let mut values = [0.0f64; 8];
+    let rolls = moves.rules.rolls_per_turn();
     while lane + V::WIDTH <= moves.lanes {
-        moves.fill_last_roll_tile(plan, lane, &mut slots);
-        solve_turn_tile(&mut slots).store(&mut values);
+        moves.fill_last_roll_tile(plan, lane, slots, first_roll);
+        solve_turn_tile(moves.dice, slots, first_roll, rolls).store(&mut values);
         out.extend_from_slice(&values[..V::WIDTH]);
         lane += V::WIDTH;
     }
@@ -337,18 +372,20 @@ fn raise_by(out: &mut [f64], add: f64, values: &[f64]) {
 /// A roll's scoring boxes with their points (`None` for five of a kind): [`scoring_boxes`].
 type RollScoring = Option<Vec<(u8, u8)>>;
 
-/// For every roll that is not five of a kind, the boxes where it scores points, with the
-/// points (no joker applies); `None` for five of a kind.
+/// For every roll of the rule set's dice that is not five of a kind, the boxes where it scores
+/// points, with the points (no joker applies); `None` for five of a kind.
 pub(crate) fn scoring_boxes(rules: RuleSet) -> &'static [RollScoring] {
     static TABLES: PerRuleSet<Vec<RollScoring>> = [const { OnceLock::new() }; RuleSet::ALL.len()];
     rules
         .once(&TABLES, || {
-            (0..ROLLS)
-                .map(|r| {
-                    let roll = Dice::roll(r);
+            rules
+                .dice_space()
+                .rolls()
+                .iter()
+                .map(|roll| {
                     roll.five_of_a_kind().is_none().then(|| {
                         (0..rules.box_count())
-                            .map(|b| (b as u8, rules.box_points(b, &roll) as u8))
+                            .map(|b| (b as u8, rules.box_points(b, roll) as u8))
                             .filter(|&(_, points)| points > 0)
                             .collect()
                     })
@@ -394,8 +431,7 @@ struct Run {
 
 impl Run {
     /// The runs that cover the pairs of an upper mask.
-    fn of_mask(mask: usize, grouping: Grouping) -> Vec<Run> {
-        let up = upper_pairs();
+    fn of_mask(up: &UpperPairs, mask: usize, grouping: Grouping) -> Vec<Run> {
         let (first, end) = (up.offset[mask], up.offset[mask + 1]);
         let pairs: Vec<u16> = (first..end).map(|p| p as u16).collect();
         match grouping {
@@ -428,7 +464,9 @@ pub fn build_table_with(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Vec<f64> {
     let space = StateSpace::new(rules);
-    let runs_of_mask: Vec<Vec<Run>> = (0..64).map(|mask| Run::of_mask(mask, grouping)).collect();
+    let runs_of_mask: Vec<Vec<Run>> = (0..64)
+        .map(|mask| Run::of_mask(space.pairs, mask, grouping))
+        .collect();
     let mut table = vec![0.0f64; space.len()];
     // Runs by number of filled boxes.
     let mut layers: Vec<Vec<(usize, &Run)>> = vec![Vec::new(); rules.box_count() + 1];
@@ -446,7 +484,10 @@ pub fn build_table_with(
         let solved: Vec<Vec<f64>> = layer
             .par_iter()
             .map_init(
-                || (LaneStore::<f64>::new(0), LastRollPlan::default()),
+                || {
+                    let store = LaneStore::<f64>::new(rules.dice_space(), 0);
+                    (store, LastRollPlan::default())
+                },
                 |(store, plan), &(lower, run)| match grouping {
                     Grouping::Tiles(path) => {
                         solve_group_tiles(space, &table, lower, &run.lanes, path, plan)
@@ -503,9 +544,9 @@ pub fn solve_group(
     pairs: &[u16],
     store: &mut LaneStore<f64>,
 ) -> Vec<f64> {
-    store.resize(pairs.len());
+    store.fit(space.rules.dice_space(), pairs.len());
     Moves::new(space, table, lower, pairs).fill_last_roll(store);
-    solve_turn(store);
+    solve_turn(store, space.rules.rolls_per_turn());
     store.slot(EMPTY_KEEP).to_vec()
 }
 
@@ -537,43 +578,43 @@ pub(crate) struct DecisionValues {
 pub(crate) struct TurnOracle {
     sheet: Sheet,
     moves: Moves,
-    /// Values of the keeps of fewer than five dice with one roll left (after the second roll).
-    keep_one_left: Vec<f64>,
-    /// Values of the keeps of fewer than five dice with two rolls left (after the first roll).
-    keep_two_left: Vec<f64>,
+    /// `keep_values[n - 1]`: the values of the keeps smaller than a roll with `n` rolls left
+    /// (after the last roll but `n`), for `n` from 1 to the rolls of a turn less one.
+    keep_values: Vec<Vec<f64>>,
 }
 
 impl TurnOracle {
     /// Runs the widget for `sheet`'s next turn; `None` if the sheet is impossible.
     pub fn new(table: &[f64], sheet: &Sheet) -> Option<TurnOracle> {
         let space = StateSpace::new(sheet.rules);
-        let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
+        let pair = space.pairs.pair(sheet.upper_mask(), sheet.capped_upper())?;
         let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
         let moves = Moves::new(space, table, lower, &[pair as u16]);
-        let mut store = SingleStore::default();
+        let mut store = SingleStore::new(moves.dice);
         moves.fill_last_roll(&mut store);
-        keeps_from_rolls(&mut store);
-        let keep_one_left = store.values()[..FIRST_ROLL].to_vec();
-        rolls_from_keeps(&mut store);
-        keeps_from_rolls(&mut store);
-        let keep_two_left = store.values()[..FIRST_ROLL].to_vec();
+        let keep_values = keep_values_by_rolls_left(&mut store, sheet.rules.rolls_per_turn());
         Some(TurnOracle {
             sheet: *sheet,
             moves,
-            keep_one_left,
-            keep_two_left,
+            keep_values,
         })
+    }
+
+    /// The values of the keeps with `rolls_left` rolls left (1 or more; more than the turn
+    /// has reads the first reroll's).
+    fn keeps_with(&self, rolls_left: u8) -> Option<&Vec<f64>> {
+        let n = usize::from(rolls_left).min(self.keep_values.len());
+        self.keep_values.get(n.checked_sub(1)?)
     }
 
     /// Expected final score of keeping `keep` and rolling the other dice, with `rolls_left`
     /// rolls left before that reroll (1 or 2); the sheet's points included.
     pub(crate) fn keep_value(&self, keep: &Dice, rolls_left: u8) -> Option<f64> {
-        let values = match rolls_left {
-            1 => &self.keep_one_left,
-            2 => &self.keep_two_left,
-            _ => return None,
-        };
-        Some(f64::from(self.sheet.points) + values.get(keep.keep_index()?)?)
+        if usize::from(rolls_left) > self.keep_values.len() {
+            return None;
+        }
+        let values = self.keeps_with(rolls_left)?;
+        Some(f64::from(self.sheet.points) + values.get(self.moves.dice.keep_index(keep)?)?)
     }
 
     /// The best option, the worst option's value and the value of `choice` (if legal) after
@@ -597,15 +638,11 @@ impl TurnOracle {
                 d.chosen = Some(v);
             }
         };
-        let keep_values = match rolls_left {
-            0 => None,
-            1 => Some(&self.keep_one_left),
-            _ => Some(&self.keep_two_left),
-        };
-        if let Some(values) = keep_values {
-            for &k in &crate::dice::tables().proper_sub_keeps[roll.roll_index()?] {
+        if let Some(values) = self.keeps_with(rolls_left) {
+            let dice = self.moves.dice;
+            for &k in &dice.proper_sub_keeps[dice.roll_index(roll)?] {
                 let k = usize::from(k);
-                consider(Choice::Keep(Dice::keep(k)), points + values[k]);
+                consider(Choice::Keep(dice.keeps[k]), points + values[k]);
             }
         }
         let rules = self.sheet.rules;
@@ -621,16 +658,12 @@ impl TurnOracle {
     pub fn options(&self, roll: &Dice, rolls_left: u8) -> Vec<OptionValue> {
         let points = f64::from(self.sheet.points);
         let mut options: Vec<OptionValue> = Vec::new();
-        let keep_values = match rolls_left {
-            0 => None,
-            1 => Some(&self.keep_one_left),
-            _ => Some(&self.keep_two_left),
-        };
-        if let (Some(values), Some(r)) = (keep_values, roll.roll_index()) {
-            for &k in &crate::dice::tables().proper_sub_keeps[r] {
+        let dice = self.moves.dice;
+        if let (Some(values), Some(r)) = (self.keeps_with(rolls_left), dice.roll_index(roll)) {
+            for &k in &dice.proper_sub_keeps[r] {
                 let k = usize::from(k);
                 options.push(OptionValue {
-                    choice: Choice::Keep(Dice::keep(k)),
+                    choice: Choice::Keep(dice.keeps[k]),
                     value: points + values[k],
                 });
             }
@@ -646,6 +679,23 @@ impl TurnOracle {
         options.sort_by(|a, b| b.value.total_cmp(&a.value));
         options
     }
+}
+
+/// Runs the widget's rerolls on `store`, whose roll slots hold the values after the last of
+/// `rolls` rolls: returns the values of the keeps smaller than a roll with 1, 2, ... `rolls - 1`
+/// rolls left (the values every keep decision of a turn reads).
+#[inline(always)]
+pub(crate) fn keep_values_by_rolls_left(store: &mut SingleStore, rolls: u8) -> Vec<Vec<f64>> {
+    let first_roll = store.space().first_roll();
+    let mut out = Vec::with_capacity(usize::from(rolls));
+    for left in 1..rolls {
+        if left > 1 {
+            rolls_from_keeps(store);
+        }
+        keeps_from_rolls(store);
+        out.push(store.values()[..first_roll].to_vec());
+    }
+    out
 }
 
 /// Every legal option of a position (a sheet, a roll and the rolls left), best first; see
@@ -673,7 +723,7 @@ pub fn sheet_value(table: &[f64], sheet: &Sheet) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::{self, OUTCOMES};
+    use crate::dice::{self, OUTCOMES, ROLLS};
     use crate::rules::{Category, UPPER_BOXES};
     use crate::solve::states::Next;
 
@@ -700,11 +750,13 @@ mod tests {
     /// The value of `sheet`'s state (points to come) by one run of the builder's group solver.
     fn solve_state(table: &[f64], sheet: &Sheet) -> f64 {
         let space = StateSpace::new(sheet.rules);
-        let pair = upper_pairs()
+        let pair = space
+            .pairs
             .pair(sheet.upper_mask(), sheet.capped_upper())
             .unwrap();
         let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
-        solve_group(space, table, lower, &[pair as u16], &mut LaneStore::new(0))[0]
+        let mut store = LaneStore::new(sheet.rules.dice_space(), 0);
+        solve_group(space, table, lower, &[pair as u16], &mut store)[0]
     }
 
     /// `sum over first rolls of weight * best option value / 7776` for `sheet`.
@@ -823,7 +875,8 @@ mod tests {
         let mut table = zeros(rules);
         for (b, next) in space.successors(
             space.lower_index(sheet.filled, sheet.yahtzee_50),
-            upper_pairs()
+            space
+                .pairs
                 .pair(sheet.upper_mask(), sheet.capped_upper())
                 .unwrap(),
         ) {
@@ -834,10 +887,15 @@ mod tests {
                 Next::Upper { .. } => unreachable!("no upper box free"),
             };
             for after in afters {
-                let lower = after / upper_pairs().count();
-                let pair = after % upper_pairs().count();
-                table[after] =
-                    solve_group(space, &table, lower, &[pair as u16], &mut LaneStore::new(0))[0];
+                let lower = after / space.pairs.count();
+                let pair = after % space.pairs.count();
+                table[after] = solve_group(
+                    space,
+                    &table,
+                    lower,
+                    &[pair as u16],
+                    &mut LaneStore::new(rules.dice_space(), 0),
+                )[0];
             }
         }
         let oracle = TurnOracle::new(&table, &sheet).unwrap();

@@ -20,8 +20,8 @@
 use super::decoded::{self, DecodedDists, Reader};
 use super::distribution::{DistSource, TurnDist};
 use super::two_player::ExactTwoPlayer;
-use super::widget::{keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess};
-use crate::dice::{Dice, FIRST_ROLL, ROLLS};
+use super::widget::{rolls_from_keeps, SingleStore};
+use crate::dice::Dice;
 use crate::rules::{Choice, PerRuleSet, RuleSet, Scored, Sheet};
 use std::collections::HashMap;
 use std::fmt;
@@ -303,8 +303,8 @@ pub struct MatchSearch<'a> {
 /// One turn with scalar values: each post-score position valued once, the widget run once,
 /// and every decision of the turn read from it.
 struct ScalarTurn {
-    keep_one_left: Vec<f64>,
-    keep_two_left: Vec<f64>,
+    /// `keep_values[n - 1]`: the keeps smaller than a roll with `n` rolls left.
+    keep_values: Vec<Vec<f64>>,
     before: f64,
     /// Value of scoring by (box, points, extra bonus or not): see [`ScalarTurn::slot`].
     scored: Vec<f64>,
@@ -399,7 +399,10 @@ impl ScalarTurn {
         }
         // Each roll's best box: box by box over every roll (independent maxima, no chain of
         // dependent comparisons), then five of a kind through the rules.
-        let mut best = [f64::NEG_INFINITY; ROLLS];
+        // The maxima are taken in the widget's roll slots, which start at minus infinity.
+        let dice = mover.rules.dice_space();
+        let mut store = SingleStore::new(dice);
+        let best = store.rolls_mut();
         for &b in &free {
             let values = &scored[Self::slot(b, 0, false)..][..SCORE_SLOTS * 2];
             for (best, &p) in best.iter_mut().zip(&table.by_box_roll[b]) {
@@ -410,7 +413,7 @@ impl ScalarTurn {
             }
         }
         for &r in &table.five_of_a_kind {
-            let roll = Dice::roll(r);
+            let roll = dice.rolls()[r];
             best[r] = f64::NEG_INFINITY;
             for &b in &free {
                 let Some(sc) = mover.score(&roll, b) else {
@@ -423,20 +426,12 @@ impl ScalarTurn {
                 best[r] = best[r].max(scored[slot]);
             }
         }
-        let mut store = SingleStore::default();
-        for (r, &v) in best.iter().enumerate() {
-            store.slot_mut(FIRST_ROLL + r)[0] = v;
-        }
-        keeps_from_rolls(&mut store);
-        let keep_one_left = store.values()[..FIRST_ROLL].to_vec();
-        rolls_from_keeps(&mut store);
-        keeps_from_rolls(&mut store);
-        let keep_two_left = store.values()[..FIRST_ROLL].to_vec();
+        let keep_values =
+            super::expected::keep_values_by_rolls_left(&mut store, mover.rules.rolls_per_turn());
         rolls_from_keeps(&mut store);
         super::widget::expectation_before_first_roll(&mut store);
         Some(ScalarTurn {
-            keep_one_left,
-            keep_two_left,
+            keep_values,
             before: store.get(crate::dice::EMPTY_KEEP),
             scored,
         })
@@ -444,18 +439,15 @@ impl ScalarTurn {
 
     fn options(&self, mover: &Sheet, roll: &Dice, rolls_left: u8) -> Vec<(Choice, f64)> {
         let mut out = Vec::new();
-        let Some(r) = roll.roll_index() else {
+        let dice = mover.rules.dice_space();
+        let Some(r) = dice.roll_index(roll) else {
             return out;
         };
-        let keeps = match rolls_left {
-            0 => None,
-            1 => Some(&self.keep_one_left),
-            _ => Some(&self.keep_two_left),
-        };
-        if let Some(values) = keeps {
-            for &k in &crate::dice::tables().proper_sub_keeps[r] {
+        let left = usize::from(rolls_left).min(self.keep_values.len());
+        if let Some(values) = left.checked_sub(1).and_then(|n| self.keep_values.get(n)) {
+            for &k in &dice.proper_sub_keeps[r] {
                 let k = usize::from(k);
-                out.push((Choice::Keep(Dice::keep(k)), values[k]));
+                out.push((Choice::Keep(dice.keeps[k]), values[k]));
             }
         }
         // A roll other than five of a kind scores what the table says in every free box; five

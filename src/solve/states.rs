@@ -7,70 +7,97 @@
 //! *upper pair* (which upper boxes are filled, and the representative capped upper total).
 //! Table index = `lower * pair_count + pair`; the pairs of one upper mask are contiguous.
 
-use crate::rules::{upper_totals, PerRuleSet, RuleSet, Sheet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::dice::MAX_DICE;
+use crate::rules::{upper_totals_with, PerRuleSet, RuleSet, Sheet, UPPER_BOXES};
 use std::sync::OnceLock;
 
 /// Sentinel for "no such pair" (an unreachable upper total).
 pub(crate) const NO_PAIR: u16 = u16::MAX;
 
-/// The reachable, non-equivalent (upper mask, capped upper total) pairs.
+/// The reachable, non-equivalent (upper mask, capped upper total) pairs of one number of dice
+/// and one bonus threshold.
 pub struct UpperPairs {
+    /// Dice a box may count (0 to `dice` of its face).
+    dice: usize,
+    /// The upper total that earns the bonus; totals are capped here.
+    threshold: u32,
     /// Pairs of upper mask `S` are `offset[S]..offset[S + 1]`.
     pub offset: [usize; 65],
     /// Capped upper total (the representative) of each pair.
     pub total: Vec<u8>,
     /// Upper mask of each pair.
     pub mask: Vec<u8>,
-    /// `index[S * 64 + c]`: the pair of mask `S` whose class holds total `c`, or [`NO_PAIR`].
+    /// `index[S * (threshold + 1) + c]`: the pair of mask `S` whose class holds total `c`, or
+    /// [`NO_PAIR`].
     index: Vec<u16>,
-    /// `next[pair * 36 + (face - 1) * 6 + n]`: the pair after scoring `n` dice of a free `face`.
+    /// `next[(pair * 6 + face - 1) * (dice + 1) + n]`: the pair after scoring `n` dice of a
+    /// free `face`.
     next: Vec<u16>,
 }
 
+impl std::fmt::Debug for UpperPairs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpperPairs")
+            .field("dice", &self.dice)
+            .field("threshold", &self.threshold)
+            .field("count", &self.count())
+            .finish_non_exhaustive()
+    }
+}
+
 impl UpperPairs {
-    /// Number of pairs (1,618).
+    /// Number of pairs (1,618 for five dice and a threshold of 63).
     pub fn count(&self) -> usize {
         self.total.len()
     }
 
     /// The pair of upper mask `mask` and capped total `c`, if `c` is reachable with `mask`.
     pub fn pair(&self, mask: u8, c: u32) -> Option<usize> {
-        let c = c.min(UPPER_THRESHOLD) as usize;
-        let p = self.index[usize::from(mask) * 64 + c];
+        let c = c.min(self.threshold) as usize;
+        let stride = self.threshold as usize + 1;
+        let p = *self.index.get(usize::from(mask) * stride + c)?;
         (p != NO_PAIR).then_some(usize::from(p))
     }
 
     /// The pair reached from `pair` by scoring `n` dice of the free upper `face`.
     pub fn next(&self, pair: usize, face: u8, n: u8) -> usize {
-        usize::from(self.next[pair * 36 + usize::from(face - 1) * 6 + usize::from(n)])
+        let at = (pair * 6 + usize::from(face - 1)) * (self.dice + 1) + usize::from(n);
+        usize::from(self.next[at])
     }
 
-    fn build() -> UpperPairs {
+    /// The upper bonus threshold the totals are capped at.
+    pub fn threshold(&self) -> u32 {
+        self.threshold
+    }
+
+    fn build(dice: usize, threshold: u32) -> UpperPairs {
+        let stride = threshold as usize + 1;
+        let most = 21 * dice as u32;
         let mut offset = [0usize; 65];
         let mut total = Vec::new();
         let mut mask_of = Vec::new();
-        let mut index = vec![NO_PAIR; 64 * 64];
+        let mut index = vec![NO_PAIR; 64 * stride];
         for mask in 0..64u8 {
             offset[usize::from(mask)] = total.len();
-            let reach = upper_totals(mask);
-            let addable = upper_totals(!mask & 0x3f);
+            let reach = upper_totals_with(mask, dice);
+            let addable = upper_totals_with(!mask & 0x3f, dice);
             // Class of c: the least addable total that crosses the threshold from c; `None`
             // when no future bonus is possible (already reached, or out of reach).
             let class = |c: u32| -> Option<u32> {
-                if c >= UPPER_THRESHOLD {
+                if c >= threshold {
                     return None;
                 }
-                (UPPER_THRESHOLD - c..=105).find(|&a| addable & (1u128 << a) != 0)
+                (threshold - c..=most).find(|&a| addable & (1u128 << a) != 0)
             };
             let reachable = |c: u32| {
-                if c < UPPER_THRESHOLD {
+                if c < threshold {
                     reach & (1u128 << c) != 0
                 } else {
-                    reach >> UPPER_THRESHOLD != 0
+                    reach >> threshold != 0
                 }
             };
             let mut reps: Vec<(Option<u32>, u16)> = Vec::new();
-            for c in 0..=UPPER_THRESHOLD {
+            for c in 0..=threshold {
                 if !reachable(c) {
                     continue;
                 }
@@ -85,25 +112,27 @@ impl UpperPairs {
                         p
                     }
                 };
-                index[usize::from(mask) * 64 + c as usize] = pair;
+                index[usize::from(mask) * stride + c as usize] = pair;
             }
         }
         offset[64] = total.len();
-        let mut next = vec![NO_PAIR; total.len() * 36];
+        let mut next = vec![NO_PAIR; total.len() * 6 * (dice + 1)];
         for p in 0..total.len() {
             for face in 1..=6u8 {
                 let bit = 1u8 << (face - 1);
                 if mask_of[p] & bit != 0 {
                     continue;
                 }
-                for n in 0..=5u8 {
-                    let c = (u32::from(total[p]) + u32::from(n * face)).min(UPPER_THRESHOLD);
-                    next[p * 36 + usize::from(face - 1) * 6 + usize::from(n)] =
-                        index[usize::from(mask_of[p] | bit) * 64 + c as usize];
+                for n in 0..=dice as u32 {
+                    let c = (u32::from(total[p]) + n * u32::from(face)).min(threshold);
+                    next[(p * 6 + usize::from(face - 1)) * (dice + 1) + n as usize] =
+                        index[usize::from(mask_of[p] | bit) * stride + c as usize];
                 }
             }
         }
         UpperPairs {
+            dice,
+            threshold,
             offset,
             total,
             mask: mask_of,
@@ -111,12 +140,21 @@ impl UpperPairs {
             next,
         }
     }
+
+    /// The pairs of a rule set's dice and bonus threshold, shared: built on first use.
+    pub fn of(rules: RuleSet) -> &'static UpperPairs {
+        static PAIRS: PerRuleSet<UpperPairs> = [const { OnceLock::new() }; RuleSet::ALL.len()];
+        let description = rules.description();
+        rules.once(&PAIRS, || {
+            UpperPairs::build(description.dice, description.upper_bonus.threshold)
+        })
+    }
 }
 
-/// The shared upper-pair tables (identical for every rule set).
+/// The upper-pair tables of the five-dice rule sets with the bonus at 63 (identical for all
+/// of today's rule sets; a state space reads its own rule set's, [`StateSpace::pairs`]).
 pub fn upper_pairs() -> &'static UpperPairs {
-    static PAIRS: OnceLock<UpperPairs> = OnceLock::new();
-    PAIRS.get_or_init(UpperPairs::build)
+    UpperPairs::of(RuleSet::Yahtzee)
 }
 
 /// How a rule set's states map to table indices.
@@ -124,12 +162,17 @@ pub fn upper_pairs() -> &'static UpperPairs {
 pub struct StateSpace {
     /// The rule set.
     pub rules: RuleSet,
+    /// Its upper pairs.
+    pub pairs: &'static UpperPairs,
 }
 
 impl StateSpace {
     /// The state space of a rule set.
     pub fn new(rules: RuleSet) -> StateSpace {
-        StateSpace { rules }
+        StateSpace {
+            rules,
+            pairs: UpperPairs::of(rules),
+        }
     }
 
     /// Number of lower boxes other than the Yahtzee box.
@@ -153,7 +196,7 @@ impl StateSpace {
 
     /// Number of table entries.
     pub fn len(&self) -> usize {
-        self.lower_count() * upper_pairs().count()
+        self.lower_count() * self.pairs.count()
     }
 
     /// True for an empty state space (never).
@@ -216,12 +259,12 @@ impl StateSpace {
 
     /// Table index of a lower index and an upper pair.
     pub fn index(&self, lower: usize, pair: usize) -> usize {
-        lower * upper_pairs().count() + pair
+        lower * self.pairs.count() + pair
     }
 
     /// Table index of a sheet, or `None` if its upper total is impossible.
     pub fn index_of(&self, sheet: &Sheet) -> Option<usize> {
-        let pair = upper_pairs().pair(sheet.upper_mask(), sheet.capped_upper())?;
+        let pair = self.pairs.pair(sheet.upper_mask(), sheet.capped_upper())?;
         Some(self.index(self.lower_index(sheet.filled, sheet.yahtzee_50), pair))
     }
 }
@@ -238,13 +281,13 @@ pub enum Next {
         /// After scoring 50.
         fifty: usize,
     },
-    /// An upper box: for 0..=5 dice of its face, the state after and the points gained (the
-    /// dice and the upper bonus if it is reached).
+    /// An upper box: for 0 to all dice of its face, the state after and the points gained
+    /// (the dice and the upper bonus if it is reached).
     Upper {
         /// The box's face.
         face: u8,
-        /// `(state, points)` by number of dice.
-        after: [(usize, u32); 6],
+        /// `(state, points)` by number of dice (entries past the rules' dice are unused).
+        after: [(usize, u32); MAX_DICE + 1],
     },
 }
 
@@ -287,10 +330,10 @@ impl StateSpace {
     /// Scoring `n` dice of the free upper `face` from upper pair `pair`: the pair after and the
     /// points gained (the dice and the upper bonus if it is reached).
     pub(crate) fn upper_step(&self, pair: usize, face: u8, n: u8) -> (usize, u32) {
-        let up = upper_pairs();
+        let up = self.pairs;
         let c = u32::from(up.total[pair]);
         let dice = u32::from(face) * u32::from(n);
-        let crosses = c < UPPER_THRESHOLD && c + dice >= UPPER_THRESHOLD;
+        let crosses = c < up.threshold && c + dice >= up.threshold;
         let bonus = if crosses { self.rules.upper_bonus() } else { 0 };
         (up.next(pair, face, n), dice + bonus)
     }
@@ -299,7 +342,8 @@ impl StateSpace {
     /// leads to.
     pub(crate) fn successors(&self, lower: usize, pair: usize) -> Vec<(usize, Next)> {
         let (lower_filled, _) = self.lower_boxes(lower);
-        let filled = lower_filled | u32::from(upper_pairs().mask[pair]);
+        let filled = lower_filled | u32::from(self.pairs.mask[pair]);
+        let dice = self.pairs.dice;
         (0..self.rules.box_count())
             .filter(|b| filled & (1 << b) == 0)
             .map(|b| {
@@ -307,6 +351,9 @@ impl StateSpace {
                     BoxStep::Upper(face) => Next::Upper {
                         face,
                         after: std::array::from_fn(|n| {
+                            if n > dice {
+                                return (usize::MAX, 0);
+                            }
                             let (p, points) = self.upper_step(pair, face, n as u8);
                             (self.index(lower, p), points)
                         }),
@@ -358,5 +405,59 @@ mod tests {
         assert_eq!(pairs.pair(m, 40), pairs.pair(m, 39));
         assert_ne!(pairs.pair(m, 45), pairs.pair(m, 44));
         assert_eq!(pairs.pair(2, 1), None, "twos cannot make 1");
+    }
+
+    /// Every upper total `mask` can make with up to `dice` dice a box, by enumerating the
+    /// dice counts of its boxes (sharing nothing with the bit sets of the builder).
+    fn totals_by_enumeration(mask: u8, dice: u32) -> Vec<u32> {
+        let mut totals = vec![0u32];
+        for face in (1..=6u32).filter(|f| mask & (1 << (f - 1)) != 0) {
+            totals = totals
+                .iter()
+                .flat_map(|&t| (0..=dice).map(move |n| t + n * face))
+                .collect();
+        }
+        totals.sort_unstable();
+        totals.dedup();
+        totals
+    }
+
+    #[test]
+    fn pairs_of_any_dice_and_threshold_are_the_classes_of_future_bonuses() {
+        // Five dice with the bonus at 63 (today's rule sets) and six dice with the bonus at 84
+        // (Maxi Yatzy), four dice as a reduced game: a pair exists for every reachable capped
+        // total, and two totals share one exactly when the same future totals earn the bonus.
+        for (dice, threshold) in [(5u32, 63u32), (6, 84), (4, 42)] {
+            let pairs = UpperPairs::build(dice as usize, threshold);
+            for mask in 0..64u8 {
+                let reach = totals_by_enumeration(mask, dice);
+                let addable = totals_by_enumeration(!mask & 0x3f, dice);
+                let future = |c: u32| -> Vec<bool> {
+                    addable
+                        .iter()
+                        .map(|&a| c < threshold && c + a >= threshold)
+                        .collect()
+                };
+                for c in 0..=threshold {
+                    let reachable = reach.iter().any(|&t| t.min(threshold) == c);
+                    let pair = pairs.pair(mask, c);
+                    assert_eq!(pair.is_some(), reachable, "{dice} dice, mask {mask}, {c}");
+                    let Some(pair) = pair else { continue };
+                    assert_eq!(usize::from(pairs.mask[pair]), usize::from(mask));
+                    for d in (0..c).filter(|&d| reach.iter().any(|&t| t.min(threshold) == d)) {
+                        let same = pairs.pair(mask, d) == Some(pair);
+                        assert_eq!(same, future(d) == future(c), "{dice} dice {mask} {c} {d}");
+                    }
+                    for face in (1..=6u8).filter(|f| mask & (1 << (f - 1)) == 0) {
+                        for n in 0..=dice as u8 {
+                            let after = (c + u32::from(n * face)).min(threshold);
+                            let want = pairs.pair(mask | 1 << (face - 1), after);
+                            assert_eq!(Some(pairs.next(pair, face, n)), want);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(UpperPairs::build(5, 63).count(), 1618);
     }
 }

@@ -23,7 +23,7 @@
 use super::distribution::{
     solve_with_options, ScoringOptions, Successors, TurnDist, Window, EVERYWHERE,
 };
-use super::states::{upper_pairs, StateSpace};
+use super::states::StateSpace;
 use super::widget::LaneStore;
 use crate::rules::{RuleSet, Sheet};
 use rayon::prelude::*;
@@ -195,7 +195,7 @@ impl ExactTwoPlayer {
 
     /// The boxes filled in state `index`.
     fn filled_mask(&self, index: usize) -> u32 {
-        let pairs = upper_pairs();
+        let pairs = self.space.pairs;
         let (lower, pair) = (index / pairs.count(), index % pairs.count());
         self.space.lower_boxes(lower).0 | u32::from(pairs.mask[pair])
     }
@@ -209,7 +209,7 @@ impl ExactTwoPlayer {
     fn scoring(&self, a: usize) -> Arc<ScoringOptions> {
         self.options
             .get_or_insert_with(&(a as u32), || {
-                let pairs = upper_pairs().count();
+                let pairs = self.space.pairs.count();
                 Ok::<_, std::convert::Infallible>(Arc::new(ScoringOptions::new(
                     self.space,
                     a / pairs,
@@ -285,7 +285,7 @@ impl ExactTwoPlayer {
             let solved: Vec<(PairKey, Arc<Entry>)> = level
                 .par_iter()
                 .map_init(
-                    || LaneStore::<f32>::new(0),
+                    || LaneStore::<f32>::new(crate::dice::tables(), 0),
                     |store, &((a, b), span)| {
                         let against = AgainstOther {
                             other: b,

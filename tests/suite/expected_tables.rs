@@ -121,7 +121,7 @@ fn single_state_solve_matches_the_table_bit_for_bit() {
     for rules in RuleSet::MAIN {
         let space = StateSpace::new(rules);
         let values = table(rules);
-        let mut store = LaneStore::new(1);
+        let mut store = LaneStore::new(rules.dice_space(), 1);
         for lower in (0..space.lower_count()).step_by(7) {
             for pair in (0..upper_pairs().count()).step_by(13) {
                 let filled = space.lower_boxes(lower).0 | u32::from(upper_pairs().mask[pair]);
@@ -184,7 +184,7 @@ fn values_never_increase_when_a_box_is_removed() {
 /// A state's value is the mean, over first rolls, of the best option's value.
 #[test]
 fn best_option_value_equals_the_state_value() {
-    let weights = &dice::tables().roll_weight;
+    let weights = dice::tables().roll_weights();
     let sheets = [
         (RuleSet::Yahtzee, vec!["1", "2", "3K", "Y50"], 6, 120),
         (

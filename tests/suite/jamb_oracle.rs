@@ -305,7 +305,7 @@ fn values_before_a_roll_are_the_means_of_the_best_options_after_it() {
                 .fold(f64::NEG_INFINITY, f64::max)
         };
         let mean: f64 = (0..ROLLS)
-            .map(|r| f64::from(t.roll_weight[r]) * best_after(1, r, &mut cache))
+            .map(|r| f64::from(t.roll_weights()[r]) * best_after(1, r, &mut cache))
             .sum::<f64>()
             / f64::from(OUTCOMES);
         let before = oracle.before_roll(&sheet, 1, None, &mut cache).unwrap();
@@ -317,7 +317,8 @@ fn values_before_a_roll_are_the_means_of_the_best_options_after_it() {
         for keep in [Dice::from_faces(&[6, 6]).unwrap(), Dice::default()] {
             let k = keep.keep_index().unwrap();
             let rerolled = 5 - keep.len() as u32;
-            let mean: f64 = t.outcomes[k]
+            let mean: f64 = t
+                .outcomes(k)
                 .iter()
                 .map(|&(r, w)| f64::from(w) * best_after(2, usize::from(r), &mut cache))
                 .sum::<f64>()
@@ -329,7 +330,7 @@ fn values_before_a_roll_are_the_means_of_the_best_options_after_it() {
                 (before - mean).abs() < 1e-9,
                 "keep {keep}: {before} vs {mean}"
             );
-            let roll = Dice::roll(t.outcomes[k][0].0 as usize);
+            let roll = Dice::roll(t.outcomes(k)[0].0 as usize);
             let listed = oracle
                 .options(&sheet, &roll, 1, &mut cache)
                 .into_iter()

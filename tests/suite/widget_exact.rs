@@ -125,9 +125,9 @@ impl WidgetSolver {
         if let Some(&v) = self.values.get(&key) {
             return v;
         }
-        let mut store = LaneStore::<Exact>::new(1);
+        let mut store = LaneStore::<Exact>::new(dicelens::dice::tables(), 1);
         self.fill(sheet, &mut store);
-        solve_turn(&mut store);
+        solve_turn(&mut store, 3);
         let v = store.slot(EMPTY_KEEP)[0].0;
         self.values.insert(key, v);
         v
@@ -375,7 +375,7 @@ fn widget_keep_values_equal_brute_force_means() {
     let mut widget = WidgetSolver::default();
     let mut brute = Brute::default();
     let mut turn = brute.turn(&sheet);
-    let mut store = LaneStore::<Exact>::new(1);
+    let mut store = LaneStore::<Exact>::new(dicelens::dice::tables(), 1);
     let mut mismatches = Vec::new();
 
     widget.fill(&sheet, &mut store);

@@ -4,7 +4,7 @@
 
 use super::{layers, run_widget_lanes, LastRoll, ScoringOptions, Split, Successors, EVERYWHERE};
 use crate::rules::RuleSet;
-use crate::solve::states::{upper_pairs, StateSpace};
+use crate::solve::states::StateSpace;
 use crate::solve::widget::LaneStore;
 use std::sync::Arc;
 
@@ -113,7 +113,7 @@ pub fn build_reference(
 ) -> Vec<(usize, ReferenceDist)> {
     use rayon::prelude::*;
     let space = StateSpace::new(rules);
-    let pairs = upper_pairs().count();
+    let pairs = space.pairs.count();
     let layers = layers(rules);
     let mut table = ReferenceTable {
         states: vec![None; space.len()],
@@ -123,7 +123,7 @@ pub fn build_reference(
         let computed: Vec<ReferenceDist> = layers[filled]
             .par_iter()
             .map_init(
-                || LaneStore::<f64>::new(0),
+                || LaneStore::<f64>::new(rules.dice_space(), 0),
                 |store, &index| {
                     let (lower, pair) = (index / pairs, index % pairs);
                     if filled == rules.box_count() {

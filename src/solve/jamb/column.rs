@@ -14,7 +14,7 @@ use super::key::{
     key_of, key_of_lane, keys_of_mask, lane_of_key, pending_credit, step, ColumnKey, FULL,
 };
 use super::BoxPoints;
-use crate::dice::{EMPTY_KEEP, FIRST_ROLL, ROLLS};
+use crate::dice::EMPTY_KEEP;
 use crate::rules::jamb::{ColumnKind, ColumnState, JambBox, JambRules, BOXES};
 use crate::solve::widget::{
     expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, LaneStore,
@@ -290,7 +290,7 @@ fn build_levels(
             let solved: Vec<Vec<f64>> = layer
                 .par_iter()
                 .map_init(
-                    || LaneStore::<f64>::new(0),
+                    || LaneStore::<f64>::new(points.dice(), 0),
                     |store, run| {
                         let floor = below.map(|b| {
                             let start = space.index(key_of_lane(run.mask, run.first)).unwrap_or(0);
@@ -399,8 +399,9 @@ impl Writes {
         fresh: Option<Option<&[f64]>>,
     ) {
         let l = self.lanes;
+        let first_roll = points.dice().first_roll();
         for r in rolls {
-            let out = store.slot_mut(FIRST_ROLL + r);
+            let out = store.slot_mut(first_roll + r);
             match fresh {
                 Some(Some(floor)) => out.copy_from_slice(floor),
                 Some(None) => out.fill(f64::NEG_INFINITY),
@@ -427,15 +428,15 @@ fn solve_run(
     pass: Option<(&[f64], u8)>,
     store: &mut LaneStore<f64>,
 ) -> Vec<f64> {
-    store.resize(run.lanes);
+    let dice = points.dice();
+    store.fit(dice, run.lanes);
     let writes = Writes::new(points, space, table, run);
     // Letting the turn pass after roll `at`: every roll slot raised to the floor.
     let floor_at = |at: u8, store: &mut LaneStore<f64>| {
         if let Some((floor, after)) = pass {
             if after == at {
-                let rolls = (0..ROLLS).map(|_| ());
-                for (r, ()) in rolls.enumerate() {
-                    for (o, &f) in store.slot_mut(FIRST_ROLL + r).iter_mut().zip(floor) {
+                for r in 0..dice.roll_count() {
+                    for (o, &f) in store.slot_mut(dice.first_roll() + r).iter_mut().zip(floor) {
                         *o = if f > *o { f } else { *o };
                     }
                 }
@@ -444,12 +445,12 @@ fn solve_run(
     };
     if space.kind == ColumnKind::Hand {
         // One roll a turn: the Hand column takes only the first roll's dice.
-        writes.fill(points, store, 1, 0..ROLLS, Some(None));
+        writes.fill(points, store, 1, 0..dice.roll_count(), Some(None));
         floor_at(1, store);
         floor_at(2, store);
         floor_at(3, store);
     } else {
-        writes.fill(points, store, 3, 0..ROLLS, Some(None));
+        writes.fill(points, store, 3, 0..dice.roll_count(), Some(None));
         floor_at(3, store);
         for n in [2u8, 1] {
             keeps_from_rolls(store);

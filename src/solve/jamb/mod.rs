@@ -20,17 +20,19 @@ pub mod oracle;
 pub mod tables;
 pub mod turn;
 
-use crate::dice::{Dice, ROLLS};
+use crate::dice::DiceSpace;
 use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
 
 /// What each box scores, by roll and roll number, as an index into the box's distinct scores
 /// (a "point class"): the turn solvers value each (box, class) once and read it for every roll.
 #[derive(Clone, Debug)]
 pub struct BoxPoints {
+    /// The dice of the rules, whose rolls the classes are listed by.
+    dice: &'static DiceSpace,
     /// The distinct scores of each box, ascending.
     values: [Vec<i32>; BOXES],
     /// `class[b][n - 1][r]`: the class of roll `r` in box `b` on roll number `n`.
-    class: Vec<[[u8; ROLLS]; MAX_ROLLS as usize]>,
+    class: Vec<[Vec<u8>; MAX_ROLLS as usize]>,
     /// For roll numbers 1 and 2: the rolls whose class in some box differs from their class on
     /// the next roll number (the straights).
     differ_from_next: [Vec<usize>; 2],
@@ -39,13 +41,15 @@ pub struct BoxPoints {
 impl BoxPoints {
     /// The table of `rules`' scoring.
     pub fn new(rules: &JambRules) -> BoxPoints {
+        let dice = rules.description().dice_space();
+        let rolls = dice.roll_count();
         let points = |b: JambBox, r: usize, n: u8| -> i32 {
-            rules.points(b, &Dice::roll(r), n).unwrap_or(0)
+            rules.points(b, &dice.rolls()[r], n).unwrap_or(0)
         };
         let values: [Vec<i32>; BOXES] = std::array::from_fn(|i| {
             let b = JambBox::ALL[i];
             let mut v: Vec<i32> = (1..=MAX_ROLLS)
-                .flat_map(|n| (0..ROLLS).map(move |r| (r, n)))
+                .flat_map(|n| (0..rolls).map(move |r| (r, n)))
                 .map(|(r, n)| points(b, r, n))
                 .collect();
             v.sort_unstable();
@@ -56,23 +60,31 @@ impl BoxPoints {
             .map(|i| {
                 let b = JambBox::ALL[i];
                 std::array::from_fn(|n| {
-                    std::array::from_fn(|r| {
-                        let p = points(b, r, n as u8 + 1);
-                        values[i].iter().position(|&v| v == p).unwrap_or(0) as u8
-                    })
+                    (0..rolls)
+                        .map(|r| {
+                            let p = points(b, r, n as u8 + 1);
+                            values[i].iter().position(|&v| v == p).unwrap_or(0) as u8
+                        })
+                        .collect::<Vec<u8>>()
                 })
             })
             .collect::<Vec<_>>();
         let differ_from_next = std::array::from_fn(|n| {
-            (0..ROLLS)
+            (0..rolls)
                 .filter(|&r| (0..BOXES).any(|b| class[b][n][r] != class[b][n + 1][r]))
                 .collect()
         });
         BoxPoints {
+            dice,
             values,
             class,
             differ_from_next,
         }
+    }
+
+    /// The dice whose rolls the classes are listed by.
+    pub fn dice(&self) -> &'static DiceSpace {
+        self.dice
     }
 
     /// The distinct scores of box `b`, ascending.
@@ -80,13 +92,14 @@ impl BoxPoints {
         &self.values[b.index()]
     }
 
-    /// The class of roll `r` (0..252) in box `b` on roll number `n` (1..=3).
+    /// The class of roll `r` (a roll index of [`BoxPoints::dice`]) in box `b` on roll number
+    /// `n` (1..=3).
     pub fn class(&self, b: JambBox, n: u8, r: usize) -> usize {
         usize::from(self.class[b.index()][usize::from(n - 1)][r])
     }
 
     /// The classes of every roll in box `b` on roll number `n` (1..=3).
-    pub fn classes(&self, b: JambBox, n: u8) -> &[u8; ROLLS] {
+    pub fn classes(&self, b: JambBox, n: u8) -> &[u8] {
         &self.class[b.index()][usize::from(n - 1)]
     }
 
@@ -99,6 +112,7 @@ impl BoxPoints {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::Dice;
 
     #[test]
     fn only_the_straights_score_differently_on_rolls_one_two_three() {

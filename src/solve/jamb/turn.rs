@@ -9,7 +9,7 @@
 //! later).
 
 use super::BoxPoints;
-use crate::dice::{Dice, EMPTY_KEEP, FIRST_ROLL, KEEPS, ROLLS};
+use crate::dice::{Dice, EMPTY_KEEP};
 use crate::rules::jamb::{Cell, ColumnKind, JambBox, MAX_ROLLS};
 use crate::rules::Choice;
 use crate::solve::widget::{
@@ -30,11 +30,13 @@ struct TurnCell {
 /// are whatever the write values were (expected final totals for the oracle and the endgame).
 #[derive(Clone, Debug)]
 pub struct SlipTurn {
+    /// The dice of the rules (from [`BoxPoints::dice`]).
+    dice: &'static crate::dice::DiceSpace,
     cells: Vec<TurnCell>,
     write_values: Vec<f64>,
     /// Whether a player may keep dice and roll again after roll 1 and after roll 2.
     may_reroll: [bool; 2],
-    /// Values of the keeps of fewer than five dice after roll 1 (two rolls left) and after
+    /// Values of the keeps smaller than a roll after roll 1 (two rolls left) and after
     /// roll 2 (one roll left): the keep's expected value for the next roll.
     keep_values: [Vec<f64>; 2],
     /// The value of each roll on roll numbers 1, 2 and 3 (best option).
@@ -77,6 +79,7 @@ impl SlipTurn {
         let any_on = |n: u8| cells.iter().any(|c| c.rolls & (1 << (n - 1)) != 0);
         let may_reroll = [any_on(2), any_on(3)];
         let mut turn = SlipTurn {
+            dice: points.dice(),
             cells,
             write_values,
             may_reroll,
@@ -101,14 +104,16 @@ impl SlipTurn {
 
     /// Runs the widget backwards from the third roll to the value before the first.
     fn solve(&mut self, points: &BoxPoints) {
-        let mut store = SingleStore::default();
+        let dice = points.dice();
+        let first_roll = dice.first_roll();
+        let mut store = SingleStore::new(dice);
         let writes: [Vec<f64>; 3] = std::array::from_fn(|n| {
-            (0..ROLLS)
+            (0..dice.roll_count())
                 .map(|r| self.write_value(points, n as u8 + 1, r))
                 .collect()
         });
         for (r, &w) in writes[2].iter().enumerate() {
-            store.slot_mut(FIRST_ROLL + r)[0] = w;
+            store.slot_mut(first_roll + r)[0] = w;
         }
         self.roll_values[2] = writes[2].clone();
         // Roll numbers 2 then 1: keep values from the next roll's values, then each roll's
@@ -116,18 +121,18 @@ impl SlipTurn {
         for n in [2usize, 1] {
             if self.may_reroll[n - 1] {
                 keeps_from_rolls(&mut store);
-                self.keep_values[n - 1] = store.values()[..FIRST_ROLL].to_vec();
+                self.keep_values[n - 1] = store.values()[..first_roll].to_vec();
                 for (r, &w) in writes[n - 1].iter().enumerate() {
-                    let slot = &mut store.slot_mut(FIRST_ROLL + r)[0];
+                    let slot = &mut store.slot_mut(first_roll + r)[0];
                     *slot = slot.max(w);
                 }
                 rolls_from_keeps(&mut store);
             } else {
                 for (r, &w) in writes[n - 1].iter().enumerate() {
-                    store.slot_mut(FIRST_ROLL + r)[0] = w;
+                    store.slot_mut(first_roll + r)[0] = w;
                 }
             }
-            self.roll_values[n - 1] = store.values()[FIRST_ROLL..].to_vec();
+            self.roll_values[n - 1] = store.values()[first_roll..].to_vec();
         }
         expectation_before_first_roll(&mut store);
         self.before = store.get(EMPTY_KEEP);
@@ -149,20 +154,17 @@ impl SlipTurn {
         if !self.may_reroll(n) {
             return None;
         }
-        let k = kept.keep_index()?;
-        if k < FIRST_ROLL {
-            self.keep_values[usize::from(n - 1)].get(k).copied()
-        } else {
-            self.roll_values[usize::from(n)]
-                .get(k - FIRST_ROLL)
-                .copied()
+        let k = self.dice.keep_index(kept)?;
+        match k.checked_sub(self.dice.first_roll()) {
+            None => self.keep_values[usize::from(n - 1)].get(k).copied(),
+            Some(r) => self.roll_values[usize::from(n)].get(r).copied(),
         }
     }
 
     /// The value of a roll of `dice` as roll number `n` (1..=3): its best option.
     #[cfg(test)]
     pub(crate) fn roll_value(&self, n: u8, dice: &Dice) -> Option<f64> {
-        let r = dice.roll_index()?;
+        let r = self.dice.roll_index(dice)?;
         self.roll_values
             .get(usize::from(n).checked_sub(1)?)?
             .get(r)
@@ -181,7 +183,7 @@ impl SlipTurn {
         mut each: impl FnMut(Choice, f64),
     ) {
         let (Some(r), Some(bit)) = (
-            dice.roll_index(),
+            self.dice.roll_index(dice),
             u32::from(n).checked_sub(1).and_then(|s| 1u8.checked_shl(s)),
         ) else {
             return;
@@ -193,9 +195,9 @@ impl SlipTurn {
         if self.may_reroll(n) {
             let keeps = &self.keep_values[usize::from(n - 1)];
             let next = &self.roll_values[usize::from(n)];
-            for &k in &crate::dice::tables().proper_sub_keeps[r] {
+            for &k in &self.dice.proper_sub_keeps[r] {
                 let k = usize::from(k);
-                each(Choice::Keep(Dice::keep(k)), keeps[k]);
+                each(Choice::Keep(self.dice.keeps[k]), keeps[k]);
             }
             each(Choice::Keep(*dice), next[r]);
         }
@@ -204,7 +206,7 @@ impl SlipTurn {
     /// Every legal option after rolling `dice` as roll number `n`, in the order of
     /// `SlipTurn::for_each_option`, with its value.
     pub fn options(&self, points: &BoxPoints, n: u8, dice: &Dice) -> Vec<(Choice, f64)> {
-        let mut out = Vec::with_capacity(KEEPS.min(64));
+        let mut out = Vec::with_capacity(64);
         self.for_each_option(points, n, dice, |c, v| out.push((c, v)));
         out
     }
@@ -278,7 +280,7 @@ mod tests {
             };
             f64::from(p) + bonus
         });
-        for r in (0..ROLLS).step_by(5) {
+        for r in (0..crate::dice::ROLLS).step_by(5) {
             let dice = Dice::roll(r);
             for n in 1..=2u8 {
                 let all = turn.keep_value(n, &dice).unwrap();
