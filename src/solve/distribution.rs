@@ -1056,8 +1056,7 @@ impl TurnDist {
         let lo = self.turn.lo;
         let mut out = Vec::new();
         let dice = self.turn.scoring.dice;
-        let left = usize::from(rolls_left).min(self.keeps.len());
-        let keeps = left.checked_sub(1).and_then(|n| self.keeps.get(n));
+        let keeps = super::widget::keeps_for_rolls_left(&self.keeps, rolls_left);
         if let (Some(values), Some(r)) = (keeps, dice.roll_index(roll)) {
             for &k in &dice.proper_sub_keeps[r] {
                 let k = usize::from(k);

@@ -9,8 +9,8 @@ use super::simd::{Avx2, Avx512};
 use super::simd::{Lanes, Path, Scalar};
 use super::states::{BoxStep, StateSpace, UpperPairs};
 use super::widget::{
-    keeps_from_rolls, rolls_from_keeps, solve_turn, solve_turn_tile, LaneStore, SingleStore,
-    SlotAccess, TurnValues,
+    keep_values_by_rolls_left, keeps_for_rolls_left, solve_turn, solve_turn_tile, LaneStore,
+    SingleStore, SlotAccess,
 };
 use crate::dice::{Dice, DiceSpace, EMPTY_KEEP, FIRST_ROLL, KEEPS};
 pub use crate::rules::Choice;
@@ -603,8 +603,7 @@ impl TurnOracle {
     /// The values of the keeps with `rolls_left` rolls left (1 or more; more than the turn
     /// has reads the first reroll's).
     fn keeps_with(&self, rolls_left: u8) -> Option<&Vec<f64>> {
-        let n = usize::from(rolls_left).min(self.keep_values.len());
-        self.keep_values.get(n.checked_sub(1)?)
+        keeps_for_rolls_left(&self.keep_values, rolls_left)
     }
 
     /// Expected final score of keeping `keep` and rolling the other dice, with `rolls_left`
@@ -679,23 +678,6 @@ impl TurnOracle {
         options.sort_by(|a, b| b.value.total_cmp(&a.value));
         options
     }
-}
-
-/// Runs the widget's rerolls on `store`, whose roll slots hold the values after the last of
-/// `rolls` rolls: returns the values of the keeps smaller than a roll with 1, 2, ... `rolls - 1`
-/// rolls left (the values every keep decision of a turn reads).
-#[inline(always)]
-pub(crate) fn keep_values_by_rolls_left(store: &mut SingleStore, rolls: u8) -> Vec<Vec<f64>> {
-    let first_roll = store.space().first_roll();
-    let mut out = Vec::with_capacity(usize::from(rolls));
-    for left in 1..rolls {
-        if left > 1 {
-            rolls_from_keeps(store);
-        }
-        keeps_from_rolls(store);
-        out.push(store.values()[..first_roll].to_vec());
-    }
-    out
 }
 
 /// Every legal option of a position (a sheet, a roll and the rolls left), best first; see

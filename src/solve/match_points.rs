@@ -427,7 +427,7 @@ impl ScalarTurn {
             }
         }
         let keep_values =
-            super::expected::keep_values_by_rolls_left(&mut store, mover.rules.rolls_per_turn());
+            super::widget::keep_values_by_rolls_left(&mut store, mover.rules.rolls_per_turn());
         rolls_from_keeps(&mut store);
         super::widget::expectation_before_first_roll(&mut store);
         Some(ScalarTurn {
@@ -443,8 +443,7 @@ impl ScalarTurn {
         let Some(r) = dice.roll_index(roll) else {
             return out;
         };
-        let left = usize::from(rolls_left).min(self.keep_values.len());
-        if let Some(values) = left.checked_sub(1).and_then(|n| self.keep_values.get(n)) {
+        if let Some(values) = super::widget::keeps_for_rolls_left(&self.keep_values, rolls_left) {
             for &k in &dice.proper_sub_keeps[r] {
                 let k = usize::from(k);
                 out.push((Choice::Keep(dice.keeps[k]), values[k]));

@@ -104,6 +104,31 @@ pub(crate) fn solve_turn_tile<V: SimdLanes>(
     sum.div(V::splat(f64::from(space.outcomes_total())))
 }
 
+/// Runs the widget's rerolls on `store`, whose roll slots hold the values after the last of
+/// `rolls` rolls: returns the values of the keeps smaller than a roll with 1, 2, ... `rolls - 1`
+/// rolls left (the values every keep decision of a turn reads).
+#[inline(always)]
+pub(crate) fn keep_values_by_rolls_left(store: &mut SingleStore, rolls: u8) -> Vec<Vec<f64>> {
+    let first_roll = store.space().first_roll();
+    let mut out = Vec::with_capacity(usize::from(rolls));
+    for left in 1..rolls {
+        if left > 1 {
+            rolls_from_keeps(store);
+        }
+        keeps_from_rolls(store);
+        out.push(store.values()[..first_roll].to_vec());
+    }
+    out
+}
+
+/// Of per-reroll keep values listed by [`keep_values_by_rolls_left`] (with 1, 2, ... rolls
+/// left), those a decision with `rolls_left` rolls left reads: none with no roll left, the
+/// first reroll's with more rolls left than the list has.
+pub(crate) fn keeps_for_rolls_left<T>(keep_values: &[T], rolls_left: u8) -> Option<&T> {
+    let n = usize::from(rolls_left).min(keep_values.len());
+    keep_values.get(n.checked_sub(1)?)
+}
+
 /// A number type usable in [`LaneStore`].
 pub trait Lane: Copy + Send + Sync + 'static {
     /// The least value (identity of max).
