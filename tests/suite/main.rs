@@ -2,6 +2,7 @@
 //! every test): a module per area, and `common` with the shared helpers.
 
 mod browser;
+mod cdp;
 mod common;
 mod support;
 
