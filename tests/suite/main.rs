@@ -5,6 +5,7 @@ mod browser;
 mod common;
 mod support;
 
+mod accuracy;
 mod analyze;
 mod cli;
 mod corpus_cli;
