@@ -408,7 +408,7 @@ pub fn leaderboard_text(
         let per = |what: &str| format!("err {}/{what}", unit.abbreviation());
         let _ = writeln!(
             out,
-            "{:>4}  {:<20} {:>7} {:>12} {:>21} {:>11} {:>8}  {:<12} {:>9} {:>7} {:>8}",
+            "{:>4}  {:<20} {:>7} {:>13} {:>21} {:>12} {:>8}  {:<12} {:>9} {:>7} {:>8}",
             "rank",
             "player",
             "games",
@@ -427,7 +427,7 @@ pub fn leaderboard_text(
             let (accuracy, label) = accuracy_and_label(p, unit);
             let _ = writeln!(
                 out,
-                "{:>4}  {:<20} {:>7} {:>12.4} {:>21} {:>11.6} {:>8}  {:<12} {:>9} {:>7} {:>8}",
+                "{:>4}  {:<20} {:>7} {:>13.4} {:>21} {:>12.6} {:>8}  {:<12} {:>9} {:>7} {:>8}",
                 r.rank,
                 r.name,
                 p.games,
