@@ -25,7 +25,7 @@ pub(crate) const MICRO_PERCENT: f64 = 1e6;
 /// The loss, in percent, of a decision whose error is `error` in `unit`, in a game of `seats`
 /// players: in match points the loss of win chance (the error over the opponents, times 100:
 /// a match point is one opponent beaten), in points the error times [`POINTS_LOSS_SCALE`].
-pub fn loss_percent(error: f64, unit: Unit, seats: usize) -> f64 {
+pub(crate) fn loss_percent(error: f64, unit: Unit, seats: usize) -> f64 {
     match unit {
         Unit::MatchPoints => 100.0 * error / seats.saturating_sub(1).max(1) as f64,
         Unit::Points | Unit::Mixed => POINTS_LOSS_SCALE * error,
@@ -34,13 +34,16 @@ pub fn loss_percent(error: f64, unit: Unit, seats: usize) -> f64 {
 
 /// The accuracy of one decision that lost `loss` percent: lichess's per-move curve
 /// `103.1668 · exp(-0.04354 · loss) - 3.1669`, cut to 0..=100.
-pub fn decision_accuracy(loss: f64) -> f64 {
+pub(crate) fn decision_accuracy(loss: f64) -> f64 {
     (103.1668 * (-0.04354 * loss.max(0.0)).exp() - 3.1669).clamp(0.0, 100.0)
 }
 
 /// The accuracy of one player's play in a game of `seats` players: the mean accuracy of their
 /// non-forced decisions among `rated`; `None` when every one was forced (nothing to rate).
-pub fn game_accuracy<'a>(rated: impl IntoIterator<Item = &'a Rated>, seats: usize) -> Option<f64> {
+pub(crate) fn game_accuracy<'a>(
+    rated: impl IntoIterator<Item = &'a Rated>,
+    seats: usize,
+) -> Option<f64> {
     mean_accuracy(
         rated.into_iter().map(|r| (r.error, r.unit, r.forced)),
         seats,
@@ -50,7 +53,7 @@ pub fn game_accuracy<'a>(rated: impl IntoIterator<Item = &'a Rated>, seats: usiz
 /// The mean accuracy of the non-forced decisions among `decisions` (each its error, its unit
 /// and whether it was forced) in a game of `seats` players; `None` without any. What
 /// [`game_accuracy`] computes from rated decisions, for decisions read back as rows.
-pub fn mean_accuracy(
+pub(crate) fn mean_accuracy(
     decisions: impl IntoIterator<Item = (f64, Unit, bool)>,
     seats: usize,
 ) -> Option<f64> {
@@ -65,7 +68,7 @@ pub fn mean_accuracy(
 }
 
 /// The accuracy of every seat of a game (seat order), from its rated decisions.
-pub fn seat_accuracies(rated: &[Rated], seats: usize) -> Vec<Option<f64>> {
+pub(crate) fn seat_accuracies(rated: &[Rated], seats: usize) -> Vec<Option<f64>> {
     (0..seats)
         .map(|seat| {
             let own = rated
@@ -227,18 +230,21 @@ mod tests {
     /// Labels follow the bands of each unit, an edge belonging to the worse label.
     #[test]
     fn labels_follow_the_bands() {
-        let points = Unit::Points;
-        assert_eq!(Label::of_error(0.0, points), Label::Supernatural);
-        assert_eq!(Label::of_error(0.0009, points), Label::WorldClass);
-        assert_eq!(Label::of_error(0.05, points), Label::Advanced);
-        assert_eq!(Label::of_error(0.5, points), Label::Casual);
-        assert_eq!(Label::of_error(2.2, points), Label::Awful);
-        let mp = Unit::MatchPoints;
-        assert_eq!(Label::of_error(0.000_001, mp), Label::Supernatural);
-        assert_eq!(Label::of_error(0.0005, mp), Label::Advanced);
-        assert_eq!(Label::of_error(0.001, mp), Label::Intermediate);
-        assert_eq!(Label::of_error(0.01, mp), Label::Beginner);
-        assert_eq!(Label::of_error(0.05, mp), Label::Awful);
+        let (points, mp) = (Unit::Points, Unit::MatchPoints);
+        for (error, unit, label) in [
+            (0.0, points, Label::Supernatural),
+            (0.0009, points, Label::WorldClass),
+            (0.05, points, Label::Advanced),
+            (0.5, points, Label::Casual),
+            (2.2, points, Label::Awful),
+            (0.000_001, mp, Label::Supernatural),
+            (0.0005, mp, Label::Advanced),
+            (0.001, mp, Label::Intermediate),
+            (0.01, mp, Label::Beginner),
+            (0.05, mp, Label::Awful),
+        ] {
+            assert_eq!(Label::of_error(error, unit), label, "{error} {unit:?}");
+        }
         for edges in [POINTS_EDGES, MATCH_POINTS_EDGES] {
             assert!(edges.windows(2).all(|w| w[0] < w[1]), "{edges:?}");
         }

@@ -32,8 +32,8 @@ fn label(error: f64, edges: &[f64; 7]) -> &'static str {
 }
 
 /// Simulates `games` games of `seats` seats and analyses them with `--decisions`; the output
-/// directory.
-fn analysed(dir: &Path, seats: usize, games: usize) -> std::path::PathBuf {
+/// directory and the leaderboard printed.
+fn analysed(dir: &Path, seats: usize, games: usize) -> (std::path::PathBuf, String) {
     let corpus = dir.join(format!("s{seats}.ygn"));
     let out = dir.join(format!("out{seats}"));
     let (c, o) = (corpus.to_str().unwrap(), out.to_str().unwrap());
@@ -54,11 +54,11 @@ fn analysed(dir: &Path, seats: usize, games: usize) -> std::path::PathBuf {
         ],
         2,
     );
-    dicelens(
+    let text = dicelens(
         &["analyze", c, "--min-games", "1", "--decisions", "--out", o],
         2,
     );
-    out
+    (out, text)
 }
 
 /// `games.csv`'s accuracy of every seat is the formula recomputed from `decisions.csv`; each
@@ -69,7 +69,7 @@ fn analysed(dir: &Path, seats: usize, games: usize) -> std::path::PathBuf {
 fn accuracy_is_the_formula_over_decisions_and_the_mean_over_games() {
     let dir = tempfile::tempdir().unwrap();
     for (seats, scale, edges) in [(1, 5.0, POINTS_EDGES), (2, 100.0, MATCH_POINTS_EDGES)] {
-        let out = analysed(dir.path(), seats, 24);
+        let (out, _) = analysed(dir.path(), seats, 24);
         // (game, seat) -> the player and the accuracy of each non-forced decision.
         let mut decisions: BTreeMap<(String, usize), (String, Vec<f64>)> = BTreeMap::new();
         for (game, row) in csv_records(&out.join("decisions.csv")) {
@@ -122,23 +122,11 @@ fn accuracy_is_the_formula_over_decisions_and_the_mean_over_games() {
 #[test]
 fn outputs_show_accuracy_and_label() {
     let dir = tempfile::tempdir().unwrap();
-    let out = analysed(dir.path(), 1, 12);
+    let (out, text) = analysed(dir.path(), 1, 12);
     let o = out.to_str().unwrap();
     let players = csv_rows(&out.join("players.csv"));
     let corpus = dir.path().join("s1.ygn");
     let c = corpus.to_str().unwrap();
-    let again = dir.path().join("again");
-    let text = dicelens(
-        &[
-            "analyze",
-            c,
-            "--min-games",
-            "1",
-            "--out",
-            again.to_str().unwrap(),
-        ],
-        2,
-    );
     assert!(text.contains("err pts/game"), "{text}");
     assert!(text.contains("err pts/dec"), "{text}");
     assert_eq!(
