@@ -9,6 +9,7 @@ use crate::rules::PlayerSheet;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
+pub mod accuracy;
 mod stretches;
 pub use stretches::{Stretch, Stretches, MIN_STRETCH};
 
@@ -362,6 +363,15 @@ pub struct PlayerStats {
     /// The longest near-perfect stretches of non-forced decisions (the screening's evidence).
     #[serde(default, skip_serializing_if = "Stretches::is_empty")]
     pub stretches: Stretches,
+    /// Sum over games of the player's accuracy in the game ([`accuracy::game_accuracy`]),
+    /// whole micro-percent. Absent (0) from an `aggregates.json` written before accuracy
+    /// existed, as is the count below: such games have no accuracy.
+    #[serde(default)]
+    pub(crate) accuracy_micro: u64,
+    /// Games with an accuracy (at least one non-forced decision, rated by a version that
+    /// kept accuracy).
+    #[serde(default)]
+    pub accuracy_games: u64,
 }
 
 /// The 95% confidence interval of a mean per game (normal approximation, by game) from the
@@ -459,6 +469,20 @@ impl PlayerStats {
         (low.max(0.0), high.max(0.0))
     }
 
+    /// Mean accuracy per game (0 to 100) over the games that have one; `None` without any.
+    pub fn accuracy(&self) -> Option<f64> {
+        (self.accuracy_games > 0).then(|| {
+            self.accuracy_micro as f64 / accuracy::MICRO_PERCENT / self.accuracy_games as f64
+        })
+    }
+
+    /// The rating label of the player's error per non-forced decision in `unit`; `None`
+    /// without a non-forced decision.
+    pub fn label(&self, unit: Unit) -> Option<accuracy::Label> {
+        (self.all.unforced > 0)
+            .then(|| accuracy::Label::of_error(self.all.error_per_unforced(), unit))
+    }
+
     /// Luck per game (the player's own, every game), in the unit of the part.
     pub fn luck_per_game(&self) -> f64 {
         per(self.all.luck_nano, self.games)
@@ -499,6 +523,8 @@ impl PlayerStats {
         self.stretches
             .merge(&o.stretches)
             .map_err(|e| e.within("stretches"))?;
+        add_checked(&mut self.accuracy_micro, o.accuracy_micro, "accuracy_micro")?;
+        add_checked(&mut self.accuracy_games, o.accuracy_games, "accuracy_games")?;
         Ok(())
     }
 
@@ -523,6 +549,8 @@ impl PlayerStats {
         self.finished = self.finished.saturating_sub(o.finished);
         self.result_nano = self.result_nano.saturating_sub(o.result_nano);
         self.net_luck_nano = self.net_luck_nano.saturating_sub(o.net_luck_nano);
+        self.accuracy_micro = self.accuracy_micro.saturating_sub(o.accuracy_micro);
+        self.accuracy_games = self.accuracy_games.saturating_sub(o.accuracy_games);
     }
 
     /// Whether nothing was added (no game, no decision, no round, no day, no result); the
@@ -697,6 +725,7 @@ impl Aggregates {
             results,
         } = game;
         let lucks = net_lucks(rated, players.len(), results.map(|r| r.unit));
+        let accuracies = accuracy::seat_accuracies(rated, players.len());
         self.games += 1;
         *counter(&mut self.rule_sets, rules) += 1;
         let seats = players.len() as u8;
@@ -730,6 +759,10 @@ impl Aggregates {
                 }
             }
             p.games += 1;
+            if let Some(accuracy) = accuracies.get(seat).copied().flatten() {
+                p.accuracy_micro += accuracy::micro_percent(accuracy);
+                p.accuracy_games += 1;
+            }
             if let Some(results) = results {
                 p.finished += 1;
                 p.result_nano += nano(results.of_seat.get(seat).copied().unwrap_or(0.0));
@@ -1121,6 +1154,11 @@ mod tests {
         let ann = &a.players["ann"];
         assert_eq!(ann.days_sq["2024.01.02"], (2, 13_000_000_000_000));
         assert_eq!(ann.days["2024.01.02"].0, 2);
+        // The player's accuracy is the mean of the games' (losses of 10% and 15%).
+        let games = [10.0, 15.0].map(accuracy::decision_accuracy);
+        assert_eq!(ann.accuracy_games, 2);
+        assert!((ann.accuracy().unwrap() - (games[0] + games[1]) / 2.0).abs() < 1e-6);
+        assert_eq!(ann.label(Unit::Points), Some(accuracy::Label::Awful));
         a.subtract(&b);
         assert_eq!(a, before);
         let mut json = serde_json::to_value(&a).unwrap();
@@ -1131,6 +1169,8 @@ mod tests {
             "result_nano",
             "net_luck_nano",
             "stretches",
+            "accuracy_micro",
+            "accuracy_games",
         ] {
             ann.remove(newer);
         }

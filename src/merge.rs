@@ -1019,8 +1019,9 @@ mod tests {
             7,
             hash,
             "/abs/dir/x y.ygn",
+            "81.791260;",
         );
-        game_row(&mut text, "plain", "line\nbreak.ygn", 12, None, "");
+        game_row(&mut text, "plain", "line\nbreak.ygn", 12, None, "", "");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.csv");
         std::fs::write(&path, &text).unwrap();
@@ -1035,6 +1036,7 @@ mod tests {
                 line: 7,
                 content_hash: hash,
                 absolute_path: "/abs/dir/x y.ygn".into(),
+                accuracy: "81.791260;".into(),
             }
         );
         assert!(text.contains(",000000000000feed,"), "{text}");
@@ -1052,17 +1054,32 @@ mod tests {
         read_game_rows(&path, |row| old.push(row)).unwrap();
         assert_eq!(old[0].content_hash, None);
         assert_eq!(old[0].absolute_path, "");
+        // The header before accuracy: none.
+        std::fs::write(
+            &path,
+            "game_id,file,line,content_hash,absolute_path\ng,a.ygn,3,,/a.ygn\n",
+        )
+        .unwrap();
+        let mut unrated = Vec::new();
+        read_game_rows(&path, |row| unrated.push(row)).unwrap();
+        assert_eq!(
+            (
+                unrated[0].absolute_path.as_str(),
+                unrated[0].accuracy.as_str()
+            ),
+            ("/a.ygn", "")
+        );
         for (bad, says) in [
             (
                 format!("{GAME_COLUMNS}\nx,y\n"),
-                "line 2: 2 fields, expected 5",
+                "line 2: 2 fields, expected 6",
             ),
             (
-                format!("{GAME_COLUMNS}\ng,a,1,xyz,\n"),
+                format!("{GAME_COLUMNS}\ng,a,1,xyz,,\n"),
                 "line 2: content_hash",
             ),
             (
-                format!("{GAME_COLUMNS}\ng,a,one,,\n"),
+                format!("{GAME_COLUMNS}\ng,a,one,,,\n"),
                 "line 2: line: expected",
             ),
             ("id,where\n".to_string(), "line 1: expected the header"),

@@ -10,7 +10,9 @@ use crate::output::{Finished, OutputDir, PendingFile};
 use crate::ranking::Leaderboard;
 use crate::rate::Class;
 use crate::rows::DecisionRow;
-use crate::store::games::{absolute_path, csv_field, game_row, DECISION_COLUMNS, GAME_COLUMNS};
+use crate::store::games::{
+    absolute_path, accuracy_field, csv_field, game_row, DECISION_COLUMNS, GAME_COLUMNS,
+};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Mutex;
@@ -90,7 +92,9 @@ impl crate::pipeline::DecisionSink for RowFiles {
             absolute.insert(p.file.clone(), absolute_path(&p.file));
         }
         let path = absolute.get(&p.file).map_or("", String::as_str);
-        game_row(games, &p.game_id, &p.file, p.line, hash, path);
+        let seats = crate::aggregate::accuracy::seat_accuracies(rated, game.players.len());
+        let accuracy = accuracy_field(&seats);
+        game_row(games, &p.game_id, &p.file, p.line, hash, path, &accuracy);
         if self.decisions.is_some() {
             for row in DecisionRow::of_game(game, rated) {
                 decision_row(decisions, &row);
@@ -147,7 +151,7 @@ impl CsvFile {
 fn player_row(name: &str, key: PartKey, p: &PlayerStats) -> String {
     let (lo, hi) = p.error_per_game_ci();
     format!(
-        "{},{},{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9},{:.9},{},{:.9},{:.9},{:.9},{}",
+        "{},{},{},{},{},{},{:.9},{:.9},{:.9},{:.9},{:.9},{},{},{},{:.9},{:.9},{},{:.9},{:.9},{:.9},{},{},{}",
         csv_field(name),
         key.unit.key(),
         key.rounds,
@@ -168,7 +172,9 @@ fn player_row(name: &str, key: PartKey, p: &PlayerStats) -> String {
         p.result_per_game(),
         p.net_luck_per_game(),
         p.luck_adjusted_per_game(),
-        p.all.agreed
+        p.all.agreed,
+        p.accuracy().map(|a| format!("{a:.6}")).unwrap_or_default(),
+        p.label(key.unit).map(super::label_text).unwrap_or_default()
     )
 }
 
@@ -176,11 +182,12 @@ fn player_row(name: &str, key: PartKey, p: &PlayerStats) -> String {
 /// `points` or `match_points`, and the rounds of the games: a player with games of two parts
 /// has a row in each), then the statistics, the error and luck columns in that unit, the
 /// results of the finished games and the result had luck been average (final score in points,
-/// match points won in match points), and the non-forced decisions agreeing with the oracle.
+/// match points won in match points), the non-forced decisions agreeing with the oracle, the
+/// mean accuracy per game (empty without any) and the rating label.
 const PLAYER_COLUMNS: &str =
     "player,unit,rounds,games,decisions,unforced,total_error,error_per_decision,error_per_game,\
 ci95_low,ci95_high,doubtful,errors,blunders,luck,luck_per_game,finished,result_per_game,\
-net_luck_per_game,luck_adjusted_per_game,agreed";
+net_luck_per_game,luck_adjusted_per_game,agreed,accuracy,label";
 
 /// `players.csv`: every player of each part, points first, by name.
 pub fn players_csv(aggregates: &Parts) -> String {

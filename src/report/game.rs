@@ -168,6 +168,11 @@ fn header(out: &mut String, report: &ValidateReport) {
                 unit(report).name(),
                 escape(oracle)
             );
+            let _ = writeln!(
+                out,
+                "<p id=\"accuracy\">Accuracy: {}.</p>",
+                accuracies(report)
+            );
         }
         None => {
             let _ = writeln!(
@@ -202,6 +207,30 @@ fn header(out: &mut String, report: &ValidateReport) {
         let _ = writeln!(out, "<p>Not rated: {}.</p>", escape(why));
     }
     out.push_str("</section>\n");
+}
+
+/// Each player's accuracy in the game (docs/methods.md), `name 91.2, name -` (`-` without a
+/// non-forced decision).
+fn accuracies(report: &ValidateReport) -> String {
+    let seats = report.players.len();
+    let each: Vec<String> = report
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            let own = report
+                .decisions
+                .iter()
+                .filter(|d| usize::from(d.seat) == seat);
+            let accuracy = crate::aggregate::accuracy::mean_accuracy(
+                own.map(|d| (d.loss, d.unit, d.forced)),
+                seats,
+            );
+            let figure = accuracy.map_or_else(|| "-".to_string(), |a| format!("{a:.1}"));
+            format!("{} {figure}", escape(name))
+        })
+        .collect();
+    each.join(", ")
 }
 
 /// The outcome for a player: their final points, and in a finished game of several players

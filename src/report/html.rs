@@ -834,7 +834,9 @@ fn leaderboard_section(
         "<section id=\"leaderboard-{id}\" class=\"leaderboard\">\n<h2>Leaderboard ({})</h2>\n\
          <p class=\"note\">All {} players of these {} with at least {min_games} game{s}, \
          ranked by error per game ({} lost per game against optimal play). The 95% \
-         confidence interval is by game. Highlighted: the best players of the round chart. \
+         confidence interval is by game. Accuracy (0 to 100) is the mean of the player's \
+         games', and the rating a label by error per non-forced decision (docs/methods.md). \
+         Highlighted: the best players of the round chart. \
          Click a column's header to sort by it; a name opens the player's page.</p>",
         unit.short(),
         ranked.len(),
@@ -845,13 +847,15 @@ fn leaderboard_section(
     let _ = writeln!(
         out,
         "<div class=\"board-wrap\">\n<table id=\"leaderboard-table-{id}\" class=\"board\">\n\
-         <thead><tr>{}{}{}{}<th class=\"num\">95% CI<br>(of error/game)</th>{}{}{}{}</tr>\
+         <thead><tr>{}{}{}{}<th class=\"num\">95% CI<br>(of error/game)</th>{}{}{}{}{}{}</tr>\
          </thead>\n<tbody>",
         sortable("rank", true),
         sortable("player", false),
         sortable("games", true),
         sortable(&format!("error/game<br>({u})"), true),
         sortable(&format!("error/decision<br>({u})"), true),
+        sortable("accuracy", true),
+        sortable("rating", false),
         sortable("doubtful", true),
         sortable("errors", true),
         sortable("blunders", true),
@@ -862,12 +866,13 @@ fn leaderboard_section(
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "<tr><td colspan=\"9\">No player has at least {min_games} game{s}{hint}.</td></tr>"
+            "<tr><td colspan=\"11\">No player has at least {min_games} game{s}{hint}.</td></tr>"
         );
     }
     for r in ranked {
         let p = r.stats;
         let (lo, hi) = p.error_per_game_ci();
+        let (accuracy, label) = super::accuracy_and_label(p, unit);
         let class = if best.iter().any(|b| b.rank == r.rank) {
             " class=\"best\""
         } else {
@@ -877,8 +882,8 @@ fn leaderboard_section(
             out,
             "<tr{class}><td class=\"num\">{}</td><td>{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">[{}, {}]</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td></tr>",
+             <td class=\"num\">{}</td><td class=\"num\">{accuracy}</td><td>{label}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
             r.rank,
             match pages.get(&(board.key, r.name.to_string())) {
                 Some(page) => format!("<a href=\"{}\">{}</a>", escape(page), escape(r.name)),

@@ -8,7 +8,8 @@
 //! output is a pure function of engine types, so it is the same bytes whatever the thread
 //! count or sharding.
 
-use crate::aggregate::Parts;
+use crate::aggregate::accuracy::Label;
+use crate::aggregate::{Parts, PlayerStats};
 use crate::corpus::Summary;
 use crate::pipeline::GameRatedAgain;
 pub use crate::ranking::leaderboards;
@@ -239,6 +240,32 @@ pub fn linked_games(
         .filter_map(|row| Some((row.game.to_string(), worst.hash_of(&row.game)?)))
         .collect()
 }
+/// A rating label as the outputs write it (`World class`).
+pub fn label_text(label: Label) -> &'static str {
+    match label {
+        Label::Supernatural => "Supernatural",
+        Label::WorldClass => "World class",
+        Label::Expert => "Expert",
+        Label::Advanced => "Advanced",
+        Label::Intermediate => "Intermediate",
+        Label::Casual => "Casual",
+        Label::Beginner => "Beginner",
+        Label::Awful => "Awful!",
+    }
+}
+
+/// A player's accuracy (one decimal) and rating label in `unit` as the text and HTML outputs
+/// show them, `-` for what they lack.
+pub(crate) fn accuracy_and_label(
+    stats: &PlayerStats,
+    unit: crate::rate::Unit,
+) -> (String, &'static str) {
+    let accuracy = stats
+        .accuracy()
+        .map_or_else(|| "-".to_string(), |a| format!("{a:.1}"));
+    (accuracy, stats.label(unit).map_or("-", label_text))
+}
+
 /// `aggregates.json`: the aggregates as compact JSON and a line end.
 pub(crate) fn aggregates_json(aggregates: &Parts) -> String {
     serde_json::to_string(aggregates).unwrap_or_default() + "\n"
@@ -247,6 +274,8 @@ pub(crate) fn aggregates_json(aggregates: &Parts) -> String {
 /// One player of the leaderboard as JSON.
 #[derive(serde::Serialize)]
 struct RankedJson<'a> {
+    /// Mean accuracy per game, 0 to 100 (`null` without any).
+    accuracy: Option<f64>,
     blunders: u64,
     ci95: [f64; 2],
     doubtful: u64,
@@ -254,6 +283,8 @@ struct RankedJson<'a> {
     error_per_game: f64,
     errors: u64,
     games: u64,
+    /// The rating label (`null` without a non-forced decision).
+    label: Option<&'static str>,
     luck_adjusted_per_game: f64,
     luck_per_game: f64,
     player: &'a str,
@@ -314,6 +345,7 @@ pub fn leaderboard_json(
                     let (lo, hi) = r.stats.error_per_game_ci();
                     let classes = &r.stats.all.classes;
                     RankedJson {
+                        accuracy: r.stats.accuracy(),
                         blunders: classes[Class::Blunder],
                         ci95: [lo, hi],
                         doubtful: classes[Class::Doubtful],
@@ -321,6 +353,7 @@ pub fn leaderboard_json(
                         error_per_game: r.stats.error_per_game(),
                         errors: classes[Class::Error],
                         games: r.stats.games,
+                        label: r.stats.label(board.unit).map(label_text),
                         luck_adjusted_per_game: r.stats.luck_adjusted_per_game(),
                         luck_per_game: r.stats.luck_per_game(),
                         player: r.name,
@@ -372,16 +405,18 @@ pub fn leaderboard_text(
             let _ = writeln!(out, "{hint}");
             continue;
         }
-        let per = |what: &str| format!("{}/{what}", unit.abbreviation());
+        let per = |what: &str| format!("err {}/{what}", unit.abbreviation());
         let _ = writeln!(
             out,
-            "{:>4}  {:<20} {:>7} {:>10} {:>21} {:>10} {:>9} {:>7} {:>8}",
+            "{:>4}  {:<20} {:>7} {:>13} {:>21} {:>12} {:>8}  {:<12} {:>9} {:>7} {:>8}",
             "rank",
             "player",
             "games",
             per("game"),
             "95% CI",
             per("dec"),
+            "accuracy",
+            "rating",
             "doubtful",
             "errors",
             "blunders"
@@ -389,15 +424,18 @@ pub fn leaderboard_text(
         for r in board.ranked.iter().take(top) {
             let p = r.stats;
             let (lo, hi) = p.error_per_game_ci();
+            let (accuracy, label) = accuracy_and_label(p, unit);
             let _ = writeln!(
                 out,
-                "{:>4}  {:<20} {:>7} {:>10.4} {:>21} {:>10.6} {:>9} {:>7} {:>8}",
+                "{:>4}  {:<20} {:>7} {:>13.4} {:>21} {:>12.6} {:>8}  {:<12} {:>9} {:>7} {:>8}",
                 r.rank,
                 r.name,
                 p.games,
                 p.error_per_game(),
                 format!("[{lo:.4}, {hi:.4}]"),
                 p.all.error_per_decision(),
+                accuracy,
+                label,
                 p.all.classes[Class::Doubtful],
                 p.all.classes[Class::Error],
                 p.all.classes[Class::Blunder]

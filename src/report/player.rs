@@ -406,6 +406,11 @@ pub fn text(r: &PlayerReport) -> String {
             "error per decision",
             format!("{:.6} {unit}", p.all.error_per_decision()),
         ),
+        ("accuracy", super::accuracy_and_label(p, population.unit).0),
+        (
+            "rating",
+            super::accuracy_and_label(p, population.unit).1.into(),
+        ),
         (
             "decisions by class",
             format!(
@@ -636,6 +641,8 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
             "error_per_game": p.error_per_game(),
             "ci95": [lo, hi],
             "error_per_decision": p.all.error_per_decision(),
+            "accuracy": p.accuracy(),
+            "label": p.label(population.unit).map(super::label_text),
             "fine": p.all.classes[Class::Fine],
             "doubtful": p.all.classes[Class::Doubtful],
             "errors": p.all.classes[Class::Error],
@@ -755,6 +762,14 @@ pub fn html(r: &PlayerReport) -> String {
         (
             format!("error per decision ({unit})"),
             fixed(p.all.error_per_decision(), 6),
+        ),
+        (
+            "accuracy".into(),
+            super::accuracy_and_label(p, population.unit).0,
+        ),
+        (
+            "rating".into(),
+            super::accuracy_and_label(p, population.unit).1.into(),
         ),
         (
             "doubtful".into(),

@@ -13,7 +13,11 @@ pub(crate) const DECISION_COLUMNS: &str =
     "game,player,seat,round,roll,dice,choice,value,best,best_value,error,luck,forced,class";
 
 /// Header of `games.csv` (documented in docs/formats/analysis.md).
-pub(crate) const GAME_COLUMNS: &str = "game_id,file,line,content_hash,absolute_path";
+pub(crate) const GAME_COLUMNS: &str = "game_id,file,line,content_hash,absolute_path,accuracy";
+
+/// Header of `games.csv` as dicelens wrote it before accuracy (still read: such rows have
+/// none).
+pub(crate) const UNRATED_GAME_COLUMNS: &str = "game_id,file,line,content_hash,absolute_path";
 
 /// Header of `games.csv` as dicelens wrote it before content hashes and absolute paths (still
 /// read: such rows have neither).
@@ -35,6 +39,9 @@ pub struct GameRow {
     /// The log's absolute path (symbolic links resolved) when it was analysed; empty when it
     /// has none (standard input) or is not known (an older `games.csv`).
     pub absolute_path: String,
+    /// The accuracy of each seat in the game, as `games.csv` writes it
+    /// ([`accuracy_field`]); empty when not known (an older `games.csv`).
+    pub accuracy: String,
 }
 
 impl GameRow {
@@ -47,12 +54,24 @@ impl GameRow {
             self.line,
             self.content_hash,
             &self.absolute_path,
+            &self.accuracy,
         );
     }
 }
 
+/// The `accuracy` field of `games.csv`: each seat's accuracy in the game (0 to 100, six
+/// decimals) in seat order, separated by `;`, empty for a seat without a non-forced decision.
+pub(crate) fn accuracy_field(accuracies: &[Option<f64>]) -> String {
+    let seats: Vec<String> = accuracies
+        .iter()
+        .map(|a| a.map(|a| format!("{a:.6}")).unwrap_or_default())
+        .collect();
+    seats.join(";")
+}
+
 /// Appends the `games.csv` row of one rated game: its id, its log as given, its first line,
-/// its content hash (empty if unknown) and its log's absolute path (empty if unknown).
+/// its content hash (empty if unknown), its log's absolute path (empty if unknown) and its
+/// seats' accuracy ([`accuracy_field`]; empty if unknown).
 pub(crate) fn game_row(
     out: &mut String,
     game_id: &str,
@@ -60,6 +79,7 @@ pub(crate) fn game_row(
     line: LineNumber,
     content_hash: Option<ContentHash>,
     absolute_path: &str,
+    accuracy: &str,
 ) {
     out.push_str(&csv_field(game_id));
     out.push(',');
@@ -72,6 +92,8 @@ pub(crate) fn game_row(
     }
     out.push(',');
     out.push_str(&csv_field(absolute_path));
+    out.push(',');
+    out.push_str(&csv_field(accuracy));
     out.push('\n');
 }
 
@@ -88,7 +110,8 @@ pub fn absolute_path(name: &str) -> String {
 }
 
 /// Calls `each` with every row of `games.csv` at `path` (read as a stream), after checking its
-/// header ([`GAME_COLUMNS`], or [`OLD_GAME_COLUMNS`] of older analyses); an error names the
+/// header ([`GAME_COLUMNS`], or [`UNRATED_GAME_COLUMNS`] or [`OLD_GAME_COLUMNS`] of older
+/// analyses); an error names the
 /// file, the row and what was expected.
 pub(crate) fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Result<(), String> {
     let name = path.display();
@@ -100,13 +123,16 @@ pub(crate) fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Resu
     let header = reader.headers().map_err(|e| format!("{name}: {e}"))?;
     let header = header.iter().collect::<Vec<_>>().join(",");
     let fields = if header == GAME_COLUMNS {
+        6
+    } else if header == UNRATED_GAME_COLUMNS {
         5
     } else if header == OLD_GAME_COLUMNS {
         3
     } else {
         return Err(format!(
-            "{name}: line 1: expected the header {GAME_COLUMNS} (or {OLD_GAME_COLUMNS}, from \
-             dicelens before content hashes), found {header:?}"
+            "{name}: line 1: expected the header {GAME_COLUMNS} (or {UNRATED_GAME_COLUMNS}, from \
+             dicelens before accuracy, or {OLD_GAME_COLUMNS}, from dicelens before content \
+             hashes), found {header:?}"
         ));
     };
     for record in reader.records() {
@@ -139,6 +165,7 @@ pub(crate) fn read_game_rows(path: &Path, mut each: impl FnMut(GameRow)) -> Resu
             line,
             content_hash,
             absolute_path: field(4).to_string(),
+            accuracy: field(5).to_string(),
         });
     }
     Ok(())

@@ -6,6 +6,7 @@ mod cdp;
 mod common;
 mod support;
 
+mod accuracy;
 mod analyze;
 mod cli;
 mod corpus_cli;

@@ -110,7 +110,7 @@ fn overlapping_shards_merge_to_the_single_run() {
     let mut rows = rows.lines();
     assert_eq!(
         rows.next(),
-        Some("game_id,file,line,content_hash,absolute_path")
+        Some("game_id,file,line,content_hash,absolute_path,accuracy")
     );
     let first: Vec<&str> = rows.next().unwrap().split(',').collect();
     let b_path = b.display().to_string();
@@ -133,6 +133,9 @@ fn overlapping_shards_merge_to_the_single_run() {
         "{} not in a/games.csv",
         first[3]
     );
+    // And the same accuracy of each seat (two seats, `;` between).
+    assert_eq!(first[5].split(';').count(), 2, "{first:?}");
+    assert!(a_rows.contains(&format!(",{}\n", first[5])), "{first:?}");
 
     let (merged_out, merge_notices) = dicelens(&[
         "merge",

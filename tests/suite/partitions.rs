@@ -6,7 +6,7 @@
 //! across files and partitions, malformed games and a file of no known format. Also the usage
 //! errors of the flags, and `ids` output that round-trips awkward ids.
 
-use crate::common::{run, run_ok, text};
+use crate::common::{csv_rows, run, run_ok, text};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -170,6 +170,10 @@ fn assert_same_outputs(one: &Path, merged: &Path) {
     assert_eq!(names(&one.join("players")), names(&merged.join("players")));
     assert!(!names(&one.join("players")).is_empty());
     assert_eq!(names(&merged.join("games")), Vec::<String>::new());
+    // The accuracy sums merge too: every player with a non-forced decision has one.
+    for (name, row) in csv_rows(&merged.join("players.csv")) {
+        assert_eq!(row["unforced"] == "0", row["accuracy"].is_empty(), "{name}");
+    }
     for name in names(&merged.join("players")) {
         let page = fs::read_to_string(merged.join("players").join(name)).unwrap();
         assert!(page.contains("merged analysis"), "{page}");
