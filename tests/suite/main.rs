@@ -41,6 +41,7 @@ mod replay;
 mod report_html;
 mod screening;
 mod spark;
+mod table_builds;
 mod threads;
 mod two_player;
 mod validate;
