@@ -21,6 +21,7 @@ mod golden;
 mod inputs;
 mod jamb;
 mod jamb_oracle;
+mod jamb_page;
 mod jamb_strategies;
 mod layers;
 mod linked_pages;
