@@ -418,42 +418,65 @@ mod tests {
 
     #[test]
     fn a_build_status_names_the_build_its_percent_and_the_time_left() {
-        let what = "building the yahtzee expected-score table";
         let s = Duration::from_secs;
         let start = (0, Duration::ZERO);
-        assert_eq!(
-            build_status(what, "states", (0, 2_000), s(3), start),
-            "building the yahtzee expected-score table: 0% (0 of 2,000 states), time left not known yet"
-        );
-        // A quarter done in 10 s: three quarters left at the same rate, 30 s.
-        assert_eq!(
-            build_status(what, "states", (500, 2_000), s(10), start),
-            "building the yahtzee expected-score table: 25% (500 of 2,000 states), about 30s left"
-        );
-        // Under 1% measured: no estimate from so little.
-        assert_eq!(
-            build_status("b", "states", (46, 828_416), s(2), start),
-            "b: 0% (46 of 828,416 states), time left not known yet"
-        );
-        // The rate counts only the work since the first report (here 500 units resumed from an
-        // earlier build, reported at 1 s): 500 more in 10 s, 1,000 left, 20 s.
-        assert_eq!(
-            build_status("b", "states", (1_000, 2_000), s(11), (500, s(1))),
-            "b: 50% (1,000 of 2,000 states), about 20s left"
-        );
-        assert_eq!(
-            build_status(what, "states", (1_999, 2_000), s(100), start),
-            "building the yahtzee expected-score table: 99% (1,999 of 2,000 states), about 1s left"
-        );
-        assert_eq!(
-            build_status("b", "work units", (2_000, 2_000), s(95), start),
-            "b: 100% (2,000 of 2,000 work units), done in 1m35s"
-        );
-        // More reported than the total never reads as more than 100%.
-        assert_eq!(
-            build_status("b", "states", (7, 5), s(1), start),
-            "b: 100% (5 of 5 states), done in 1s"
-        );
+        // (done, total), elapsed, first report, the line.
+        let cases = [
+            (
+                (0, 2_000),
+                s(3),
+                start,
+                "0% (0 of 2,000 states), time left not known yet",
+            ),
+            // A quarter done in 10 s: three quarters left at the same rate, 30 s.
+            (
+                (500, 2_000),
+                s(10),
+                start,
+                "25% (500 of 2,000 states), about 30s left",
+            ),
+            // Under 1% measured: no estimate from so little.
+            (
+                (46, 828_416),
+                s(2),
+                start,
+                "0% (46 of 828,416 states), time left not known yet",
+            ),
+            // The rate counts only the work since the first report (here 500 units resumed
+            // from an earlier build, reported at 1 s): 500 more in 10 s, 1,000 left, 20 s.
+            (
+                (1_000, 2_000),
+                s(11),
+                (500, s(1)),
+                "50% (1,000 of 2,000 states), about 20s left",
+            ),
+            (
+                (1_999, 2_000),
+                s(100),
+                start,
+                "99% (1,999 of 2,000 states), about 1s left",
+            ),
+            (
+                (2_000, 2_000),
+                s(95),
+                start,
+                "100% (2,000 of 2,000 states), done in 1m35s",
+            ),
+            // More reported than the total never reads as more than 100%.
+            ((7, 5), s(1), start, "100% (5 of 5 states), done in 1s"),
+        ];
+        for (progress, elapsed, base, line) in cases {
+            assert_eq!(
+                build_status(
+                    "building the yahtzee table",
+                    "states",
+                    progress,
+                    elapsed,
+                    base
+                ),
+                format!("building the yahtzee table: {line}")
+            );
+        }
         assert_eq!(build_percent(3, 0), 0);
         assert_eq!(build_percent(1, 3), 33);
     }

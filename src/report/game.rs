@@ -338,6 +338,16 @@ fn box_name(code: &str, family: Family) -> &'static str {
     }
 }
 
+/// The note above the sheets of a game that breaks a rule: they are where the replay stopped.
+fn stopped_note(out: &mut String, report: &ValidateReport) {
+    if !report.points_final {
+        out.push_str(
+            "<p class=\"note\">Where the replay stopped: the turn that breaks a rule is not \
+             written.</p>\n",
+        );
+    }
+}
+
 /// The scorecards side by side: one row per box (upper section, upper total and bonus, lower
 /// section, extra-Yahtzee bonus where the rules have it, grand total), one column per player.
 fn scorecards(out: &mut String, report: &ValidateReport) {
@@ -346,12 +356,7 @@ fn scorecards(out: &mut String, report: &ValidateReport) {
     };
     let family = rules.family();
     out.push_str("<section id=\"scorecards\">\n<h2>Scorecards</h2>\n");
-    if !report.points_final {
-        out.push_str(
-            "<p class=\"note\">Where the replay stopped: the turn that breaks a rule is not \
-             written.</p>\n",
-        );
-    }
+    stopped_note(out, report);
     out.push_str("<table class=\"scorecards\">\n<thead><tr><th>box</th>");
     for card in &report.scorecards {
         let _ = write!(out, "<th class=\"num\">{}</th>", escape(&card.player));
@@ -485,12 +490,7 @@ fn jamb_slips(out: &mut String, report: &ValidateReport) {
         return;
     }
     out.push_str("<section id=\"slips\">\n<h2>Slips</h2>\n");
-    if !report.points_final {
-        out.push_str(
-            "<p class=\"note\">Where the replay stopped: the turn that breaks a rule is not \
-             written.</p>\n",
-        );
-    }
+    stopped_note(out, report);
     out.push_str("<div class=\"slips\">\n");
     for (seat, slip) in report.jamb_slips.iter().enumerate() {
         let player = report.players.get(seat).map_or("?", String::as_str);
