@@ -221,10 +221,13 @@ pub(crate) fn build_status(
     elapsed: Duration,
     base: (u64, Duration),
 ) -> String {
+    if total == 0 {
+        return format!("{what}: starting");
+    }
     let done = done.min(total);
     let percent = build_percent(done, total);
     let measured = done.saturating_sub(base.0);
-    let left = if total > 0 && done >= total {
+    let left = if done >= total {
         format!("done in {}", short_duration(elapsed))
     } else if measured == 0 || measured.saturating_mul(100) < total {
         "time left not known yet".to_string()
@@ -422,6 +425,8 @@ mod tests {
         let start = (0, Duration::ZERO);
         // (done, total), elapsed, first report, the line.
         let cases = [
+            // Before the first report, the total is not known.
+            ((0, 0), s(0), start, "starting"),
             (
                 (0, 2_000),
                 s(3),

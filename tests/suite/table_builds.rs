@@ -95,3 +95,59 @@ fn tables_build_keeps_valid_jamb_column_tables() {
         text(&build.stderr)
     );
 }
+
+#[test]
+fn analyze_shows_the_table_build_and_no_games_line_while_it_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("plain.ygn");
+    crate::common::run_ok(
+        &[
+            "simulate",
+            "--rules",
+            "yahtzee-plain",
+            "--seats",
+            "1",
+            "--players",
+            "3",
+            "--games",
+            "30",
+            "--seed",
+            "32",
+            "--out",
+            log.to_str().unwrap(),
+        ],
+        1,
+    );
+    // An empty table directory: the first game rated builds the expected-score table, with
+    // games' progress lines due every 0.2 s.
+    let tables = dir.path().join("tables");
+    let out = Command::new(env!("CARGO_BIN_EXE_dicelens"))
+        .args([
+            "analyze",
+            log.to_str().unwrap(),
+            "--min-games",
+            "1",
+            "--out",
+        ])
+        .arg(dir.path().join("out"))
+        .env("DICELENS_TABLES", &tables)
+        .env("DICELENS_PROGRESS_EVERY", "0.2")
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .expect("the binary runs");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let what = "dicelens: building the yahtzee-plain expected-score table: ";
+    let lines: Vec<&str> = stderr.lines().collect();
+    let first = lines.iter().position(|l| l.starts_with(what));
+    let last = lines
+        .iter()
+        .position(|l| l.starts_with(what) && l.contains(": 100% ("));
+    let (Some(first), Some(last)) = (first, last) else {
+        panic!("no build lines from 0 to 100%: {stderr}");
+    };
+    assert!(
+        lines[first..=last].iter().all(|l| l.starts_with(what)),
+        "a games' line while the table built: {stderr}"
+    );
+}
