@@ -63,8 +63,9 @@ pub trait Progress: Sync {
     /// A one-line notice.
     fn notice(&self, message: &str);
 
-    /// A build starts: what it builds (`building yahtzee table`), counted in `unit` (`runs`,
-    /// `states`).
+    /// A build starts: what it builds (`building the yahtzee expected-score table`), counted in
+    /// `unit` (`states`, `work units`): units of about equal work, so that their share done is
+    /// the build's share done.
     fn build_started(&self, _what: &str, _unit: &str) {}
 
     /// `done` of `total` units of the build are done.
@@ -529,10 +530,13 @@ pub fn open_expected(dir: &Path, rules: RuleSet) -> Result<ExpectedTable, TableP
     })
 }
 
-/// Builds the table of `rules` in memory, reporting its progress (in runs) to `progress`.
+/// Builds the table of `rules` in memory, reporting its progress (in states) to `progress`.
 /// Returns the table and the seconds the build took.
 pub(crate) fn build_expected(rules: RuleSet, progress: &dyn Progress) -> (ExpectedTable, f64) {
-    progress.build_started(&format!("building {rules} table"), "runs");
+    progress.build_started(
+        &format!("building the {rules} expected-score table"),
+        "states",
+    );
     let start = std::time::Instant::now();
     let values = build_table(rules, &|done, total| progress.build_progress(done, total));
     let seconds = start.elapsed().as_secs_f64();
@@ -933,7 +937,10 @@ pub fn build_dist_file_reporting(
     head[56..64].copy_from_slice(&sum.to_le_bytes());
     let partial = dist_partial_path(dir, rules);
     let (file, resumed) = open_checkpoint(&partial, &head, &mut data)?;
-    progress.build_started(&format!("building {rules} distributions"), "states");
+    progress.build_started(
+        &format!("building the {rules} distribution table"),
+        "states",
+    );
     let mut observer = Checkpointer {
         out: io::BufWriter::new(file),
         error: None,
@@ -975,7 +982,8 @@ pub fn load_dist(
     progress: &dyn Progress,
 ) -> Result<(DistTable, Found), TableError> {
     let path = dist_path(dir, rules);
-    let how = " (a few minutes; an interrupted build resumes)";
+    let how = " (369 MB, about 12 minutes to build on a 2-core machine while other work ran; an \
+               interrupted build resumes)";
     open_or_build(&path, open_dist(dir, rules), how, progress, || {
         let built = match build_dist_file_reporting(dir, rules, 0, None, progress) {
             Ok(DistBuild {
@@ -1070,7 +1078,10 @@ pub(crate) fn build_jamb(
 ) -> (JambTables, f64) {
     let path = jamb_path(dir, rules);
     let start = std::time::Instant::now();
-    progress.build_started(&format!("building {} column tables", rules.name), "states");
+    progress.build_started(
+        &format!("building the {} column tables", rules.name),
+        "work units",
+    );
     let tables = JambTables::build(rules, &|done, total| progress.build_progress(done, total));
     progress.build_finished();
     let saved = std::fs::create_dir_all(dir).and_then(|()| {

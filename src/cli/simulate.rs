@@ -2,6 +2,7 @@
 //! (both replaced only once both are written).
 
 use super::flags::{not_at_least, not_between};
+use super::tables::TERMINAL;
 use super::{notice, CliError};
 use dicelens::output::{commit_all, Finished, PendingFile};
 use dicelens::report::simulate::{jamb_truth_csv, one_column_truth_csv};
@@ -203,7 +204,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         _ => None,
     };
     let dir = table_dir(args.tables.tables.as_deref());
-    let cast = OneColumnCast::new(&plan, first_name, &dir, &notice).map_err(CliError::failure)?;
+    let cast = OneColumnCast::new(&plan, first_name, &dir, &TERMINAL).map_err(CliError::failure)?;
     let players = &cast.players;
     let (out, truth) = write_corpus(&args, &cast.simulation(&plan))?;
     let Truth::OneColumn(truth) = truth else {
@@ -241,7 +242,7 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
         args.seats,
         args.seed,
         &dir,
-        &notice,
+        &TERMINAL,
     )
     .map_err(|why| CliError::flag("--strategy", why))?;
     let plan = JambPlan {

@@ -18,6 +18,9 @@ use super::svg::{
 use super::validate::{Scorecard, ValidateReport};
 use crate::rate::{Class, Unit};
 use crate::rows::DecisionRow;
+use crate::rules::jamb::{
+    Cell, ColumnKind, ColumnState, JambBox, JambSheet, UPPER_BONUS, UPPER_BONUS_THRESHOLD,
+};
 use crate::rules::{Choice, Family, RuleSet, UPPER_BOXES, UPPER_THRESHOLD};
 use std::fmt::Write;
 
@@ -62,6 +65,19 @@ svg.chart .even { stroke: #9aa3b2; stroke-dasharray: 4 4; fill: none; }
 svg.chart .mark { stroke: #fff; stroke-width: 1.5; }
 ";
 
+/// Style rules of a Jamb game's page, after [`GAME_STYLE`]: the slips, and the move list in a
+/// box of its own that scrolls where it is wider than the page.
+const JAMB_STYLE: &str = "\
+.slips { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+table.slip { width: auto; }
+table.slip caption { text-align: left; font-weight: 600; padding: 4px 0; }
+table.slip td.num, table.slip th.num { min-width: 52px; }
+table.slip tr.sum td, table.slip tr.sum th { border-top: 2px solid #b9c0cc; font-weight: 600; }
+table.slip tr.grand td, table.slip tr.grand th { background: #eef1f5;
+  border-top: 2px solid #5b6475; font-weight: 700; }
+.moves-box { overflow-x: auto; }
+";
+
 /// Colours of the players' lines, by seat.
 const PLAYER_COLORS: [&str; 6] = [
     "#1f6fb4", "#8a5cc2", "#149fb0", "#3d7d3a", "#8c564b", "#5f6673",
@@ -84,14 +100,16 @@ pub fn page(report: &ValidateReport) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>Game {} &middot; dicelens</title>\n<style>\n{STYLE}{GAME_STYLE}</style>\n\
+         <title>Game {} &middot; dicelens</title>\n<style>\n{STYLE}{GAME_STYLE}{}</style>\n\
          </head>\n<body>\n<main>\n",
-        escape(&report.game)
+        escape(&report.game),
+        if is_jamb(report) { JAMB_STYLE } else { "" }
     );
     header(&mut out, report);
     if report.syntax_error.is_none() {
         players_table(&mut out, report);
         scorecards(&mut out, report);
+        jamb_slips(&mut out, report);
         chart_section(&mut out, report);
         moves(&mut out, report);
     }
@@ -104,6 +122,11 @@ pub fn page(report: &ValidateReport) -> String {
     );
     out.push_str("</main>\n</body>\n</html>\n");
     out
+}
+
+/// Whether the page is a Jamb game's (its slips are known).
+fn is_jamb(report: &ValidateReport) -> bool {
+    !report.jamb_slips.is_empty()
 }
 
 /// The unit of the report's values.
@@ -236,20 +259,38 @@ fn accuracies(report: &ValidateReport) -> String {
 /// The outcome for a player: their final points, and in a finished game of several players
 /// whether they won, drew or lost.
 fn outcome(report: &ValidateReport, seat: usize) -> String {
-    let Some(points) = report.scorecards.get(seat).map(|c| c.total) else {
+    let totals = sheet_totals(report);
+    let Some(&points) = totals.get(seat) else {
         return "-".into();
     };
-    if !report.points_final || !report.complete || report.scorecards.len() < 2 {
+    if !report.points_final || !report.complete || totals.len() < 2 {
         return points.to_string();
     }
-    let best = report.scorecards.iter().map(|c| c.total).max().unwrap_or(0);
-    let winners = report.scorecards.iter().filter(|c| c.total == best).count();
+    let best = totals.iter().copied().max().unwrap_or(0);
+    let winners = totals.iter().filter(|&&t| t == best).count();
     let word = match (points == best, winners) {
         (true, 1) => "won",
         (true, _) => "drew",
         _ => "lost",
     };
     format!("{points} ({word})")
+}
+
+/// Every player's points on their sheet (a scorecard or a Jamb slip), in seat order.
+fn sheet_totals(report: &ValidateReport) -> Vec<i64> {
+    if report.scorecards.is_empty() {
+        report
+            .jamb_slips
+            .iter()
+            .map(|slip| i64::from(slip.total()))
+            .collect()
+    } else {
+        report
+            .scorecards
+            .iter()
+            .map(|c| i64::from(c.total))
+            .collect()
+    }
 }
 
 /// One row per player: points, decisions, total error, errors, blunders, luck.
@@ -326,6 +367,16 @@ fn box_name(code: &str, family: Family) -> &'static str {
     }
 }
 
+/// The note above the sheets of a game that breaks a rule: they are where the replay stopped.
+fn stopped_note(out: &mut String, report: &ValidateReport) {
+    if !report.points_final {
+        out.push_str(
+            "<p class=\"note\">Where the replay stopped: the turn that breaks a rule is not \
+             written.</p>\n",
+        );
+    }
+}
+
 /// The scorecards side by side: one row per box (upper section, upper total and bonus, lower
 /// section, extra-Yahtzee bonus where the rules have it, grand total), one column per player.
 fn scorecards(out: &mut String, report: &ValidateReport) {
@@ -334,12 +385,7 @@ fn scorecards(out: &mut String, report: &ValidateReport) {
     };
     let family = rules.family();
     out.push_str("<section id=\"scorecards\">\n<h2>Scorecards</h2>\n");
-    if !report.points_final {
-        out.push_str(
-            "<p class=\"note\">Where the replay stopped: the turn that breaks a rule is not \
-             written.</p>\n",
-        );
-    }
+    stopped_note(out, report);
     out.push_str("<table class=\"scorecards\">\n<thead><tr><th>box</th>");
     for card in &report.scorecards {
         let _ = write!(out, "<th class=\"num\">{}</th>", escape(&card.player));
@@ -432,6 +478,136 @@ fn sum_row(out: &mut String, class: &str, label: &str, values: impl Iterator<Ite
         let _ = write!(out, "<td class=\"num\">{v}</td>");
     }
     out.push_str("</tr>\n");
+}
+
+/// The name of a Jamb box as a slip prints it.
+fn jamb_box_name(b: JambBox) -> &'static str {
+    match b {
+        JambBox::Ones => "Ones",
+        JambBox::Twos => "Twos",
+        JambBox::Threes => "Threes",
+        JambBox::Fours => "Fours",
+        JambBox::Fives => "Fives",
+        JambBox::Sixes => "Sixes",
+        JambBox::Max => "Maximum",
+        JambBox::Min => "Minimum",
+        JambBox::Straight => "Straight",
+        JambBox::ThreeKind => "Three of a kind",
+        JambBox::FullHouse => "Full house",
+        JambBox::FourKind => "Four of a kind",
+        JambBox::Jamb => "Jamb",
+    }
+}
+
+/// The heading of a Jamb column: its name and the way it is filled.
+fn jamb_column_heading(kind: ColumnKind) -> (&'static str, &'static str) {
+    match kind {
+        ColumnKind::Down => ("Down", "top to bottom"),
+        ColumnKind::Up => ("Up", "bottom to top"),
+        ColumnKind::Free => ("Free", "any order"),
+        ColumnKind::Hand => ("Hand", "first roll only"),
+        ColumnKind::Outer => ("To middle", "from the top and the bottom toward the middle"),
+        ColumnKind::Inner => ("From middle", "from Max and Min outward"),
+    }
+}
+
+/// Every player's Jamb slip as a slip is drawn: the boxes in rows, one column per column of
+/// the rule set, the upper sum with its bonus, the middle section and the lower sum of each
+/// column, and the column totals adding up to the slip's points (nothing for other families).
+fn jamb_slips(out: &mut String, report: &ValidateReport) {
+    if report.jamb_slips.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"slips\">\n<h2>Slips</h2>\n");
+    stopped_note(out, report);
+    out.push_str("<div class=\"slips\">\n");
+    for (seat, slip) in report.jamb_slips.iter().enumerate() {
+        let player = report.players.get(seat).map_or("?", String::as_str);
+        jamb_slip(out, seat, player, slip);
+    }
+    let _ = writeln!(
+        out,
+        "</div>\n<p class=\"note\">Each column is filled in its own order (in its heading). \
+         Upper sum: Ones to Sixes, {UPPER_BONUS} bonus points from {UPPER_BONUS_THRESHOLD}. \
+         Middle: (Maximum - Minimum) times the Ones. Lower sum: Straight to Jamb. An empty box \
+         was not filled.</p>\n</section>"
+    );
+}
+
+/// One player's slip (`seat`, named `player`).
+fn jamb_slip(out: &mut String, seat: usize, player: &str, slip: &JambSheet) {
+    let kinds = slip.rules().columns;
+    let columns = slip.columns();
+    let _ = write!(
+        out,
+        "<table class=\"slip\" data-seat=\"{seat}\">\n<caption>{} &middot; \
+         <span data-total>{}</span> points</caption>\n<thead><tr><th>box</th>",
+        escape(player),
+        slip.total()
+    );
+    for &kind in kinds.iter().take(columns.len()) {
+        let (name, order) = jamb_column_heading(kind);
+        let _ = write!(
+            out,
+            "<th class=\"num\" title=\"{order}\">{name} <span class=\"code\">{}</span></th>",
+            kind.code()
+        );
+    }
+    out.push_str("<th class=\"num\">all</th></tr></thead>\n<tbody>\n");
+    let sum_row = |out: &mut String, class: &str, label: &str, of: &dyn Fn(&ColumnState) -> i32| {
+        let _ = write!(out, "<tr class=\"{class}\"><th>{label}</th>");
+        let mut all = 0i32;
+        for column in columns {
+            let v = of(column);
+            all = all.saturating_add(v);
+            let _ = write!(out, "<td class=\"num\">{v}</td>");
+        }
+        let _ = writeln!(out, "<td class=\"num\">{all}</td></tr>");
+    };
+    for (b, jbox) in JambBox::ALL.into_iter().enumerate() {
+        let _ = write!(
+            out,
+            "<tr><th>{} <span class=\"code\">{}</span></th>",
+            jamb_box_name(jbox),
+            jbox.code()
+        );
+        for (c, column) in columns.iter().enumerate() {
+            let code = slip.cell_code(Cell {
+                column: c as u8,
+                jbox,
+            });
+            match column.value(jbox) {
+                Some(points) => {
+                    let _ = write!(out, "<td class=\"num\" data-cell=\"{code}\">{points}</td>");
+                }
+                None => {
+                    let _ = write!(out, "<td class=\"num empty\" data-cell=\"{code}\"></td>");
+                }
+            }
+        }
+        out.push_str("<td></td></tr>\n");
+        match b + 1 {
+            6 => {
+                sum_row(out, "sum", "Upper sum", &ColumnState::upper_sum);
+                sum_row(
+                    out,
+                    "",
+                    &format!("Bonus <span class=\"code\">{UPPER_BONUS} from {UPPER_BONUS_THRESHOLD}</span>"),
+                    &ColumnState::upper_bonus,
+                );
+            }
+            8 => sum_row(
+                out,
+                "sum",
+                "Middle <span class=\"code\">(MAX - MIN) &times; 1</span>",
+                &ColumnState::middle,
+            ),
+            13 => sum_row(out, "sum", "Lower sum", &ColumnState::lower_sum),
+            _ => {}
+        }
+    }
+    sum_row(out, "grand", "Column total", &ColumnState::total);
+    out.push_str("</tbody>\n</table>\n");
 }
 
 /// Height of the game chart.
@@ -619,9 +795,30 @@ fn chart(out: &mut String, report: &ValidateReport) {
     out.push_str("</svg>\n");
 }
 
-/// Ticks at the start of each round and the round numbers between them.
+/// Least room, in pixels, between the centres of two round numbers on the turn axis (room for
+/// a two-digit number and a gap).
+const ROUND_LABEL_ROOM: f64 = 28.0;
+
+/// Every how many rounds a number is written on the turn axis so that no two overlap: 1, 2, 5,
+/// 10, 20, 50, ... rounds, the least whose numbers are [`ROUND_LABEL_ROOM`] apart.
+fn round_label_every(round_width: f64) -> usize {
+    let mut magnitude = 1usize;
+    while magnitude < 1_000_000 {
+        for every in [magnitude, 2 * magnitude, 5 * magnitude] {
+            if round_width * every as f64 >= ROUND_LABEL_ROOM {
+                return every;
+            }
+        }
+        magnitude *= 10;
+    }
+    magnitude
+}
+
+/// Ticks at the start of each round and the round numbers between them (only every
+/// [`round_label_every`]-th round's when a number for each would not fit).
 fn round_axis(out: &mut String, x: Scale, rounds: usize, seats: usize) {
     out.push_str("<g class=\"x-axis\">\n");
+    let every = round_label_every((x.at(seats as f64) - x.at(0.0)).abs());
     for r in 0..=rounds {
         let at = px(x.at((r * seats) as f64));
         let _ = writeln!(
@@ -629,7 +826,7 @@ fn round_axis(out: &mut String, x: Scale, rounds: usize, seats: usize) {
             "<path class=\"axis\" d=\"M{at} {}v5\"/>",
             px(PLOT_BOTTOM)
         );
-        if r < rounds {
+        if r < rounds && (r + 1) % every == 0 {
             let _ = writeln!(
                 out,
                 "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
@@ -818,11 +1015,16 @@ fn moves(out: &mut String, report: &ValidateReport) {
     let places = decimals(report);
     let _ = writeln!(
         out,
-        "<table class=\"moves\">\n<thead><tr><th class=\"num\">#</th><th class=\"num\">round\
+        "{}<table class=\"moves\">\n<thead><tr><th class=\"num\">#</th><th class=\"num\">round\
          </th><th>player</th><th class=\"num\">roll</th><th>dice</th><th>choice</th>\
          <th class=\"num\">value ({unit})</th><th>best choice</th><th class=\"num\">best value\
          </th><th class=\"num\">loss ({unit})</th><th>class</th><th class=\"num\">luck ({unit})\
-         </th></tr></thead>\n<tbody>"
+         </th></tr></thead>\n<tbody>",
+        if is_jamb(report) {
+            "<div class=\"moves-box\">\n"
+        } else {
+            ""
+        }
     );
     let mut last_turn = None;
     let eval_lines = match shows_eval_lines(report) {
@@ -872,7 +1074,7 @@ fn moves(out: &mut String, report: &ValidateReport) {
             let _ = writeln!(
                 out,
                 "<tr class=\"eval\"><td></td><td colspan=\"11\"><code>{}</code>{}</td></tr>",
-                unbroken_flags(&eval.command),
+                unbroken_flags(&eval.command, is_jamb(report)),
                 if eval.same_values {
                     ""
                 } else {
@@ -883,18 +1085,27 @@ fn moves(out: &mut String, report: &ValidateReport) {
             );
         }
     }
-    out.push_str("</tbody>\n</table>\n</section>\n");
+    out.push_str("</tbody>\n</table>\n");
+    if is_jamb(report) {
+        out.push_str("</div>\n");
+    }
+    out.push_str("</section>\n");
 }
 
 /// A command line as HTML whose lines break only between flags: each `--flag value` (and the
-/// command before the first flag) in a span that does not wrap; the text is unchanged.
-fn unbroken_flags(command: &str) -> String {
+/// command before the first flag) in a span that does not wrap, except after the commas of a
+/// list when `break_lists` (a Jamb slip's filled boxes, dozens of them); the text is unchanged.
+fn unbroken_flags(command: &str, break_lists: bool) -> String {
     command
         .split(" --")
         .enumerate()
         .map(|(i, part)| {
             let dashes = if i == 0 { "" } else { "--" };
-            format!("<span class=\"arg\">{dashes}{}</span>", escape(part))
+            let mut part = escape(part);
+            if break_lists {
+                part = part.replace(',', ",<wbr>");
+            }
+            format!("<span class=\"arg\">{dashes}{part}</span>")
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -1053,11 +1264,74 @@ mod tests {
 
     #[test]
     fn command_lines_break_between_flags_only() {
-        let html = unbroken_flags("dicelens eval --rules yahtzee --filled - --roll 12345");
+        let html = unbroken_flags(
+            "dicelens eval --rules yahtzee --filled - --roll 12345",
+            false,
+        );
         assert_eq!(
             html,
             "<span class=\"arg\">dicelens eval</span> <span class=\"arg\">--rules yahtzee</span> \
              <span class=\"arg\">--filled -</span> <span class=\"arg\">--roll 12345</span>"
+        );
+        // A Jamb slip's list of filled boxes may break after its commas, and only there.
+        let command = "dicelens eval --rules jamb-5 --filled D:1=3,F:MAX=27 --roll 12345";
+        assert_eq!(
+            unbroken_flags(command, true),
+            "<span class=\"arg\">dicelens eval</span> <span class=\"arg\">--rules jamb-5</span> \
+             <span class=\"arg\">--filled D:1=3,<wbr>F:MAX=27</span> \
+             <span class=\"arg\">--roll 12345</span>"
+        );
+        assert!(!unbroken_flags(command, false).contains("<wbr>"));
+    }
+
+    #[test]
+    fn round_numbers_are_thinned_until_they_are_apart() {
+        assert_eq!(round_label_every(40.0), 1);
+        assert_eq!(round_label_every(28.0), 1);
+        assert_eq!(round_label_every(20.0), 2);
+        assert_eq!(round_label_every(10.0), 5);
+        // 65 rounds of Jamb across a 1,040-pixel plot: 16 px a round, every second one.
+        assert_eq!(round_label_every(16.0), 2);
+        assert_eq!(round_label_every(2.0), 20);
+        for width in [0.5, 1.0, 3.0, 7.0, 13.0, 27.9] {
+            let every = round_label_every(width);
+            assert!(width * every as f64 >= ROUND_LABEL_ROOM, "{width}: {every}");
+        }
+    }
+
+    #[test]
+    fn a_jamb_slip_shows_its_cells_sums_and_total() {
+        use crate::rules::jamb::JambRules;
+        let rules = JambRules::JAMB_5;
+        let slip = JambSheet::from_notation(rules, "D:1=3,D:2=8,F:MAX=27,F:MIN=6,F:1=4,U:J=80")
+            .expect("a slip");
+        let mut out = String::new();
+        jamb_slip(&mut out, 1, "ann <b>", &slip);
+        assert!(
+            out.contains("<table class=\"slip\" data-seat=\"1\">"),
+            "{out}"
+        );
+        assert!(out.contains("ann &lt;b&gt;"), "{out}");
+        assert!(out.contains("data-cell=\"D:1\">3</td>"), "{out}");
+        assert!(out.contains("data-cell=\"F:MAX\">27</td>"), "{out}");
+        assert!(out.contains("data-cell=\"U:J\">80</td>"), "{out}");
+        assert!(out.contains("data-cell=\"I:J\"></td>"), "{out}");
+        // A column per column of the rule set, a cell per box of each.
+        assert_eq!(out.matches("data-cell=").count(), 5 * 13);
+        // Free: (27 - 6) x 4 = 84 in the middle, with its 4 in the upper sum: 88.
+        assert_eq!(slip.total(), 3 + 8 + 84 + 4 + 80);
+        assert!(
+            out.contains(&format!("<span data-total>{}</span> points", slip.total())),
+            "{out}"
+        );
+        let total_row = &out[out.find("Column total").expect("totals")..];
+        assert!(
+            total_row.starts_with("Column total</th><td class=\"num\">11</td><td class=\"num\">88</td><td class=\"num\">80</td>"),
+            "{total_row}"
+        );
+        assert!(
+            total_row.contains(&format!("<td class=\"num\">{}</td></tr>", slip.total())),
+            "{total_row}"
         );
     }
 

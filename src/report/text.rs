@@ -57,7 +57,7 @@ pub fn grouped(count: u64) -> String {
 
 /// A duration as people read it: `42s`, `1m32s`, `2h05m` (rounded down to the unit shown
 /// last).
-pub(crate) fn short_duration(duration: std::time::Duration) -> String {
+pub fn short_duration(duration: std::time::Duration) -> String {
     let seconds = duration.as_secs();
     match seconds {
         0..=59 => format!("{seconds}s"),

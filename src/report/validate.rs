@@ -8,6 +8,7 @@ use crate::evaluate::EVAL_EXACT_FREE;
 use crate::rate::{Class, OracleSpec, Rated, Thresholds, Unit};
 use crate::replay::{Replayed, Violation};
 use crate::rows::{player_name, DecisionRow};
+use crate::rules::jamb::JambSheet;
 use crate::rules::{Choice, ExtraBonus, GameRules, PlayerSheet};
 use crate::solve::match_points::Method;
 use dicelens_parsers::LineNumber;
@@ -223,6 +224,10 @@ pub struct ValidateReport {
     /// How many turns a complete game has, when the rule set is known.
     #[serde(skip)]
     planned_turns: Option<usize>,
+    /// Every player's Jamb slip where the replay stopped, in seat order (empty for a game of
+    /// another family; the game page draws them).
+    #[serde(skip)]
+    pub(crate) jamb_slips: Vec<JambSheet>,
 }
 
 /// The id of a game that did not parse: its own when known, else `FILE:LINE`.
@@ -327,6 +332,22 @@ pub struct EvalLine {
     /// eval's search values positions exactly and that oracle did not, late in two-player
     /// games: there the values may differ slightly).
     pub same_values: bool,
+}
+
+/// Every player's Jamb slip where the replay stopped, in seat order; empty for a game of
+/// another family.
+fn jamb_slips(replayed: &Replayed) -> Vec<JambSheet> {
+    if replayed.sheets.len() < replayed.seats {
+        return Vec::new();
+    }
+    replayed
+        .finals()
+        .iter()
+        .map_while(|sheet| match sheet {
+            PlayerSheet::Jamb(slip) => Some(*slip),
+            PlayerSheet::Yahtzee(_) => None,
+        })
+        .collect()
 }
 
 /// Every player's scorecard where the replay stopped, in seat order. `rated` are the rated
@@ -563,6 +584,7 @@ impl ValidateReport {
             eval_lines,
             violation_text: violation.map(ToString::to_string),
             planned_turns: replayed.rules.map(|r| r.rounds() * replayed.seats.max(1)),
+            jamb_slips: jamb_slips(replayed),
             ..ValidateReport::empty(file, format)
         }
     }
@@ -594,6 +616,7 @@ impl ValidateReport {
             eval_lines: Vec::new(),
             violation_text: None,
             planned_turns: None,
+            jamb_slips: Vec::new(),
         }
     }
 

@@ -414,7 +414,8 @@ pub enum Grouping {
 
 /// Builds the whole expected-score table of a rule set: `table[space.index(lower, pair)]`.
 /// Layers of equal filled count are solved in parallel; the result does not depend on the
-/// number of threads. `progress` is called with the number of runs finished so far and the total.
+/// number of threads. `progress` is called with the number of states solved so far and the
+/// total (a run's work grows with its states, so states are the honest unit).
 pub fn build_table(rules: RuleSet, progress: &(dyn Fn(u64, u64) + Sync)) -> Vec<f64> {
     build_table_with(rules, Grouping::Tiles(Path::detect()), progress)
 }
@@ -478,8 +479,9 @@ pub fn build_table_with(
             }
         }
     }
-    let total: u64 = layers.iter().map(|l| l.len() as u64).sum();
-    let mut done = layers[rules.box_count()].len() as u64;
+    let states = |layer: &[(usize, &Run)]| layer.iter().map(|(_, run)| run.count as u64).sum();
+    let total: u64 = layers.iter().map(|l| states(l)).sum();
+    let mut done: u64 = states(&layers[rules.box_count()]);
     for layer in layers[..rules.box_count()].iter().rev() {
         let solved: Vec<Vec<f64>> = layer
             .par_iter()
@@ -500,7 +502,7 @@ pub fn build_table_with(
             let start = space.index(lower, run.first);
             table[start..start + run.count].copy_from_slice(&values[..run.count]);
         }
-        done += layer.len() as u64;
+        done += states(layer);
         progress(done, total);
     }
     table

@@ -5,7 +5,7 @@
 
 use crate::corpus::LogFile;
 use crate::pipeline::OracleRegistry;
-use crate::rate::{rate_game, FamilyCache, Oracle, OracleSpec, Rated};
+use crate::rate::{rate_game, FamilyCache, Oracle, OracleSpec, Rated, Thresholds};
 use crate::replay::{replay, ReplayOptions, Replayed, Skip};
 use crate::report::validate::{error_game_id, Rating, ValidateReport};
 use crate::tables::Progress;
@@ -197,6 +197,10 @@ fn rate(
     }
     let oracle = tables.oracle();
     rating.oracle = Some(oracle.describe());
+    // The oracle that rates the game says its unit (a Jamb game is rated in points whatever
+    // the spec says of one-column games of several players).
+    rating.unit = oracle.unit(replayed.rules, replayed.seats);
+    rating.thresholds = Thresholds::for_unit(rating.unit);
     let mut cache = FamilyCache::default();
     if let Err(e) = rate_game(oracle, replayed, &rating.thresholds, &mut cache, &mut rated) {
         rating.not_rated = Some(e.partly_rated());
