@@ -9,7 +9,9 @@ use crate::rules::PlayerSheet;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
+mod solitaire;
 mod stretches;
+pub use solitaire::SolitaireCounts;
 pub use stretches::{Stretch, Stretches, MIN_STRETCH};
 
 /// Nano-points per point (the unit of error and luck sums).
@@ -362,6 +364,11 @@ pub struct PlayerStats {
     /// The longest near-perfect stretches of non-forced decisions (the screening's evidence).
     #[serde(default, skip_serializing_if = "Stretches::is_empty")]
     pub stretches: Stretches,
+    /// The non-forced decisions, agreement and near-perfect stretches against the solitaire
+    /// oracle, in games of several players rated in match points (the screening's second
+    /// engine; empty elsewhere, and absent from an `aggregates.json` written before it).
+    #[serde(default, skip_serializing_if = "SolitaireCounts::is_empty")]
+    pub solitaire: SolitaireCounts,
 }
 
 /// The 95% confidence interval of a mean per game (normal approximation, by game) from the
@@ -499,6 +506,9 @@ impl PlayerStats {
         self.stretches
             .merge(&o.stretches)
             .map_err(|e| e.within("stretches"))?;
+        self.solitaire
+            .merge(&o.solitaire)
+            .map_err(|e| e.within("solitaire"))?;
         Ok(())
     }
 
@@ -523,15 +533,18 @@ impl PlayerStats {
         self.finished = self.finished.saturating_sub(o.finished);
         self.result_nano = self.result_nano.saturating_sub(o.result_nano);
         self.net_luck_nano = self.net_luck_nano.saturating_sub(o.net_luck_nano);
+        self.solitaire.subtract(&o.solitaire);
     }
 
     /// Whether nothing was added (no game, no decision, no round, no day, no result); the
     /// stretches do not count, as [`PlayerStats::subtract`] leaves them.
     pub fn is_empty(&self) -> bool {
-        PlayerStats {
+        let mut counted = PlayerStats {
             stretches: Stretches::default(),
             ..self.clone()
-        } == PlayerStats::default()
+        };
+        counted.solitaire.stretches = Stretches::default();
+        counted == PlayerStats::default()
     }
 }
 
@@ -728,6 +741,7 @@ impl Aggregates {
                 if let Some(id) = game_id {
                     p.stretches.add(id, r);
                 }
+                p.solitaire.add(game_id, r);
             }
             p.games += 1;
             if let Some(results) = results {
@@ -1172,6 +1186,7 @@ mod tests {
             forced: error == 0.0,
             class: [Class::Fine, Class::Doubtful, Class::Error, Class::Blunder][class],
             unit: crate::rate::Unit::Points,
+            solitaire: None,
         }
     }
 
