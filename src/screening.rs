@@ -20,15 +20,19 @@ pub(crate) const PEERS: usize = 20;
 pub(crate) const MIN_PEERS: usize = 5;
 /// A screened player is flagged when the z-score of their agreement is at least this.
 pub(crate) const FLAG_Z: f64 = 3.0;
-/// The share of simulated strong human players (`simulate` temperatures above 0) flagged at
-/// `FLAG_Z`, at most: measured by `screening::` tests of the suite (docs/methods.md).
+/// The share of simulated strong human players (`simulate` temperatures above 0) flagged by
+/// either engine (at `FLAG_Z`, or for near-total agreement), at most: measured by
+/// `screening::` tests of the suite on one-player and two-player corpora (docs/methods.md).
 pub const FALSE_POSITIVE_RATE: f64 = 0.02;
 
 /// Agreement with an engine that counts as near total: at least this share of a player's
-/// non-forced decisions against it, with at least [`MIN_UNFORCED`] of them. From agreement
-/// counts only (not from the stretches), so a merge that subtracts duplicate games lists the
-/// same players first as one analysis.
-pub(crate) const NEAR_TOTAL_AGREEMENT: f64 = 0.99;
+/// non-forced decisions against it, with at least [`MIN_UNFORCED`] of them (at most one miss in
+/// a thousand: a solver's agreement with its own engine is total, and the strongest simulated
+/// humans, who lose about 0.0001 points per decision, miss about 7 in a thousand). From
+/// agreement counts only (not from the stretches), so a merge that subtracts duplicate games
+/// lists and flags the same players as one analysis. Such a player is flagged by that engine
+/// whatever their z-score, and listed first.
+pub(crate) const NEAR_TOTAL_AGREEMENT: f64 = 0.999;
 
 /// An engine a player's choices are compared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -81,7 +85,7 @@ pub struct SolitaireScreened<'a> {
     pub z: Option<f64>,
     /// Percent of the peers agreeing less often (ties half).
     pub percentile: Option<f64>,
-    /// Whether the player has enough decisions and `z >= FLAG_Z`.
+    /// Whether the player has enough decisions and `z >= FLAG_Z` or near-total agreement.
     pub flagged: bool,
     /// The longest near-perfect stretches against the solitaire oracle.
     pub stretches: Vec<&'a Stretch>,
@@ -154,7 +158,8 @@ pub struct Screened<'a> {
     /// Percent of the part's screened players whose error per non-forced decision is higher
     /// than the player's (ties count half): how the error compares.
     pub(crate) error_percentile: f64,
-    /// Whether the player has enough decisions and `z >= FLAG_Z`.
+    /// Whether the player has enough decisions and `z >= FLAG_Z`, or near-total agreement with
+    /// the oracle.
     pub flagged: bool,
     /// The longest near-perfect stretches.
     pub stretches: Vec<&'a Stretch>,
@@ -167,7 +172,8 @@ pub struct Screened<'a> {
 }
 
 impl Screened<'_> {
-    /// The engines that flagged the player (z-score at least [`FLAG_Z`]).
+    /// The engines that flagged the player (z-score at least [`FLAG_Z`], or near-total
+    /// agreement).
     pub fn flagged_by(&self) -> Vec<Engine> {
         let solitaire = self.solitaire.as_ref().is_some_and(|s| s.flagged);
         [
@@ -262,7 +268,7 @@ pub(crate) fn screen_part(key: PartKey, part: &Aggregates) -> Vec<Screened<'_>> 
             let stretches = p.stretches.longest();
             let solitaire = (key.unit == Unit::MatchPoints && p.solitaire.unforced > 0)
                 .then(|| screen_solitaire(p, peers_of(i, n).map(|j| players[j].1)));
-            let near_total = [
+            let near_total: Vec<NearTotal> = [
                 near_total(
                     Engine::Oracle,
                     p.all.unforced,
@@ -297,7 +303,10 @@ pub(crate) fn screen_part(key: PartKey, part: &Aggregates) -> Vec<Screened<'_>> 
                 z: oracle.z,
                 percentile: oracle.percentile,
                 error_percentile: share_below(&negated, -error),
-                flagged: oracle.flags(),
+                flagged: oracle.flags()
+                    || near_total
+                        .iter()
+                        .any(|n: &NearTotal| n.engine == Engine::Oracle),
                 stretches,
                 solitaire,
                 near_total,
@@ -344,7 +353,7 @@ fn screen_solitaire<'a>(
         peer_sd: compared.sd,
         z: compared.z.filter(|_| enough),
         percentile: compared.percentile.filter(|_| enough),
-        flagged: enough && compared.flags(),
+        flagged: enough && (compared.flags() || agreement >= NEAR_TOTAL_AGREEMENT),
         stretches: own.stretches.longest(),
     }
 }
@@ -421,8 +430,9 @@ mod tests {
 
     /// In match points, each player is compared with the solitaire oracle against the oracle's
     /// peers: a player agreeing with it every time among humans is flagged by it and listed
-    /// first, with the evidence, before a player whose agreement with the oracle is near total;
-    /// the others follow by their highest z-score. In points, there is no solitaire comparison.
+    /// first, with the evidence, before a player whose agreement with the oracle is near total
+    /// (99.9%: flagged by it); the others follow by their highest z-score. In points, there is
+    /// no solitaire comparison.
     #[test]
     fn near_total_agreement_is_listed_first_and_each_engine_flags() {
         let mut part = Aggregates::default();
@@ -441,7 +451,7 @@ mod tests {
             .insert("copier".into(), player(1000, 810, 0.0081, (990, 990)));
         // Near total with the oracle itself.
         part.players
-            .insert("oracle".into(), player(1000, 995, 0.0042, (1000, 900)));
+            .insert("oracle".into(), player(1000, 999, 0.0042, (1000, 900)));
         let key = |unit| PartKey { unit, rounds: 13 };
         let rows = screen_part(key(Unit::MatchPoints), &part);
         assert_eq!(rows.len(), 17);
