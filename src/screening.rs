@@ -75,16 +75,9 @@ pub struct SolitaireScreened<'a> {
     pub agreement: f64,
     /// Mean error per non-forced decision, expected points.
     pub(crate) error_per_decision: f64,
-    /// Peers with at least [`MIN_UNFORCED`] such decisions.
-    pub(crate) peers: usize,
-    /// The peers' mean agreement with the solitaire oracle.
-    pub(crate) peer_agreement: f64,
-    /// Its standard deviation.
-    pub(crate) peer_sd: f64,
-    /// `(agreement - peer mean) / peer sd`, as the oracle's z-score.
-    pub z: Option<f64>,
-    /// Percent of the peers agreeing less often (ties half).
-    pub percentile: Option<f64>,
+    /// The comparison with the peers that have at least [`MIN_UNFORCED`] such decisions (no
+    /// z-score or percentile when the player has fewer).
+    pub compared: Comparison,
     /// Whether the player has enough decisions and `z >= FLAG_Z` or near-total agreement.
     pub flagged: bool,
     /// The longest near-perfect stretches against the solitaire oracle.
@@ -185,9 +178,20 @@ impl Screened<'_> {
         .collect()
     }
 
+    /// The comparison with the oracle's peers.
+    pub(crate) fn compared(&self) -> Comparison {
+        Comparison {
+            peers: self.peers,
+            mean: self.peer_agreement,
+            sd: self.peer_sd,
+            z: self.z,
+            percentile: self.percentile,
+        }
+    }
+
     /// The highest z-score of the engines (`None` without any).
     fn top_z(&self) -> Option<f64> {
-        let solitaire = self.solitaire.as_ref().and_then(|s| s.z);
+        let solitaire = self.solitaire.as_ref().and_then(|s| s.compared.z);
         match (self.z, solitaire) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
@@ -200,14 +204,19 @@ impl Screened<'_> {
     }
 }
 
-/// One player's agreement compared with that of their peers: the peers, their mean and
-/// standard deviation, the z-score and the percentile.
-struct Comparison {
-    peers: usize,
-    mean: f64,
-    sd: f64,
-    z: Option<f64>,
-    percentile: Option<f64>,
+/// One player's agreement with an engine compared with that of their peers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Peers compared with.
+    pub(crate) peers: usize,
+    /// Their mean agreement.
+    pub(crate) mean: f64,
+    /// Its standard deviation.
+    pub(crate) sd: f64,
+    /// `(agreement - mean) / sd`; `None` with fewer than `MIN_PEERS` peers or no spread.
+    pub z: Option<f64>,
+    /// Percent of the peers agreeing less often (ties half).
+    pub percentile: Option<f64>,
 }
 
 impl Comparison {
@@ -341,19 +350,18 @@ fn screen_solitaire<'a>(
         .filter(|q| q.solitaire.unforced >= MIN_UNFORCED)
         .map(|q| q.solitaire.agreement())
         .collect();
-    let compared = Comparison::of(agreement, &shares);
+    let mut compared = Comparison::of(agreement, &shares);
     let enough = own.unforced >= MIN_UNFORCED;
+    if !enough {
+        (compared.z, compared.percentile) = (None, None);
+    }
     SolitaireScreened {
         unforced: own.unforced,
         agreed: own.agreed,
         agreement,
         error_per_decision: own.error_per_unforced(),
-        peers: compared.peers,
-        peer_agreement: compared.mean,
-        peer_sd: compared.sd,
-        z: compared.z.filter(|_| enough),
-        percentile: compared.percentile.filter(|_| enough),
         flagged: enough && (compared.flags() || agreement >= NEAR_TOTAL_AGREEMENT),
+        compared,
         stretches: own.stretches.longest(),
     }
 }
@@ -463,8 +471,8 @@ mod tests {
         assert_eq!(copier.near_total[0].agreement, 1.0);
         assert_eq!(copier.flagged_by(), vec![Engine::Solitaire]);
         let solitaire = copier.solitaire.as_ref().unwrap();
-        assert_eq!(solitaire.peers, PEERS.min(16));
-        assert!(solitaire.z.unwrap() > FLAG_Z && !copier.flagged);
+        assert_eq!(solitaire.compared.peers, PEERS.min(16));
+        assert!(solitaire.compared.z.unwrap() > FLAG_Z && !copier.flagged);
         assert_eq!(rows[1].near_total[0].engine, Engine::Oracle);
         assert_eq!(rows[1].flagged_by(), vec![Engine::Oracle]);
         // The humans: none near total or flagged, ordered by their highest z.
@@ -504,10 +512,10 @@ mod tests {
         let rows = screen_part(key, &part);
         let few = rows.iter().find(|r| r.name == "few").unwrap();
         let s = few.solitaire.as_ref().unwrap();
-        assert_eq!((s.z, s.flagged, s.agreement), (None, false, 1.0));
+        assert_eq!((s.compared.z, s.flagged, s.agreement), (None, false, 1.0));
         assert!(few.near_total.is_empty());
         // Nor a peer of the others.
         let other = rows.iter().find(|r| r.name == "h3").unwrap();
-        assert_eq!(other.solitaire.as_ref().unwrap().peers, 7);
+        assert_eq!(other.solitaire.as_ref().unwrap().compared.peers, 7);
     }
 }

@@ -8,8 +8,8 @@ use super::svg::{escape, fixed};
 use crate::aggregate::{PartKey, PlayerStats, Stretch, MIN_STRETCH};
 use crate::rate::Unit;
 use crate::screening::{
-    NearTotal, Screened, SolitaireScreened, FLAG_Z, MIN_PEERS, MIN_UNFORCED, NEAR_TOTAL_AGREEMENT,
-    PEERS,
+    Comparison, NearTotal, Screened, SolitaireScreened, FLAG_Z, MIN_PEERS, MIN_UNFORCED,
+    NEAR_TOTAL_AGREEMENT, PEERS,
 };
 use crate::store::games::csv_field;
 use std::collections::{BTreeMap, BTreeSet};
@@ -89,20 +89,29 @@ fn solitaire_fields(s: Option<&SolitaireScreened>) -> String {
     match s {
         None => format!("{},{}", ",".repeat(9), stretch_fields(None)),
         Some(s) => format!(
-            "{},{},{:.6},{:.9},{},{:.6},{:.6},{},{},{},{}",
+            "{},{},{:.6},{:.9},{},{},{}",
             s.unforced,
             s.agreed,
             s.agreement,
             s.error_per_decision,
-            s.peers,
-            s.peer_agreement,
-            s.peer_sd,
-            optional(s.z, 3),
-            optional(s.percentile, 1),
+            comparison_fields(&s.compared),
             s.flagged,
             stretch_fields(s.stretches.first())
         ),
     }
+}
+
+/// The five CSV fields of a comparison with peers: peers, their mean agreement and its
+/// standard deviation, z, percentile.
+fn comparison_fields(c: &Comparison) -> String {
+    format!(
+        "{},{:.6},{:.6},{},{}",
+        c.peers,
+        c.mean,
+        c.sd,
+        optional(c.z, 3),
+        optional(c.percentile, 1)
+    )
 }
 
 /// The engines a player's agreement with is near total, by name (`oracle;solitaire`).
@@ -116,12 +125,11 @@ fn near_total_names(near: &[NearTotal]) -> String {
 /// where there are none).
 pub fn screening_csv(rows: &[Screened]) -> String {
     let mut out = format!("{SCREENING_COLUMNS}\n");
-    let opt = optional;
     for r in rows {
         let stretch = stretch_fields(r.stretches.first());
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{:.6},{:.9},{},{:.6},{:.6},{},{},{:.1},{},{stretch},{},{}",
+            "{},{},{},{},{},{:.6},{:.9},{},{:.1},{},{stretch},{},{}",
             r.key.unit.key(),
             r.key.rounds,
             csv_field(r.name),
@@ -129,11 +137,7 @@ pub fn screening_csv(rows: &[Screened]) -> String {
             r.stats.all.agreed,
             r.agreement,
             r.error_per_decision,
-            r.peers,
-            r.peer_agreement,
-            r.peer_sd,
-            opt(r.z, 3),
-            opt(r.percentile, 1),
+            comparison_fields(&r.compared()),
             r.error_percentile,
             r.flagged,
             solitaire_fields(r.solitaire.as_ref()),
@@ -293,8 +297,8 @@ fn solitaire_cells(unit: Unit, s: Option<&SolitaireScreened>) -> String {
         None => cell("-".into()).repeat(3),
         Some(s) => [
             fixed(100.0 * s.agreement, 2),
-            fixed(100.0 * s.peer_agreement, 2),
-            s.z.map_or("-".to_string(), |z| fixed(z, 2)),
+            fixed(100.0 * s.compared.mean, 2),
+            s.compared.z.map_or("-".to_string(), |z| fixed(z, 2)),
         ]
         .into_iter()
         .map(cell)
@@ -461,11 +465,11 @@ pub fn player_section(
                 ),
                 (
                     "solitaire oracle: peers' agreement (mean, sd)".into(),
-                    format!("{} ({})", percent(s.peer_agreement), percent(s.peer_sd)),
+                    format!("{} ({})", percent(s.compared.mean), percent(s.compared.sd)),
                 ),
                 (
                     "solitaire oracle: z-score".into(),
-                    s.z.map_or("-".into(), |z| fixed(z, 2)),
+                    s.compared.z.map_or("-".into(), |z| fixed(z, 2)),
                 ),
                 (
                     "solitaire oracle: flag".into(),
@@ -579,8 +583,8 @@ fn solitaire_summary(r: &Screened) -> String {
             "; solitaire oracle: agreement {} of {}, peers {}, z {}, {}",
             percent(s.agreement),
             s.unforced,
-            percent(s.peer_agreement),
-            s.z.map_or("-".into(), |z| fixed(z, 2)),
+            percent(s.compared.mean),
+            s.compared.z.map_or("-".into(), |z| fixed(z, 2)),
             if s.flagged { "flagged" } else { "not flagged" },
         );
     }
@@ -613,11 +617,11 @@ pub fn json(r: &Screened) -> serde_json::Value {
             "agreed": s.agreed,
             "agreement": s.agreement,
             "error_per_decision": s.error_per_decision,
-            "peers": s.peers,
-            "peer_agreement": s.peer_agreement,
-            "peer_sd": s.peer_sd,
-            "z": s.z,
-            "percentile": s.percentile,
+            "peers": s.compared.peers,
+            "peer_agreement": s.compared.mean,
+            "peer_sd": s.compared.sd,
+            "z": s.compared.z,
+            "percentile": s.compared.percentile,
             "flagged": s.flagged,
             "stretches": s.stretches.iter().map(|s| stretch_json(s)).collect::<Vec<_>>(),
         })),
