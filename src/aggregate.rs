@@ -10,7 +10,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 pub mod accuracy;
+mod solitaire;
 mod stretches;
+pub use solitaire::SolitaireCounts;
 pub use stretches::{Stretch, Stretches, MIN_STRETCH};
 
 /// Nano-points per point (the unit of error and luck sums).
@@ -372,6 +374,11 @@ pub struct PlayerStats {
     /// kept accuracy).
     #[serde(default)]
     pub accuracy_games: u64,
+    /// The non-forced decisions, agreement and near-perfect stretches against the solitaire
+    /// oracle, in games of several players rated in match points (the screening's second
+    /// engine; empty elsewhere, and absent from an `aggregates.json` written before it).
+    #[serde(default, skip_serializing_if = "SolitaireCounts::is_empty")]
+    pub solitaire: SolitaireCounts,
 }
 
 /// The 95% confidence interval of a mean per game (normal approximation, by game) from the
@@ -525,6 +532,9 @@ impl PlayerStats {
             .map_err(|e| e.within("stretches"))?;
         add_checked(&mut self.accuracy_micro, o.accuracy_micro, "accuracy_micro")?;
         add_checked(&mut self.accuracy_games, o.accuracy_games, "accuracy_games")?;
+        self.solitaire
+            .merge(&o.solitaire)
+            .map_err(|e| e.within("solitaire"))?;
         Ok(())
     }
 
@@ -551,15 +561,18 @@ impl PlayerStats {
         self.net_luck_nano = self.net_luck_nano.saturating_sub(o.net_luck_nano);
         self.accuracy_micro = self.accuracy_micro.saturating_sub(o.accuracy_micro);
         self.accuracy_games = self.accuracy_games.saturating_sub(o.accuracy_games);
+        self.solitaire.subtract(&o.solitaire);
     }
 
     /// Whether nothing was added (no game, no decision, no round, no day, no result); the
     /// stretches do not count, as [`PlayerStats::subtract`] leaves them.
     pub fn is_empty(&self) -> bool {
-        PlayerStats {
+        let mut counted = PlayerStats {
             stretches: Stretches::default(),
             ..self.clone()
-        } == PlayerStats::default()
+        };
+        counted.solitaire.stretches = Stretches::default();
+        counted == PlayerStats::default()
     }
 }
 
@@ -757,6 +770,7 @@ impl Aggregates {
                 if let Some(id) = game_id {
                     p.stretches.add(id, r);
                 }
+                p.solitaire.add(game_id, r);
             }
             p.games += 1;
             if let Some(accuracy) = accuracies.get(seat).copied().flatten() {
@@ -1212,6 +1226,7 @@ mod tests {
             forced: error == 0.0,
             class: [Class::Fine, Class::Doubtful, Class::Error, Class::Blunder][class],
             unit: crate::rate::Unit::Points,
+            solitaire: None,
         }
     }
 

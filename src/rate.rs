@@ -51,7 +51,45 @@ pub trait Oracle: Sync {
     fn cache_pool(&self) -> Option<&CachePool<Self::Cache>> {
         None
     }
+
+    /// The decision as the solitaire oracle sees it (optimal expected final score of the
+    /// mover's own sheet), for the screening's second engine: `Some` only where this oracle
+    /// rates the decision by something else (a decision of a game of several players rated in
+    /// match points); `None` (the default) otherwise.
+    fn solitaire_view(
+        &self,
+        _decision: &Decision,
+        _cache: &mut Self::Cache,
+    ) -> Option<SolitaireView> {
+        None
+    }
 }
+
+/// A decision of a game of several players as the solitaire oracle values it, beside the
+/// match-point rating: what a player who copies a public solver (every one maximises the
+/// expected solitaire score) agrees with (docs/methods.md, "Engine-assistance screening").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolitaireView {
+    /// The value of the solitaire oracle's best option less that of the option taken, in
+    /// expected final points (never negative).
+    pub error: f64,
+    /// Whether the solitaire oracle sees no choice: one option, or all within 1e-9.
+    pub forced: bool,
+}
+
+impl SolitaireView {
+    /// The view of a decision the solitaire oracle valued as `valued`.
+    fn of(valued: &Valued) -> SolitaireView {
+        SolitaireView {
+            error: (valued.best - valued.chosen).max(0.0),
+            forced: valued.best - valued.worst <= FORCED_WITHIN,
+        }
+    }
+}
+
+/// Options whose values are all within this of each other leave no choice: the decision is
+/// forced.
+const FORCED_WITHIN: f64 = 1e-9;
 
 /// An oracle's memos ([`Oracle::Cache`]) kept across chunks and batches of games: a chunk takes
 /// one for as long as it rates, and gives it back. A memo is never held by a thread across a
@@ -448,6 +486,9 @@ pub struct Rated {
     /// The unit of `best`, `chosen`, `error` and `luck` ([`Unit::Points`] or
     /// [`Unit::MatchPoints`]).
     pub unit: Unit,
+    /// The decision as the solitaire oracle sees it, where the rating is by another oracle (a
+    /// game of several players rated in match points; [`Oracle::solitaire_view`]).
+    pub solitaire: Option<SolitaireView>,
 }
 
 /// Why [`rate_game`] stopped: which decision (the decisions before it are rated) and why.
@@ -553,9 +594,13 @@ pub fn rate_game<O: Oracle + ?Sized>(
             chosen: valued.chosen,
             error,
             luck: valued.best - valued.before_roll,
-            forced: valued.best - valued.worst <= 1e-9,
+            forced: valued.best - valued.worst <= FORCED_WITHIN,
             class: Class::of(error, thresholds),
             unit,
+            solitaire: match seats {
+                1 => None,
+                _ => oracle.solitaire_view(decision, cache),
+            },
         });
         if let Choice::Keep(k) = decision.choice {
             before = Before::Keep(k);
@@ -805,6 +850,18 @@ impl Oracle for MatchOracle {
     ) -> Option<Valued> {
         self.value_yahtzee(decision, others, before, cache)
     }
+
+    fn solitaire_view(&self, decision: &Decision, cache: &mut MatchCache) -> Option<SolitaireView> {
+        if !self.spec.is_match_points() {
+            return None;
+        }
+        // Valued as a turn's first roll: the value before the roll is not needed here, and
+        // that one costs a single look-up in the table.
+        let valued =
+            self.solitaire
+                .value(decision, &[], Before::TurnStart, &mut cache.solitaire)?;
+        Some(SolitaireView::of(&valued))
+    }
 }
 
 /// One oracle per game family, each valuing the decisions of its family's games: one-column
@@ -873,6 +930,19 @@ impl Oracle for FamilyOracles {
                 self.one_column
                     .value(decision, others, before, &mut cache.one_column)
             }
+        }
+    }
+
+    fn solitaire_view(
+        &self,
+        decision: &Decision,
+        cache: &mut FamilyCache,
+    ) -> Option<SolitaireView> {
+        match decision.sheet {
+            PlayerSheet::Jamb(_) => None,
+            PlayerSheet::Yahtzee(_) => self
+                .one_column
+                .solitaire_view(decision, &mut cache.one_column),
         }
     }
 }

@@ -179,6 +179,7 @@ mod tests {
             forced,
             class: Class::Fine,
             unit,
+            solitaire: None,
         }
     }
 

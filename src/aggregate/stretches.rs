@@ -109,11 +109,18 @@ impl Stretches {
     /// Adds a player's rated decision of game `game` in corpus order: forced decisions are
     /// skipped, one of class fine extends the open run, any other breaks it.
     pub fn add(&mut self, game: &str, r: &Rated) {
-        if r.forced {
+        self.add_decision(game, r.forced, r.class == Class::Fine, r.error);
+    }
+
+    /// Adds a decision of game `game` in corpus order, as an engine saw it (forced, near-perfect,
+    /// its error): forced decisions are skipped, a near-perfect one extends the open run, any
+    /// other breaks it.
+    pub(crate) fn add_decision(&mut self, game: &str, forced: bool, fine: bool, error: f64) {
+        if forced {
             return;
         }
-        if r.class == Class::Fine {
-            let error_nano = (r.error * 1e9).round() as i128;
+        if fine {
+            let error_nano = (error * 1e9).round() as i128;
             let open = if self.broken {
                 &mut self.tail
             } else {
@@ -248,6 +255,7 @@ mod tests {
             forced: false,
             class: if fine { Class::Fine } else { Class::Blunder },
             unit: crate::rate::Unit::Points,
+            solitaire: None,
         }
     }
 }

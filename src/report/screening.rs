@@ -7,7 +7,10 @@ use super::page::game_file_name;
 use super::svg::{escape, fixed};
 use crate::aggregate::{PartKey, PlayerStats, Stretch, MIN_STRETCH};
 use crate::rate::Unit;
-use crate::screening::{Screened, FLAG_Z, MIN_PEERS, MIN_UNFORCED, PEERS};
+use crate::screening::{
+    Comparison, NearTotal, Screened, SolitaireScreened, FLAG_Z, MIN_PEERS, MIN_UNFORCED,
+    NEAR_TOTAL_AGREEMENT, PEERS,
+};
 use crate::store::games::csv_field;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -22,11 +25,13 @@ pub const NOT_A_VERDICT: &str = "This is a screening, never a verdict: a flag sa
 /// "Screening"; PERFORMANCE.md gives the command).
 pub const MEASURED: &str = "Measured on simulated corpora (dicelens simulate, 40 players of \
      temperatures 0 and 0.02 to 8 points, 4,000 games each): of the simulated human players \
-     (temperature above 0), 0 of 390 were flagged in 10 one-player corpora and 0 of 195 in 5 \
-     two-player corpora rated in match points; the perfect player (temperature 0) had the \
-     highest agreement in every one-player corpus but was flagged in none of the 15, because \
-     the strongest simulated humans agree with the oracle almost as often. The test suite fails \
-     if more than 2% of simulated humans are flagged.";
+     (temperature above 0), none was flagged by either engine, 0 of 390 in 10 one-player \
+     corpora and 0 of 195 in 5 two-player corpora rated in match points (the highest human \
+     agreement with an engine was 99.8%); the perfect player (temperature 0, who plays as a \
+     public solver does) agreed with the solitaire oracle on every decision and was flagged and \
+     listed first in all 15, by the solitaire oracle in the two-player corpora, where its \
+     agreement with the match-point oracle was 90-92% and its z-scores near 1. The test suite \
+     fails if more than 2% of simulated humans are flagged.";
 
 /// How a player is flagged, in a sentence.
 fn threshold_text() -> String {
@@ -39,30 +44,92 @@ fn threshold_text() -> String {
     )
 }
 
+/// What near-total agreement is, in a sentence.
+fn near_total_text() -> String {
+    format!(
+        "A player whose agreement with an engine (the analysis's oracle, or in games of \
+         several players the solitaire oracle that public solvers play) is near total, at \
+         least {}% of at least {MIN_UNFORCED} non-forced decisions, is flagged by that engine \
+         and listed first.",
+        fixed(100.0 * NEAR_TOTAL_AGREEMENT, 1)
+    )
+}
+
 /// Header of `screening.csv` (documented in docs/formats/analysis.md).
 pub const SCREENING_COLUMNS: &str = "unit,rounds,player,unforced,agreed,agreement,\
 error_per_decision,peers,peer_agreement,peer_sd,z,percentile,error_percentile,flagged,\
-stretch_decisions,stretch_games,stretch_error,stretch_first_game,stretch_last_game";
+stretch_decisions,stretch_games,stretch_error,stretch_first_game,stretch_last_game,\
+solitaire_unforced,solitaire_agreed,solitaire_agreement,solitaire_error_per_decision,\
+solitaire_peers,solitaire_peer_agreement,solitaire_peer_sd,solitaire_z,solitaire_percentile,\
+solitaire_flagged,solitaire_stretch_decisions,solitaire_stretch_games,solitaire_stretch_error,\
+solitaire_stretch_first_game,solitaire_stretch_last_game,near_total";
 
-/// `screening.csv`: every screened player of each part, highest z first (the longest
-/// near-perfect stretch in the last columns, empty without one).
+/// A number with `d` decimals, empty for `None`.
+fn optional(v: Option<f64>, d: usize) -> String {
+    v.map_or(String::new(), |v| format!("{v:.d$}"))
+}
+
+/// The five CSV fields of a stretch (decisions, games, total error, first and last game),
+/// empty without one.
+fn stretch_fields(stretch: Option<&&Stretch>) -> String {
+    stretch.map_or(",,,,".to_string(), |s| {
+        format!(
+            "{},{},{:.9},{},{}",
+            s.decisions,
+            s.games,
+            s.total_error(),
+            csv_field(&s.first_game),
+            csv_field(&s.last_game)
+        )
+    })
+}
+
+/// The solitaire oracle's CSV fields of a screened player (empty without them).
+fn solitaire_fields(s: Option<&SolitaireScreened>) -> String {
+    match s {
+        None => format!("{},{}", ",".repeat(9), stretch_fields(None)),
+        Some(s) => format!(
+            "{},{},{:.6},{:.9},{},{},{}",
+            s.unforced,
+            s.agreed,
+            s.agreement,
+            s.error_per_decision,
+            comparison_fields(&s.compared),
+            s.flagged,
+            stretch_fields(s.stretches.first())
+        ),
+    }
+}
+
+/// The five CSV fields of a comparison with peers: peers, their mean agreement and its
+/// standard deviation, z, percentile.
+fn comparison_fields(c: &Comparison) -> String {
+    format!(
+        "{},{:.6},{:.6},{},{}",
+        c.peers,
+        c.mean,
+        c.sd,
+        optional(c.z, 3),
+        optional(c.percentile, 1)
+    )
+}
+
+/// The engines a player's agreement with is near total, by name (`oracle;solitaire`).
+fn near_total_names(near: &[NearTotal]) -> String {
+    let names: Vec<&str> = near.iter().map(|n| n.engine.name()).collect();
+    names.join(";")
+}
+
+/// `screening.csv`: every screened player of each part, in the screening's order (the longest
+/// near-perfect stretch after the oracle's columns, then the solitaire oracle's columns, empty
+/// where there are none).
 pub fn screening_csv(rows: &[Screened]) -> String {
     let mut out = format!("{SCREENING_COLUMNS}\n");
-    let opt = |v: Option<f64>, d: usize| v.map_or(String::new(), |v| format!("{v:.d$}"));
     for r in rows {
-        let stretch = r.stretches.first().map_or(",,,,".to_string(), |s| {
-            format!(
-                "{},{},{:.9},{},{}",
-                s.decisions,
-                s.games,
-                s.total_error(),
-                csv_field(&s.first_game),
-                csv_field(&s.last_game)
-            )
-        });
+        let stretch = stretch_fields(r.stretches.first());
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{:.6},{:.9},{},{:.6},{:.6},{},{},{:.1},{},{stretch}",
+            "{},{},{},{},{},{:.6},{:.9},{},{:.1},{},{stretch},{},{}",
             r.key.unit.key(),
             r.key.rounds,
             csv_field(r.name),
@@ -70,13 +137,11 @@ pub fn screening_csv(rows: &[Screened]) -> String {
             r.stats.all.agreed,
             r.agreement,
             r.error_per_decision,
-            r.peers,
-            r.peer_agreement,
-            r.peer_sd,
-            opt(r.z, 3),
-            opt(r.percentile, 1),
+            comparison_fields(&r.compared()),
             r.error_percentile,
-            r.flagged
+            r.flagged,
+            solitaire_fields(r.solitaire.as_ref()),
+            csv_field(&near_total_names(&r.near_total))
         );
     }
     out
@@ -131,23 +196,42 @@ pub fn report_section(
 ) {
     let id = key.id();
     let unit = key.unit;
-    let flagged = rows.iter().filter(|r| r.flagged).count();
+    let flagged = rows.iter().filter(|r| !r.flagged_by().is_empty()).count();
     let _ = writeln!(
         out,
         "<section id=\"screening-{id}\" class=\"screening\">\n<h2>Engine-assistance \
          screening ({})</h2>\n<p class=\"note\"><strong>{}</strong></p>\n<p class=\"note\">{} \
-         {}</p>\n<p class=\"note\">{} of {} screened player{} flagged. Each player's page (a name \
-         here) and screening.csv list the player's longest near-perfect stretches: runs of at \
-         least {MIN_STRETCH} non-forced decisions each with an error below the doubtful \
+         {} {}</p>\n<p class=\"note\">{} of {} screened player{} flagged. Each player's page (a \
+         name here) and screening.csv list the player's longest near-perfect stretches: runs of \
+         at least {MIN_STRETCH} non-forced decisions each with an error below the doubtful \
          threshold, across the player's games in corpus order, with their games.</p>",
         unit.short(),
         escape(NOT_A_VERDICT),
         escape(&threshold_text()),
+        escape(&near_total_text()),
         escape(MEASURED),
         flagged,
         rows.len(),
         if rows.len() == 1 { "" } else { "s" }
     );
+    let near: Vec<&Screened> = rows.iter().filter(|r| !r.near_total.is_empty()).collect();
+    if !near.is_empty() {
+        out.push_str(
+            "<p class=\"note\">Agreement near total (listed first; the evidence, their \
+             longest near-perfect stretches with the games, on their pages):</p>\n<ul \
+             class=\"near-total\">\n",
+        );
+        for r in near {
+            let evidence: Vec<String> = r.near_total.iter().map(near_total_words).collect();
+            let _ = writeln!(
+                out,
+                "<li><strong>{}</strong>: {}</li>",
+                escape(r.name),
+                escape(&evidence.join("; "))
+            );
+        }
+        out.push_str("</ul>\n");
+    }
     if rows.is_empty() {
         let _ = writeln!(
             out,
@@ -164,7 +248,13 @@ pub fn report_section(
          <th class=\"num\">agreement<br>(%)</th><th class=\"num\">error/decision<br>({u})\
          </th><th class=\"num\">peers</th><th class=\"num\">peers' agreement<br>(mean, %)\
          </th><th class=\"num\">peers' sd<br>(%)</th><th class=\"num\">z</th>\
-         <th class=\"num\">percentile<br>(among peers)</th><th>flag</th></tr></thead>\n<tbody>"
+         <th class=\"num\">percentile<br>(among peers)</th>{}<th>flag</th></tr></thead>\n<tbody>",
+        if unit == Unit::MatchPoints {
+            "<th class=\"num\">solitaire<br>agreement (%)</th><th class=\"num\">solitaire<br>\
+             peers' agreement (%)</th><th class=\"num\">solitaire<br>z</th>"
+        } else {
+            ""
+        }
     );
     for r in rows {
         let name = match pages.get(&(key, r.name.to_string())) {
@@ -176,8 +266,8 @@ pub fn report_section(
             "<tr{}><td>{name}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td>{}</td></tr>",
-            if r.flagged {
+             {}<td>{}</td></tr>",
+            if !r.flagged_by().is_empty() {
                 " class=\"flagged\" style=\"background: #fff3d6; font-weight: 600\""
             } else {
                 ""
@@ -190,10 +280,59 @@ pub fn report_section(
             fixed(100.0 * r.peer_sd, 2),
             r.z.map_or("-".to_string(), |z| fixed(z, 2)),
             r.percentile.map_or("-".to_string(), |p| fixed(p, 1)),
-            if r.flagged { "flagged" } else { "" },
+            solitaire_cells(unit, r.solitaire.as_ref()),
+            flag_words(r),
         );
     }
     out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
+}
+
+/// The solitaire oracle's cells of a row of the report's table (none outside match points).
+fn solitaire_cells(unit: Unit, s: Option<&SolitaireScreened>) -> String {
+    if unit != Unit::MatchPoints {
+        return String::new();
+    }
+    let cell = |text: String| format!("<td class=\"num\">{text}</td>");
+    match s {
+        None => cell("-".into()).repeat(3),
+        Some(s) => [
+            fixed(100.0 * s.agreement, 2),
+            fixed(100.0 * s.compared.mean, 2),
+            s.compared.z.map_or("-".to_string(), |z| fixed(z, 2)),
+        ]
+        .into_iter()
+        .map(cell)
+        .collect(),
+    }
+}
+
+/// The flag of a row: the engines that flagged the player (`flagged (solitaire)`), and near
+/// total agreement.
+fn flag_words(r: &Screened) -> String {
+    let mut words = Vec::new();
+    let by: Vec<&str> = r.flagged_by().iter().map(|e| e.name()).collect();
+    if !by.is_empty() {
+        words.push(format!("flagged ({})", by.join(", ")));
+    }
+    if !r.near_total.is_empty() {
+        words.push(format!(
+            "near total ({})",
+            near_total_names(&r.near_total).replace(';', ", ")
+        ));
+    }
+    words.join("; ")
+}
+
+/// Near-total agreement with one engine in words: the engine, the agreement and its decisions
+/// (the stretch, which a merge that subtracts duplicates does not correct, is on the player's
+/// page).
+fn near_total_words(n: &NearTotal) -> String {
+    format!(
+        "{} of {} non-forced decisions agree with {}",
+        percent(n.agreement),
+        n.unforced,
+        n.engine.words()
+    )
 }
 
 /// A list of facts (name and value; the name escaped, the value written as it is).
@@ -310,14 +449,57 @@ pub fn player_section(
                 if r.flagged { "flagged" } else { "not flagged" }.into(),
             ),
         ]);
+        if let Some(s) = &r.solitaire {
+            facts.extend([
+                (
+                    "solitaire oracle: non-forced decisions".to_string(),
+                    s.unforced.to_string(),
+                ),
+                (
+                    "solitaire oracle: agreement (% of non-forced)".into(),
+                    percent(s.agreement),
+                ),
+                (
+                    "solitaire oracle: error per non-forced decision (pts)".into(),
+                    fixed(s.error_per_decision, 6),
+                ),
+                (
+                    "solitaire oracle: peers' agreement (mean, sd)".into(),
+                    format!("{} ({})", percent(s.compared.mean), percent(s.compared.sd)),
+                ),
+                (
+                    "solitaire oracle: z-score".into(),
+                    s.compared.z.map_or("-".into(), |z| fixed(z, 2)),
+                ),
+                (
+                    "solitaire oracle: flag".into(),
+                    if s.flagged { "flagged" } else { "not flagged" }.into(),
+                ),
+            ]);
+        }
     }
     facts_list(out, &facts);
     let _ = writeln!(
         out,
-        "<p class=\"note\">{} {}</p>",
+        "<p class=\"note\">{} {} {}</p>",
         escape(&threshold_text()),
+        escape(&near_total_text()),
         escape(MEASURED)
     );
+    for n in screened.map_or(&[][..], |r| &r.near_total[..]) {
+        let evidence = match n.stretch {
+            Some(s) => format!(
+                ": longest near-perfect stretch against it {}",
+                stretch_html(s, n.unit, games)
+            ),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "<p class=\"note near-total\"><strong>Agreement near total: {}</strong>{evidence}.</p>",
+            escape(&near_total_words(n))
+        );
+    }
     match screened {
         None => {
             let _ = writeln!(
@@ -344,6 +526,22 @@ pub fn player_section(
             out.push_str("</ul>\n");
         }
     }
+    if let Some(s) = screened.and_then(|r| r.solitaire.as_ref()) {
+        if !s.stretches.is_empty() {
+            out.push_str(
+                "<p class=\"note\">Longest near-perfect stretches against the solitaire oracle \
+                 (each decision's error below 0.01 points):</p>\n<ul id=\"solitaire-stretches\">\n",
+            );
+            for stretch in &s.stretches {
+                let _ = writeln!(
+                    out,
+                    "<li>{}</li>",
+                    stretch_html(stretch, Unit::Points, games)
+                );
+            }
+            out.push_str("</ul>\n");
+        }
+    }
     out.push_str("</section>\n");
 }
 
@@ -356,21 +554,44 @@ pub fn summary_text(p: &PlayerStats, screened: Option<&Screened>) -> String {
     );
     match screened {
         None => format!("{agreement}; not screened (fewer than {MIN_UNFORCED})"),
-        Some(r) => format!(
-            "{agreement}; {} peers agree {} (sd {}); z {}, percentile {}; {}; longest \
+        Some(r) => {
+            format!(
+                "{agreement}; {} peers agree {} (sd {}); z {}, percentile {}; {}; longest \
              near-perfect stretch: {}",
-            r.peers,
-            percent(r.peer_agreement),
-            percent(r.peer_sd),
-            r.z.map_or("-".into(), |z| fixed(z, 2)),
-            r.percentile.map_or("-".into(), |p| fixed(p, 1)),
-            if r.flagged { "flagged" } else { "not flagged" },
-            r.stretches.first().map_or("none".into(), |s| format!(
-                "{} decisions in {} games ({} to {})",
-                s.decisions, s.games, s.first_game, s.last_game
-            ))
-        ),
+                r.peers,
+                percent(r.peer_agreement),
+                percent(r.peer_sd),
+                r.z.map_or("-".into(), |z| fixed(z, 2)),
+                r.percentile.map_or("-".into(), |p| fixed(p, 1)),
+                if r.flagged { "flagged" } else { "not flagged" },
+                r.stretches.first().map_or("none".into(), |s| format!(
+                    "{} decisions in {} games ({} to {})",
+                    s.decisions, s.games, s.first_game, s.last_game
+                ))
+            ) + &solitaire_summary(r)
+        }
     }
+}
+
+/// The solitaire oracle's part of [`summary_text`] (with near-total agreement), empty
+/// without it.
+fn solitaire_summary(r: &Screened) -> String {
+    let mut text = String::new();
+    if let Some(s) = &r.solitaire {
+        let _ = write!(
+            text,
+            "; solitaire oracle: agreement {} of {}, peers {}, z {}, {}",
+            percent(s.agreement),
+            s.unforced,
+            percent(s.compared.mean),
+            s.compared.z.map_or("-".into(), |z| fixed(z, 2)),
+            if s.flagged { "flagged" } else { "not flagged" },
+        );
+    }
+    for n in &r.near_total {
+        let _ = write!(text, "; agreement near total: {}", near_total_words(n));
+    }
+    text
 }
 
 /// A screened player as JSON.
@@ -390,13 +611,38 @@ pub fn json(r: &Screened) -> serde_json::Value {
         "percentile": r.percentile,
         "error_percentile": r.error_percentile,
         "flagged": r.flagged,
-        "stretches": r.stretches.iter().map(|s| serde_json::json!({
-            "decisions": s.decisions,
-            "games": s.games,
-            "total_error": s.total_error(),
-            "first_game": s.first_game,
-            "last_game": s.last_game,
+        "stretches": r.stretches.iter().map(|s| stretch_json(s)).collect::<Vec<_>>(),
+        "solitaire": r.solitaire.as_ref().map(|s| serde_json::json!({
+            "unforced": s.unforced,
+            "agreed": s.agreed,
+            "agreement": s.agreement,
+            "error_per_decision": s.error_per_decision,
+            "peers": s.compared.peers,
+            "peer_agreement": s.compared.mean,
+            "peer_sd": s.compared.sd,
+            "z": s.compared.z,
+            "percentile": s.compared.percentile,
+            "flagged": s.flagged,
+            "stretches": s.stretches.iter().map(|s| stretch_json(s)).collect::<Vec<_>>(),
+        })),
+        "flagged_by": r.flagged_by().iter().map(|e| e.name()).collect::<Vec<_>>(),
+        "near_total": r.near_total.iter().map(|n| serde_json::json!({
+            "engine": n.engine.name(),
+            "unforced": n.unforced,
+            "agreement": n.agreement,
+            "stretch": n.stretch.map(stretch_json),
         })).collect::<Vec<_>>(),
+    })
+}
+
+/// A near-perfect stretch as JSON.
+fn stretch_json(s: &Stretch) -> serde_json::Value {
+    serde_json::json!({
+        "decisions": s.decisions,
+        "games": s.games,
+        "total_error": s.total_error(),
+        "first_game": s.first_game,
+        "last_game": s.last_game,
     })
 }
 

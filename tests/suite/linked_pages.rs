@@ -312,7 +312,9 @@ fn merge_writes_the_player_pages_without_worst_decisions() {
             )
         })
         .collect();
-    let links: Vec<String> = attributes(&page, "href")
+    // (Before the screening section, whose near-perfect stretches link their games too.)
+    let before_screening = page.split("<section id=\"screening\">").next().unwrap();
+    let links: Vec<String> = attributes(before_screening, "href")
         .into_iter()
         .filter(|h| h.starts_with("../games/"))
         .collect();

@@ -3,7 +3,7 @@
 //! flagged (at most the documented rate), and the luck and result columns of `players.csv`
 //! equal sums recomputed here from the rated decisions and the games' final sheets.
 
-use crate::common::{csv_records, csv_rows, run_ok as dicelens, table};
+use crate::common::{csv_records, csv_rows, run_ok as dicelens, simulate_two_seat, table};
 use dicelens::replay::{replay, ReplayOptions, Replayed};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::screening::FALSE_POSITIVE_RATE;
@@ -79,8 +79,15 @@ fn perfect_player_tops_agreement_and_few_humans_are_flagged() {
         assert_eq!(top["agreed"], top["unforced"], "seed {seed}");
         // Strictly above every simulated human.
         assert!(number(&by_agreement[1], "agreement") < 1.0, "seed {seed}");
-        // Sorted by z-score, highest first.
-        let z: Vec<f64> = rows
+        // Near-total agreement first, then by z-score, highest first (one engine here: the
+        // oracle is the solitaire one, and the solitaire columns are empty).
+        let near = rows
+            .iter()
+            .take_while(|r| !r["near_total"].is_empty())
+            .count();
+        assert!(rows[near..].iter().all(|r| r["near_total"].is_empty()));
+        assert!(rows.iter().all(|r| r["solitaire_unforced"].is_empty()));
+        let z: Vec<f64> = rows[near..]
             .iter()
             .filter(|r| !r["z"].is_empty())
             .map(|r| number(r, "z"))
@@ -100,6 +107,70 @@ fn perfect_player_tops_agreement_and_few_humans_are_flagged() {
         FALSE_POSITIVE_RATE
     );
 }
+
+/// Two-player corpora with one player who always plays the solitaire-optimal move (`sim01`,
+/// temperature 0: what copying a public solver gives) among simulated humans, analysed with
+/// the default oracle (match points): the solver agrees with the solitaire oracle on every
+/// decision it sees a choice in, is listed first for near-total agreement with it, and is
+/// flagged by it; the simulated humans are flagged by either engine at most at the documented
+/// rate.
+#[test]
+fn a_solitaire_solver_among_humans_is_listed_first_and_flagged_by_the_solitaire_oracle() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut humans, mut flagged) = (0usize, 0usize);
+    for seed in SOLVER_SEEDS {
+        let corpus = dir.path().join(format!("two{seed}.ygn"));
+        let out = dir.path().join(format!("two{seed}"));
+        let c = corpus.to_str().unwrap();
+        let args = simulate_two_seat(SOLVER_PLAYERS, SOLVER_GAMES, seed, c);
+        dicelens(&args.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+        dicelens(&["analyze", c, "--out", out.to_str().unwrap()], 2);
+        let rows = rows(&out.join("screening.csv"));
+        assert!(rows.len() >= 8, "seed {seed}: {} screened", rows.len());
+        let solver = &rows[0];
+        assert_eq!(solver["player"], "sim01", "seed {seed}: {rows:?}");
+        assert_eq!(solver["unit"], "match_points");
+        assert_eq!(solver["near_total"], "solitaire", "seed {seed}");
+        assert_eq!(solver["solitaire_agreed"], solver["solitaire_unforced"]);
+        assert!(number(solver, "solitaire_unforced") >= 300.0);
+        assert_eq!(
+            solver["solitaire_flagged"], "true",
+            "seed {seed}: {solver:?}"
+        );
+        // The evidence: a near-perfect stretch against the solitaire oracle over every game.
+        assert!(
+            number(solver, "solitaire_stretch_decisions") >= 300.0,
+            "{solver:?}"
+        );
+        for row in &rows[1..] {
+            humans += 1;
+            flagged += usize::from(row["flagged"] == "true" || row["solitaire_flagged"] == "true");
+            assert!(!row["solitaire_unforced"].is_empty(), "{row:?}");
+        }
+        // The report shows both engines and the evidence.
+        let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+        assert!(
+            report.contains("<li><strong>sim01</strong>: 100.0% of"),
+            "seed {seed}"
+        );
+        assert!(report.contains("near total (solitaire)"), "seed {seed}");
+    }
+    let rate = flagged as f64 / humans as f64;
+    eprintln!("screening, two players: {flagged} of {humans} simulated humans flagged");
+    assert!(
+        rate <= FALSE_POSITIVE_RATE,
+        "{flagged} of {humans} simulated humans flagged ({rate}), more than the documented {}",
+        FALSE_POSITIVE_RATE
+    );
+}
+
+/// The two-player corpora of the solver test: seeds, players and games (the solver plays
+/// enough games for 300 non-forced decisions, and so do the humans who are its peers).
+const SOLVER_SEEDS: [u64; 2] = [1, 2];
+/// Players of each corpus.
+const SOLVER_PLAYERS: usize = 12;
+/// Games of each corpus.
+const SOLVER_GAMES: usize = 300;
 
 /// Per player: the sum of luck, the finished games, the mean result and the luck-adjusted
 /// result in `players.csv` equal those recomputed from `decisions.csv` (luck of each decision)
