@@ -40,6 +40,7 @@ mod reliability_second_pass;
 mod replay;
 mod report_html;
 mod screening;
+mod serve;
 mod spark;
 mod threads;
 mod two_player;
