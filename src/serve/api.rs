@@ -51,6 +51,23 @@ pub struct SheetView {
     pub bonus: i64,
     /// Points so far, bonuses included.
     pub total: i64,
+    /// The sums of each column of a Jamb slip, in column order; empty for a single column.
+    pub column_sums: Vec<ColumnSums>,
+}
+
+/// The sums of one column of a Jamb slip, as a slip writes them under its sections.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ColumnSums {
+    /// Ones to sixes.
+    pub upper: i64,
+    /// The upper section's bonus.
+    pub bonus: i64,
+    /// The middle section: (max - min) times the ones.
+    pub middle: i64,
+    /// The lower section.
+    pub lower: i64,
+    /// The column's total.
+    pub total: i64,
 }
 
 /// One option of a position with its value.
@@ -231,6 +248,8 @@ pub struct SessionView {
     pub kept: Vec<u8>,
     /// The dice on the table (empty before the first roll of a turn).
     pub dice: Vec<u8>,
+    /// For each die on the table, whether it was kept from the roll before.
+    pub dice_kept: Vec<bool>,
     /// Every player's sheet.
     pub sheets: Vec<SheetView>,
     /// The options of the dice on the table, valued (when the phase is `choose`).

@@ -3,7 +3,7 @@
 //! values it), and the sheets and options of any position, which play, entry and what-if
 //! sessions show too.
 
-use super::api::{BoxView, DecisionBrief, DecisionView, OptionView, SheetView, Valued};
+use super::api::{BoxView, ColumnSums, DecisionBrief, DecisionView, OptionView, SheetView, Valued};
 use crate::dice::Dice;
 use crate::evaluate::{evaluate, Evaluation, JambQuestion, Question};
 use crate::pipeline::OracleRegistry;
@@ -285,6 +285,7 @@ pub(crate) fn sheet_views(
         .enumerate()
         .map(|(seat, sheet)| {
             let player = record.players.get(seat).cloned().unwrap_or_default();
+            let mut column_sums = Vec::new();
             let (family, columns, boxes) = match sheet {
                 PlayerSheet::Jamb(slip) => {
                     let mut boxes = Vec::new();
@@ -305,6 +306,17 @@ pub(crate) fn sheet_views(
                             });
                         }
                     }
+                    column_sums = slip
+                        .columns()
+                        .iter()
+                        .map(|c| ColumnSums {
+                            upper: i64::from(c.upper_sum()),
+                            bonus: i64::from(c.upper_bonus()),
+                            middle: i64::from(c.middle()),
+                            lower: i64::from(c.lower_sum()),
+                            total: i64::from(c.total()),
+                        })
+                        .collect();
                     ("jamb", letters, boxes)
                 }
                 PlayerSheet::Yahtzee(s) => {
@@ -344,6 +356,7 @@ pub(crate) fn sheet_views(
                 upper: i64::from(sheet.upper_total()),
                 bonus: total - in_boxes,
                 total,
+                column_sums,
             }
         })
         .collect()

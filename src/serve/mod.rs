@@ -421,9 +421,7 @@ async fn new_session(
                 ))
             }
         };
-        let mut rng = lock(&app.rng).clone();
-        session.play_oracle(&mut lock(&app.registry), app.method, &mut rng)?;
-        *lock(&app.rng) = ChaCha12Rng::from_rng(&mut rng).unwrap_or(rng);
+        session.play_oracle(&mut lock(&app.registry), app.method, &mut *lock(&app.rng))?;
         let view = session.view(&mut lock(&app.registry), app.method);
         lock(&app.sessions).insert(id, session);
         Ok(Json(view))

@@ -498,6 +498,7 @@ impl Session {
             roll: self.roll_number(),
             kept,
             dice: dice.map(|d| d.faces()).unwrap_or_default(),
+            dice_kept: self.kept_marks(),
             sheets: sheet_views(
                 &self.record,
                 self.record.turns.len(),

@@ -313,6 +313,24 @@ fn paths_outside_what_was_given_are_refused() {
     let (status, page) = server.request("GET", "/reports/0/games/board?game=x", None);
     assert_eq!(status, 200);
     assert!(text(&page).contains("board.js"));
+    // A game page links into the board, which opens when served.
+    let games_dir = out.join("games");
+    let page = std::fs::read_dir(&games_dir)
+        .expect("game pages")
+        .filter_map(Result::ok)
+        .find(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .expect("a game page");
+    let html = std::fs::read_to_string(page.path()).expect("the page");
+    let link = html
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .find(|h| h.starts_with("board?game="))
+        .expect("a link into the board")
+        .replace("&amp;", "&");
+    let (status, board) = server.request("GET", &format!("/reports/0/games/{link}"), None);
+    assert_eq!(status, 200);
+    assert!(text(&board).contains("board.js"));
     // The analysis's games are on the list.
     let games = server.json("GET", "/api/games", None);
     assert_eq!(games.as_array().map(Vec::len), Some(2), "{games}");

@@ -119,6 +119,12 @@ function drawSheets(sheets, mover) {
       sheet.columns.forEach((c) => head.appendChild(cell("th", c)));
       table.appendChild(head);
       const names = [...new Set(sheet.boxes.map((b) => b.name))];
+      const sumRow = (label, key) => {
+        const row = cell("tr", "", { class: "sum" });
+        row.appendChild(cell("th", label));
+        sheet.column_sums.forEach((c) => row.appendChild(cell("td", String(c[key]), { class: "num" })));
+        table.appendChild(row);
+      };
       for (const name of names) {
         const row = document.createElement("tr");
         row.appendChild(cell("th", name));
@@ -127,13 +133,15 @@ function drawSheets(sheets, mover) {
           row.appendChild(b ? boxCell(b) : cell("td", ""));
         }
         table.appendChild(row);
+        if (name === "6") { sumRow("upper sum", "upper"); sumRow("bonus", "bonus"); }
+        if (name === "MIN") sumRow("middle", "middle");
       }
-      for (const [label, value] of [["upper", sheet.upper], ["total", sheet.total]]) {
-        const row = cell("tr", "", { class: "sum" });
-        row.appendChild(cell("th", label));
-        row.appendChild(cell("td", String(value), { colspan: sheet.columns.length, class: "num" }));
-        table.appendChild(row);
-      }
+      sumRow("lower", "lower");
+      sumRow("column", "total");
+      const total = cell("tr", "", { class: "sum" });
+      total.appendChild(cell("th", "total"));
+      total.appendChild(cell("td", String(sheet.total), { colspan: sheet.columns.length, class: "num", "data-total": String(sheet.total) }));
+      table.appendChild(total);
       out.push(table);
     });
   } else if (sheets.length) {
@@ -207,7 +215,7 @@ function drawChart(game) {
     box.replaceChildren(cell("p", game.note || "no values to chart", { class: "note" }));
     return;
   }
-  const width = 1000, height = 220, left = 50, bottom = 24;
+  const width = Math.max(box.clientWidth || 1000, 400), height = 160, left = 60, bottom = 22;
   const lo = Math.min(...points.map((p) => p.v)), hi = Math.max(...points.map((p) => p.v));
   const span = hi - lo || 1;
   const n = Math.max(game.decisions.length - 1, 1);
@@ -306,6 +314,7 @@ async function showDecision(index) {
   drawOptions(view.valued, (option) => whatIf(option).catch(show));
   $("coach").textContent = "";
   $("log").replaceChildren();
+  $("hint").textContent = "click an option to follow it (what-if)";
   drawChart(game);
 }
 
@@ -335,15 +344,14 @@ function showSession(s) {
   if (rolling) {
     drawDice(s.kept, s.kept.map(() => true));
   } else {
-    const kept = [];
-    const left = s.kept.slice();
-    drawDice(s.dice, s.dice.map((v) => { const i = left.indexOf(v); if (i >= 0) { left.splice(i, 1); kept.push(true); return true; } return false; }));
+    drawDice(s.dice, s.dice_kept);
   }
   drawSheets(s.sheets, s.seat);
   drawOptions(s.valued, (option) => act(`/api/sessions/${s.id}/choose`, { option }));
   const flag = s.flags[s.flags.length - 1];
   $("coach").textContent = flag ? `coach: ${flag.player}'s ${flag.chosen} (round ${flag.round}, roll ${flag.roll}) cost ${number(flag.loss, flag.unit)} ${flag.unit}; best was ${flag.best}` : "";
   $("log").replaceChildren(...s.log.map((line) => cell("li", line)));
+  $("hint").textContent = s.phase === "choose" ? "click an option to take it" : rolling && s.mode !== "play" ? "type the dice rolled, then roll" : "";
 }
 
 async function act(path, body) {
@@ -383,6 +391,7 @@ async function startGame() {
 // ---- wiring -------------------------------------------------------------------------------
 
 $("show-games").addEventListener("click", () => { panel("games"); loadGames().catch(show); });
+$("hide-values").addEventListener("change", (e) => $("board").classList.toggle("no-values", e.target.checked));
 $("show-play").addEventListener("click", () => panel("play"));
 $("new-game").addEventListener("click", startGame);
 $("prev").addEventListener("click", () => showDecision(board.decision - 1).catch(show));
@@ -421,7 +430,10 @@ document.addEventListener("keydown", (e) => {
   try {
     const games = await loadGames();
     const wanted = params.get("game");
-    if (wanted) {
+    const session = params.get("session");
+    if (session) {
+      showSession(await api("GET", `/api/sessions/${encodeURIComponent(session)}`));
+    } else if (wanted) {
       const hit = games.find((g) => g.id === wanted || g.game_id === wanted);
       if (!hit) throw new Error(`no game ${wanted} here`);
       await openGame(hit.id, parseInt(params.get("decision") || "0", 10));
