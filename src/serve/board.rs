@@ -12,9 +12,10 @@ use crate::rate::{rate_game, FamilyCache, Oracle, Rated, Thresholds, Unit};
 use crate::replay::{replay, ReplayOptions, Replayed, Skip};
 use crate::rules::jamb::{Cell, JambBox};
 use crate::rules::GameFamily;
+use crate::rules::GameRules;
 use crate::rules::{Choice, PlayerSheet};
 use crate::solve::match_points::Method;
-use crate::tables::Silent;
+use crate::tables::{dist_path, expected_path, jamb_path, Silent};
 use dicelens_parsers::GameRecord;
 
 /// The unit of the values of a position: match points for a one-column game of several
@@ -24,6 +25,39 @@ pub(crate) fn unit_name(sheets: &[PlayerSheet]) -> &'static str {
         Some(PlayerSheet::Yahtzee(_)) if sheets.len() > 1 => "match points",
         _ => "points",
     }
+}
+
+/// Why a position of `rules` with `seats` players cannot be valued by `method`: the first
+/// table it needs that is not in the registry's directory. The board reads tables and never
+/// builds them (a build takes minutes, and the directory may be shared): it says which
+/// command builds the one missing.
+pub(crate) fn missing_table(
+    registry: &OracleRegistry,
+    rules: GameRules,
+    seats: usize,
+    method: Method,
+) -> Option<String> {
+    let dir = registry.dir();
+    let (path, flag) = match rules {
+        GameRules::Jamb(r) => (jamb_path(dir, r), ""),
+        GameRules::Yahtzee(r) => {
+            let expected = expected_path(dir, r);
+            if !expected.is_file() || seats < 2 || method == Method::Solitaire {
+                (expected, "")
+            } else {
+                (dist_path(dir, r), " --dist")
+            }
+        }
+    };
+    (!path.is_file()).then(|| {
+        format!(
+            "no table {}: the board does not build tables; build it with `dicelens tables build \
+             --rules {}{flag} --tables {}`",
+            path.display(),
+            rules.name(),
+            dir.display()
+        )
+    })
 }
 
 /// A game opened on the board: its record, its replay (up to the first broken rule) and its
@@ -41,7 +75,7 @@ pub(crate) struct OpenGame {
 
 impl OpenGame {
     /// Replays `record` and rates its decisions with the oracle of `registry`.
-    pub fn open(record: GameRecord, registry: &mut OracleRegistry) -> OpenGame {
+    pub fn open(record: GameRecord, registry: &mut OracleRegistry, method: Method) -> OpenGame {
         let mut replayed = Replayed::default();
         let options = ReplayOptions {
             include_unfinished: true,
@@ -51,8 +85,13 @@ impl OpenGame {
             _ => None,
         };
         let mut rated = Vec::new();
+        let missing = replayed
+            .rules
+            .and_then(|rules| missing_table(registry, rules, replayed.seats, method));
         if replayed.rules.is_none() {
             note.get_or_insert_with(|| "the rule set is unknown".into());
+        } else if let Some(why) = missing {
+            note = Some(why);
         } else if let Err(e) = registry.load_for_game(&replayed, &Silent) {
             note = Some(e.to_string());
         } else {
@@ -186,6 +225,9 @@ pub(crate) fn value_options(
     let Some(mover) = sheets.get(seat) else {
         return not_valued(unit, "no such seat".into());
     };
+    if let Some(why) = missing_table(registry, mover.rules(), sheets.len(), method) {
+        return not_valued(unit, why);
+    }
     let rolls_left = mover.max_rolls().saturating_sub(roll_number);
     let result = match mover {
         PlayerSheet::Jamb(slip) => {

@@ -284,7 +284,7 @@ fn opened(app: &App, id: &str) -> Result<Arc<OpenGame>, ApiError> {
         .find(|g| g.summary.id == id)
         .map(|g| g.record.clone())
         .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {id}")))?;
-    let game = Arc::new(OpenGame::open(record, &mut lock(&app.registry)));
+    let game = Arc::new(OpenGame::open(record, &mut lock(&app.registry), app.method));
     lock(&app.opened).insert(id.to_string(), Arc::clone(&game));
     Ok(game)
 }

@@ -598,7 +598,7 @@ mod tests {
         );
         s.roll(Some("456"), &mut rng).expect("the three rolled");
         assert_eq!(s.rolls[1], [6, 6, 4, 5, 6]);
-        assert_eq!(s.kept_marks(), [false, false, false, true, true]);
+        assert_eq!(s.kept_marks(), [false, false, true, true, false]);
     }
 
     #[test]

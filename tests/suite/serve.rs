@@ -32,11 +32,16 @@ impl Drop for Server {
 impl Server {
     /// `dicelens serve ARGS --port 0 --tables SUITE_TABLES`, once it listens.
     fn start(args: &[&str]) -> Server {
+        Server::start_with(args, tables_dir())
+    }
+
+    /// `dicelens serve ARGS --port 0 --tables TABLES`, once it listens.
+    fn start_with(args: &[&str], tables: &Path) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dicelens"))
             .arg("serve")
             .args(args)
             .args(["--port", "0", "--tables"])
-            .arg(tables_dir())
+            .arg(tables)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -523,4 +528,39 @@ fn a_what_if_follows_another_option_from_a_decision() {
     assert_eq!(state["phase"], "choose");
     assert_eq!(state["dice"].as_array().map(Vec::len), Some(5));
     assert_eq!(state["roll"], 2);
+}
+
+#[test]
+fn a_missing_table_is_reported_and_not_built() {
+    let tables = tempfile::tempdir().expect("a directory");
+    let record = tempfile::tempdir().expect("a directory");
+    let dir = record.path().display().to_string();
+    let server = Server::start_with(&[FIXTURE, "--record", &dir], tables.path());
+    let key = key_of(&server, "valid-2");
+    let game = server.json("GET", &format!("/api/games/{key}"), None);
+    let note = game["note"].as_str().expect("a note");
+    assert!(note.contains("tables build --rules yatzy"), "{note}");
+    // The decision is drawn; its options are not valued, and say why.
+    let decision = server.json("GET", &format!("/api/games/{key}/decisions/0"), None);
+    assert_eq!(decision["dice"].as_array().map(Vec::len), Some(5));
+    assert_eq!(decision["valued"]["options"], json!([]));
+    let why = decision["valued"]["error"].as_str().expect("why");
+    assert!(why.contains("yatzy.expected.tbl"), "{why}");
+    // A Jamb game entered without its table: no values, but the game goes on.
+    let new = json!({"mode": "entry", "rules": "jamb-4", "players": ["p"]});
+    let state = server.json("POST", "/api/sessions", Some(new));
+    let id = state["id"].as_str().expect("an id").to_string();
+    let roll = json!({"dice": "66612"});
+    let state = server.json("POST", &format!("/api/sessions/{id}/roll"), Some(roll));
+    assert_eq!(state["phase"], "choose");
+    let why = state["valued"]["error"].as_str().expect("why");
+    assert!(why.contains("jamb-4"), "{why}");
+    let choose = json!({"option": "score D:1"});
+    let state = server.json("POST", &format!("/api/sessions/{id}/choose"), Some(choose));
+    assert_eq!(state["phase"], "roll");
+    assert_eq!(state["sheets"][0]["total"], 1);
+    let built: Vec<_> = std::fs::read_dir(tables.path())
+        .expect("the directory")
+        .collect();
+    assert!(built.is_empty(), "the board built tables: {built:?}");
 }
