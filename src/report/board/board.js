@@ -199,6 +199,10 @@ function drawOptions(valued, onPick) {
     row.addEventListener("click", () => onPick(o.option));
     return row;
   });
+  if (!valued) {
+    rows.push(cell("tr", "", {}));
+    rows[0].appendChild(cell("td", "the options come with the dice: roll them", { colspan: 4, class: "note" }));
+  }
   if (valued && valued.error) {
     rows.push(cell("tr", "", {}));
     rows[rows.length - 1].appendChild(cell("td", valued.error, { colspan: 4, class: "note" }));
@@ -304,6 +308,7 @@ async function showDecision(index) {
   $("back").hidden = true;
   $("roll").hidden = true;
   $("dice-entry").hidden = true;
+  $("dice-pad").hidden = true;
   $("prev").disabled = index === 0;
   $("next").disabled = index + 1 >= game.decisions.length;
   $("prev").hidden = $("next").hidden = false;
@@ -338,9 +343,11 @@ function showSession(s) {
   const rolling = s.phase === "roll";
   $("roll").hidden = !rolling;
   $("dice-entry").hidden = !rolling || s.mode === "play";
+  $("dice-pad").hidden = $("dice-entry").hidden;
   const player = s.players[s.seat] || "";
-  const what = s.phase === "over" ? "game over" : `${player} to ${rolling ? "roll" : "choose"}, round ${s.round}${s.roll ? `, roll ${s.roll}` : ""}`;
-  $("position").textContent = `${s.mode}${s.record ? ` (recorded in ${s.record})` : ""}: ${what}`;
+  const what = s.phase === "over" ? "game over" : `${player} to ${rolling ? "roll" : "choose"}, round ${s.round}, roll ${rolling ? s.roll + 1 : s.roll}`;
+  const mode = { play: "play", entry: "entry", whatif: "what-if" }[s.mode] || s.mode;
+  $("position").textContent = `${mode}${s.record ? ` (recorded in ${s.record})` : ""}: ${what}`;
   if (rolling) {
     drawDice(s.kept, s.kept.map(() => true));
   } else {
@@ -404,6 +411,9 @@ $("roll").addEventListener("click", () => {
   act(`/api/sessions/${s.id}/roll`, typed ? { dice: typed } : {});
   $("dice-entry").value = "";
 });
+document.querySelectorAll("#dice-pad [data-face]").forEach((b) =>
+  b.addEventListener("click", () => ($("dice-entry").value += b.dataset.face)));
+$("dice-clear").addEventListener("click", () => ($("dice-entry").value = ""));
 $("dice-entry").addEventListener("keydown", (e) => { if (e.key === "Enter") $("roll").click(); });
 $("paste-open").addEventListener("click", async () => {
   try {
