@@ -115,6 +115,7 @@ pub mod rows;
 pub mod rules;
 pub mod screening;
 pub mod selfplay;
+pub mod serve;
 pub mod simulate;
 pub mod solve;
 pub mod store;

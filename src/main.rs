@@ -70,6 +70,9 @@ enum Command {
     Dice(cli::dice::Args),
     /// Build or check the precomputed tables.
     Tables(cli::tables::Args),
+    /// The review board in the browser: step through a game's decisions with every option
+    /// valued, follow any option, play (against the oracle, hot-seat) or enter a game.
+    Serve(cli::serve::Args),
     /// Measurements that are experiments rather than benchmarks (`bench quality`, `bench
     /// oracles`).
     Bench(cli::bench::Args),
@@ -90,6 +93,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Player(a) => cli::player::run(a),
         Command::Dice(a) => cli::dice::run(a),
         Command::Tables(a) => cli::tables::run(a),
+        Command::Serve(a) => cli::serve::run(a),
         Command::Bench(a) => cli::bench::run(a),
     }
 }

@@ -34,6 +34,11 @@ impl OracleRegistry {
         }
     }
 
+    /// The directory the tables are read from.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The oracle over the tables loaded so far.
     pub fn oracle(&self) -> &FamilyOracles {
         &self.oracle

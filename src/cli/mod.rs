@@ -15,6 +15,7 @@ pub mod ids;
 pub mod merge;
 pub mod player;
 pub mod progress;
+pub mod serve;
 pub mod simulate;
 pub mod tables;
 pub mod threads;

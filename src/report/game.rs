@@ -205,6 +205,12 @@ fn header(out: &mut String, report: &ValidateReport) {
             );
         }
     }
+    let board = super::board::board_link(&report.game, None);
+    let _ = writeln!(
+        out,
+        "<p><a class=\"board\" href=\"{board}\">Open in the board</a> \
+         (when <code>dicelens serve</code> serves this analysis)</p>"
+    );
     out.push_str("</header>\n");
     let legal = report.verdict == "legal";
     let _ = writeln!(

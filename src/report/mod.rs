@@ -25,6 +25,7 @@ use text::min_games_hint;
 
 #[macro_use]
 pub(crate) mod svg;
+pub mod board;
 pub mod csv;
 pub mod dice;
 pub mod dist;

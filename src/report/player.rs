@@ -926,6 +926,9 @@ fn worst_section(out: &mut String, r: &PlayerReport) {
                         "<a href=\"{}\">{}</a>",
                         escape(&decision_link(&w.game, w.order)),
                         escape(&w.game)
+                    ) + &format!(
+                        " <a class=\"board\" href=\"{}\">board</a>",
+                        super::board::board_link(&w.game, Some(w.order))
                     )
                 } else {
                     escape(&w.game)

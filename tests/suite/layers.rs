@@ -52,6 +52,8 @@ const LAYERS: &[&str] = &[
     "report",
     // One library call per command: the engine's workflows, which hand their results to report.
     "workflow",
+    // The review board in the browser: a server over the workflows and the reports.
+    "serve",
     "cli",
     "main",
 ];

@@ -162,7 +162,11 @@ fn analysis_links_ranked_players_to_their_worst_games() {
             .filter(|h| h.starts_with("../games/") && h.contains('#'))
             .collect();
         assert_eq!(links.len(), worst.len(), "{name}");
-        for href in attributes(&html, "href") {
+        // Links into the board (`board?game=`) open only when `dicelens serve` serves the pages.
+        for href in attributes(&html, "href")
+            .into_iter()
+            .filter(|h| !h.starts_with("board?"))
+        {
             let (file, anchor) = href.split_once('#').unwrap_or((&href, ""));
             let target = path.parent().unwrap().join(file);
             assert!(target.is_file(), "{name}: {href} leads nowhere");

@@ -43,6 +43,7 @@ mod reliability_second_pass;
 mod replay;
 mod report_html;
 mod screening;
+mod serve;
 mod spark;
 mod table_builds;
 mod threads;
