@@ -44,6 +44,7 @@ mod replay;
 mod report_html;
 mod screening;
 mod serve;
+mod serve_browser;
 mod spark;
 mod table_builds;
 mod threads;

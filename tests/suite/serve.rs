@@ -6,6 +6,7 @@
 //! `TcpStream`; the server is killed when the test ends.
 
 use crate::common::{find_game, replayed, run_ok, tables_dir, text};
+use dicelens::replay::{Decision, Replayed};
 use dicelens::rules::{GameFamily, PlayerSheet};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -14,12 +15,12 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-const FIXTURE: &str = "fixtures/ygn/valid.ygn";
+pub(crate) const FIXTURE: &str = "fixtures/ygn/valid.ygn";
 
 /// A running server, killed on drop.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Drop for Server {
@@ -31,12 +32,12 @@ impl Drop for Server {
 
 impl Server {
     /// `dicelens serve ARGS --port 0 --tables SUITE_TABLES`, once it listens.
-    fn start(args: &[&str]) -> Server {
+    pub(crate) fn start(args: &[&str]) -> Server {
         Server::start_with(args, tables_dir())
     }
 
     /// `dicelens serve ARGS --port 0 --tables TABLES`, once it listens.
-    fn start_with(args: &[&str], tables: &Path) -> Server {
+    pub(crate) fn start_with(args: &[&str], tables: &Path) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dicelens"))
             .arg("serve")
             .args(args)
@@ -62,7 +63,7 @@ impl Server {
     }
 
     /// One request (`Connection: close`): the status and the body.
-    fn request(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, Vec<u8>) {
+    pub(crate) fn request(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, Vec<u8>) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
         stream
             .set_read_timeout(Some(Duration::from_secs(300)))
@@ -99,7 +100,7 @@ impl Server {
     }
 
     /// A JSON request that must succeed: its answer.
-    fn json(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+    pub(crate) fn json(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let bytes = body.map(|b| b.to_string().into_bytes());
         let (status, answer) = self.request(method, path, bytes.as_deref());
         assert_eq!(status, 200, "{method} {path}: {}", text(&answer));
@@ -124,7 +125,7 @@ fn dechunk(mut body: &[u8]) -> Vec<u8> {
 }
 
 /// The key of the game `game_id` in the server's list.
-fn key_of(server: &Server, game_id: &str) -> String {
+pub(crate) fn key_of(server: &Server, game_id: &str) -> String {
     let games = server.json("GET", "/api/games", None);
     let game = games
         .as_array()
@@ -200,7 +201,7 @@ impl TurnsDone for PlayerSheet {
 }
 
 /// The `eval --json` options of a decision, as (option, value).
-fn eval_options(args: &[String]) -> Vec<(String, f64)> {
+pub(crate) fn eval_options(args: &[String]) -> Vec<(String, f64)> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out: Value = serde_json::from_str(&run_ok(&args, 1)).expect("eval's JSON");
     out.as_array()
@@ -233,7 +234,7 @@ fn board_options(server: &Server, key: &str, index: usize) -> Vec<(String, f64, 
 }
 
 /// `eval`'s arguments for a one-column sheet.
-fn sheet_args(flag: &str, sheet: &PlayerSheet) -> Vec<String> {
+pub(crate) fn sheet_args(flag: &str, sheet: &PlayerSheet) -> Vec<String> {
     let s = sheet.yahtzee().expect("a one-column sheet");
     let prefix = if flag.is_empty() {
         String::new()
@@ -250,33 +251,48 @@ fn sheet_args(flag: &str, sheet: &PlayerSheet) -> Vec<String> {
     ]
 }
 
+/// `eval`'s arguments (`--json`, the suite's tables) for the mover of decision `d` of `replay`
+/// with `dice` on the table and `rolls_left`: solitaire, or with the other seats' sheets as
+/// opponents and the default oracle's method (`emp:1`) when `opponents` and the game has them.
+pub(crate) fn eval_args(
+    replay: &Replayed,
+    d: &Decision,
+    dice: &str,
+    rolls_left: u8,
+    opponents: bool,
+) -> Vec<String> {
+    let rules = d.sheet.rules().name().to_string();
+    let mut args = vec!["eval".to_string(), "--rules".into(), rules];
+    args.extend(["--roll".into(), dice.to_string()]);
+    args.extend(["--rolls-left".into(), rolls_left.to_string()]);
+    args.extend(sheet_args("", &d.sheet));
+    args.extend(["--json".into(), "--tables".into()]);
+    args.push(tables_dir().display().to_string());
+    let seats = replay.seats;
+    if opponents && seats > 1 {
+        let turn = usize::from(d.turn);
+        for k in 1..seats {
+            let other = &replay.sheets[turn * seats + (usize::from(d.seat) + k) % seats];
+            args.extend(sheet_args("opponent", other));
+        }
+        args.extend(["--oracle".into(), "emp:1".into()]);
+    }
+    args
+}
+
 #[test]
 fn the_options_of_a_decision_are_evals_values() {
     let server = Server::start(&[FIXTURE]);
-    let tables = tables_dir().display().to_string();
     // A solitaire decision (yatzy) and one of two players (match points by the default
     // oracle, emp:1, with the solitaire value beside).
     for (game_id, index) in [("valid-2", 7), ("valid-1", 9)] {
         let key = key_of(&server, game_id);
         let (replay, _) = replayed(&find_game(Path::new(FIXTURE), game_id));
         let d = &replay.decisions[index];
-        let rules = d.sheet.rules().name().to_string();
-        let mut args = vec!["eval".to_string(), "--rules".into(), rules, "--roll".into()];
-        args.push(d.dice.to_string());
-        args.extend(["--rolls-left".into(), d.rolls_left().to_string()]);
-        args.extend(sheet_args("", &d.sheet));
-        args.extend(["--json".into(), "--tables".into(), tables.clone()]);
-        let solitaire = eval_options(&args);
+        let dice = d.dice.to_string();
+        let solitaire = eval_options(&eval_args(&replay, d, &dice, d.rolls_left(), false));
         let seats = replay.seats;
-        let turn = usize::from(d.turn);
-        for k in 1..seats {
-            let other = &replay.sheets[turn * seats + (usize::from(d.seat) + k) % seats];
-            args.extend(sheet_args("opponent", other));
-        }
-        if seats > 1 {
-            args.extend(["--oracle".into(), "emp:1".into()]);
-        }
-        let evaluated = eval_options(&args);
+        let evaluated = eval_options(&eval_args(&replay, d, &dice, d.rolls_left(), true));
         let shown = board_options(&server, &key, index);
         assert_eq!(shown.len(), evaluated.len(), "{game_id} #{index}");
         for ((option, value, beside), (e_option, e_value)) in shown.iter().zip(&evaluated) {
@@ -413,7 +429,7 @@ fn play_out(
 }
 
 /// `analyze FILE --oracle e`: the leaderboard, after checking the game was rated.
-fn analyzed(file: &str) -> String {
+pub(crate) fn analyzed(file: &str) -> String {
     let out = tempfile::tempdir().expect("a directory");
     let dir = out.path().display().to_string();
     let board = run_ok(&crate::common::solitaire_analyze(file, &dir), 1);
