@@ -5,7 +5,7 @@
 
 use crate::corpus::LogFile;
 use crate::pipeline::OracleRegistry;
-use crate::rate::{rate_game, FamilyCache, Oracle, OracleSpec, Rated};
+use crate::rate::{describe_present, rate_game, FamilyCache, Oracle, OracleSpec, Present, Rated};
 use crate::replay::{replay, ReplayOptions, Replayed, Skip};
 use crate::report::validate::{error_game_id, Rating, ValidateReport};
 use crate::tables::Progress;
@@ -196,7 +196,10 @@ fn rate(
         }
     }
     let oracle = tables.oracle();
-    rating.oracle = Some(oracle.describe());
+    rating.oracle = Some(describe_present(
+        &oracle.describe(),
+        Present::of_game(replayed.rules, replayed.seats),
+    ));
     let mut cache = FamilyCache::default();
     if let Err(e) = rate_game(oracle, replayed, &rating.thresholds, &mut cache, &mut rated) {
         rating.not_rated = Some(e.partly_rated());
