@@ -1300,7 +1300,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         let error = check_complete(dir).err().unwrap();
-        assert!(error.to_string().contains("is missing"), "{error}");
+        assert!(
+            error.to_string().contains("it has no .dicelens-outputs"),
+            "{error}"
+        );
         let mut out = OutputDir::open(dir).unwrap();
         out.write("aggregates.json", "{\"games\": 1}\n").unwrap();
         out.write("games.csv", "game_id,file,line\nx,y,1\n")
