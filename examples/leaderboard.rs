@@ -6,7 +6,7 @@
 
 use dicelens::pipeline::{analyze, Options};
 use dicelens::ranking::leaderboards;
-use dicelens::report::leaderboard_text;
+use dicelens::report::{leaderboard_text, oracle_shown};
 use dicelens::tables::Silent;
 use std::path::PathBuf;
 
@@ -22,10 +22,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     files.sort();
     let analysis = analyze(&files, &Options::default(), &mut (), &Silent)?;
     let boards = leaderboards(&analysis.aggregates, min_games);
-    print!(
-        "{}",
-        leaderboard_text(&boards, 20, &analysis.oracle, min_games)
-    );
+    // The oracle named by the parts of the corpus, as `dicelens analyze` names it.
+    let oracle = oracle_shown(&analysis.oracle, &analysis.aggregates);
+    print!("{}", leaderboard_text(&boards, 20, &oracle, min_games));
     eprintln!(
         "{} games read, {} rated",
         analysis.summary.games_read,

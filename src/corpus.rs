@@ -44,7 +44,12 @@ impl std::str::FromStr for InputFormat {
         if text == "auto" {
             return Ok(InputFormat::Auto);
         }
-        text.parse().map(InputFormat::Only)
+        text.parse().map(InputFormat::Only).map_err(|_: String| {
+            format!(
+                "unknown format '{text}' (expected auto, {})",
+                Format::list(&Format::ALL)
+            )
+        })
     }
 }
 
@@ -414,6 +419,27 @@ pub struct Location {
     pub detail: String,
 }
 
+impl Location {
+    /// `FILE:LINE: detail`, the place said once: a detail that starts with the place itself
+    /// (a syntax error's `FILE:LINE:COLUMN: ...`) is given as it stands, and one that starts
+    /// with `line LINE` (a broken rule's) continues the place.
+    pub fn located(&self) -> String {
+        let place = format!("{}:{}", self.file, self.line);
+        if self
+            .detail
+            .strip_prefix(&place)
+            .is_some_and(|rest| rest.starts_with(':'))
+        {
+            return self.detail.clone();
+        }
+        let line = format!("line {}", self.line);
+        match self.detail.strip_prefix(&line) {
+            Some(rest) if rest.starts_with([',', ':']) => format!("{place}{rest}"),
+            _ => format!("{place}: {}", self.detail),
+        }
+    }
+}
+
 /// Why a game is not rated. `Display` gives the short name summaries use (`summary.json`'s
 /// keys, the report's lines); reasons are ordered by that name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -566,11 +592,9 @@ impl Summary {
         for (reason, places) in &self.skipped {
             if let Some(first) = places.first() {
                 out.push_str(&format!(
-                    "  {:>6} {reason} (first: {}:{}: {})\n",
+                    "  {:>6} {reason} (first: {})\n",
                     places.len(),
-                    first.file,
-                    first.line,
-                    first.detail
+                    first.located()
                 ));
             }
         }
@@ -774,6 +798,34 @@ impl CorpusReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The summary's place of a skipped game is said once, whatever its detail.
+    #[test]
+    fn a_location_says_the_place_once() {
+        let with = |line: LineNumber, detail: &str| Location {
+            detail: detail.into(),
+            ..at(line)
+        };
+        assert_eq!(
+            with(30, "f.ygn:30:11: game g: expected a die").located(),
+            "f.ygn:30:11: game g: expected a die"
+        );
+        assert_eq!(
+            with(45, "line 45, round 2, ann: box filled twice").located(),
+            "f.ygn:45, round 2, ann: box filled twice"
+        );
+        assert_eq!(
+            with(36, "line 36: wrong Result").located(),
+            "f.ygn:36: wrong Result"
+        );
+        assert_eq!(
+            with(36, "unfinished game (abandoned)").located(),
+            "f.ygn:36: unfinished game (abandoned)"
+        );
+        // Another line, or a number that only begins like it, is kept as it is.
+        assert_eq!(with(3, "line 36: x").located(), "f.ygn:3: line 36: x");
+        assert_eq!(with(3, "f.ygn:30: x").located(), "f.ygn:3: f.ygn:30: x");
+    }
 
     fn at(line: LineNumber) -> Location {
         Location {

@@ -56,7 +56,7 @@ enum Command {
     /// A synthetic corpus of simulated players with known skill, and its ground truth.
     #[command(after_help = EXIT_CODES)]
     Simulate(cli::simulate::Args),
-    /// Convert game logs between formats (YGN, JSONL; Verhoeff to either, or to Verhoeff).
+    /// Convert game logs from any format read to a format written (`--to`).
     #[command(after_help = EXIT_CODES)]
     Convert(cli::convert::Args),
     /// One game's legality verdict, every decision rated, and per-player totals.

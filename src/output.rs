@@ -594,8 +594,12 @@ pub enum OutputError {
         /// The other run, as its lock file names it (`pid PID: COMMAND`), if it could be read.
         owner: Option<String>,
     },
-    /// The directory is not the complete output of a run (no manifest, or its files differ
-    /// from what the manifest lists).
+    /// The directory to read does not exist.
+    Missing(PathBuf),
+    /// The directory to read has no manifest: no dicelens run wrote it whole.
+    NoManifest(PathBuf),
+    /// The directory is not the complete output of a run (its manifest damaged, or its files
+    /// differ from what the manifest lists).
     Incomplete {
         /// The directory.
         dir: PathBuf,
@@ -646,6 +650,14 @@ impl fmt::Display for OutputError {
                     dir.display()
                 )
             }
+            OutputError::Missing(dir) => write!(f, "{} does not exist", dir.display()),
+            OutputError::NoManifest(dir) => write!(
+                f,
+                "{}: not the output directory of a dicelens run: it has no {MANIFEST}, which \
+                 every run writes last (another program made it, or the run that wrote into it \
+                 failed or was interrupted: run it again)",
+                dir.display()
+            ),
             OutputError::Incomplete { dir, why } => write!(
                 f,
                 "{}: not the complete output of a dicelens run: {why} (the run that wrote it \
@@ -666,14 +678,22 @@ impl From<WriteError> for OutputError {
 }
 
 /// Checks that `dir` holds the complete output of a run: its manifest, and every file the
-/// manifest lists with the size it lists.
+/// manifest lists with the size it lists. A path that does not exist, is not a directory or
+/// has no manifest gets an error that says so.
 pub fn check_complete(dir: &Path) -> Result<(), OutputError> {
     let incomplete = |why: String| OutputError::Incomplete {
         dir: dir.to_path_buf(),
         why,
     };
+    match fs::metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(OutputError::Missing(dir.to_path_buf()))
+        }
+        Ok(meta) if !meta.is_dir() => return Err(OutputError::NotADirectory(dir.to_path_buf())),
+        _ => {}
+    }
     let Some(manifest) = Manifest::read(dir)? else {
-        return Err(incomplete(format!("{MANIFEST} is missing")));
+        return Err(OutputError::NoManifest(dir.to_path_buf()));
     };
     for (name, &bytes) in &manifest.files {
         match fs::metadata(dir.join(name)) {
@@ -1151,6 +1171,34 @@ mod tests {
         out.commit().unwrap();
     }
 
+    /// A directory to read that does not exist, is a file, or was not written by a run is
+    /// named for what it is; a complete one passes.
+    #[test]
+    fn check_complete_says_what_the_path_is() {
+        let tmp = tempfile::tempdir().unwrap();
+        let missing = tmp.path().join("nodir");
+        let message = check_complete(&missing).unwrap_err().to_string();
+        assert!(message.ends_with("nodir does not exist"), "{message}");
+        assert!(!message.contains(MANIFEST), "{message}");
+        let file = tmp.path().join("file");
+        fs::write(&file, "x").unwrap();
+        let message = check_complete(&file).unwrap_err().to_string();
+        assert!(
+            message.ends_with("file exists and is not a directory"),
+            "{message}"
+        );
+        let foreign = tmp.path().join("foreign");
+        fs::create_dir(&foreign).unwrap();
+        let message = check_complete(&foreign).unwrap_err().to_string();
+        assert!(
+            message.contains("foreign: not the output directory of a dicelens run"),
+            "{message}"
+        );
+        let ours = tmp.path().join("ours");
+        committed(&ours, &[("summary.json", "{}\n")]);
+        check_complete(&ours).unwrap();
+    }
+
     #[test]
     fn a_commit_puts_every_file_and_the_manifest_in_place() {
         let tmp = tempfile::tempdir().unwrap();
@@ -1252,7 +1300,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         let error = check_complete(dir).err().unwrap();
-        assert!(error.to_string().contains("is missing"), "{error}");
+        assert!(
+            error.to_string().contains("it has no .dicelens-outputs"),
+            "{error}"
+        );
         let mut out = OutputDir::open(dir).unwrap();
         out.write("aggregates.json", "{\"games\": 1}\n").unwrap();
         out.write("games.csv", "game_id,file,line\nx,y,1\n")

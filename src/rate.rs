@@ -947,6 +947,59 @@ impl Oracle for FamilyOracles {
     }
 }
 
+/// What ends the solitaire part of a match-point oracle's description.
+const ONE_PLAYER_GAMES: &str = " in one-player games";
+
+/// Which games an output's oracle is described for ([`describe_present`]): one-column games of
+/// several players, one-column one-player games (Jamb games are named by the description only
+/// when some were rated).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Present {
+    /// Some one-column game of several players is rated.
+    pub several: bool,
+    /// Some one-column one-player game is rated.
+    pub one_player: bool,
+}
+
+impl Present {
+    /// The parts one game of the rule set `rules` among `seats` players needs.
+    pub fn of_game(rules: Option<GameRules>, seats: usize) -> Present {
+        let one_column = !matches!(rules, Some(GameRules::Jamb(_)));
+        Present {
+            several: one_column && seats > 1,
+            one_player: one_column && seats == 1,
+        }
+    }
+}
+
+/// The oracle `description` ([`Oracle::describe`], as `summary.json` keeps it) naming only the
+/// parts the games `present` have: a match-point oracle's part for games of several players,
+/// its part for one-player games, and the Jamb part (named only when Jamb games were rated).
+/// The description as it stands when nothing is rated, or when it has no such parts.
+pub fn describe_present(description: &str, present: Present) -> String {
+    let (one_column, jamb) = match description.split_once(JAMB_GAMES) {
+        Some((one_column, jamb)) => (one_column, Some(jamb)),
+        None => (description, None),
+    };
+    let shown = match one_column.rsplit_once("; ") {
+        Some((several, one)) if one.ends_with(ONE_PLAYER_GAMES) => {
+            match (present.several, present.one_player) {
+                (true, true) => Some(one_column),
+                (true, false) => Some(several),
+                (false, true) => Some(one),
+                (false, false) => None,
+            }
+        }
+        _ => (present.several || present.one_player).then_some(one_column),
+    };
+    match (shown, jamb) {
+        (Some(one_column), Some(jamb)) => format!("{one_column}{JAMB_GAMES}{jamb}"),
+        (Some(one_column), None) => one_column.to_string(),
+        (None, Some(jamb)) => jamb.to_string(),
+        (None, None) => description.to_string(),
+    }
+}
+
 /// What comes between the Yahtzee-family part of a [`MatchOracle`]'s description and the
 /// descriptions of its Jamb oracles (one per rule set whose tables it loaded, in name order,
 /// separated by `; `).
@@ -1017,8 +1070,7 @@ impl MatchOracle {
             ),
         };
         format!(
-            "expected match points in games of several players ({spec}){exact}; {} in \
-             one-player games",
+            "expected match points in games of several players ({spec}){exact}; {}{ONE_PLAYER_GAMES}",
             self.solitaire.describe()
         )
     }
@@ -1096,6 +1148,46 @@ impl MatchOracle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An output names only the parts of the oracle its games have; all when all are there.
+    #[test]
+    fn the_description_names_the_parts_present() {
+        let several = "expected match points in games of several players (emp:1)";
+        let one = "solitaire expected score (optimal expected final points) in one-player games";
+        let jamb = "heuristic Jamb oracle (jamb-5): exact turn";
+        let full = format!("{several}; {one}; Jamb games: {jamb}");
+        let no_jamb = format!("{several}; {one}");
+        let both = Present {
+            several: true,
+            one_player: true,
+        };
+        let only_several = Present {
+            several: true,
+            one_player: false,
+        };
+        let only_one = Present {
+            several: false,
+            one_player: true,
+        };
+        assert_eq!(describe_present(&no_jamb, both), no_jamb);
+        assert_eq!(describe_present(&no_jamb, only_several), several);
+        assert_eq!(describe_present(&no_jamb, only_one), one);
+        assert_eq!(describe_present(&no_jamb, Present::default()), no_jamb);
+        assert_eq!(describe_present(&full, both), full);
+        assert_eq!(
+            describe_present(&full, only_one),
+            format!("{one}; Jamb games: {jamb}")
+        );
+        assert_eq!(describe_present(&full, Present::default()), jamb);
+        // The solitaire oracle has one part, kept whatever the games.
+        let solitaire = "solitaire expected score (optimal expected final points)";
+        assert_eq!(describe_present(solitaire, only_several), solitaire);
+        assert_eq!(
+            Present::of_game(Some(GameRules::Yahtzee(RuleSet::Yahtzee)), 2),
+            only_several
+        );
+        assert_eq!(Present::of_game(None, 1), only_one);
+    }
     use crate::replay::{replay, ReplayOptions};
     use crate::simulate::{players, simulate_batch, Plan};
 

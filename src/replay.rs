@@ -284,7 +284,13 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
         at_game(
             Broken::UnknownRules,
             format!("Rules \"{}\"", game.rules),
-            "one of yahtzee, yahtzee-free, yahtzee-kurnik, yatzy, jamb-4, jamb-5".into(),
+            format!(
+                "one of {}",
+                GameRules::all()
+                    .map(GameRules::name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         )
     })?;
     out.rules = Some(rules);
@@ -394,11 +400,16 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
         let logged: Vec<i64> = result.iter().map(|&r| i64::from(r)).collect();
         if out.complete && logged != totals {
             let show = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
-            return Err(at_game(
-                Broken::WrongResult,
-                format!("Result \"{}\"", show(&logged)),
-                format!("\"{}\"", show(&totals)),
-            ));
+            // Reported where the log states the result (its line), else at the game's start.
+            let line = game.provenance.result_line.unwrap_or(game.provenance.line);
+            return Err(Skip::Invalid(Violation {
+                rule: Broken::WrongResult,
+                line,
+                round: None,
+                player: None,
+                says: format!("Result \"{}\"", show(&logged)),
+                rules_give: format!("\"{}\"", show(&totals)),
+            }));
         }
     }
     Ok(())
@@ -980,8 +991,9 @@ mod tests {
         );
         assert_eq!(v.says, "Rules \"poker\"");
 
+        // A wrong result is reported at its own line (the Result tag, line 4).
         let v = violation(&edited("[Result \"247 212\"]", "[Result \"247 213\"]"));
-        assert_eq!((v.rule, v.line, v.round), (Broken::WrongResult, 1, None));
+        assert_eq!((v.rule, v.line, v.round), (Broken::WrongResult, 4, None));
         assert_eq!(v.says, "Result \"247 213\"");
         assert_eq!(v.rules_give, "\"247 212\"");
 

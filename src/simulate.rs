@@ -204,6 +204,7 @@ fn sim_record(
                 index * 7 % 60,
                 index * 13 % 60
             )),
+            result_line: None,
         },
         turns,
         termination: Termination::Normal,

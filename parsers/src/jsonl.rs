@@ -405,6 +405,9 @@ impl<'a> Reader<'a> {
                     check_end(&turn, end, &context)?;
                     out.termination = end.termination;
                     out.result.clone_from(&end.result);
+                    if out.result.is_some() {
+                        out.provenance.result_line = Some(line.number);
+                    }
                     return Ok(());
                 }
             }

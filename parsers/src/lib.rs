@@ -235,6 +235,46 @@ impl Format {
         Format::YatzySolver,
     ];
 
+    /// The formats a game can be written in (`convert --to`, `simulate --format`): every
+    /// format but yatzy-solver's logs, which are read, not written.
+    pub const WRITTEN: [Format; 4] = [Format::Ygn, Format::Verhoeff, Format::Jsonl, Format::Csv];
+
+    /// Whether games can be written in this format ([`Format::WRITTEN`]).
+    pub fn is_written(self) -> bool {
+        Format::WRITTEN.contains(&self)
+    }
+
+    /// The names of `formats` as a sentence lists them: `ygn, jsonl or csv`.
+    pub fn list(formats: &[Format]) -> String {
+        let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+        match names.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
+    /// Reads the name of a format games are written in (`convert --to`, `simulate
+    /// --format`): an error that says why for `auto` (which only applies to input), for a
+    /// format that is read and not written, and for an unknown name, listing the formats
+    /// that are written.
+    pub fn parse_written(name: &str) -> Result<Format, String> {
+        let written = Format::list(&Format::WRITTEN);
+        if name == "auto" {
+            return Err(format!(
+                "auto only applies to input (the format of each file read is recognised); \
+                 name the output format: {written}"
+            ));
+        }
+        match Format::ALL.into_iter().find(|f| f.name() == name) {
+            Some(format) if format.is_written() => Ok(format),
+            Some(format) => Err(format!(
+                "{format} logs are read, not written (expected {written})"
+            )),
+            None => Err(format!("unknown format '{name}' (expected {written})")),
+        }
+    }
+
     /// The name used by `--format`.
     pub fn name(self) -> &'static str {
         match self {
@@ -462,7 +502,8 @@ impl FromStr for Format {
             .find(|f| f.name() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown format '{s}' (expected auto, ygn, verhoeff, jsonl, csv or yatzy-solver)"
+                    "unknown format '{s}' (expected {})",
+                    Format::list(&Format::ALL)
                 )
             })
     }
@@ -471,6 +512,37 @@ impl FromStr for Format {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An output format is one that is written: `auto` and yatzy-solver are refused with
+    /// their reasons, an unknown name lists only the written formats.
+    #[test]
+    fn written_formats_are_parsed_with_reasons() {
+        for format in Format::WRITTEN {
+            assert_eq!(Format::parse_written(format.name()), Ok(format));
+        }
+        let auto = Format::parse_written("auto").unwrap_err();
+        assert!(auto.contains("only applies to input"), "{auto}");
+        let solver = Format::parse_written("yatzy-solver").unwrap_err();
+        assert!(solver.contains("read, not written"), "{solver}");
+        let unknown = Format::parse_written("pdf").unwrap_err();
+        assert!(
+            unknown.contains("(expected ygn, verhoeff, jsonl or csv)"),
+            "{unknown}"
+        );
+        for error in [auto, solver] {
+            assert!(
+                error.ends_with("ygn, verhoeff, jsonl or csv)")
+                    || error.ends_with("ygn, verhoeff, jsonl or csv"),
+                "{error}"
+            );
+            assert!(
+                !error.contains("yatzy-solver,") && !error.contains("or yatzy-solver"),
+                "{error}"
+            );
+        }
+        assert_eq!(Format::list(&[Format::Ygn]), "ygn");
+        assert_eq!(Format::list(&[]), "");
+    }
 
     /// Line numbers past `u32::MAX`: a reader that resumes (as a stream's does) at line
     /// 4,294,967,295 + 10 numbers games, turns and errors from there, so games far into a

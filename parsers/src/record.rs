@@ -411,6 +411,11 @@ pub struct Provenance {
     pub date: Option<String>,
     /// Time `HH:MM:SS`, when the log gives it.
     pub time: Option<String>,
+    /// Line of the game's stated result in that file (YGN's `Result` tag, JSONL's `end`
+    /// event), when the log states one: where a result that differs from the sheets is
+    /// reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_line: Option<LineNumber>,
 }
 
 /// Most players a game can have: every reader refuses more, and so does the replay (a seat
@@ -446,6 +451,7 @@ impl GameRecord {
         self.provenance.game_id.clear();
         self.provenance.date = None;
         self.provenance.time = None;
+        self.provenance.result_line = None;
         self.turns.clear();
         self.termination = Termination::Normal;
         self.result = None;

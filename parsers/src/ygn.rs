@@ -164,6 +164,9 @@ impl<'a> Reader<'a> {
                     let (rest, name) = tag_name(line.text).map_err(|e| fail(e.into()))?;
                     game.header_tag(text, name, rest, out, &mut self.strings)
                         .map_err(fail)?;
+                    if name == KnownTag::Result.name().as_bytes() {
+                        out.provenance.result_line = Some(line.number);
+                    }
                 }
                 Kind::Turn => {
                     if !game.in_body {
@@ -1376,6 +1379,7 @@ pub fn strip_location(game: &mut GameRecord) {
     }
     game.provenance.file.clear();
     game.provenance.line = 0;
+    game.provenance.result_line = None;
     for turn in &mut game.turns {
         turn.line = 0;
     }

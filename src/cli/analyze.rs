@@ -4,7 +4,7 @@
 
 use super::flags::{FormatFlag, GameFilter, LogFiles, OracleFlag, StrictFlag, TablesFlag};
 pub(crate) use super::progress::Bar;
-use super::{notice, print_stdout, CliError, Required};
+use super::{notice, print_stdout, wrote, CliError, Required};
 use dicelens::output::OutputDir;
 use dicelens::pipeline::{Analyzer, Options, Progress};
 use dicelens::report::{self, AnalysisFiles, WriteError};
@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub seen_ids: Option<PathBuf>,
     /// Least games for a player to be on the leaderboard.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = super::flags::parse_min_games)]
     pub min_games: u64,
     #[command(flatten)]
     pub filter: GameFilter,
@@ -121,12 +121,15 @@ pub(crate) fn write_outputs(
     })?;
     report::write_analysis(&mut out, files).map_err(cannot_write)?;
     let boards = files.leaderboards();
-    let oracle = &files.summary_file.oracle;
+    let oracle = files.oracle();
     print_stdout(&if json {
-        report::leaderboard_json(&boards, files.top, oracle, files.min_games)
+        report::leaderboard_json(&boards, files.top, &oracle, files.min_games)
     } else {
-        report::leaderboard_text(&boards, files.top, oracle, files.min_games)
+        report::leaderboard_text(&boards, files.top, &oracle, files.min_games)
     })
     .map_err(|e| CliError::failure(format!("{e}; nothing written to {}", out.path().display())))?;
-    out.commit().map_err(cannot_write)
+    let dir = out.path().to_path_buf();
+    out.commit().map_err(cannot_write)?;
+    wrote("reports", &dir);
+    Ok(())
 }

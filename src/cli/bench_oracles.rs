@@ -31,7 +31,7 @@ pub struct OraclesArgs {
     #[arg(long, default_value = DEFAULT_CANDIDATES, value_name = "SPEC,...")]
     pub candidates: String,
     /// Players with at least this many games are compared.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = super::flags::parse_min_games)]
     pub min_games: u64,
     /// A candidate is within tolerance when no compared player's error per game is farther
     /// than this from the reference's.

@@ -38,7 +38,7 @@ pub fn read(args: &ReadArgs) -> Result<(), CliError> {
     }
     let options = args.format.read_options()?;
     for path in args.format.paths(&args.files)? {
-        let times = read_times(&path, args.format.format, &options, args.repeat)
+        let times = read_times(&path, args.format.read.format, &options, args.repeat)
             .map_err(CliError::failure)?;
         let (head, rows) = (times.compression, times.rows);
         let mb = times.content_bytes as f64 / 1e6;

@@ -1,8 +1,8 @@
 //! `dicelens convert`: games from any format (compressed or not, files, directories or standard
 //! input) to YGN, JSONL, CSV or Verhoeff's input form (`dicelens::workflow::convert`).
 
-use super::flags::{FormatFlag, StrictFlag};
-use super::{notice, CliError, Required};
+use super::flags::{log_files_help, output_format_help, FormatFlag, StrictFlag};
+use super::{notice, wrote, CliError, Required};
 use dicelens::output::{Finished, PendingFile};
 use dicelens::workflow::convert::{convert, ConvertError, ConvertRequest};
 use dicelens_parsers::Format;
@@ -12,13 +12,13 @@ use std::path::PathBuf;
 /// The flags of `dicelens convert`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// Log files to convert (any input format), directories of them, or `-` for standard input.
-    #[arg(required = true)]
+    /// Log files to convert, directories of them, or `-` for standard input.
+    #[arg(required = true, help = log_files_help())]
     files: Vec<PathBuf>,
     #[command(flatten)]
     format: FormatFlag,
-    /// Output format: ygn, jsonl, csv or verhoeff.
-    #[arg(long)]
+    /// The format the games are written in.
+    #[arg(long, value_name = "FORMAT", value_parser = Format::parse_written, help = output_format_help())]
     to: Format,
     /// Output file (default: stdout), replaced only once every game is written.
     #[arg(long)]
@@ -35,9 +35,6 @@ pub struct Args {
 /// `--out` is replaced only when every game is written and some game was converted.
 pub fn run(args: Args) -> Result<(), CliError> {
     let to = args.to;
-    if to == Format::YatzySolver {
-        return Err(CliError::flag("--to", ConvertError::NotWritten(to)));
-    }
     let files = args.format.paths(&args.files)?;
     let required = Required {
         files: Some(files.len()),
@@ -48,7 +45,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let read_options = args.format.read_options()?;
     let request = ConvertRequest {
         files: &files,
-        format: args.format.format,
+        format: args.format.read.format,
         read_options: &read_options,
         include_unfinished: args.include_unfinished,
         to,
@@ -94,10 +91,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(path) => CliError::failure(format!("{e}; nothing written to {}", path.display())),
         None => e.into(),
     })?;
-    if let Some(file) = file {
+    if let (Some(file), Some(path)) = (file, &args.out) {
         file.finish()
             .and_then(Finished::commit)
             .map_err(CliError::failure)?;
+        wrote("converted games", path);
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 
 use super::analyze::{cannot_write, open_out, Bar};
 use super::flags::{not_between, FormatFlag, GameFilter, LogFiles, StrictFlag};
-use super::{notice, print_stdout, CliError, Required};
+use super::{notice, print_stdout, wrote, CliError, Required};
 use dicelens::fairness::{assess, count_corpus, Adjust, GroupBy, DEFAULT_LEVEL};
 use dicelens::report::dice::{self, DiceReport};
 use std::path::PathBuf;
@@ -112,7 +112,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(out) = out {
         let path = out.path().join("dice.html");
         out.commit().map_err(cannot_write)?;
-        notice(&format!("dice page: {}", path.display()));
+        wrote("dice page", &path);
     }
     Ok(())
 }

@@ -3,19 +3,21 @@
 //! are `dicelens::report::dist`'s.
 
 use super::eval::SheetFlags;
-use super::flags::TablesFlag;
+use super::flags::{rule_sets_help, TablesFlag};
 use super::tables::TERMINAL;
-use super::{print_stdout, CliError};
+use super::{print_stdout, wrote, CliError};
 use dicelens::output::prepare_file;
 use dicelens::position::Position;
 use dicelens::report::dist::{csv, summary, svg_chart};
 use dicelens::report::eval::sheet_heading;
+use dicelens::rules::RuleSet;
 use dicelens::solve::distribution::FinalDist;
 use dicelens::tables::{load_dist, table_dir};
 use std::path::PathBuf;
 
 /// The flags of `dicelens dist`.
 #[derive(clap::Args, Clone, Debug)]
+#[command(mut_arg("rules", |arg| arg.help(rule_sets_help("Rule set", RuleSet::ALL.into_iter().map(RuleSet::name)))))]
 pub struct Args {
     #[command(flatten)]
     sheet: SheetFlags,
@@ -57,8 +59,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         summary(&final_dist, &heading)
     })?;
     // Put in place once the summary is printed (a run that fails leaves the earlier chart).
-    match chart {
-        Some(chart) => chart.commit().map_err(CliError::failure),
-        None => Ok(()),
+    if let (Some(chart), Some(path)) = (chart, &args.svg) {
+        chart.commit().map_err(CliError::failure)?;
+        wrote("chart", path);
     }
+    Ok(())
 }

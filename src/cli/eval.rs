@@ -2,7 +2,7 @@
 //! best: expected final score for a solitaire position, expected match points with opponents.
 //! The position is checked by `dicelens::position`; the output is `dicelens::report::eval`'s.
 
-use super::flags::TablesFlag;
+use super::flags::{rule_sets_help, TablesFlag};
 use super::tables::TERMINAL;
 use super::{print_stdout, CliError};
 use dicelens::evaluate::{evaluate, JambQuestion, Question, Subject};
@@ -13,12 +13,13 @@ use dicelens::position::{
 use dicelens::rate::OracleSpec;
 use dicelens::report::eval as report;
 use dicelens::rules::jamb::{JambRules, JambSheet};
+use dicelens::rules::GameRules;
 use dicelens::solve::match_points::Method;
 
 /// The sheet flags of `eval` and `dist` (values are checked by `dicelens::position`).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SheetFlags {
-    /// Rule set: yahtzee (default), yahtzee-free, yahtzee-kurnik, yatzy.
+    /// Rule set (the rule sets each command takes are listed by its help).
     #[arg(long)]
     pub rules: Option<String>,
     /// Filled boxes, comma-separated YGN codes (Y0/Y50 for the Yahtzee box), `-` for none (an
@@ -53,6 +54,7 @@ impl SheetFlags {
 
 /// The flags of `dicelens eval`.
 #[derive(clap::Args, Clone, Debug)]
+#[command(mut_arg("rules", |arg| arg.help(rule_sets_help("Rule set", GameRules::all().map(GameRules::name)))))]
 pub struct Args {
     #[command(flatten)]
     sheet: SheetFlags,

@@ -7,7 +7,7 @@ use super::CliError;
 use dicelens::corpus::{log_paths, InputFormat};
 use dicelens::rate::OracleSpec;
 use dicelens::rules::GameRules;
-use dicelens_parsers::ReadOptions;
+use dicelens_parsers::{Format, ReadOptions};
 use std::fmt::Display;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -36,12 +36,23 @@ pub fn not_at_least(flag: &str, what: &str, least: impl Display, got: impl Displ
     )
 }
 
+/// Parses `--min-games`: a whole number of games, at least 1 (a leaderboard of players with
+/// no game means nothing).
+pub fn parse_min_games(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("expected a number of games of at least 1, got 0".to_string()),
+        Ok(games) => Ok(games),
+        Err(_) => Err(format!(
+            "expected a number of games of at least 1, got {text:?}"
+        )),
+    }
+}
+
 /// The log files of a run, and `--byte-range` to read the games of part of one.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct LogFiles {
-    /// Log files (YGN, Verhoeff, JSONL, CSV, yatzy-solver; gzip or zstd compressed or not),
-    /// directories of them, or `-` for standard input.
-    #[arg(required = true)]
+    /// The log files, directories of them, or `-` for standard input.
+    #[arg(required = true, help = log_files_help())]
     pub files: Vec<PathBuf>,
     /// Only the games of the one FILE that begin in this byte range (END exclusive), as
     /// Hadoop input splits: adjacent ranges hold every game once. Not with a directory (a
@@ -108,17 +119,36 @@ pub struct TablesFlag {
     pub tables: Option<PathBuf>,
 }
 
-/// How log files are found and read: `--format`, `--columns` (CSV) and `--glob` (directories).
+/// How log files are read: `--format` and `--columns` (CSV), for a command of one file
+/// (`validate`) as for those of many ([`FormatFlag`]).
 #[derive(clap::Args, Clone, Debug, Default)]
-pub struct FormatFlag {
-    /// Input format: auto (recognised per file), ygn, verhoeff, jsonl, csv or yatzy-solver.
-    /// gzip and zstd files are decompressed whatever the format (recognised by content).
-    #[arg(long, default_value = "auto", value_name = "FORMAT")]
+pub struct ReadFlags {
+    /// Input format (`auto`: recognised per file, or one of the formats the parsers read).
+    #[arg(long, default_value = "auto", value_name = "FORMAT", help = input_format_help())]
     pub format: InputFormat,
     /// CSV tables: the header names of the columns, where they differ from the documented
     /// ones (docs/formats/csv.md), e.g. `game=match_id,box=category`.
     #[arg(long, value_name = "NAME=HEADER,...")]
     pub columns: Option<String>,
+}
+
+impl ReadFlags {
+    /// The readers' settings (`--columns`).
+    pub fn read_options(&self) -> Result<ReadOptions, CliError> {
+        let mut options = ReadOptions::default();
+        if let Some(text) = &self.columns {
+            options.csv.columns = dicelens_parsers::csv::parse_columns(text)
+                .map_err(|why| CliError::flag("--columns", why))?;
+        }
+        Ok(options)
+    }
+}
+
+/// How log files are found and read: [`ReadFlags`], and `--glob` for the directories given.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct FormatFlag {
+    #[command(flatten)]
+    pub read: ReadFlags,
     /// Directories given are walked recursively for their files (sorted by path); with
     /// --glob, only the files whose path below the directory matches (repeatable, e.g.
     /// `--glob '*.ygn.gz'`). Files given by name are always read.
@@ -129,12 +159,7 @@ pub struct FormatFlag {
 impl FormatFlag {
     /// The readers' settings (`--columns`).
     pub fn read_options(&self) -> Result<ReadOptions, CliError> {
-        let mut options = ReadOptions::default();
-        if let Some(text) = &self.columns {
-            options.csv.columns = dicelens_parsers::csv::parse_columns(text)
-                .map_err(|why| CliError::flag("--columns", why))?;
-        }
-        Ok(options)
+        self.read.read_options()
     }
 
     /// The log files `inputs` name: directories walked (see [`log_paths`]), `-` for standard
@@ -142,6 +167,45 @@ impl FormatFlag {
     pub fn paths(&self, inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
         log_paths(inputs, &self.glob).map_err(|why| CliError::flag("--glob", why))
     }
+}
+
+/// The help of `--format` for input: every format the parsers read ([`Format::ALL`]).
+fn input_format_help() -> String {
+    format!(
+        "Input format: auto (recognised per file), {}. gzip and zstd files are decompressed \
+         whatever the format (recognised by content)",
+        Format::list(&Format::ALL)
+    )
+}
+
+/// The help of a list of log files: every format the parsers read ([`Format::ALL`]).
+pub fn log_files_help() -> String {
+    format!(
+        "Log files ({}; gzip or zstd compressed or not), directories of them, or `-` for \
+         standard input",
+        Format::list(&Format::ALL)
+    )
+}
+
+/// The help of an output format's flag (`convert --to`, `simulate --format`): the formats
+/// games are written in ([`Format::WRITTEN`]).
+pub fn output_format_help() -> String {
+    format!("Output format: {}", Format::list(&Format::WRITTEN))
+}
+
+/// The names of `rules` as a sentence lists them, the first marked as the default.
+pub fn rule_sets_help(what: &str, rules: impl Iterator<Item = &'static str>) -> String {
+    let names: Vec<String> = rules
+        .enumerate()
+        .map(|(i, name)| {
+            if i == 0 {
+                format!("{name} (default)")
+            } else {
+                name.to_string()
+            }
+        })
+        .collect();
+    format!("{what}: {}", names.join(", "))
 }
 
 /// Which of the games read are rated: `--rules`, `--include-unfinished`.
@@ -164,7 +228,7 @@ impl GameFilter {
         range: Option<Range<u64>>,
     ) -> Result<dicelens::pipeline::Options, CliError> {
         Ok(dicelens::pipeline::Options {
-            format: format.format,
+            format: format.read.format,
             read: format.read_options()?,
             range,
             replay: dicelens::replay::ReplayOptions {
@@ -217,6 +281,16 @@ own games (docs/oracles.md).";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn min_games_is_at_least_one() {
+        assert_eq!(parse_min_games("1"), Ok(1));
+        assert_eq!(parse_min_games("500"), Ok(500));
+        for text in ["0", "-1", "x", ""] {
+            let error = parse_min_games(text).unwrap_err();
+            assert!(error.contains("at least 1"), "{text}: {error}");
+        }
+    }
 
     #[test]
     fn byte_ranges_are_start_colon_end_of_one_file() {

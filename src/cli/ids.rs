@@ -92,7 +92,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let files = args.format.paths(&args.logs.files)?;
     let read = game_ids(
         &files,
-        args.format.format,
+        args.format.read.format,
         &options,
         range,
         |id| csv.id(id),

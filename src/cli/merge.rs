@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long)]
     pub out: PathBuf,
     /// Least games for a player to be on the leaderboard.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = super::flags::parse_min_games)]
     pub min_games: u64,
     #[command(flatten)]
     pub leaderboard: LeaderboardFlags,

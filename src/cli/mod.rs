@@ -77,6 +77,12 @@ pub fn print_stdout(text: &str) -> Result<(), CliError> {
     }
 }
 
+/// Says on stderr where a command put what it wrote, in the one wording every command uses:
+/// `dicelens: WHAT written to PATH` (a directory of reports, a page, a chart, a corpus).
+pub fn wrote(what: &str, path: &std::path::Path) {
+    notice(&format!("{what} written to {}", path.display()));
+}
+
 /// Prints a notice line on stderr. A failed write (stderr closed, a full disk, a reader gone)
 /// is ignored: a notice is never worth a panic, and the exit code says how the run went.
 pub fn notice(message: &str) {

@@ -7,8 +7,8 @@
 //! analysis).
 
 use super::analyze::Bar;
-use super::flags::{FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
-use super::{print_stdout, CliError, Required};
+use super::flags::{log_files_help, FormatFlag, GameFilter, OracleFlag, StrictFlag, TablesFlag};
+use super::{print_stdout, wrote, CliError, Required};
 use dicelens::output::{make_dir, prepare_file};
 use dicelens::pipeline::Options;
 use dicelens::report::player as page;
@@ -20,8 +20,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The player's name, as in the logs.
     pub name: String,
-    /// Log files (YGN, Verhoeff, JSONL).
-    #[arg(conflicts_with = "from")]
+    /// The log files, directories of them, or `-` for standard input.
+    #[arg(conflicts_with = "from", help = log_files_help())]
     pub files: Vec<PathBuf>,
     /// Read DIR/aggregates.json of an earlier `analyze` instead of log files.
     #[arg(long, value_name = "DIR")]
@@ -31,7 +31,7 @@ pub struct Args {
     pub out: PathBuf,
     /// Least games for a player to be on the leaderboard, whose best tenth the player is
     /// compared with.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = super::flags::parse_min_games)]
     pub min_games: u64,
     #[command(flatten)]
     pub format: FormatFlag,
@@ -106,5 +106,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         print_stdout(&page::text(&report))?;
     }
     // Put in place once the report is printed (a run that fails leaves the earlier page).
-    html.commit().map_err(CliError::failure)
+    html.commit().map_err(CliError::failure)?;
+    wrote("player page", &path);
+    Ok(())
 }

@@ -1,9 +1,9 @@
 //! `dicelens simulate`: a synthetic corpus of players with known skill, and its ground truth
 //! (both replaced only once both are written).
 
-use super::flags::{not_at_least, not_between};
+use super::flags::{not_at_least, not_between, output_format_help, rule_sets_help};
 use super::tables::TERMINAL;
-use super::{notice, CliError};
+use super::{notice, wrote, CliError};
 use dicelens::output::{commit_all, Finished, PendingFile};
 use dicelens::report::simulate::{jamb_truth_csv, one_column_truth_csv};
 use dicelens::rules::jamb::JambRules;
@@ -33,8 +33,8 @@ pub const DEFAULT_PLAYERS: usize = 10;
 /// `dicelens simulate` flags.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// Rule set of the games (a Yahtzee rule set, or jamb-4 / jamb-5).
-    #[arg(long, default_value = "yahtzee")]
+    /// Rule set of the games.
+    #[arg(long, default_value = "yahtzee", help = rule_sets_help("Rule set of the games", GameRules::all().map(GameRules::name)))]
     pub rules: GameRules,
     /// Jamb only: the strategies the players play, comma-separated, taken in turn (player 1
     /// the first, player 2 the second, ...): rnd, p1, p2, pb, ms (the published strategies),
@@ -55,8 +55,8 @@ pub struct Args {
     /// Random seed: the same seed gives the same bytes.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output format: ygn, jsonl, csv or verhoeff.
-    #[arg(long, default_value = "ygn")]
+    /// The format the games are written in.
+    #[arg(long, default_value = "ygn", value_name = "FORMAT", value_parser = Format::parse_written, help = output_format_help())]
     pub format: Format,
     /// A loaded die: FACE (1 to 6) comes up with probability P (strictly between 0 and 1), the
     /// other faces share the rest equally, e.g. `6:0.2`. Default: fair dice.
@@ -170,12 +170,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.players,
         ));
     }
-    if format == Format::YatzySolver {
-        return Err(CliError::flag(
-            "--format",
-            "yatzy-solver logs are read, not written: use ygn, jsonl, csv or verhoeff",
-        ));
-    }
     if format == Format::Verhoeff
         && (args.seats != 1 || args.players != 1 || rules != RuleSet::YahtzeeFree)
     {
@@ -215,12 +209,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let csv = one_column_truth_csv(players, &truth);
     let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
-        "simulated {} {rules} games of {} seat(s) among {} players: {} ({format}), ground truth {truth}",
-        args.games,
-        args.seats,
-        args.players,
-        args.out.display(),
+        "simulated {} {rules} games of {} seat(s) among {} players ({format})",
+        args.games, args.seats, args.players,
     ));
+    say_written(&args.out, truth.as_deref());
     Ok(())
 }
 
@@ -228,7 +220,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 /// gives each player's strategy, games and mean final total.
 fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     let format = args.format;
-    if matches!(format, Format::Verhoeff | Format::YatzySolver) {
+    if format == Format::Verhoeff {
         return Err(CliError::flag(
             "--format",
             "Jamb games are written as ygn, jsonl or csv",
@@ -262,14 +254,14 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     let csv = jamb_truth_csv(&cast.players, &truth);
     let truth = commit_with_truth(out, &args.out, &csv)?;
     notice(&format!(
-        "simulated {} {} games of {} seat(s) among {} players ({}): {} ({format}), truth {truth}",
+        "simulated {} {} games of {} seat(s) among {} players ({}) ({format})",
         args.games,
         rules.name,
         args.seats,
         cast.players.len(),
         cast.strategies.join(", "),
-        args.out.display(),
     ));
+    say_written(&args.out, truth.as_deref());
     Ok(())
 }
 
@@ -293,13 +285,13 @@ fn write_corpus(args: &Args, simulation: &Simulation) -> Result<(Finished, Truth
 }
 
 /// Writes the ground truth `csv` beside the corpus `path` ([`truth_path`]), then puts the
-/// corpus `out` and its truth in place together, once both are written; says where the truth
-/// went. A corpus written to something that is not a regular file (a device such as
-/// `/dev/null`, a FIFO) gets no truth file: none is made beside a device.
-fn commit_with_truth(out: Finished, path: &Path, csv: &str) -> Result<String, CliError> {
+/// corpus `out` and its truth in place together, once both are written; returns where the
+/// truth went. A corpus written to something that is not a regular file (a device such as
+/// `/dev/null`, a FIFO) gets no truth file (`None`): none is made beside a device.
+fn commit_with_truth(out: Finished, path: &Path, csv: &str) -> Result<Option<PathBuf>, CliError> {
     if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
         commit_all(vec![out]).map_err(CliError::failure)?;
-        return Ok("not written (the output is not a regular file)".to_string());
+        return Ok(None);
     }
     let truth_file = truth_path(path);
     let mut truth_out = PendingFile::create(&truth_file).map_err(CliError::failure)?;
@@ -308,5 +300,14 @@ fn commit_with_truth(out: Finished, path: &Path, csv: &str) -> Result<String, Cl
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", truth_file.display())))?;
     let truth_out = truth_out.finish().map_err(CliError::failure)?;
     commit_all(vec![out, truth_out]).map_err(CliError::failure)?;
-    Ok(truth_file.display().to_string())
+    Ok(Some(truth_file))
+}
+
+/// Says where the corpus and its ground truth (`None`: not written) went.
+fn say_written(corpus: &Path, truth: Option<&Path>) {
+    wrote("games", corpus);
+    match truth {
+        Some(truth) => wrote("ground truth", truth),
+        None => notice("ground truth not written (the output is not a regular file)"),
+    }
 }

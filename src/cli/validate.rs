@@ -7,9 +7,9 @@
 //!
 //! Exit codes: 0 legal, 1 illegal (a rule broken, or a syntax error in the game), 2 usage error.
 
-use super::flags::{FormatFlag, OracleFlag, TablesFlag};
+use super::flags::{OracleFlag, ReadFlags, TablesFlag};
 use super::tables::TERMINAL;
-use super::{notice, print_stdout, CliError};
+use super::{print_stdout, wrote, CliError};
 use dicelens::output::{make_dir, prepare_file, Finished};
 use dicelens::report::game;
 use dicelens::report::validate::ValidateReport;
@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     game: Option<String>,
     #[command(flatten)]
-    format: FormatFlag,
+    format: ReadFlags,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(page) = page {
         let path = page.path().to_path_buf();
         page.commit().map_err(CliError::failure)?;
-        notice(&format!("game page: {}", path.display()));
+        wrote("game page", &path);
     }
     match report.illegal() {
         Some(why) => Err(CliError::failure(why)),

@@ -293,9 +293,11 @@ td.unfair, p.unfair { color: #b0302a; font-weight: 600; }
 td.fair, p.fair { color: #2f7a3d; }
 .group h3 { margin: 4px 0 2px; font-size: 17px; }
 .group h4 { margin: 14px 0 0; font-size: 15px; }
+table.groups { font-size: 13px; }
+table.groups th, table.groups td { padding: 4px 5px; }
 table.groups th { white-space: normal; vertical-align: bottom; }
-table.groups td:first-child { white-space: nowrap; }
-.table-wrap { overflow-x: auto; }
+table.groups td:first-child { overflow-wrap: anywhere; }
+.table-wrap { overflow-x: auto; max-width: 100%; }
 .group p.verdict { margin: 2px 0 6px; }
 svg.chart .band { fill: #d5dbe4; }
 svg.chart .expected { stroke: #333a48; stroke-width: 2; fill: none; }

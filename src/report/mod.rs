@@ -47,6 +47,8 @@ pub mod validate;
 use crate::output::OutputDir;
 pub use crate::output::WriteError;
 pub use crate::rate::Unit;
+use crate::rate::{describe_present, Present};
+use crate::rules::GameRules;
 use crate::store::summary::SummaryFile;
 pub use csv::players_csv;
 pub(crate) use csv::{leaderboard_csv, rounds_csv};
@@ -97,6 +99,34 @@ impl<'a> AnalysisFiles<'a> {
     pub fn leaderboards(&self) -> Vec<Leaderboard<'a>> {
         leaderboards(self.aggregates, self.min_games)
     }
+
+    /// The oracle as the outputs name it: only the parts the analysis's games have
+    /// ([`oracle_shown`]); `summary.json` keeps the whole description.
+    pub fn oracle(&self) -> String {
+        oracle_shown(&self.summary_file.oracle, self.aggregates)
+    }
+}
+
+/// The oracle `description` naming only the parts the games of `aggregates` have
+/// ([`describe_present`]): one-column games of several players rated in match points, and
+/// one-column games rated in points (one-player games, under a match-point oracle).
+pub fn oracle_shown(description: &str, aggregates: &Parts) -> String {
+    let one_column_in = |unit: Unit| {
+        aggregates.parts().any(|(key, part)| {
+            key.unit == unit
+                && part
+                    .rule_sets
+                    .keys()
+                    .any(|name| !matches!(name.parse(), Ok(GameRules::Jamb(_))))
+        })
+    };
+    describe_present(
+        description,
+        Present {
+            several: one_column_in(Unit::MatchPoints),
+            one_player: one_column_in(Unit::Points),
+        },
+    )
 }
 
 /// Writes every output file of an analysis into `out` (put in place by its commit):
@@ -117,11 +147,12 @@ pub fn write_analysis(out: &mut OutputDir, files: &AnalysisFiles) -> Result<(), 
             &format!("{}\n{rows}", crate::store::games::GAME_COLUMNS),
         )?;
     }
+    let oracle = files.oracle();
     let html = html::report_html(&html::ReportInput {
         aggregates,
         boards: &boards,
         summary: files.summary,
-        oracle: &files.summary_file.oracle,
+        oracle: &oracle,
         thresholds: files.summary_file.thresholds_by_unit(),
         min_games: files.min_games,
     });
@@ -143,6 +174,7 @@ pub(crate) fn write_player_pages(
 ) -> Result<(), WriteError> {
     let paths = player_pages(boards);
     let no_pages = BTreeSet::new();
+    let oracle = files.oracle();
     for board in boards {
         let games = board.part.games;
         let source = format!(
@@ -157,7 +189,7 @@ pub(crate) fn write_player_pages(
             board.part,
             &board.ranked,
             files.min_games,
-            files.summary_file.oracle.clone(),
+            oracle.clone(),
             source,
             board.unit,
         );
@@ -187,9 +219,10 @@ fn screened_players<'a>(boards: &[Leaderboard<'a>]) -> Vec<Screened<'a>> {
 /// The page of a game rated again ([`crate::pipeline::rate_games_with_ids`]) by the oracle
 /// described as `oracle`: the report `validate` gives, as `games/<file>` shows it.
 pub fn game_page(rated: &GameRatedAgain, oracle: &str) -> String {
+    let present = Present::of_game(rated.replayed.rules, rated.replayed.seats);
     let rating = validate::Rating {
         spec: rated.spec,
-        oracle: Some(oracle.to_string()),
+        oracle: Some(describe_present(oracle, present)),
         unit: rated.unit,
         thresholds: rated.thresholds,
         not_rated: rated.not_rated.clone(),

@@ -171,30 +171,86 @@ pub fn y_axis(out: &mut String, y: Scale, top: f64, step: f64, title: &str) {
 /// Horizontal grid lines, y ticks and their labels for a value axis `bottom..=top` by `step`
 /// (`bottom` a multiple of `step`).
 pub fn y_axis_from(out: &mut String, y: Scale, bottom: f64, top: f64, step: f64, title: &str) {
-    let decimals = step_decimals(step);
+    // Large values are labelled in thousands or millions (the title says so), so that the
+    // labels stay short; the title is moved left of the longest label.
+    let (divisor, in_units) = label_scale(bottom.abs().max(top.abs()), step);
+    let decimals = step_decimals(step / divisor);
+    let title = match in_units {
+        Some(units) => format!("{title}, in {units}"),
+        None => title.to_string(),
+    };
     let ticks = ((top - bottom) / step).round().max(0.0) as usize;
+    let labels: Vec<(f64, String)> = (0..=ticks)
+        .map(|i| {
+            let v = bottom + step * i as f64;
+            (v, fixed(v / divisor, decimals))
+        })
+        .collect();
     out.push_str("<g class=\"y-axis\">\n");
-    for i in 0..=ticks {
-        let v = bottom + step * i as f64;
-        let py = px(y.at(v));
+    for (v, label) in &labels {
+        let py = px(y.at(*v));
         let _ = writeln!(
             out,
             "<path class=\"grid\" d=\"M{} {py}H{}\"/><text x=\"{}\" y=\"{py}\" dy=\"4\" \
-             text-anchor=\"end\">{}</text>",
+             text-anchor=\"end\">{label}</text>",
             px(LEFT),
             px(RIGHT),
             px(LEFT - 8.0),
-            fixed(v, decimals)
         );
     }
+    let longest = labels.iter().map(|(_, l)| l.len()).max().unwrap_or(0);
+    let x = fixed(title_x(longest), 0);
     let mid = px((y.p0 + y.p1) / 2.0);
     let _ = writeln!(
         out,
-        "<text class=\"axis-title\" x=\"18\" y=\"{mid}\" text-anchor=\"middle\" \
-         transform=\"rotate(-90 18 {mid})\">{}</text>",
-        escape(title)
+        "<text class=\"axis-title\" x=\"{x}\" y=\"{mid}\" text-anchor=\"middle\" \
+         transform=\"rotate(-90 {x} {mid})\">{}</text>",
+        escape(&title)
     );
     out.push_str("</g>\n");
+}
+
+/// Width of a character of a tick label (13px digits), with some room.
+const LABEL_CHAR_WIDTH: f64 = 8.0;
+
+/// Where the y axis's title (turned upright, about 18px wide) is centred when its longest tick
+/// label has `chars` characters: at x 18, or left of the label when it is longer.
+fn title_x(chars: usize) -> f64 {
+    let label_left = LEFT - 8.0 - LABEL_CHAR_WIDTH * chars as f64;
+    (label_left - 10.0).clamp(9.0, 18.0).floor()
+}
+
+/// How a value axis reaching `most` (its largest magnitude) by `step` is labelled: the divisor
+/// of its values and the units it names. As they stand below 10,000 or when the labels have at
+/// most five characters, else in the thousands, millions or billions whose labels are
+/// shortest.
+fn label_scale(most: f64, step: f64) -> (f64, Option<&'static str>) {
+    let length = |divisor: f64| {
+        // A step below a thousandth of the unit needs more decimals than a label has room
+        // for (and `step_decimals` would take it for 0).
+        if step / divisor < 1e-3 {
+            return usize::MAX;
+        }
+        let digits = format!("{:.0}", (most / divisor).floor()).len();
+        match step_decimals(step / divisor) {
+            0 => digits,
+            d => digits + 1 + d,
+        }
+    };
+    let scales = [
+        (1.0, None),
+        (1_000.0, Some("thousands")),
+        (1_000_000.0, Some("millions")),
+        (1_000_000_000.0, Some("billions")),
+    ];
+    if most < 10_000.0 || length(1.0) <= 5 {
+        return scales[0];
+    }
+    scales
+        .into_iter()
+        .skip(1)
+        .min_by_key(|&(divisor, _)| length(divisor))
+        .unwrap_or(scales[0])
 }
 
 /// The axis lines of a plot area.
@@ -334,4 +390,36 @@ pub fn legend(out: &mut String, items: &[LegendItem], y: f64) {
         x += w;
     }
     out.push_str("</g>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tick labels stay short: large values are labelled in thousands or millions, and the
+    /// title is left of the longest label.
+    #[test]
+    fn y_labels_are_short_and_clear_of_the_title() {
+        assert_eq!(label_scale(9_999.0, 1.0), (1.0, None));
+        assert_eq!(label_scale(0.25, 0.05), (1.0, None));
+        assert_eq!(label_scale(0.004, 0.0001), (1.0, None));
+        assert_eq!(label_scale(125_000.0, 500.0), (1_000.0, Some("thousands")));
+        assert_eq!(
+            label_scale(2_400_000.0, 200_000.0),
+            (1_000_000.0, Some("millions"))
+        );
+        let mut out = String::new();
+        let y = Scale {
+            d0: 124_000.0,
+            d1: 125_000.0,
+            p0: 250.0,
+            p1: 20.0,
+        };
+        y_axis_from(&mut out, y, 124_000.0, 125_000.0, 500.0, "dice (count)");
+        assert!(out.contains(">124.5</text>"), "{out}");
+        assert!(out.contains(">dice (count), in thousands</text>"), "{out}");
+        assert_eq!(title_x(5), 18.0);
+        assert!(title_x(6) < 18.0);
+        assert!(title_x(6) + 9.0 <= LEFT - 8.0 - 6.0 * LABEL_CHAR_WIDTH);
+    }
 }

@@ -4,6 +4,7 @@
 //! `report::player` renders as text, JSON and HTML.
 
 use crate::aggregate::{Aggregates, PartKey, Parts, PlayerStats};
+use crate::corpus::LogFile;
 use crate::output::check_complete;
 use crate::pipeline::{analyze, AnalyzeError, Options, Progress};
 use crate::ranking::leaderboard;
@@ -11,6 +12,7 @@ use crate::report::player::{PlayerReport, Population};
 use crate::store::summary::SummaryFile;
 use crate::workflow::{Required, RequiredError};
 use crate::worst::WorstDecisions;
+use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -120,6 +122,12 @@ pub fn player(
             required,
             named,
         } => {
+            // A name no game holds fails before the corpus is rated (minutes on a large one).
+            if let Some(names) = players_named(files, options) {
+                if !names.is_empty() && !names.contains(name) {
+                    return Err(unknown(name, names.iter()));
+                }
+            }
             let mut worst = WorstDecisions::of_player(name);
             let analysis =
                 analyze(files, options, &mut worst, progress).map_err(PlayerError::Analyze)?;
@@ -146,7 +154,10 @@ pub fn player(
         .collect();
     parts.sort_by_key(|(_, _, stats)| std::cmp::Reverse(stats.games));
     let Some(&(key, part, stats)) = parts.first() else {
-        return Err(unknown(name, &aggregates));
+        return Err(unknown(
+            name,
+            aggregates.parts().flat_map(|(_, part)| part.players.keys()),
+        ));
     };
     let unit = key.unit;
     for (other, _, theirs) in parts.iter().skip(1) {
@@ -162,6 +173,7 @@ pub fn player(
         ));
     }
     let board = leaderboard(part, min_games);
+    let oracle = crate::report::oracle_shown(&oracle, &aggregates);
     let population = Population::new(part, &board, min_games, oracle, source, unit);
     drop(board);
     let stats = stats.clone();
@@ -205,13 +217,37 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The error for an unknown player: the closest names (by edit distance, then name).
-fn unknown(name: &str, aggregates: &Parts) -> PlayerError {
-    let mut names: Vec<(usize, &String)> = aggregates
-        .parts()
-        .flat_map(|(_, part)| part.players.keys())
-        .map(|n| (distance(name, n), n))
-        .collect();
+/// The names of the players of every game the log `files` hold, read without replaying or
+/// rating them (files that cannot be opened are passed over: the run reports them). `None`
+/// when a file cannot be read twice (standard input, a FIFO): the names are then only known
+/// once the games are rated.
+fn players_named(files: &[PathBuf], options: &Options) -> Option<BTreeSet<String>> {
+    let regular = |path: &PathBuf| std::fs::metadata(path).is_ok_and(|meta| meta.is_file());
+    if !files.iter().all(regular) {
+        return None;
+    }
+    let mut names = BTreeSet::new();
+    for path in files {
+        let Ok(file) = LogFile::open_with(path, options.format.fixed(), &options.read) else {
+            continue;
+        };
+        file.for_each_game_in(options.range.clone(), |game| {
+            if let Ok(game) = game {
+                for player in &game.players {
+                    if !names.contains(player) {
+                        names.insert(player.clone());
+                    }
+                }
+            }
+        });
+    }
+    Some(names)
+}
+
+/// The error for an unknown player among the players `known`: the closest names (by edit
+/// distance, then name).
+fn unknown<'a>(name: &str, known: impl Iterator<Item = &'a String>) -> PlayerError {
+    let mut names: Vec<(usize, &String)> = known.map(|n| (distance(name, n), n)).collect();
     names.sort();
     names.dedup();
     let closest: Vec<&str> = names
@@ -239,7 +275,7 @@ mod tests {
 
     #[test]
     fn an_unknown_player_in_an_empty_input() {
-        let why = unknown("ann", &Parts::default()).to_string();
+        let why = unknown("ann", std::iter::empty()).to_string();
         assert_eq!(why, "no player 'ann': the input has no rated player");
     }
 }

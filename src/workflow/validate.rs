@@ -5,7 +5,9 @@
 
 use crate::corpus::LogFile;
 use crate::pipeline::OracleRegistry;
-use crate::rate::{rate_game, FamilyCache, Oracle, OracleSpec, Rated, Thresholds};
+use crate::rate::{
+    describe_present, rate_game, FamilyCache, Oracle, OracleSpec, Present, Rated, Thresholds,
+};
 use crate::replay::{replay, ReplayOptions, Replayed, Skip};
 use crate::report::validate::{error_game_id, Rating, ValidateReport};
 use crate::tables::Progress;
@@ -196,7 +198,10 @@ fn rate(
         }
     }
     let oracle = tables.oracle();
-    rating.oracle = Some(oracle.describe());
+    rating.oracle = Some(describe_present(
+        &oracle.describe(),
+        Present::of_game(replayed.rules, replayed.seats),
+    ));
     // The oracle that rates the game says its unit (a Jamb game is rated in points whatever
     // the spec says of one-column games of several players).
     rating.unit = oracle.unit(replayed.rules, replayed.seats);

@@ -150,6 +150,7 @@ fn round_trip_through_every_format() {
 fn without_provenance(mut g: GameRecord) -> GameRecord {
     g.provenance.file.clear();
     g.provenance.line = 0;
+    g.provenance.result_line = None;
     for t in &mut g.turns {
         t.line = 0;
     }

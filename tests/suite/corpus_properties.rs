@@ -46,6 +46,7 @@ fn decisions(game: &GameRecord) -> Result<Vec<Decision>, String> {
 fn bare(mut g: GameRecord) -> GameRecord {
     g.provenance.file.clear();
     g.provenance.line = 0;
+    g.provenance.result_line = None;
     g.turns.iter_mut().for_each(|t| {
         t.line = 0;
         t.total_before = None;

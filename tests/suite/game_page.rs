@@ -69,7 +69,7 @@ fn validate_page(
     let report: Value = serde_json::from_slice(&out.stdout).expect("validate --json");
     let page = pages.join(file_name(id));
     assert!(
-        text(&out.stderr).contains(&format!("game page: {}", page.display())),
+        text(&out.stderr).contains(&format!("game page written to {}", page.display())),
         "the page's path on stderr: {}",
         text(&out.stderr)
     );

@@ -42,6 +42,7 @@ mod reliability_parsers;
 mod reliability_second_pass;
 mod replay;
 mod report_html;
+mod rough_edges;
 mod screening;
 mod serve;
 mod serve_browser;

@@ -258,7 +258,7 @@ fn merge_and_player_refuse_an_analysis_that_is_not_complete() {
         (
             "no manifest",
             |dir| fs::remove_file(dir.join(MANIFEST)).unwrap(),
-            ".dicelens-outputs is missing",
+            "it has no .dicelens-outputs",
         ),
         (
             "a manifest cut short",
@@ -277,7 +277,8 @@ fn merge_and_player_refuse_an_analysis_that_is_not_complete() {
                 args.push("--partitions");
             }
             let result = run(&args, 1);
-            let named = format!("{}: not the complete output", arg(&dir));
+            // "not the complete output" (damaged), "not the output directory" (no manifest).
+            let named = format!("{}: not the ", arg(&dir));
             assert_failed(&result, 1, &[&named, says], what);
             assert!(!merged.exists(), "{what}: merge wrote {}", merged.display());
         }

@@ -41,6 +41,7 @@ pub fn jsonl_comparable(game: &GameRecord) -> GameRecord {
     let mut comparable = game.clone();
     comparable.provenance.file.clear();
     comparable.provenance.line = 0;
+    comparable.provenance.result_line = None;
     for turn in &mut comparable.turns {
         turn.line = 0;
     }
