@@ -3,7 +3,7 @@
 //! show the tables layer's notices and build progress ([`TerminalProgress`]).
 
 use super::progress::BuildShow;
-use super::{notice, print_stdout, CliError};
+use super::{notice, print_stdout, wrote, CliError};
 use dicelens::report::tables::TableLine;
 use dicelens::rules::{GameRules, RuleSet};
 use dicelens::tables::{table_dir, Progress};
@@ -65,7 +65,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         } => {
             let rules = rule_sets(&rules)?;
             let dir = table_dir(dir.tables.as_deref());
-            build(&dir, &rules, force, dist, &TERMINAL, &mut print_line).map_err(failed)
+            build(&dir, &rules, force, dist, &TERMINAL, &mut print_line).map_err(failed)?;
+            wrote("tables", &dir);
+            Ok(())
         }
         Action::Check { dir } => {
             let dir = table_dir(dir.tables.as_deref());

@@ -143,6 +143,15 @@ fn every_command_that_writes_says_where() {
             "game page",
             d.join("g").join("sim1-0000001.html"),
         ),
+        (
+            ["tables", "build", "--rules", "yahtzee-plain", "--tables"]
+                .into_iter()
+                .chain([arg(&d.join("t"))])
+                .map(String::from)
+                .collect(),
+            "tables",
+            d.join("t"),
+        ),
     ];
     for (args, what, path) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
