@@ -7,7 +7,7 @@
 //! with an error above 0.001 and 0.01.
 
 use super::flags::{not_between, TablesFlag};
-use super::tables::TERMINAL;
+use super::progress::TERMINAL;
 use super::{notice, print_stdout, CliError};
 use dicelens::report::quality::{quality as quality_report, QualitySetup};
 use dicelens::rules::RuleSet;

@@ -4,7 +4,7 @@
 
 use super::eval::SheetFlags;
 use super::flags::{rule_sets_help, TablesFlag};
-use super::tables::TERMINAL;
+use super::progress::TERMINAL;
 use super::{print_stdout, wrote, CliError};
 use dicelens::output::prepare_file;
 use dicelens::position::Position;

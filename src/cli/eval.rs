@@ -3,7 +3,7 @@
 //! The position is checked by `dicelens::position`; the output is `dicelens::report::eval`'s.
 
 use super::flags::{rule_sets_help, TablesFlag};
-use super::tables::TERMINAL;
+use super::progress::TERMINAL;
 use super::{print_stdout, CliError};
 use dicelens::evaluate::{evaluate, JambQuestion, Question, Subject};
 use dicelens::pipeline::OracleRegistry;

@@ -3,7 +3,7 @@
 //! and `--seen-ids FILE` (the ids `ids` printed for the partitions before it).
 
 use super::flags::LogFiles;
-use super::tables::TERMINAL;
+use super::progress::TERMINAL;
 use super::CliError;
 use dicelens::report::ids::IdsCsv;
 pub use dicelens::report::ids::ID_COLUMN;

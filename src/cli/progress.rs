@@ -6,7 +6,6 @@
 //! every [`BUILD_STEP_PERCENT`]; the games' line is not shown while a table builds.
 
 use super::notice;
-use super::tables::TERMINAL;
 use dicelens::files::seconds_from_env;
 use dicelens::pipeline::{MeterReading, Progress, RunMeter};
 use dicelens::report::text::{grouped, progress_done, progress_status, short_duration};
@@ -515,5 +514,34 @@ mod tests {
         let mut silent = LinePacer::new(None);
         assert!(!silent.due(t0, 0));
         assert!(!silent.due(t0 + every, 100));
+    }
+}
+
+/// The tables layer's notices on stderr (`dicelens: ...`) and its builds' progress as
+/// [`BuildShow`] shows it.
+pub struct TerminalProgress {
+    build: BuildShow,
+}
+
+/// The commands' [`TerminalProgress`].
+pub static TERMINAL: TerminalProgress = TerminalProgress {
+    build: BuildShow::new(),
+};
+
+impl dicelens::tables::Progress for TerminalProgress {
+    fn notice(&self, message: &str) {
+        notice(message);
+    }
+
+    fn build_started(&self, what: &str, unit: &str) {
+        self.build.started(what, unit);
+    }
+
+    fn build_progress(&self, done: u64, total: u64) {
+        self.build.progress(done, total);
+    }
+
+    fn build_finished(&self) {
+        self.build.finished();
     }
 }

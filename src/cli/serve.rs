@@ -40,7 +40,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
         oracle: args.oracle.oracle,
         record: args.record,
     };
-    serve(options, |address| {
+    serve(options, |address, skipped| {
+        for line in skipped {
+            super::notice(line);
+        }
+        if !skipped.is_empty() {
+            super::notice(&format!(
+                "{} games skipped, the others listed",
+                skipped.len()
+            ));
+        }
         let _ = super::print_stdout(&format!("listening on http://{address}/\n"));
     })
     .map_err(CliError::failure)

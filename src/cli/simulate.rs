@@ -2,7 +2,7 @@
 //! (both replaced only once both are written).
 
 use super::flags::{not_at_least, not_between, output_format_help, rule_sets_help};
-use super::tables::TERMINAL;
+use super::progress::TERMINAL;
 use super::{notice, wrote, CliError};
 use dicelens::output::{commit_all, Finished, PendingFile};
 use dicelens::report::simulate::{jamb_truth_csv, one_column_truth_csv};

@@ -1,12 +1,12 @@
 //! `dicelens tables build` and `dicelens tables check` (the work is
 //! `dicelens::workflow::tables`', the lines `dicelens::report::tables`'), and how the commands
-//! show the tables layer's notices and build progress ([`TerminalProgress`]).
+//! show the tables layer's notices and build progress (`progress::TERMINAL`).
 
-use super::progress::BuildShow;
-use super::{notice, print_stdout, wrote, CliError};
+use super::progress::TERMINAL;
+use super::{print_stdout, wrote, CliError};
 use dicelens::report::tables::TableLine;
 use dicelens::rules::{GameRules, RuleSet};
-use dicelens::tables::{table_dir, Progress};
+use dicelens::tables::table_dir;
 use dicelens::workflow::tables::{build, check, TablesError};
 use std::path::PathBuf;
 
@@ -39,7 +39,7 @@ enum Action {
         #[arg(long)]
         force: bool,
         /// Build the score-distribution tables instead of the expected-score ones (369 MB,
-        /// about 12 minutes to build on a 2-core machine while other work ran; an interrupted
+        /// about 70 seconds to build on an idle 2-core machine, 12 minutes on one loaded by other builds; an interrupted
         /// build resumes). Not for Jamb, which has none.
         #[arg(long)]
         dist: bool,
@@ -73,35 +73,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let dir = table_dir(dir.tables.as_deref());
             check(&dir, &TERMINAL, &mut print_line).map_err(failed)
         }
-    }
-}
-
-/// The tables layer's notices on stderr (`dicelens: ...`) and its builds' progress as
-/// [`BuildShow`] shows it.
-pub struct TerminalProgress {
-    build: BuildShow,
-}
-
-/// The commands' [`TerminalProgress`].
-pub static TERMINAL: TerminalProgress = TerminalProgress {
-    build: BuildShow::new(),
-};
-
-impl Progress for TerminalProgress {
-    fn notice(&self, message: &str) {
-        notice(message);
-    }
-
-    fn build_started(&self, what: &str, unit: &str) {
-        self.build.started(what, unit);
-    }
-
-    fn build_progress(&self, done: u64, total: u64) {
-        self.build.progress(done, total);
-    }
-
-    fn build_finished(&self) {
-        self.build.finished();
     }
 }
 

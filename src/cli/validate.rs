@@ -8,7 +8,7 @@
 //! Exit codes: 0 legal, 1 illegal (a rule broken, or a syntax error in the game), 2 usage error.
 
 use super::flags::{OracleFlag, ReadFlags, TablesFlag};
-use super::tables::TERMINAL;
+use super::progress::TERMINAL;
 use super::{print_stdout, wrote, CliError};
 use dicelens::output::{make_dir, prepare_file, Finished};
 use dicelens::report::game;

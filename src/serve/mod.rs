@@ -91,9 +91,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Serves until the process is stopped; `listening` is told the address once the socket is
-/// bound (before the first request is answered).
-pub fn serve(options: ServeOptions, listening: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+/// bound (before the first request is answered), with a line per game of the logs that could
+/// not be read (file, line, game and what was expected: the board lists the others).
+pub fn serve(
+    options: ServeOptions,
+    listening: impl FnOnce(SocketAddr, &[String]),
+) -> Result<(), ServeError> {
     let mut games = Vec::new();
+    let mut skipped = Vec::new();
     let mut reports = Vec::new();
     for input in &options.inputs {
         if input.is_dir() {
@@ -108,10 +113,10 @@ pub fn serve(options: ServeOptions, listening: impl FnOnce(SocketAddr)) -> Resul
             let root = input
                 .canonicalize()
                 .map_err(|e| ServeError(format!("{}: {e}", input.display())))?;
-            add_analysis_games(&mut games, &games_csv)?;
+            add_analysis_games(&mut games, &mut skipped, &games_csv)?;
             reports.push(root);
         } else {
-            add_log_games(&mut games, input, None)?;
+            add_log_games(&mut games, &mut skipped, input, None)?;
         }
     }
     if let Some(dir) = &options.record {
@@ -143,7 +148,7 @@ pub fn serve(options: ServeOptions, listening: impl FnOnce(SocketAddr)) -> Resul
         let address = listener
             .local_addr()
             .map_err(|e| ServeError(format!("cannot listen on {}: {e}", options.address)))?;
-        listening(address);
+        listening(address, &skipped);
         axum::serve(listener, router(app))
             .await
             .map_err(|e| ServeError(format!("the server stopped: {e}")))
@@ -542,15 +547,19 @@ fn summary_of(record: &GameRecord, source: &str) -> GameSummary {
 /// each once.
 fn add_log_games(
     games: &mut Vec<GameEntry>,
+    skipped: &mut Vec<String>,
     path: &Path,
     only: Option<&BTreeSet<u64>>,
 ) -> Result<(), ServeError> {
-    let file =
-        LogFile::open(path, None).map_err(|e| ServeError(format!("{}: {e}", path.display())))?;
+    let file = LogFile::open(path, None).map_err(|e| ServeError(e.to_string()))?;
     let name = file.name().to_string();
     file.for_each_game(|game| {
-        let Ok(record) = game else {
-            return;
+        let record = match game {
+            Ok(record) => record,
+            Err(e) => {
+                skipped.push(format!("{name}: a game skipped: {e}"));
+                return;
+            }
         };
         if only.is_some_and(|only| !only.contains(&content_hash(record).0)) {
             return;
@@ -567,7 +576,11 @@ fn add_log_games(
 }
 
 /// Adds the games an analysis directory rated (its `games.csv`), read from their logs.
-fn add_analysis_games(games: &mut Vec<GameEntry>, games_csv: &Path) -> Result<(), ServeError> {
+fn add_analysis_games(
+    games: &mut Vec<GameEntry>,
+    skipped: &mut Vec<String>,
+    games_csv: &Path,
+) -> Result<(), ServeError> {
     let mut logs: Vec<(PathBuf, BTreeSet<u64>)> = Vec::new();
     crate::store::games::read_game_rows(games_csv, |row| {
         let Some(ContentHash(hash)) = row.content_hash else {
@@ -587,7 +600,7 @@ fn add_analysis_games(games: &mut Vec<GameEntry>, games_csv: &Path) -> Result<()
     })
     .map_err(|e| ServeError(format!("{}: {e}", games_csv.display())))?;
     for (path, hashes) in logs {
-        add_log_games(games, &path, Some(&hashes))?;
+        add_log_games(games, skipped, &path, Some(&hashes))?;
     }
     Ok(())
 }

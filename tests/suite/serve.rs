@@ -580,3 +580,44 @@ fn a_missing_table_is_reported_and_not_built() {
         .collect();
     assert!(built.is_empty(), "the board built tables: {built:?}");
 }
+
+#[test]
+fn games_a_log_cannot_give_are_named_on_stderr_and_the_others_listed() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dicelens"))
+        .args([
+            "serve",
+            "fixtures/ygn/bad_die.ygn",
+            "--port",
+            "0",
+            "--tables",
+        ])
+        .arg(tables_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut listening = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut listening)
+        .expect("a line");
+    let _ = child.kill();
+    let output = child.wait_with_output().expect("the server's stderr");
+    let stderr = text(&output.stderr);
+    assert!(
+        listening.starts_with("listening on http://127.0.0.1:"),
+        "{listening}"
+    );
+    assert!(
+        stderr.contains("bad_die.ygn:30:11: game bad_die-2: expected a die 1-6"),
+        "the skipped game with its place: {stderr}"
+    );
+    assert!(
+        stderr.contains("games skipped, the others listed"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("bad_die.ygn: bad_die.ygn"),
+        "the file named once: {stderr}"
+    );
+}

@@ -224,7 +224,7 @@ function drawChart(game) {
   const span = hi - lo || 1;
   const n = Math.max(game.decisions.length - 1, 1);
   const x = (i) => left + ((width - left - 10) * i) / n;
-  const y = (v) => 10 + (height - bottom - 20) * (1 - (v - lo) / span);
+  const y = (v) => 24 + (height - bottom - 34) * (1 - (v - lo) / span);
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("id", "chart-svg");
@@ -253,7 +253,8 @@ function drawChart(game) {
       const dot = document.createElementNS(SVG, "circle");
       dot.setAttribute("cx", x(p.i));
       dot.setAttribute("cy", y(p.v));
-      dot.setAttribute("r", 4);
+      // Dots shrink as decisions crowd (a Jamb game has hundreds); the current one stays large.
+      dot.setAttribute("r", p.i === board.decision ? 5 : n > 120 ? 2 : 4);
       dot.setAttribute("fill", colors[seat % colors.length]);
       dot.setAttribute("data-decision", String(p.i));
       if (p.i === board.decision) dot.setAttribute("class", "current");
@@ -265,6 +266,18 @@ function drawChart(game) {
       svg.appendChild(dot);
     }
   }
+  // A legend: each seat's colour and player, top right.
+  seats.forEach((seat, k) => {
+    const lx = width - 10 - (seats.length - k) * 150;
+    const swatch = document.createElementNS(SVG, "rect");
+    swatch.setAttribute("x", lx);
+    swatch.setAttribute("y", 4);
+    swatch.setAttribute("width", 12);
+    swatch.setAttribute("height", 12);
+    swatch.setAttribute("fill", colors[seat % colors.length]);
+    svg.appendChild(swatch);
+    label(game.game.players[seat] || `seat ${seat + 1}`, lx + 16, 14, "start");
+  });
   box.replaceChildren(svg);
 }
 
