@@ -414,6 +414,35 @@ impl Phases {
     }
 }
 
+/// The tables layer's notices on stderr (`dicelens: ...`) and its builds' progress as
+/// [`BuildShow`] shows it.
+pub struct TerminalProgress {
+    build: BuildShow,
+}
+
+/// The commands' [`TerminalProgress`].
+pub static TERMINAL: TerminalProgress = TerminalProgress {
+    build: BuildShow::new(),
+};
+
+impl dicelens::tables::Progress for TerminalProgress {
+    fn notice(&self, message: &str) {
+        notice(message);
+    }
+
+    fn build_started(&self, what: &str, unit: &str) {
+        self.build.started(what, unit);
+    }
+
+    fn build_progress(&self, done: u64, total: u64) {
+        self.build.progress(done, total);
+    }
+
+    fn build_finished(&self) {
+        self.build.finished();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -514,34 +543,5 @@ mod tests {
         let mut silent = LinePacer::new(None);
         assert!(!silent.due(t0, 0));
         assert!(!silent.due(t0 + every, 100));
-    }
-}
-
-/// The tables layer's notices on stderr (`dicelens: ...`) and its builds' progress as
-/// [`BuildShow`] shows it.
-pub struct TerminalProgress {
-    build: BuildShow,
-}
-
-/// The commands' [`TerminalProgress`].
-pub static TERMINAL: TerminalProgress = TerminalProgress {
-    build: BuildShow::new(),
-};
-
-impl dicelens::tables::Progress for TerminalProgress {
-    fn notice(&self, message: &str) {
-        notice(message);
-    }
-
-    fn build_started(&self, what: &str, unit: &str) {
-        self.build.started(what, unit);
-    }
-
-    fn build_progress(&self, done: u64, total: u64) {
-        self.build.progress(done, total);
-    }
-
-    fn build_finished(&self) {
-        self.build.finished();
     }
 }
