@@ -15,10 +15,9 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(120);
 /// Size of the browser window, in CSS pixels.
 pub(crate) const WINDOW: (u32, u32) = (1280, 2000);
 
-/// Runs headless Chromium on the file `page` with the `extra` flags (a fresh profile each
-/// time); returns its stdout. Fails the test if Chromium fails or takes longer than [`TIMEOUT`].
-pub(crate) fn chromium(page: &Path, extra: &[String]) -> Vec<u8> {
-    let profile = tempfile::tempdir().expect("a temporary profile directory");
+/// Headless Chromium with a fresh profile in `profile`, the suite's window size, and nothing
+/// that reaches the network on its own (no updates, sync or background requests).
+pub(crate) fn headless(profile: &Path) -> Command {
     let mut command = Command::new(CHROMIUM);
     command
         .args([
@@ -31,8 +30,17 @@ pub(crate) fn chromium(page: &Path, extra: &[String]) -> Vec<u8> {
             "--disable-component-update",
             "--disable-sync",
         ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1));
+    command
+}
+
+/// Runs headless Chromium on the file `page` with the `extra` flags (a fresh profile each
+/// time); returns its stdout. Fails the test if Chromium fails or takes longer than [`TIMEOUT`].
+pub(crate) fn chromium(page: &Path, extra: &[String]) -> Vec<u8> {
+    let profile = tempfile::tempdir().expect("a temporary profile directory");
+    let mut command = headless(profile.path());
+    command
         .args(extra)
         .arg(format!("file://{}", page.display()));
     let output = run_within(&mut command, StdinFrom::Nothing, TIMEOUT);

@@ -4,13 +4,13 @@
 //! a NUL byte), so no websocket, no port and no browser download. One tab per [`Browser`];
 //! the tests navigate it, evaluate JavaScript in it, press keys and take screenshots.
 
-use crate::browser::{CHROMIUM, WINDOW};
+use crate::browser::headless;
 use base64::Engine;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, PipeReader, PipeWriter, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -35,21 +35,9 @@ impl Browser {
         let (chrome_reads, commands) = std::io::pipe().expect("a pipe for commands");
         let (answers, chrome_writes) = std::io::pipe().expect("a pipe for answers");
         let (read_fd, write_fd) = (chrome_reads.as_raw_fd(), chrome_writes.as_raw_fd());
-        let mut command = Command::new(CHROMIUM);
+        let mut command = headless(profile.path());
         command
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--remote-debugging-pipe",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
+            .arg("--remote-debugging-pipe")
             .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
