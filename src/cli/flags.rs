@@ -273,11 +273,10 @@ How games of several players are rated; one-player games always get the solitair
   default         emp:1: the fastest setting measured to keep every player's error per game
                   within 0.002 match points of the reference's
 Measured on this project's 2-core machine (PERFORMANCE.md), 2,000 simulated two-player games
-each of yahtzee and yahtzee-kurnik: the default rated about 2,200 games/s (about 1,400
-end to end on 20,000 games, game pages included) before the screening's solitaire engine,
-which costs a quarter more instructions; every player's error per game within 0.0013 match
-points of the reference's; the reference about 100 games/s. `dicelens bench oracles`
-measures any setting on your own games (docs/oracles.md).";
+each of yahtzee and yahtzee-kurnik: the default rates about 1,150 games/s end to end on
+20,000 games (game pages and the screening's solitaire engine included), every player's error
+per game within 0.0013 match points of the reference's; the reference about 100 games/s.
+`dicelens bench oracles` measures any setting on your own games (docs/oracles.md).";
 
 #[cfg(test)]
 mod tests {
