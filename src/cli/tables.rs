@@ -30,8 +30,9 @@ enum Action {
     /// Build the tables that are missing or invalid (all with --force).
     Build {
         /// Rule set, comma-separated list, or `all` (the four main rule sets). jamb-4 and
-        /// jamb-5 build the Jamb oracle's column tables (jamb-5: 66 MB, about 9 minutes to
-        /// build, jamb-4: 130 MB, about 14 minutes, on a 2-core machine while other work ran;
+        /// jamb-5 build the Jamb oracle's column tables (jamb-5: 66 MB, about 2 minutes to
+        /// build on an idle 2-core machine, jamb-4: 130 MB, about 1.5 minutes; 9 and 14 minutes
+        /// on one loaded by other builds;
         /// a first Jamb analysis otherwise builds them before it rates a game).
         #[arg(long, default_value = "all")]
         rules: String,

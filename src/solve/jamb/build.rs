@@ -10,8 +10,8 @@ use crate::rules::jamb::JambRules;
 use std::sync::Arc;
 
 impl JambOracle {
-    /// Builds the tables of `rules` ([`JambOracle::build_tables`]: for jamb-5, about 9 minutes
-    /// on a 2-core machine while other work ran) and the strong oracle on them.
+    /// Builds the tables of `rules` ([`JambOracle::build_tables`]: for jamb-5, about 2 minutes
+    /// on an idle 2-core machine, 9 on one loaded by other builds) and the strong oracle on them.
     pub fn new(rules: JambRules) -> JambOracle {
         JambOracle::from_tables(JambOracle::build_tables(rules, &|_, _| {}))
     }
