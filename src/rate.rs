@@ -491,6 +491,36 @@ pub struct Rated {
     pub solitaire: Option<SolitaireView>,
 }
 
+#[cfg(test)]
+impl Rated {
+    /// A keep decision of `seat` (first roll of round 1, empty yahtzee sheet, dice 12346) whose
+    /// option taken is worth `error` less than the best (worth 1), for the unit tests of what
+    /// adds ratings up.
+    pub(crate) fn for_test(seat: u8, error: f64, unit: Unit, forced: bool) -> Rated {
+        let dice = Dice::from_faces(&[1, 2, 3, 4, 6]).unwrap_or_default();
+        Rated {
+            decision: Decision {
+                seat,
+                round: 1,
+                turn: 0,
+                roll_number: 1,
+                sheet: PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
+                dice,
+                choice: Choice::Keep(dice),
+            },
+            best: 1.0,
+            best_choice: Choice::Keep(dice),
+            chosen: 1.0 - error,
+            error,
+            luck: 0.0,
+            forced,
+            class: Class::Fine,
+            unit,
+            solitaire: None,
+        }
+    }
+}
+
 /// Why [`rate_game`] stopped: which decision (the decisions before it are rated) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RateError {

@@ -154,33 +154,10 @@ impl Label {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rate::Class;
 
     /// A rated decision of `seat` with `error` in `unit`, forced or not.
     fn rated(seat: u8, error: f64, unit: Unit, forced: bool) -> Rated {
-        use crate::dice::Dice;
-        use crate::rules::{Choice, PlayerSheet, RuleSet, Sheet};
-        let dice = Dice::from_faces(&[1, 2, 3, 4, 6]).expect("five faces");
-        Rated {
-            decision: crate::replay::Decision {
-                seat,
-                round: 1,
-                turn: 0,
-                roll_number: 1,
-                sheet: PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
-                dice,
-                choice: Choice::Keep(dice),
-            },
-            best: 1.0,
-            best_choice: Choice::Keep(dice),
-            chosen: 1.0 - error,
-            error,
-            luck: 0.0,
-            forced,
-            class: Class::Fine,
-            unit,
-            solitaire: None,
-        }
+        Rated::for_test(seat, error, unit, forced)
     }
 
     /// The curve at hand-computed points: no loss is (all but) 100, a loss of 10% is

@@ -184,28 +184,9 @@ mod tests {
     #[test]
     fn each_seat_counts_its_own_views() {
         use crate::aggregate::{Aggregates, GameStats};
-        use crate::dice::Dice;
-        use crate::rules::{Choice, PlayerSheet, RuleSet, Sheet};
-        let dice = Dice::from_faces(&[1, 2, 3, 4, 6]).unwrap_or_default();
         let decision = |seat: u8, error: f64, solitaire: Option<SolitaireView>| Rated {
-            decision: crate::replay::Decision {
-                seat,
-                round: 1,
-                turn: 0,
-                roll_number: 1,
-                sheet: PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
-                dice,
-                choice: Choice::Keep(dice),
-            },
-            best: 0.5,
-            best_choice: Choice::Keep(dice),
-            chosen: 0.5 - error,
-            error,
-            luck: 0.0,
-            forced: false,
-            class: Class::Fine,
-            unit: crate::rate::Unit::MatchPoints,
             solitaire,
+            ..Rated::for_test(seat, error, crate::rate::Unit::MatchPoints, false)
         };
         let rated = [
             decision(0, 0.0, Some(view(0.0))),
