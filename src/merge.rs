@@ -2,7 +2,7 @@
 //! or an earlier run plus new logs) combined as if the union of their games had been analysed
 //! at once. A game id rated in more than one analysis is counted once: every later occurrence
 //! is read again from its log (found by the absolute path `games.csv` records, else by the path
-//! as given), checked to be the game that was counted (its content hash, [`crate::game_hash`]),
+//! as given), checked to be the game that was counted (its content hash, `crate::game_hash`),
 //! rated with the oracle the analyses were rated with, and subtracted ([`merge`]). A duplicate
 //! that cannot be subtracted so (its log changed or cannot be found) is an error, unless the
 //! merge is forced. The analyses are read back from the files `analyze` wrote

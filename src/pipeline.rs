@@ -1,6 +1,6 @@
 //! The analysis pipeline as a library: log files are read and replayed ([`crate::corpus`]),
 //! batches of games are rated in parallel ([`rate_batch`]) and added to mergeable
-//! [`Aggregates`]; [`analyze`] does it all and returns an in-memory [`Analysis`], streaming every
+//! `Aggregates`; [`analyze`] does it all and returns an in-memory [`Analysis`], streaming every
 //! rated game to a caller's [`DecisionSink`] in corpus order. Nothing here prints: notices
 //! (tables being built) and progress go to a caller's [`Progress`].
 //!
@@ -336,7 +336,7 @@ fn not_rated_by_oracle(game: &GameRecord) -> (SkipReason, Location) {
 /// taken in order: aggregates merged into `aggregates`, chunks handed to the sink, unrated games
 /// added to `not_rated`. `first` is the index the sink gets for the batch's first game; `meter`
 /// counts the games rated as each chunk is done. An error if a counter of `aggregates` would
-/// overflow ([`Aggregates::merge`]).
+/// overflow (`Aggregates::merge`).
 pub fn rate_batch<O: Oracle + ?Sized, S: DecisionSink + ?Sized>(
     oracle: &O,
     batch: &[(GameRecord, Replayed)],

@@ -136,7 +136,7 @@ impl<'a> DecisionRow<'a> {
         }
     }
 
-    /// Filled boxes before the turn ([`Sheet::filled_codes`]).
+    /// Filled boxes before the turn (`Sheet::filled_codes`).
     pub fn filled(&self) -> String {
         self.sheet.filled_codes()
     }

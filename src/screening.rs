@@ -75,7 +75,7 @@ pub struct SolitaireScreened<'a> {
     pub agreement: f64,
     /// Mean error per non-forced decision, expected points.
     pub(crate) error_per_decision: f64,
-    /// The comparison with the peers that have at least [`MIN_UNFORCED`] such decisions (no
+    /// The comparison with the peers that have at least `MIN_UNFORCED` such decisions (no
     /// z-score or percentile when the player has fewer).
     pub compared: Comparison,
     /// Whether the player has enough decisions and `z >= FLAG_Z` or near-total agreement.
@@ -165,7 +165,7 @@ pub struct Screened<'a> {
 }
 
 impl Screened<'_> {
-    /// The engines that flagged the player (z-score at least [`FLAG_Z`], or near-total
+    /// The engines that flagged the player (z-score at least `FLAG_Z`, or near-total
     /// agreement).
     pub fn flagged_by(&self) -> Vec<Engine> {
         let solitaire = self.solitaire.as_ref().is_some_and(|s| s.flagged);

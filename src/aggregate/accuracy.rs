@@ -2,14 +2,14 @@
 //! recognise (docs/methods.md, "Accuracy and rating labels").
 //!
 //! - **Accuracy** (0 to 100), as lichess gives one from its win percentage: each non-forced
-//!   decision's error becomes a loss in percent ([`loss_percent`]: the loss of win chance in
-//!   match points, the error in points times [`POINTS_LOSS_SCALE`] in points), the loss an
-//!   accuracy by lichess's per-move curve ([`decision_accuracy`]); a game's accuracy is the
+//!   decision's error becomes a loss in percent (`loss_percent`: the loss of win chance in
+//!   match points, the error in points times `POINTS_LOSS_SCALE` in points), the loss an
+//!   accuracy by lichess's per-move curve (`decision_accuracy`); a game's accuracy is the
 //!   arithmetic mean over the player's non-forced decisions of the game, a player's the mean
 //!   over their games.
 //! - **Rating label**, as GNU Backgammon gives one, by the error per non-forced decision in the
 //!   unit of the part ([`Label::of_error`]), with band edges derived per unit from simulated
-//!   players of known temperature ([`POINTS_EDGES`], [`MATCH_POINTS_EDGES`]).
+//!   players of known temperature (`POINTS_EDGES`, `MATCH_POINTS_EDGES`).
 
 use crate::rate::{Rated, Unit};
 

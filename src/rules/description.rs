@@ -3,7 +3,7 @@
 //! `docs/game-description.md`).
 //!
 //! Every rule set of today is a [`GameDescription`] ([`RuleSet::description`],
-//! [`JambRules::description`]), and every box is scored by one interpreter,
+//! `JambRules::description`), and every box is scored by one interpreter,
 //! [`Scoring::points`]. A new member of the family (more dice, other boxes) is a new
 //! description, not new scoring code.
 

@@ -3,7 +3,7 @@
 //!
 //! Every operation is one IEEE 754 operation per lane (add, multiply, divide, and the widget's
 //! "larger"), with no fused multiply-add, so a lane computes the same bits whichever width
-//! carries it: [`Scalar`] (one lane, any CPU), AVX2 (four lanes) or AVX-512 (eight lanes).
+//! carries it: `Scalar` (one lane, any CPU), AVX2 (four lanes) or AVX-512 (eight lanes).
 //! The vector types can only be used through [`Path`], which checks the CPU first.
 
 /// A vector of `f64` lanes with the widget's arithmetic.

@@ -33,14 +33,14 @@ pub struct GameRow {
     pub file: String,
     /// The game's first line in it.
     pub line: LineNumber,
-    /// The game's content hash ([`crate::game_hash`]); `None` in a `games.csv` written before
+    /// The game's content hash (`crate::game_hash`); `None` in a `games.csv` written before
     /// content hashes (or a row copied from one).
     pub content_hash: Option<ContentHash>,
     /// The log's absolute path (symbolic links resolved) when it was analysed; empty when it
     /// has none (standard input) or is not known (an older `games.csv`).
     pub absolute_path: String,
     /// The accuracy of each seat in the game, as `games.csv` writes it
-    /// ([`accuracy_field`]); empty when not known (an older `games.csv`).
+    /// (`accuracy_field`); empty when not known (an older `games.csv`).
     pub accuracy: String,
 }
 
@@ -98,7 +98,7 @@ pub(crate) fn game_row(
 }
 
 /// The absolute path of the log named `name` (as the reader names it,
-/// [`crate::path_name`]), symbolic links resolved, named likewise; empty for standard input
+/// `crate::path_name`), symbolic links resolved, named likewise; empty for standard input
 /// and for a path that cannot be resolved.
 pub fn absolute_path(name: &str) -> String {
     if name == crate::corpus::STDIN_NAME {

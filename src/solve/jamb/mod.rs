@@ -1,5 +1,5 @@
 //! Jamb values (docs/jamb-oracle.md): the exact value of one column played alone
-//! ([`column`]), the exact endgame of a whole slip ([`endgame`]), the exact turn of a slip over
+//! (`column`), the exact endgame of a whole slip ([`endgame`]), the exact turn of a slip over
 //! its three rolls on top of any value of the slip after the turn ([`turn`]), and the strong
 //! heuristic oracle built from them ([`oracle`]).
 //!
