@@ -1588,6 +1588,78 @@ mod tests {
     }
 
     #[test]
+    fn an_announcement_after_the_first_roll_is_read_and_written_back() {
+        let text = format!(
+            "{HEAD}1. ann: 662134 @A:P k66 666134 k666 666636 A:P=74\n\
+             1. bob: 123456\t@a:j  k- 111111 A:J {{pure luck}}\n2. ann: 12345 @A:K A:K\n"
+        );
+        let game = &games(&text)[0];
+        let announced: Vec<Option<&str>> = (game.turns.iter())
+            .map(|turn| turn.announced.as_ref().map(BoxCode::as_str))
+            .collect();
+        assert_eq!(announced, [Some("A:P"), Some("A:J"), Some("A:K")]);
+        assert_eq!(game.turns[0].rolls().len(), 3);
+        assert_eq!(game.turns[1].keeps(), [Keep::default()]);
+        assert_eq!(game.turns[2].rolls(), [[1, 2, 3, 4, 5]]);
+        let mut written = Vec::new();
+        write_game(game, &mut written).unwrap();
+        let written = String::from_utf8(written).unwrap();
+        assert!(
+            written.contains("1. ann: 662134 @A:P k66 666134 k666 666636 A:P=74\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("1. bob: 123456 @A:J k- 111111 A:J\n"),
+            "{written}"
+        );
+        assert!(written.contains("2. ann: 12345 @A:K A:K\n"), "{written}");
+        assert_eq!(&games(&written)[0].turns, &game.turns);
+    }
+
+    #[test]
+    fn a_turn_line_holds_up_to_the_most_rolls_and_no_more() {
+        assert!(TOO_MANY_ROLLS.contains(&format!("at most {MAX_ROLLS_PER_TURN} rolls")));
+        let line = |rolls: usize| {
+            let mut line = "1. ann: 123456".to_string();
+            for n in 1..rolls {
+                line.push_str(if n % 2 == 0 {
+                    " k1 123456"
+                } else {
+                    " k- 654321"
+                });
+            }
+            line + " C"
+        };
+        let game = &games(&format!("{HEAD}{}\n", line(MAX_ROLLS_PER_TURN)))[0];
+        let turn = &game.turns[0];
+        assert_eq!(turn.rolls().len(), MAX_ROLLS_PER_TURN);
+        assert_eq!(turn.keeps().len(), MAX_ROLLS_PER_TURN - 1);
+        assert_eq!(
+            (turn.keeps()[0].faces(), turn.keeps()[1].faces()),
+            (&[][..], &[1][..])
+        );
+        assert_eq!(turn.rolls()[MAX_ROLLS_PER_TURN - 1], [6, 5, 4, 3, 2, 1]);
+        let mut written = Vec::new();
+        write_game(game, &mut written).unwrap();
+        assert_eq!(
+            &games(std::str::from_utf8(&written).unwrap())[0].turns,
+            &game.turns
+        );
+        // One more roll: an error at the keep before it.
+        let too_long = line(MAX_ROLLS_PER_TURN + 1);
+        let error = turn_error(&too_long);
+        let keep_at = too_long.rfind(" k").unwrap() + 2;
+        assert_eq!(
+            (
+                error.column as usize,
+                error.expected.as_str(),
+                error.found.as_str()
+            ),
+            (keep_at, TOO_MANY_ROLLS, "k1 123456 C")
+        );
+    }
+
+    #[test]
     fn turn_line_errors_name_the_column_what_is_allowed_and_what_is_there() {
         // (turn line, column, expected, found)
         let cases: &[(&str, u32, &str, &str)] = &[
@@ -1632,6 +1704,35 @@ mod tests {
                 "12345",
             ),
             ("1. ann: 12345 6K", 15, KEEP_OR_CATEGORY, "6K"),
+            // Announcements: right after the first roll, once, naming a box code.
+            (
+                "1. ann: 662134 @A:P @A:J k66 666134 A:P",
+                21,
+                ANNOUNCED_TWICE,
+                "@A:J k66 666134 A:P",
+            ),
+            (
+                "1. ann: 662134 k66 666134 @A:P A:P",
+                27,
+                LATE_ANNOUNCEMENT,
+                "@A:P A:P",
+            ),
+            (
+                "1. ann: 662134 @A:P k66 666134 @A:J A:P",
+                32,
+                ANNOUNCED_TWICE,
+                "@A:J A:P",
+            ),
+            ("1. ann: 662134 @A:X A:P", 17, ANNOUNCEMENT, "A:X A:P"),
+            ("1. ann: 662134 @ A:P", 17, ANNOUNCEMENT, " A:P"),
+            ("1. ann: 662134 @", 17, ANNOUNCEMENT, "end of line"),
+            ("1. ann: 662134 @A:P", 20, KEEP_OR_CATEGORY, "end of line"),
+            (
+                "1. ann: 1234567 C",
+                15,
+                "at most six dice, then a space",
+                "7 C",
+            ),
             ("1. ann: 12345", 14, KEEP_OR_CATEGORY, "end of line"),
             (
                 "1. ann: 12345 C=",
