@@ -673,4 +673,42 @@ mod tests {
         );
         assert!(SavedRollsSolver::new(crate::rules::RuleSet::Yatzy.description(), 2).is_ok());
     }
+
+    #[test]
+    fn without_a_bank_the_values_are_the_plain_games_table() {
+        use crate::rules::{RuleSet, Sheet};
+        use crate::solve::expected::{build_table, sheet_value};
+        let rules = RuleSet::Yatzy;
+        let table = build_table(rules, &|_, _| {});
+        let mut plain = SavedRollsSolver::new(rules.description(), 0).unwrap();
+        // Open boxes (bits in sheet order: 1..6, 1P, 2P, 3K, 4K, SS, LS, FH, C, Y), upper total.
+        let fives_sixes_2p_fh_y = 0b101_0000_1011_0000;
+        let ones_3k_ss_ls_c = 0b010_1101_0000_0001;
+        let fours_1p_4k_y = 0b100_0010_0100_1000;
+        for (open, upper) in [
+            (fives_sixes_2p_fh_y, 40),
+            (ones_3k_ss_ls_c, 60),
+            (fours_1p_4k_y, 63),
+        ] {
+            let sheet = Sheet {
+                rules,
+                filled: 0x7fff & !open,
+                yahtzee_50: false,
+                upper_total: upper,
+                points: 0,
+            };
+            let from_table = sheet_value(&table, &sheet).unwrap();
+            let start = state(open, upper, 0);
+            let v = plain.value(start);
+            assert!(
+                (v - from_table).abs() < 1e-9,
+                "{open:b} {upper}: {v} vs {from_table}"
+            );
+            let largest = SavedRollsSolver::largest_bank(start) as u8;
+            let saved = SavedRollsSolver::new(rules.description(), largest)
+                .unwrap()
+                .value(start);
+            assert!(saved > v, "{open:b} {upper}: saved {saved} vs plain {v}");
+        }
+    }
 }
