@@ -466,6 +466,47 @@ mod tests {
         final_score: FinalScore::Sum,
     };
 
+    /// Six dice, ten lower boxes of Maxi Yatzy (no upper box): the cap's gap measured with
+    /// more boxes open (the first eight, then all ten).
+    static TEN_BOXES: [BoxRule; 10] = [
+        game_box("3P", Section::Lower, groups(&[2, 2, 2]), PATTERN_SUM),
+        game_box("4K", Section::Lower, groups(&[4]), PATTERN_SUM),
+        game_box("5K", Section::Lower, groups(&[5]), PATTERN_SUM),
+        game_box(
+            "SS",
+            Section::Lower,
+            Pattern::Straight(&[(1, 5)]),
+            Payoff::Fixed(15),
+        ),
+        game_box(
+            "LS",
+            Section::Lower,
+            Pattern::Straight(&[(2, 6)]),
+            Payoff::Fixed(20),
+        ),
+        game_box(
+            "FS",
+            Section::Lower,
+            Pattern::Straight(&[(1, 6)]),
+            Payoff::Fixed(21),
+        ),
+        game_box("VI", Section::Lower, groups(&[3, 3]), PATTERN_SUM),
+        game_box("Y", Section::Lower, groups(&[6]), Payoff::Fixed(100)),
+        game_box("TO", Section::Lower, groups(&[4, 2]), PATTERN_SUM),
+        game_box(
+            "C",
+            Section::Lower,
+            Pattern::Any,
+            Payoff::DiceSum { plus: 0 },
+        ),
+    ];
+
+    static TEN_BOX_GAME: GameDescription = GameDescription {
+        name: "ten-box-test",
+        boxes: &TEN_BOXES,
+        ..SIX_DICE
+    };
+
     /// The brute force: every ordered outcome of every die rerolled, every set of dice
     /// positions rerolled; shares nothing with the solver but the boxes' scoring.
     struct BruteForce {
@@ -709,6 +750,35 @@ mod tests {
                 .unwrap()
                 .value(start);
             assert!(saved > v, "{open:b} {upper}: saved {saved} vs plain {v}");
+        }
+    }
+
+    /// A measurement (a few minutes): the cap's gap with eight, then ten boxes open, printed.
+    /// Run with `cargo test --lib saved -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn the_cap_gap_with_eight_and_ten_boxes_open() {
+        for open in [0xff, 0x3ff] {
+            let start = state(open, 0, 0);
+            let largest = SavedRollsSolver::largest_bank(start) as u8;
+            let clock = std::time::Instant::now();
+            let mut exact = SavedRollsSolver::new(&TEN_BOX_GAME, largest).unwrap();
+            let exact_value = exact.value(start);
+            eprintln!(
+                "{} boxes open: exact (cap {largest}) {exact_value:.6}, {} states, {:.1} s",
+                open.count_ones(),
+                exact.states_valued(),
+                clock.elapsed().as_secs_f64()
+            );
+            let mut last = f64::NEG_INFINITY;
+            for cap in (0..largest).step_by(2) {
+                let v = SavedRollsSolver::new(&TEN_BOX_GAME, cap)
+                    .unwrap()
+                    .value(start);
+                eprintln!("cap {cap}: {v:.6}, gap {:.6}", exact_value - v);
+                assert!(v >= last - 1e-9 && v <= exact_value + 1e-9);
+                last = v;
+            }
         }
     }
 }
