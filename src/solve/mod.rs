@@ -7,6 +7,7 @@ pub mod expected;
 pub mod jamb;
 pub mod match_points;
 pub mod prob_code;
+pub mod saved;
 pub mod simd;
 pub mod states;
 pub mod two_player;
