@@ -367,7 +367,7 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
             &violation,
             &mut out.decisions,
         )?;
-        saved[seat] = description.saved_after(available, u32::from(turn.roll_count));
+        saved[seat] = description.saved_after(available, turn.rolls().len() as u32);
         out.box_points.push(written.points);
         if let Some(earned) = turn
             .earned
