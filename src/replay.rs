@@ -450,7 +450,7 @@ fn replay_turn(
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
 ) -> Result<Written, Skip> {
-    if !(1..=available).contains(&turn.rolls().len() as u32) {
+    if !(1..=available).contains(&(turn.rolls().len() as u32)) {
         let own = match sheet.rules() {
             GameRules::Yahtzee(r) => u32::from(r.rolls_per_turn()),
             GameRules::Jamb(_) => available,
