@@ -369,44 +369,22 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::description::{BoxRule, ColumnKind, Pattern, Scoring, UpperBonus};
+    use crate::rules::description::{
+        groups, lower, BoxRule, ColumnKind, Pattern, UpperBonus, PATTERN_SUM,
+    };
 
-    const fn game_box(
-        code: &'static str,
-        section: Section,
-        pattern: Pattern,
-        payoff: Payoff,
-    ) -> BoxRule {
-        BoxRule {
-            code,
-            name: code,
-            section,
-            scoring: Scoring { pattern, payoff },
-        }
-    }
-
-    const fn groups(sizes: &'static [u8]) -> Pattern {
-        Pattern::Groups {
-            sizes,
-            alike_too: false,
-        }
-    }
-
-    const PATTERN_SUM: Payoff = Payoff::PatternSum { plus: 0 };
+    /// Yatzy's boxes: ones to sixes (0 to 5), one pair (6), four alike (9), small and large
+    /// straights (10, 11), chance (13).
+    const YATZY_BOX: &[BoxRule] = crate::rules::description::YATZY.boxes;
 
     /// A three-dice game small enough for the brute force: two upper boxes with a bonus, a
     /// pair, three alike, a chance.
     static THREE_DICE_BOXES: [BoxRule; 5] = [
-        game_box("1", Section::Upper, Pattern::Face(1), PATTERN_SUM),
-        game_box("6", Section::Upper, Pattern::Face(6), PATTERN_SUM),
-        game_box("1P", Section::Lower, groups(&[2]), PATTERN_SUM),
-        game_box("3K", Section::Lower, groups(&[3]), Payoff::Fixed(30)),
-        game_box(
-            "C",
-            Section::Lower,
-            Pattern::Any,
-            Payoff::DiceSum { plus: 0 },
-        ),
+        YATZY_BOX[0],
+        YATZY_BOX[5],
+        YATZY_BOX[6],
+        lower("3K", "three alike", groups(&[3]), Payoff::Fixed(30)),
+        YATZY_BOX[13],
     ];
 
     static THREE_DICE: GameDescription = GameDescription {
@@ -430,75 +408,48 @@ mod tests {
     /// Six dice, the Maxi Yatzy boxes that most reward more rolls: sixes (with a bonus at
     /// 24), villa, tower, full straight, six alike, chance.
     static SIX_DICE_BOXES: [BoxRule; 6] = [
-        game_box("6", Section::Upper, Pattern::Face(6), PATTERN_SUM),
-        game_box("VI", Section::Lower, groups(&[3, 3]), PATTERN_SUM),
-        game_box("TO", Section::Lower, groups(&[4, 2]), PATTERN_SUM),
-        game_box(
+        YATZY_BOX[5],
+        lower("VI", "villa", groups(&[3, 3]), PATTERN_SUM),
+        lower("TO", "tower", groups(&[4, 2]), PATTERN_SUM),
+        lower(
             "FS",
-            Section::Lower,
+            "full straight",
             Pattern::Straight(&[(1, 6)]),
             Payoff::Fixed(21),
         ),
-        game_box("Y", Section::Lower, groups(&[6]), Payoff::Fixed(100)),
-        game_box(
-            "C",
-            Section::Lower,
-            Pattern::Any,
-            Payoff::DiceSum { plus: 0 },
-        ),
+        lower("Y", "six alike", groups(&[6]), Payoff::Fixed(100)),
+        YATZY_BOX[13],
     ];
 
     static SIX_DICE: GameDescription = GameDescription {
         name: "six-dice-test",
         dice: 6,
-        faces: 6,
-        rolls_per_turn: 3,
-        last_turn_rolls: 3,
         boxes: &SIX_DICE_BOXES,
-        columns: &[ColumnKind::Free],
-        announced: &[],
         upper_bonus: UpperBonus {
             threshold: 24,
             points: 50,
         },
-        joker: JokerRule::None,
-        extra_bonus: NO_EXTRA_BONUS,
-        final_score: FinalScore::Sum,
+        ..THREE_DICE
     };
 
     /// Six dice, ten lower boxes of Maxi Yatzy (no upper box): the cap's gap measured with
     /// more boxes open (the first eight, then all ten).
     static TEN_BOXES: [BoxRule; 10] = [
-        game_box("3P", Section::Lower, groups(&[2, 2, 2]), PATTERN_SUM),
-        game_box("4K", Section::Lower, groups(&[4]), PATTERN_SUM),
-        game_box("5K", Section::Lower, groups(&[5]), PATTERN_SUM),
-        game_box(
-            "SS",
-            Section::Lower,
-            Pattern::Straight(&[(1, 5)]),
-            Payoff::Fixed(15),
-        ),
-        game_box(
-            "LS",
-            Section::Lower,
-            Pattern::Straight(&[(2, 6)]),
-            Payoff::Fixed(20),
-        ),
-        game_box(
+        lower("3P", "three pairs", groups(&[2, 2, 2]), PATTERN_SUM),
+        YATZY_BOX[9],
+        lower("5K", "five alike", groups(&[5]), PATTERN_SUM),
+        YATZY_BOX[10],
+        YATZY_BOX[11],
+        lower(
             "FS",
-            Section::Lower,
+            "full straight",
             Pattern::Straight(&[(1, 6)]),
             Payoff::Fixed(21),
         ),
-        game_box("VI", Section::Lower, groups(&[3, 3]), PATTERN_SUM),
-        game_box("Y", Section::Lower, groups(&[6]), Payoff::Fixed(100)),
-        game_box("TO", Section::Lower, groups(&[4, 2]), PATTERN_SUM),
-        game_box(
-            "C",
-            Section::Lower,
-            Pattern::Any,
-            Payoff::DiceSum { plus: 0 },
-        ),
+        lower("VI", "villa", groups(&[3, 3]), PATTERN_SUM),
+        lower("Y", "six alike", groups(&[6]), Payoff::Fixed(100)),
+        lower("TO", "tower", groups(&[4, 2]), PATTERN_SUM),
+        YATZY_BOX[13],
     ];
 
     static TEN_BOX_GAME: GameDescription = GameDescription {
