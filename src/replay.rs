@@ -367,7 +367,7 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
             &violation,
             &mut out.decisions,
         )?;
-        saved[seat] = description.saved_after(available, u32::from(turn.roll_count));
+        saved[seat] = description.saved_after(available, turn.rolls().len() as u32);
         out.box_points.push(written.points);
         if let Some(earned) = turn
             .earned
@@ -450,7 +450,7 @@ fn replay_turn(
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
 ) -> Result<Written, Skip> {
-    if !(1..=available).contains(&u32::from(turn.roll_count)) {
+    if !(1..=available).contains(&(turn.rolls().len() as u32)) {
         let own = match sheet.rules() {
             GameRules::Yahtzee(r) => u32::from(r.rolls_per_turn()),
             GameRules::Jamb(_) => available,
@@ -465,7 +465,7 @@ fn replay_turn(
         };
         return Err(violation(
             Broken::RollCount,
-            format!("{} rolls", turn.roll_count),
+            format!("{} rolls", turn.rolls().len()),
             allowed,
         ));
     }
@@ -854,13 +854,13 @@ mod tests {
     }
 
     #[test]
-    fn a_fourth_roll_never_reaches_the_replay() {
-        // A turn holds at most three rolls: the reader refuses a fourth, so the replay's
-        // records never have one.
+    fn a_fourth_roll_is_refused_by_the_replay() {
+        // YGN reads turns of more than three rolls (other rule sets have them); a five-dice
+        // rule set's replay refuses a fourth.
         let text = GAME.replacen("k1114 11141 1=4", "k1114 11141 k1111 11111 1=5", 1);
-        let mut games = Format::Ygn.games(text.as_bytes(), "unit.ygn");
-        let error = games.next().expect("one item").unwrap_err();
-        assert!(error.to_string().contains("unit.ygn:6:"), "{error}");
+        let v = violation(&parse(&text));
+        assert_eq!((v.rule, v.line), (Broken::RollCount, 6));
+        assert_eq!(v.says, "4 rolls");
     }
 
     #[test]
@@ -869,7 +869,11 @@ mod tests {
         // replay with them.
         for count in [0, 4] {
             let mut game = parse(GAME);
-            game.turns[2].roll_count = count;
+            let first = game.turns[2].rolls()[0];
+            let keeps = vec![dicelens_parsers::Keep::default(); count.max(1) - 1];
+            game.turns[2]
+                .set_rolls(&vec![first; count], &keeps)
+                .unwrap();
             let v = violation(&game);
             assert_eq!((v.rule, v.line), (Broken::RollCount, line_of("2. ann")));
             assert_eq!(v.says, format!("{count} rolls"));
@@ -893,7 +897,7 @@ mod tests {
         assert_eq!(v.says, "roll 2 = 6666 (4 dice)");
         // And a keep of six dice between two five-dice rolls.
         let mut game = parse(GAME);
-        game.turns[0].keeps[0] = dicelens_parsers::Keep::new(&[1; 6]).unwrap();
+        game.turns[0].keeps_mut()[0] = dicelens_parsers::Keep::new(&[1; 6]).unwrap();
         let v = violation(&game);
         assert_eq!((v.rule, v.line), (Broken::DiceCount, line_of("1. ann")));
         assert_eq!(
@@ -942,10 +946,70 @@ mod tests {
         assert_eq!(decisions.len(), 1);
     }
 
+    /// A one-player game of `rules` whose turns roll `rolls[i]` times (six dice, every keep
+    /// empty), each scoring the next box of the sheet.
+    fn maxi_game(rules: RuleSet, rolls: &[usize]) -> GameRecord {
+        let mut game = parse(GAME);
+        game.rules = rules.name().to_string();
+        game.players.truncate(1);
+        game.result = None;
+        game.turns = rolls
+            .iter()
+            .enumerate()
+            .map(|(i, &count)| {
+                let code = BoxCode::parse(rules.boxes()[i].code()).unwrap();
+                let mut turn = TurnRecord::new(i as u16 + 1, 0, code);
+                let roll = Roll::new(&[1, 2, 3, 4, 5, 6]).unwrap();
+                turn.set_rolls(&vec![roll; count], &[]).unwrap();
+                turn
+            })
+            .collect();
+        game
+    }
+
+    #[test]
+    fn saved_rolls_make_longer_turns_legal_and_no_more() {
+        // Saved rolls: one roll saves two, so five rolls are legal in turn 2, which saves
+        // none; turn 3 saves none either, and four rolls in turn 4 are one too many.
+        let saved = RuleSet::MaxiYatzySaved;
+        let mut out = Replayed::default();
+        let game = maxi_game(saved, &[1, 5, 3, 4]);
+        let v = violation(&game);
+        assert_eq!((v.rule, v.round), (Broken::RollCount, Some(4)));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("4 rolls", "one to three rolls")
+        );
+        let game = maxi_game(saved, &[1, 5, 3, 2, 4, 1, 6]);
+        let v = violation(&game);
+        assert_eq!((v.rule, v.round), (Broken::RollCount, Some(7)));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("6 rolls", "one to 5 rolls (3 a turn and 2 saved)")
+        );
+        // Turn 4 saves one, turn 5 uses it, turn 6 saves two: six rolls in turn 7 are one
+        // too many. A game of 19 one-roll turns saves 2 x 19 for its last turn.
+        let mut rolls = vec![1usize; 19];
+        rolls.push(3 + 2 * 19);
+        let opts = ReplayOptions::default();
+        replay(&maxi_game(saved, &rolls), opts, &mut out).unwrap();
+        assert_eq!(out.decisions.len(), 19 + 3 + 2 * 19);
+        rolls[19] += 1;
+        let v = violation(&maxi_game(saved, &rolls));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("42 rolls", "one to 41 rolls (3 a turn and 38 saved)")
+        );
+        // Without the rule the same long turn is refused, and so is a fourth roll.
+        let v = violation(&maxi_game(RuleSet::MaxiYatzy, &[1, 5]));
+        assert_eq!((v.rule, v.round), (Broken::RollCount, Some(2)));
+        assert_eq!(v.rules_give, "one to three rolls");
+    }
+
     #[test]
     fn dice_off_the_faces_are_reported() {
         let mut game = parse(GAME);
-        game.turns[2].rolls[0] = [2, 2, 0, 3, 4].into();
+        game.turns[2].rolls_mut()[0] = [2, 2, 0, 3, 4].into();
         let v = violation(&game);
         assert_eq!((v.rule, v.line), (Broken::BadDice, line_of("2. ann")));
         assert_eq!(
@@ -1030,7 +1094,7 @@ mod tests {
     #[test]
     fn more_turns_than_boxes_are_reported() {
         let mut game = parse(GAME);
-        let mut extra = game.turns[0];
+        let mut extra = game.turns[0].clone();
         extra.round = 14;
         extra.line = 40;
         game.turns.push(extra);
@@ -1151,20 +1215,14 @@ mod tests {
             termination: Termination::Abandoned,
             ..GameRecord::default()
         };
-        let mut turn = dicelens_parsers::TurnRecord {
-            round: 1,
-            seat: 0,
-            roll_count: 1,
-            rolls: [[4, 4, 4, 1, 2].into(), Roll::default(), Roll::default()],
-            category: BoxCode::parse("4").unwrap(),
-            points: Some(12),
-            line: 5,
-            ..Default::default()
-        };
-        game.turns.push(turn);
+        let mut turn = dicelens_parsers::TurnRecord::new(1, 0, BoxCode::parse("4").unwrap());
+        turn.set_first_roll([4, 4, 4, 1, 2].into());
+        turn.points = Some(12);
+        turn.line = 5;
+        game.turns.push(turn.clone());
         turn.round = 2;
         turn.line = 6;
-        turn.rolls[0] = [4, 4, 4, 4, 4].into();
+        turn.rolls_mut()[0] = [4, 4, 4, 4, 4].into();
         turn.category = BoxCode::parse("FH").unwrap();
         turn.points = Some(0);
         game.turns.push(turn);

@@ -26,19 +26,22 @@
 
 use crate::{
     BoxCode, GameReader, GameRecord, Keep, LineNumber, ParseError, Roll, Termination, TurnRecord,
-    MAX_DICE,
+    MAX_DICE, MAX_ROLLS_PER_TURN,
 };
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::io::{self, Read};
 use std::ops::Range;
 
+/// What a per-roll row's roll number may be.
+const ROLL_NUMBER: &str = "a roll number 1-64";
+
 /// Rows a game's rows may span by default ([`CsvOptions::window_rows`]).
 pub const DEFAULT_WINDOW_ROWS: usize = 1_000_000;
 
 /// The header [`write_header`] writes: the documented default column names, in this order.
-pub const WRITTEN_HEADER: &str =
-    "game,date,time,rules,seat,player,round,roll1,keep1,roll2,keep2,roll3,box,points,termination";
+pub const WRITTEN_HEADER: &str = "game,date,time,rules,seat,player,round,roll1,keep1,roll2,keep2,\
+roll3,box,points,termination,announce,more";
 
 use crate::record::MAX_PLAYERS;
 
@@ -88,10 +91,12 @@ enum Column {
     Box,
     Points,
     Termination,
+    Announce,
+    More,
 }
 
 /// Every column with its default header name, in the order of the documentation.
-const COLUMNS: [(Column, &str); 18] = [
+const COLUMNS: [(Column, &str); 20] = [
     (Column::Game, "game"),
     (Column::Date, "date"),
     (Column::Time, "time"),
@@ -110,6 +115,8 @@ const COLUMNS: [(Column, &str); 18] = [
     (Column::Box, "box"),
     (Column::Points, "points"),
     (Column::Termination, "termination"),
+    (Column::Announce, "announce"),
+    (Column::More, "more"),
 ];
 
 /// The columns both layouts need.
@@ -584,13 +591,16 @@ fn characters(bytes: &[u8]) -> usize {
 }
 
 /// One data row, checked, waiting for the rest of its game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Row {
-    /// The turn (per-turn layout) or the roll (per-roll layout: `rolls[0]` the dice, `keeps[0]`
-    /// the keep after it, `roll_count` the roll's number). `seat` is the seat when the table
-    /// has a seat column, else the player's index in the game's players by first appearance;
-    /// `line` is the row's line.
+    /// The turn (per-turn layout) or, without its dice, the turn of the roll (per-roll
+    /// layout). `seat` is the seat when the table has a seat column, else the player's index in
+    /// the game's players by first appearance; `line` is the row's line.
     turn: TurnRecord,
+    /// Per-roll layout: the roll's number (1-based), its dice and the keep after it.
+    roll_number: u8,
+    dice: Roll,
+    kept: Keep,
     /// Whether the row names a box (always in the per-turn layout).
     scores: bool,
     /// Columns of the row's round (per-roll: roll) field and box field, for errors found once
@@ -1320,10 +1330,56 @@ impl<'r> Fields<'r> {
     fn category(&self, column: Column) -> Result<BoxCode, Problem> {
         let field = self.get(column);
         BoxCode::from_bytes(field).ok_or_else(|| {
-            let expected = "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y, or a Jamb \
-                            cell such as D:1 or F:MAX";
+            let expected = "a box code: 1-6, 1P, 2P, 3P, 3K, 4K, 5K, FH, VI, TO, SS, LS, FS, C \
+                            or Y, or a Jamb cell such as D:1, F:MAX or A:J";
             self.problem(column, expected, field)
         })
+    }
+
+    /// The `announce` field: the cell announced after the turn's first roll, if given.
+    fn announced(&self) -> Result<Option<BoxCode>, Problem> {
+        let field = self.get(Column::Announce);
+        if field.is_empty() {
+            return Ok(None);
+        }
+        BoxCode::from_bytes(field).map(Some).ok_or_else(|| {
+            let expected = "the announced cell, a box code such as A:P, or nothing";
+            self.problem(Column::Announce, expected, field)
+        })
+    }
+
+    /// Adds to `turn` (which has its three rolls) the keeps and rolls of the `more` field:
+    /// `k` and the dice kept (or `k-`), then the roll, pair after pair, separated by blanks.
+    fn more_rolls(&self, turn: &mut TurnRecord) -> Result<(), Problem> {
+        let field = self.get(Column::More);
+        let start = self.column(Column::More);
+        let at = |offset: usize| start.saturating_add(u32::try_from(offset).unwrap_or(u32::MAX));
+        let mut tokens = tokens(field);
+        while let Some((offset, keep)) = tokens.next() {
+            let rest = field.get(offset..).unwrap_or_default();
+            let kept = match keep {
+                b"k-" => Some(Keep::default()),
+                [b'k', dice @ ..] if !dice.is_empty() => dice_of(dice).and_then(|d| Keep::new(&d)),
+                _ => None,
+            };
+            let Some(kept) = kept else {
+                let expected = "a keep: `k` and up to six dice 1-6, or `k-`";
+                return Err(self.problem_at(at(offset), expected, rest));
+            };
+            let Some((offset, roll)) = tokens.next() else {
+                let expected = "a roll after the keep (one to six dice 1-6)";
+                return Err(self.problem_at(at(field.len()), expected, b""));
+            };
+            let rest = field.get(offset..).unwrap_or_default();
+            let Some(roll) = dice_of(roll).and_then(|d| Roll::new(&d)) else {
+                return Err(self.problem_at(at(offset), "a roll: one to six dice 1-6", rest));
+            };
+            if turn.push_roll(kept, roll).is_err() {
+                let expected = format!("at most {MAX_ROLLS_PER_TURN} rolls in a turn");
+                return Err(self.problem_at(at(offset), expected, rest));
+            }
+        }
+        Ok(())
     }
 
     /// The date field as `YYYY.MM.DD` (written `YYYY-MM-DD` or `YYYY.MM.DD`), if given.
@@ -1523,17 +1579,16 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
         turn.points = u16::try_from(points).ok();
     }
     let key_column;
+    let (mut roll_number, mut dice, mut kept) = (0, Roll::default(), Keep::default());
     if layout.per_roll {
         key_column = fields.column(Column::Roll);
         let roll = fields
-            .number(Column::Roll, "a roll number 1-3", 3)?
+            .number(Column::Roll, ROLL_NUMBER, MAX_ROLLS_PER_TURN as u32)?
             .filter(|&roll| roll > 0)
-            .ok_or_else(|| {
-                fields.problem(Column::Roll, "a roll number 1-3", fields.get(Column::Roll))
-            })?;
-        turn.roll_count = u8::try_from(roll).unwrap_or(0);
-        turn.rolls[0] = fields.roll(Column::Dice)?;
-        turn.keeps[0] = fields.dice(Column::Keep, false)?;
+            .ok_or_else(|| fields.problem(Column::Roll, ROLL_NUMBER, fields.get(Column::Roll)))?;
+        roll_number = u8::try_from(roll).unwrap_or(0);
+        dice = fields.roll(Column::Dice)?;
+        kept = fields.dice(Column::Keep, false)?;
         if scores && !fields.get(Column::Keep).is_empty() {
             let expected = "no keep on the row that scores the turn (no roll follows it)";
             return Err(fields.problem(Column::Keep, expected, fields.get(Column::Keep)));
@@ -1541,9 +1596,24 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
     } else {
         key_column = fields.column(Column::Round);
         read_turn_dice(&fields, &mut turn)?;
+        if !fields.get(Column::More).is_empty() {
+            if turn.rolls().len() < 3 {
+                let expected = "no more rolls (there is no roll3)";
+                return Err(fields.problem(Column::More, expected, fields.get(Column::More)));
+            }
+            fields.more_rolls(&mut turn)?;
+        }
+    }
+    turn.announced = fields.announced()?;
+    if turn.announced.is_some() && layout.per_roll && roll_number != 1 {
+        let expected = "no announcement (it goes on the row of roll 1)";
+        return Err(fields.problem(Column::Announce, expected, fields.get(Column::Announce)));
     }
     group.rows.push(Row {
         turn,
+        roll_number,
+        dice,
+        kept,
         scores,
         key_column,
         box_column: fields.column(Column::Box),
@@ -1598,8 +1668,7 @@ fn agree(
 fn read_turn_dice(fields: &Fields<'_>, turn: &mut TurnRecord) -> Result<(), Problem> {
     let rolls = [Column::Roll1, Column::Roll2, Column::Roll3];
     let keeps = [Column::Keep1, Column::Keep2];
-    turn.rolls[0] = fields.roll(Column::Roll1)?;
-    turn.roll_count = 1;
+    turn.set_first_roll(fields.roll(Column::Roll1)?);
     for n in 1..3 {
         let (Some(&keep_column), Some(&roll_column)) = (keeps.get(n - 1), rolls.get(n)) else {
             break;
@@ -1620,13 +1689,35 @@ fn read_turn_dice(fields: &Fields<'_>, turn: &mut TurnRecord) -> Result<(), Prob
             }
             break;
         }
-        if let (Some(roll), Some(kept)) = (turn.rolls.get_mut(n), turn.keeps.get_mut(n - 1)) {
-            *roll = fields.roll(roll_column)?;
-            *kept = keep;
+        let roll = fields.roll(roll_column)?;
+        if turn.push_roll(keep, roll).is_err() {
+            let expected = format!("at most {MAX_ROLLS_PER_TURN} rolls");
+            return Err(fields.problem(roll_column, expected, fields.get(roll_column)));
         }
-        turn.roll_count += 1;
     }
     Ok(())
+}
+
+/// The blank-separated tokens of `field`, each with its byte offset.
+fn tokens(field: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = field.get(at..)?;
+        let start = at + rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        let token = field.get(start..).unwrap_or_default();
+        let len = token
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(token.len());
+        at = start + len;
+        Some((start, token.get(..len).unwrap_or_default()))
+    })
+}
+
+/// The faces of a run of digits 1-6, if it is one (at most [`MAX_DICE`]).
+fn dice_of(digits: &[u8]) -> Option<Vec<u8>> {
+    let fits = digits.len() <= MAX_DICE && digits.iter().all(|d| (b'1'..=b'6').contains(d));
+    fits.then(|| digits.iter().map(|d| d - b'0').collect())
 }
 
 /// Puts a game's rows in order, checks what needs all of them, and fills `out`.
@@ -1679,7 +1770,7 @@ fn finish_game(
     if per_roll {
         join_rolls(&group.rows, &mut out.turns).map_err(error)?;
     } else {
-        out.turns.extend(group.rows.iter().map(|row| row.turn));
+        out.turns.extend(group.rows.into_iter().map(|row| row.turn));
     }
     out.players = players;
     let [rules, date, time, termination] = group.agreed;
@@ -1699,7 +1790,7 @@ fn finish_game(
 
 /// What orders a game's rows: round, seat and (per-roll layout) roll.
 fn row_key(row: &Row, per_roll: bool) -> (u16, u8, u8) {
-    let roll = if per_roll { row.turn.roll_count } else { 0 };
+    let roll = if per_roll { row.roll_number } else { 0 };
     (row.turn.round, row.turn.seat, roll)
 }
 
@@ -1741,7 +1832,7 @@ fn duplicate_row(rows: &[Row], per_roll: bool) -> Option<Problem> {
         })
         .min_by_key(|(_, again)| again.turn.line)
         .map(|(first, again)| {
-            let (turn, roll) = (&again.turn, again.turn.roll_count);
+            let (turn, roll) = (&again.turn, again.roll_number);
             let (expected, what) = if per_roll {
                 (
                     "one row per round, seat and roll",
@@ -1773,21 +1864,21 @@ fn join_rolls(rows: &[Row], turns: &mut Vec<TurnRecord>) -> Result<(), Problem> 
         let mut turn = TurnRecord {
             round: last.turn.round,
             seat: last.turn.seat,
-            roll_count: 0,
             category: last.turn.category,
             points: last.turn.points,
+            announced: rolls.first().and_then(|row| row.turn.announced),
             line: rolls.first().map_or(last.turn.line, |row| row.turn.line),
             ..TurnRecord::default()
         };
         for (at, row) in rolls.iter().enumerate() {
             let number = u8::try_from(at + 1).unwrap_or(u8::MAX);
             let where_ = || format!("round {} seat {}", turn.round, turn.seat);
-            if row.turn.roll_count != number {
+            if row.roll_number != number {
                 return Err(Problem {
                     line: row.turn.line,
                     column: row.key_column,
-                    expected: format!("roll {number} of {} (rolls count 1, 2, 3)", where_()),
-                    found: format!("roll {}", row.turn.roll_count),
+                    expected: format!("roll {number} of {} (rolls count 1, 2, 3, ...)", where_()),
+                    found: format!("roll {}", row.roll_number),
                 });
             }
             let is_last = at + 1 == rolls.len();
@@ -1810,13 +1901,18 @@ fn join_rolls(rows: &[Row], turns: &mut Vec<TurnRecord>) -> Result<(), Problem> 
                     found,
                 });
             }
-            if let Some(slot) = turn.rolls.get_mut(at) {
-                *slot = row.turn.rolls[0];
+            let kept_before = at
+                .checked_sub(1)
+                .and_then(|before| rolls.get(before))
+                .map_or_else(Keep::default, |before| before.kept);
+            if turn.push_roll(kept_before, row.dice).is_err() {
+                return Err(Problem {
+                    line: row.turn.line,
+                    column: row.key_column,
+                    expected: format!("at most {MAX_ROLLS_PER_TURN} rolls in a turn"),
+                    found: format!("roll {number}"),
+                });
             }
-            if let (false, Some(slot)) = (is_last, turn.keeps.get_mut(at)) {
-                *slot = row.turn.keeps[0];
-            }
-            turn.roll_count = number;
         }
         turns.push(turn);
     }
@@ -1834,7 +1930,7 @@ pub fn write_header(out: &mut dyn io::Write) -> io::Result<()> {
 /// every row; fields quoted where needed. A record the table cannot hold gets an error of kind
 /// [`io::ErrorKind::InvalidInput`] and nothing is written: no game id, rules or players, text
 /// with white space around it (the reader trims fields), no turns, a seat without a player or
-/// without a turn, a turn of other than 1 to 3 rolls, round 0, a die outside 1-6, a round and
+/// without a turn, a turn of other than 1 to 64 rolls, round 0, a die outside 1-6, a round and
 /// seat given twice, a date not `YYYY.MM.DD` or a time not `HH:MM:SS`. `total_before`, the
 /// result and tags are not written.
 pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
@@ -1862,8 +1958,9 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
             .get(usize::from(turn.seat))
             .map_or("", String::as_str);
         let dice = DiceText::of(turn);
+        let more = more_text(turn);
         let [seat, round, points] = &mut numbers;
-        let fields: [&[u8]; 15] = [
+        let fields: [&[u8]; 17] = [
             id.as_bytes(),
             date.as_bytes(),
             time.as_bytes(),
@@ -1882,6 +1979,10 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
                 None => b"",
             },
             termination.as_bytes(),
+            turn.announced
+                .as_ref()
+                .map_or(&b""[..], |cell| cell.as_str().as_bytes()),
+            more.as_bytes(),
         ];
         writer.write_record(fields).map_err(io::Error::other)?;
     }
@@ -1932,11 +2033,18 @@ impl DiceText {
             }
             (text, faces.len().min(MAX_DICE))
         };
-        DiceText {
-            rolls: turn.rolls.map(|roll| digits(roll.faces())),
-            keeps: turn.keeps.map(|keep| digits(keep.faces())),
-            roll_count: usize::from(turn.roll_count),
+        let mut text = DiceText {
+            rolls: [([0; MAX_DICE], 0); 3],
+            keeps: [([0; MAX_DICE], 0); 2],
+            roll_count: turn.rolls().len(),
+        };
+        for (slot, roll) in text.rolls.iter_mut().zip(turn.rolls()) {
+            *slot = digits(roll.faces());
         }
+        for (slot, keep) in text.keeps.iter_mut().zip(turn.keeps()) {
+            *slot = digits(keep.faces());
+        }
+        text
     }
 
     /// Roll `n` (0-based), empty when not made.
@@ -1954,6 +2062,26 @@ impl DiceText {
             _ => b"",
         }
     }
+}
+
+/// The `more` field of a turn: the keeps and rolls after its third roll (`k` and the dice kept,
+/// or `k-`, then the roll), separated by spaces; empty for a turn of at most three rolls.
+fn more_text(turn: &TurnRecord) -> String {
+    let mut text = String::new();
+    let later = turn.keeps().iter().zip(turn.rolls().iter().skip(1)).skip(2);
+    for (kept, roll) in later {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push('k');
+        if kept.faces().is_empty() {
+            text.push('-');
+        }
+        text.extend(kept.faces().iter().map(|face| char::from(b'0' + face)));
+        text.push(' ');
+        text.extend(roll.faces().iter().map(|face| char::from(b'0' + face)));
+    }
+    text
 }
 
 /// Why a record cannot be written as table rows, if it cannot.
@@ -1998,8 +2126,10 @@ fn check_writable(game: &GameRecord) -> Result<(), String> {
         if usize::from(turn.seat) >= game.players.len() {
             return Err(format!("{at}: the seat has no player"));
         }
-        if turn.round == 0 || !(1..=3).contains(&turn.roll_count) {
-            return Err(format!("{at}: round 0, or not 1 to 3 rolls"));
+        if turn.round == 0 || !(1..=MAX_ROLLS_PER_TURN).contains(&turn.rolls().len()) {
+            return Err(format!(
+                "{at}: round 0, or not 1 to {MAX_ROLLS_PER_TURN} rolls"
+            ));
         }
         if turn.rolls().iter().any(Roll::is_empty) {
             return Err(format!("{at}: a roll without dice"));
