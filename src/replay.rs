@@ -946,6 +946,66 @@ mod tests {
         assert_eq!(decisions.len(), 1);
     }
 
+    /// A one-player game of `rules` whose turns roll `rolls[i]` times (six dice, every keep
+    /// empty), each scoring the next box of the sheet.
+    fn maxi_game(rules: RuleSet, rolls: &[usize]) -> GameRecord {
+        let mut game = parse(GAME);
+        game.rules = rules.name().to_string();
+        game.players.truncate(1);
+        game.result = None;
+        game.turns = rolls
+            .iter()
+            .enumerate()
+            .map(|(i, &count)| {
+                let code = BoxCode::parse(rules.boxes()[i].code()).unwrap();
+                let mut turn = TurnRecord::new(i as u16 + 1, 0, code);
+                let roll = Roll::new(&[1, 2, 3, 4, 5, 6]).unwrap();
+                turn.set_rolls(&vec![roll; count], &[]).unwrap();
+                turn
+            })
+            .collect();
+        game
+    }
+
+    #[test]
+    fn saved_rolls_make_longer_turns_legal_and_no_more() {
+        // Saved rolls: one roll saves two, so five rolls are legal in turn 2, which saves
+        // none; turn 3 saves none either, and four rolls in turn 4 are one too many.
+        let saved = RuleSet::MaxiYatzySaved;
+        let mut out = Replayed::default();
+        let game = maxi_game(saved, &[1, 5, 3, 4]);
+        let v = violation(&game);
+        assert_eq!((v.rule, v.round), (Broken::RollCount, Some(4)));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("4 rolls", "one to three rolls")
+        );
+        let game = maxi_game(saved, &[1, 5, 3, 2, 4, 1, 6]);
+        let v = violation(&game);
+        assert_eq!((v.rule, v.round), (Broken::RollCount, Some(7)));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("6 rolls", "one to 5 rolls (3 a turn and 2 saved)")
+        );
+        // Turn 4 saves one, turn 5 uses it, turn 6 saves two: six rolls in turn 7 are one
+        // too many. A game of 19 one-roll turns saves 2 x 19 for its last turn.
+        let mut rolls = vec![1usize; 19];
+        rolls.push(3 + 2 * 19);
+        let opts = ReplayOptions::default();
+        replay(&maxi_game(saved, &rolls), opts, &mut out).unwrap();
+        assert_eq!(out.decisions.len(), 19 + 3 + 2 * 19);
+        rolls[19] += 1;
+        let v = violation(&maxi_game(saved, &rolls));
+        assert_eq!(
+            (v.says.as_str(), v.rules_give.as_str()),
+            ("42 rolls", "one to 41 rolls (3 a turn and 38 saved)")
+        );
+        // Without the rule the same long turn is refused, and so is a fourth roll.
+        let v = violation(&maxi_game(RuleSet::MaxiYatzy, &[1, 5]));
+        assert_eq!((v.rule, v.round), (Broken::RollCount, Some(2)));
+        assert_eq!(v.rules_give, "one to three rolls");
+    }
+
     #[test]
     fn dice_off_the_faces_are_reported() {
         let mut game = parse(GAME);

@@ -537,23 +537,14 @@ const fn maxi_yatzy_game(name: &'static str, saved_rolls: bool) -> GameDescripti
     GameDescription {
         name,
         dice: 6,
-        faces: 6,
-        rolls_per_turn: 3,
-        last_turn_rolls: 3,
         saved_rolls,
         boxes: &MAXI_YATZY_BOXES,
-        columns: &[ColumnKind::Free],
-        announced: &[],
         upper_bonus: UpperBonus {
             threshold: 84,
             points: 100,
         },
-        joker: JokerRule::None,
-        extra_bonus: ExtraBonusRule {
-            when: ExtraBonus::Never,
-            points: 0,
-        },
-        final_score: FinalScore::Sum,
+        // Yatzy's: three rolls a turn, one free column, no joker, no extra bonus, the sum.
+        ..YATZY
     }
 }
 
