@@ -393,6 +393,7 @@ mod tests {
         faces: 6,
         rolls_per_turn: 3,
         last_turn_rolls: 3,
+        saved_rolls: true,
         boxes: &THREE_DICE_BOXES,
         columns: &[ColumnKind::Free],
         announced: &[],
@@ -731,5 +732,33 @@ mod tests {
                 last = v;
             }
         }
+    }
+
+    #[test]
+    fn maxi_yatzy_without_a_bank_is_the_maxi_yatzy_table() {
+        use crate::rules::{RuleSet, Sheet};
+        use crate::solve::expected::{build_subgame_table, sheet_value};
+        // Sixes, three pairs, villa and six alike open (bits 5, 8, 16, 19), 60 upper points.
+        let open = 1 << 5 | 1 << 8 | 1 << 16 | 1 << 19;
+        let sheet = Sheet {
+            rules: RuleSet::MaxiYatzy,
+            filled: 0xfffff & !open,
+            yahtzee_50: false,
+            upper_total: 60,
+            points: 0,
+        };
+        let table = build_subgame_table(RuleSet::MaxiYatzy, sheet.filled, &|_, _| {});
+        let from_table = sheet_value(&table, &sheet).unwrap();
+        let start = state(open, 60, 0);
+        let plain = SavedRollsSolver::new(RuleSet::MaxiYatzy.description(), 0)
+            .unwrap()
+            .value(start);
+        assert!((plain - from_table).abs() < 1e-9, "{plain} vs {from_table}");
+        let largest = SavedRollsSolver::largest_bank(start) as u8;
+        let saved = SavedRollsSolver::new(RuleSet::MaxiYatzySaved.description(), largest)
+            .unwrap()
+            .value(start);
+        eprintln!("maxi-yatzy {plain:.6}, maxi-yatzy-saved {saved:.6}");
+        assert!(saved > plain + 1.0);
     }
 }
