@@ -329,7 +329,7 @@ pub(super) const fn scored(
 }
 
 /// A lower box scored by `pattern` and `payoff`.
-pub(crate) const fn lower(
+pub(super) const fn lower(
     code: &'static str,
     name: &'static str,
     pattern: Pattern,
@@ -339,7 +339,7 @@ pub(crate) const fn lower(
 }
 
 /// Groups of alike dice of different faces.
-pub(crate) const fn groups(sizes: &'static [u8]) -> Pattern {
+pub(super) const fn groups(sizes: &'static [u8]) -> Pattern {
     Pattern::Groups {
         sizes,
         alike_too: false,
@@ -349,7 +349,7 @@ pub(crate) const fn groups(sizes: &'static [u8]) -> Pattern {
 /// The sum of all the dice.
 pub(super) const DICE_SUM: Payoff = Payoff::DiceSum { plus: 0 };
 /// The sum of the dice that form the pattern.
-pub(crate) const PATTERN_SUM: Payoff = Payoff::PatternSum { plus: 0 };
+const PATTERN_SUM: Payoff = Payoff::PatternSum { plus: 0 };
 
 /// The six upper boxes, ones to sixes.
 const UPPER_BOXES: [BoxRule; 6] = [

@@ -369,13 +369,14 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::description::{
-        groups, lower, BoxRule, ColumnKind, Pattern, UpperBonus, PATTERN_SUM,
-    };
+    use crate::rules::description::{BoxRule, ColumnKind, UpperBonus, MAXI_YATZY, YATZY};
 
-    /// Yatzy's boxes: ones to sixes (0 to 5), one pair (6), four alike (9), small and large
-    /// straights (10, 11), chance (13).
-    const YATZY_BOX: &[BoxRule] = crate::rules::description::YATZY.boxes;
+    /// Yatzy's boxes: ones to sixes (0 to 5), one pair (6), three alike (8), chance (13).
+    const YATZY_BOX: &[BoxRule] = YATZY.boxes;
+    /// Maxi Yatzy's boxes: sixes (5), three pairs (8), four and five alike (10, 11), the
+    /// small, large and full straights (12 to 14), villa (16), tower (17), chance (18), six
+    /// alike (19).
+    const MAXI_BOX: &[BoxRule] = MAXI_YATZY.boxes;
 
     /// A three-dice game small enough for the brute force: two upper boxes with a bonus, a
     /// pair, three alike, a chance.
@@ -383,7 +384,7 @@ mod tests {
         YATZY_BOX[0],
         YATZY_BOX[5],
         YATZY_BOX[6],
-        lower("3K", "three alike", groups(&[3]), Payoff::Fixed(30)),
+        YATZY_BOX[8],
         YATZY_BOX[13],
     ];
 
@@ -393,6 +394,7 @@ mod tests {
         faces: 6,
         rolls_per_turn: 3,
         last_turn_rolls: 3,
+        saved_rolls: true,
         boxes: &THREE_DICE_BOXES,
         columns: &[ColumnKind::Free],
         announced: &[],
@@ -408,17 +410,12 @@ mod tests {
     /// Six dice, the Maxi Yatzy boxes that most reward more rolls: sixes (with a bonus at
     /// 24), villa, tower, full straight, six alike, chance.
     static SIX_DICE_BOXES: [BoxRule; 6] = [
-        YATZY_BOX[5],
-        lower("VI", "villa", groups(&[3, 3]), PATTERN_SUM),
-        lower("TO", "tower", groups(&[4, 2]), PATTERN_SUM),
-        lower(
-            "FS",
-            "full straight",
-            Pattern::Straight(&[(1, 6)]),
-            Payoff::Fixed(21),
-        ),
-        lower("Y", "six alike", groups(&[6]), Payoff::Fixed(100)),
-        YATZY_BOX[13],
+        MAXI_BOX[5],
+        MAXI_BOX[16],
+        MAXI_BOX[17],
+        MAXI_BOX[14],
+        MAXI_BOX[19],
+        MAXI_BOX[18],
     ];
 
     static SIX_DICE: GameDescription = GameDescription {
@@ -435,21 +432,16 @@ mod tests {
     /// Six dice, ten lower boxes of Maxi Yatzy (no upper box): the cap's gap measured with
     /// more boxes open (the first eight, then all ten).
     static TEN_BOXES: [BoxRule; 10] = [
-        lower("3P", "three pairs", groups(&[2, 2, 2]), PATTERN_SUM),
-        YATZY_BOX[9],
-        lower("5K", "five alike", groups(&[5]), PATTERN_SUM),
-        YATZY_BOX[10],
-        YATZY_BOX[11],
-        lower(
-            "FS",
-            "full straight",
-            Pattern::Straight(&[(1, 6)]),
-            Payoff::Fixed(21),
-        ),
-        lower("VI", "villa", groups(&[3, 3]), PATTERN_SUM),
-        lower("Y", "six alike", groups(&[6]), Payoff::Fixed(100)),
-        lower("TO", "tower", groups(&[4, 2]), PATTERN_SUM),
-        YATZY_BOX[13],
+        MAXI_BOX[8],
+        MAXI_BOX[10],
+        MAXI_BOX[11],
+        MAXI_BOX[12],
+        MAXI_BOX[13],
+        MAXI_BOX[14],
+        MAXI_BOX[16],
+        MAXI_BOX[19],
+        MAXI_BOX[17],
+        MAXI_BOX[18],
     ];
 
     static TEN_BOX_GAME: GameDescription = GameDescription {
@@ -731,5 +723,33 @@ mod tests {
                 last = v;
             }
         }
+    }
+
+    #[test]
+    fn maxi_yatzy_without_a_bank_is_the_maxi_yatzy_table() {
+        use crate::rules::{RuleSet, Sheet};
+        use crate::solve::expected::{build_subgame_table, sheet_value};
+        // Sixes, three pairs, villa and six alike open (bits 5, 8, 16, 19), 60 upper points.
+        let open = 1 << 5 | 1 << 8 | 1 << 16 | 1 << 19;
+        let sheet = Sheet {
+            rules: RuleSet::MaxiYatzy,
+            filled: 0xfffff & !open,
+            yahtzee_50: false,
+            upper_total: 60,
+            points: 0,
+        };
+        let table = build_subgame_table(RuleSet::MaxiYatzy, sheet.filled, &|_, _| {});
+        let from_table = sheet_value(&table, &sheet).unwrap();
+        let start = state(open, 60, 0);
+        let plain = SavedRollsSolver::new(RuleSet::MaxiYatzy.description(), 0)
+            .unwrap()
+            .value(start);
+        assert!((plain - from_table).abs() < 1e-9, "{plain} vs {from_table}");
+        let largest = SavedRollsSolver::largest_bank(start) as u8;
+        let saved = SavedRollsSolver::new(RuleSet::MaxiYatzySaved.description(), largest)
+            .unwrap()
+            .value(start);
+        eprintln!("maxi-yatzy {plain:.6}, maxi-yatzy-saved {saved:.6}");
+        assert!(saved > plain + 1.0);
     }
 }
