@@ -3,7 +3,7 @@
 //! with each turn solved exactly by [`SlipTurn`], memoised on the tuple of the columns' reduced
 //! states ([`ColumnKey`]).
 
-use super::key::{key_of, pending_credit, step, ColumnKey, FULL};
+use super::key::{key_of, pending_credit, step, ColumnKey, MiddleRule, FULL};
 use super::turn::SlipTurn;
 use super::BoxPoints;
 use crate::dice::Dice;
@@ -15,8 +15,9 @@ use std::sync::Arc;
 /// The reduced states of a slip's columns (unused columns full).
 pub(crate) type SlipKeys = [ColumnKey; MAX_COLUMNS];
 
-/// The keys of a slip's columns; `None` for values no dice can give.
-pub(crate) fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
+/// The keys of a slip's columns, the middle section counted by `middle`; `None` for values no
+/// dice can give.
+pub(crate) fn slip_keys(sheet: &JambSheet, middle: MiddleRule) -> Option<SlipKeys> {
     let full = ColumnKey {
         mask: FULL,
         upper: 0,
@@ -24,14 +25,20 @@ pub(crate) fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
     };
     let mut keys = [full; MAX_COLUMNS];
     for (k, c) in keys.iter_mut().zip(sheet.columns()) {
-        *k = key_of(c)?;
+        *k = key_of(c, middle)?;
     }
     Some(keys)
 }
 
-/// Points credited to a slip so far: its total plus the pending middle credits.
-pub(crate) fn credited(sheet: &JambSheet) -> i32 {
-    sheet.total() + sheet.columns().iter().map(pending_credit).sum::<i32>()
+/// Points credited to a slip so far, the middle section counted by `middle`: its total plus
+/// the pending middle credits.
+pub(crate) fn credited(sheet: &JambSheet, middle: MiddleRule) -> i32 {
+    let pending: i32 = sheet
+        .columns()
+        .iter()
+        .map(|c| pending_credit(c, middle))
+        .sum();
+    sheet.total() + pending
 }
 
 /// The exact endgame solver, with its memo of solved states.
@@ -105,7 +112,7 @@ impl Endgame {
             .collect();
         SlipTurn::new(&points, &kinds, |cell, p| {
             let c = usize::from(cell.column);
-            match step(keys[c], cell.jbox, p) {
+            match step(keys[c], cell.jbox, p, points.middle()) {
                 Some((credit, next)) => {
                     let mut after = *keys;
                     after[c] = next;
@@ -120,7 +127,7 @@ impl Endgame {
     pub(crate) fn accepts(&self, sheet: &JambSheet) -> bool {
         *sheet.rules() == self.rules
             && sheet.turns_left() <= self.max_empty
-            && slip_keys(sheet).is_some()
+            && slip_keys(sheet, self.points.middle()).is_some()
     }
 
     /// The optimal expected final total of `sheet` before its next turn; `None` when the
@@ -129,8 +136,9 @@ impl Endgame {
         if !self.accepts(sheet) {
             return None;
         }
-        let keys = slip_keys(sheet)?;
-        Some(f64::from(credited(sheet)) + self.future(&keys))
+        let middle = self.points.middle();
+        let keys = slip_keys(sheet, middle)?;
+        Some(f64::from(credited(sheet, middle)) + self.future(&keys))
     }
 
     /// The exact turn of `sheet`, values in expected final totals; `None` when the solver does
@@ -139,12 +147,13 @@ impl Endgame {
         if !self.accepts(sheet) || sheet.is_complete() {
             return None;
         }
-        let keys = slip_keys(sheet)?;
-        Some(self.turn_of_keys(&keys, f64::from(credited(sheet))))
+        let middle = self.points.middle();
+        let keys = slip_keys(sheet, middle)?;
+        Some(self.turn_of_keys(&keys, f64::from(credited(sheet, middle))))
     }
 
     /// Every legal option after rolling `dice` as roll number `n` of `sheet`'s turn, with its
-    /// exact value (expected final total), in `SlipTurn::for_each_option` order.
+    /// exact value (expected final total), in `SlipTurn::for_each_option_at` order.
     pub fn options(&mut self, sheet: &JambSheet, dice: &Dice, n: u8) -> Vec<(Choice, f64)> {
         match self.turn(sheet) {
             Some(turn) => turn.options(&self.points, n, dice),

@@ -44,7 +44,10 @@ fn game_samples(oracle: &Arc<JambOracle>, seed: u64, target: Target) -> Vec<(Vec
                 .before_roll(&sheet, 1, None, &mut cache)
                 .unwrap_or(final_total),
         };
-        out.push((row, y - f64::from(credited(&sheet))));
+        out.push((
+            row,
+            y - f64::from(credited(&sheet, oracle.points().middle())),
+        ));
         let Some(last) = turn.rolls.last() else {
             break;
         };

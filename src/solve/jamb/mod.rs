@@ -22,6 +22,7 @@ pub mod turn;
 
 use crate::dice::DiceSpace;
 use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
+use key::MiddleRule;
 
 /// What each box scores, by roll and roll number, as an index into the box's distinct scores
 /// (a "point class"): the turn solvers value each (box, class) once and read it for every roll.
@@ -36,6 +37,8 @@ pub struct BoxPoints {
     /// For roll numbers 1 and 2: the rolls whose class in some box differs from their class on
     /// the next roll number (the straights).
     differ_from_next: [Vec<usize>; 2],
+    /// How the rules count the middle section (the columns' keys depend on it).
+    middle: MiddleRule,
 }
 
 impl BoxPoints {
@@ -79,7 +82,13 @@ impl BoxPoints {
             values,
             class,
             differ_from_next,
+            middle: MiddleRule::AsIs,
         }
+    }
+
+    /// How the rules count the middle section.
+    pub fn middle(&self) -> MiddleRule {
+        self.middle
     }
 
     /// The dice whose rolls the classes are listed by.
@@ -93,13 +102,16 @@ impl BoxPoints {
     }
 
     /// The class of roll `r` (a roll index of [`BoxPoints::dice`]) in box `b` on roll number
-    /// `n` (1..=3).
+    /// `n` (1 and up: a roll after the third, on a last turn of five rolls, scores as the
+    /// third).
     pub fn class(&self, b: JambBox, n: u8, r: usize) -> usize {
-        usize::from(self.class[b.index()][usize::from(n - 1)][r])
+        usize::from(self.classes(b, n)[r])
     }
 
-    /// The classes of every roll in box `b` on roll number `n` (1..=3).
+    /// The classes of every roll in box `b` on roll number `n` (1 and up, as
+    /// [`BoxPoints::class`]).
     pub fn classes(&self, b: JambBox, n: u8) -> &[u8] {
+        let n = n.clamp(1, MAX_ROLLS);
         &self.class[b.index()][usize::from(n - 1)]
     }
 

@@ -221,7 +221,7 @@ impl JambOracle {
     fn column_future(&self, c: usize, key: ColumnKey, left: usize, stage: &[f64; STAGES]) -> f64 {
         let v = self.column_value(c, key, left);
         match &self.value.correction {
-            Some(w) => w.column_future(c, key, v, stage),
+            Some(w) => w.column_future(c, key, v, stage, self.points.middle()),
             None => self.value.scale.get(c).copied().unwrap_or(1.0) * v,
         }
     }
@@ -231,12 +231,13 @@ impl JambOracle {
     pub fn features(&self, sheet: &JambSheet) -> Vec<f64> {
         let columns = self.rules.columns.len();
         let mut row = vec![0.0; weight_count(columns)];
-        let Some(keys) = slip_keys(sheet) else {
+        let Some(keys) = slip_keys(sheet, self.points.middle()) else {
             return row;
         };
         let stage = stage_terms(sheet.turns_left(), self.rules.turns());
         for c in 0..columns {
-            let x = column_features(keys[c], self.column_value(c, keys[c], sheet.turns_left()));
+            let value = self.column_value(c, keys[c], sheet.turns_left());
+            let x = column_features(keys[c], value, self.points.middle());
             for (f, &xf) in x.iter().enumerate() {
                 for (s, &st) in stage.iter().enumerate() {
                     row[(c * FEATURES + f) * STAGES + s] = xf * st;
@@ -285,8 +286,9 @@ impl JambOracle {
         if sheet.is_complete() || sheet.rules() != &self.rules {
             return None;
         }
-        let keys: SlipKeys = slip_keys(sheet)?;
-        let base = f64::from(credited(sheet));
+        let middle = self.points.middle();
+        let keys: SlipKeys = slip_keys(sheet, middle)?;
+        let base = f64::from(credited(sheet, middle));
         let after_empty = sheet.turns_left() - 1;
         let endgame = if after_empty > 0 && after_empty <= self.value.endgame {
             Some(
@@ -341,7 +343,7 @@ impl JambOracle {
             .collect();
         SlipTurn::new(&self.points, &kinds, |cell, p| {
             let c = usize::from(cell.column);
-            let Some((credit, next)) = step(keys[c], cell.jbox, p) else {
+            let Some((credit, next)) = step(keys[c], cell.jbox, p, self.points.middle()) else {
                 return f64::NEG_INFINITY;
             };
             let now = base + f64::from(credit);
