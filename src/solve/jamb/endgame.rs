@@ -4,10 +4,10 @@
 //! states ([`ColumnKey`]).
 
 use super::key::{key_of, pending_credit, step, ColumnKey, MiddleRule, FULL};
-use super::turn::SlipTurn;
-use super::BoxPoints;
+use super::turn::{Moment, SlipTurn};
+use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{ColumnKind, JambRules, JambSheet, MAX_COLUMNS};
+use crate::rules::jamb::{JambRules, JambSheet, MAX_COLUMNS};
 use crate::rules::Choice;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -103,14 +103,15 @@ impl Endgame {
     /// The exact turn from `keys`, its values offset by `base` (the points credited so far).
     fn turn_of_keys(&mut self, keys: &SlipKeys, base: f64) -> SlipTurn {
         let points = Arc::clone(&self.points);
-        let kinds: Vec<(ColumnKind, u16)> = self
-            .rules
-            .columns
+        let columns = self.rules.columns.len();
+        let masks: Vec<u16> = keys[..columns].iter().map(|k| k.mask).collect();
+        let turns_left = masks
             .iter()
-            .zip(keys)
-            .map(|(&kind, key)| (kind, key.mask))
-            .collect();
-        SlipTurn::new(&points, &kinds, |cell, p| {
+            .map(|m| (!m & FULL).count_ones() as usize)
+            .sum();
+        let shape = turn_columns(&self.rules, &masks);
+        let rolls = turn_rolls(&self.rules, turns_left);
+        SlipTurn::with_rolls(&points, &shape, rolls, |cell, p| {
             let c = usize::from(cell.column);
             match step(keys[c], cell.jbox, p, points.middle()) {
                 Some((credit, next)) => {
@@ -152,11 +153,23 @@ impl Endgame {
         Some(self.turn_of_keys(&keys, f64::from(credited(sheet, middle))))
     }
 
-    /// Every legal option after rolling `dice` as roll number `n` of `sheet`'s turn, with its
-    /// exact value (expected final total), in `SlipTurn::for_each_option_at` order.
+    /// Every legal option after rolling `dice` as roll number `n` of `sheet`'s turn (without an
+    /// announcement; roll 1 pure, later rolls reached by keeping some dice), with its exact
+    /// value (expected final total), in `SlipTurn::for_each_option_at` order.
     pub fn options(&mut self, sheet: &JambSheet, dice: &Dice, n: u8) -> Vec<(Choice, f64)> {
+        self.options_at(sheet, dice, Moment::after_roll(n))
+    }
+
+    /// Every legal option after rolling `dice` at `moment` of `sheet`'s turn, with its exact
+    /// value (expected final total), in `SlipTurn::for_each_option_at` order.
+    pub fn options_at(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        moment: Moment,
+    ) -> Vec<(Choice, f64)> {
         match self.turn(sheet) {
-            Some(turn) => turn.options(&self.points, n, dice),
+            Some(turn) => turn.options_at(&self.points, moment, dice),
             None => Vec::new(),
         }
     }

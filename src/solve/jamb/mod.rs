@@ -23,6 +23,7 @@ pub mod turn;
 use crate::dice::DiceSpace;
 use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
 use key::MiddleRule;
+use turn::TurnColumn;
 
 /// What each box scores, by roll and roll number, as an index into the box's distinct scores
 /// (a "point class"): the turn solvers value each (box, class) once and read it for every roll.
@@ -119,6 +120,22 @@ impl BoxPoints {
     pub(crate) fn differ_from_next(&self, n: u8) -> &[usize] {
         &self.differ_from_next[usize::from(n - 1)]
     }
+}
+
+/// The columns of a slip of `rules` with filled masks `masks` (in the rules' column order), as
+/// its turn sees them.
+pub(crate) fn turn_columns(rules: &JambRules, masks: &[u16]) -> Vec<TurnColumn> {
+    rules
+        .columns
+        .iter()
+        .zip(masks)
+        .map(|(&kind, &mask)| TurnColumn::plain(kind, mask))
+        .collect()
+}
+
+/// Rolls in a turn of `rules` with `turns_left` empty boxes before it.
+pub(crate) fn turn_rolls(_rules: &JambRules, _turns_left: usize) -> u8 {
+    MAX_ROLLS
 }
 
 #[cfg(test)]

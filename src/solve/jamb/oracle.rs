@@ -8,10 +8,10 @@ use super::endgame::{credited, slip_keys, Endgame, SlipKeys};
 use super::features::{column_features, stage_terms, weight_count, Correction, FEATURES, STAGES};
 use super::key::{step, ColumnKey};
 use super::tables::JambTables;
-use super::turn::SlipTurn;
-use super::BoxPoints;
+use super::turn::{Moment, SlipTurn};
+use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{ColumnKind, JambRules, JambSheet, BOXES};
+use crate::rules::jamb::{Cell, JambRules, JambSheet, BOXES};
 use crate::rules::play::JambPlayer;
 use crate::rules::Choice;
 use rand_chacha::ChaCha8Rng;
@@ -334,14 +334,10 @@ impl JambOracle {
             self.slip_future(&c, &stage)
         });
         let total_future: f64 = futures.iter().sum::<f64>() + slip_now;
-        let kinds: Vec<(ColumnKind, u16)> = self
-            .rules
-            .columns
-            .iter()
-            .zip(keys)
-            .map(|(&k, key)| (k, key.mask))
-            .collect();
-        SlipTurn::new(&self.points, &kinds, |cell, p| {
+        let masks: Vec<u16> = keys[..columns].iter().map(|k| k.mask).collect();
+        let shape = turn_columns(&self.rules, &masks);
+        let rolls = turn_rolls(&self.rules, turns_left);
+        SlipTurn::with_rolls(&self.points, &shape, rolls, |cell, p| {
             let c = usize::from(cell.column);
             let Some((credit, next)) = step(keys[c], cell.jbox, p, self.points.middle()) else {
                 return f64::NEG_INFINITY;
@@ -363,10 +359,11 @@ impl JambOracle {
         })
     }
 
-    /// Every legal option after rolling `dice` as roll number `roll_number` of `sheet`'s turn,
-    /// with its value in expected final points of the slip: first each cell the dice may be
+    /// Every legal option after rolling `dice` as roll number `roll_number` of `sheet`'s turn
+    /// (without an announcement; roll 1 pure, later rolls reached by keeping some dice), with
+    /// its value in expected final points of the slip: first each cell the dice may be
     /// written in (column by column, top to bottom), then, while the sheet may roll again,
-    /// every distinct keep of the dice (ascending keep index; keeping all five included).
+    /// every distinct keep of the dice (ascending keep index; keeping all dice included).
     pub fn options(
         &self,
         sheet: &JambSheet,
@@ -374,10 +371,38 @@ impl JambOracle {
         roll_number: u8,
         cache: &mut JambTurnCache,
     ) -> Vec<(Choice, f64)> {
+        self.options_at(sheet, dice, Moment::after_roll(roll_number), cache)
+    }
+
+    /// Every legal option after rolling `dice` at `moment` of `sheet`'s turn, in the order of
+    /// [`JambOracle::options`] (after an announcement, only the announced cell is written);
+    /// the announcements of roll 1 are [`JambOracle::announcements`].
+    pub fn options_at(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        moment: Moment,
+        cache: &mut JambTurnCache,
+    ) -> Vec<(Choice, f64)> {
         match self.turn(sheet, cache) {
-            Some(turn) => turn.options(&self.points, roll_number, dice),
+            Some(turn) => turn.options_at(&self.points, moment, dice),
             None => Vec::new(),
         }
+    }
+
+    /// Every box that may be announced after a first roll of `dice` on `sheet`, with the value
+    /// of announcing it (column by column, top to bottom; none without an Announce column).
+    pub fn announcements(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        cache: &mut JambTurnCache,
+    ) -> Vec<(Cell, f64)> {
+        let mut out = Vec::new();
+        if let Some(turn) = self.turn(sheet, cache) {
+            turn.for_each_announcement(dice, |cell, v| out.push((cell, v)));
+        }
+        out
     }
 
     /// The best option (the first listed among equals) and its value.
