@@ -41,7 +41,7 @@ impl JambTables {
         // Work units: one per widget run of every table and slack level, one per fitting game.
         let runs: Vec<u64> = kinds
             .iter()
-            .map(|&k| ColumnTable::runs(&ColumnSpace::new(k)))
+            .map(|&k| ColumnTable::runs(&ColumnSpace::of_rules(&rules, k, 0)))
             .collect();
         let levels = options.slack.turns as u64;
         let total = runs.iter().sum::<u64>() * (1 + levels) + options.fit_games;

@@ -16,7 +16,9 @@ use super::key::{
 };
 use super::BoxPoints;
 use crate::dice::EMPTY_KEEP;
-use crate::rules::jamb::{ColumnKind, ColumnState, JambBox, JambRules, BOXES};
+use crate::rules::jamb::{
+    AnnounceRule, ColumnKind, ColumnState, JambBox, JambRules, JambTurn, BOXES,
+};
 use crate::solve::widget::{
     expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, LaneStore,
 };
@@ -36,6 +38,8 @@ pub struct ColumnSpace {
     middle: MiddleRule,
     /// For an Announce column: whether its boxes take a pure hand (`None` for the others).
     announce: Option<bool>,
+    /// For each filled mask, the boxes the column takes in a turn.
+    allowed: Vec<u16>,
     /// Reachable masks, by number of filled boxes (index 0: none filled ... 13: full).
     layers: Vec<Vec<u16>>,
     /// For each of the 8192 masks: the table index of its first key, or [`UNREACHABLE`].
@@ -44,21 +48,59 @@ pub struct ColumnSpace {
 }
 
 impl ColumnSpace {
-    /// The states a column of kind `kind` reaches from the empty column, its middle section
-    /// counted as it is.
+    /// The states a `jamb-5` column of kind `kind` reaches from the empty column.
     pub fn new(kind: ColumnKind) -> ColumnSpace {
         ColumnSpace::from_mask(kind, 0)
     }
 
-    /// The states a column of kind `kind` reaches from filled mask `start` (tests use small
-    /// spaces near the end of a column), its middle section counted as it is.
+    /// The states a `jamb-5` column of kind `kind` reaches from filled mask `start` (tests use
+    /// small spaces near the end of a column).
     pub fn from_mask(kind: ColumnKind, start: u16) -> ColumnSpace {
-        ColumnSpace::with_middle(kind, start, MiddleRule::AsIs)
+        ColumnSpace::of_rules(&JambRules::JAMB_5, kind, start)
     }
 
-    /// The states a column of kind `kind` reaches from filled mask `start`, its middle section
-    /// counted by `middle`.
+    /// The states a `jamb-5` column of kind `kind` reaches from filled mask `start`, its middle
+    /// section counted by `middle`.
     pub fn with_middle(kind: ColumnKind, start: u16, middle: MiddleRule) -> ColumnSpace {
+        let rules = JambRules {
+            middle,
+            ..JambRules::JAMB_5
+        };
+        ColumnSpace::of_rules(&rules, kind, start)
+    }
+
+    /// The states of an Announce column from filled mask `start`, the middle section counted
+    /// by `middle`, its boxes taking a pure hand when `pure_hand` (see
+    /// [`ColumnSpace::of_rules`]).
+    pub fn announce(start: u16, middle: MiddleRule, pure_hand: bool) -> ColumnSpace {
+        let rules = JambRules {
+            middle,
+            announce: if pure_hand {
+                AnnounceRule::AnnouncedOrPureHand
+            } else {
+                AnnounceRule::AnnouncedOnly
+            },
+            ..JambRules::JAMB_5
+        };
+        ColumnSpace::of_rules(&rules, ColumnKind::Announce, start)
+    }
+
+    /// The states a column of kind `kind` under `rules` reaches from filled mask `start`: its
+    /// order of filling (the rules' row order for Down and Up) and the keys of the rules'
+    /// middle section. An Announce column takes its boxes in any order; its turn alone: after
+    /// roll 1, write any empty box (a pure hand, when the rules allow it), or announce one and
+    /// play the other rolls for it, or roll every die again (a roll of every die may be
+    /// written in any empty box when the rules take pure hands).
+    pub fn of_rules(rules: &JambRules, kind: ColumnKind, start: u16) -> ColumnSpace {
+        let middle = rules.middle;
+        let announce = (kind == ColumnKind::Announce)
+            .then_some(rules.announce == AnnounceRule::AnnouncedOrPureHand);
+        let allowed: Vec<u16> = (0..=FULL)
+            .map(|mask| match announce {
+                Some(_) => !mask & FULL,
+                None => rules.allowed_boxes(kind, mask, JambTurn::at_roll(1)),
+            })
+            .collect();
         let mut layers = vec![Vec::new(); BOXES + 1];
         let mut seen = vec![false; usize::from(FULL) + 1];
         let start = start & FULL;
@@ -67,10 +109,9 @@ impl ColumnSpace {
         for level in start.count_ones() as usize..BOXES {
             let mut next = Vec::new();
             for &mask in &layers[level] {
-                let allowed = (1..=3).fold(0, |a, n| a | kind.allowed_boxes(mask, n));
                 for b in JambBox::ALL {
                     let m = mask | b.bit();
-                    if allowed & b.bit() != 0 && !seen[usize::from(m)] {
+                    if allowed[usize::from(mask)] & b.bit() != 0 && !seen[usize::from(m)] {
                         seen[usize::from(m)] = true;
                         next.push(m);
                     }
@@ -90,22 +131,17 @@ impl ColumnSpace {
         ColumnSpace {
             kind,
             middle,
-            announce: None,
+            announce,
+            allowed,
             layers,
             offset,
             len,
         }
     }
 
-    /// The states of an Announce column from filled mask `start` (its boxes in any order),
-    /// the middle section counted by `middle`. Its turn alone: after roll 1, write any empty
-    /// box, or announce one and play the other rolls for it, or roll every die again (a pure
-    /// hand: when `pure_hand`, a roll of every die may be written in any empty box).
-    pub fn announce(start: u16, middle: MiddleRule, pure_hand: bool) -> ColumnSpace {
-        ColumnSpace {
-            announce: Some(pure_hand),
-            ..ColumnSpace::with_middle(ColumnKind::Free, start, middle)
-        }
+    /// The boxes the column takes in a turn from filled mask `mask`.
+    fn allowed(&self, mask: u16) -> u16 {
+        self.allowed.get(usize::from(mask)).copied().unwrap_or(0)
     }
 
     /// The column kind.
@@ -187,7 +223,7 @@ impl ColumnTable {
         kind: ColumnKind,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> ColumnTable {
-        ColumnTable::build_space(rules, ColumnSpace::new(kind), progress)
+        ColumnTable::build_space(rules, ColumnSpace::of_rules(rules, kind, 0), progress)
     }
 
     /// Builds the table of the states of `space`.
@@ -210,7 +246,7 @@ impl ColumnTable {
         slack: Slack,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> Vec<ColumnTable> {
-        let space = ColumnSpace::new(kind);
+        let space = ColumnSpace::of_rules(rules, kind, 0);
         build_levels(rules, &space, slack, progress)
             .into_iter()
             .map(|values| ColumnTable {
@@ -424,7 +460,7 @@ struct Writes {
 
 impl Writes {
     fn new(points: &BoxPoints, space: &ColumnSpace, table: &[f64], run: Run) -> Writes {
-        let allowed = space.kind.allowed_boxes(run.mask, 1);
+        let allowed = space.allowed(run.mask);
         let keys: Vec<ColumnKey> = (run.first..run.first + run.lanes)
             .map(|lane| space.key_of_lane(run.mask, lane))
             .collect();

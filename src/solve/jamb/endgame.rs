@@ -4,10 +4,10 @@
 //! states ([`ColumnKey`]).
 
 use super::key::{key_of, pending_credit, step, ColumnKey, MiddleRule, FULL};
-use super::turn::{Moment, SlipTurn};
+use super::turn::SlipTurn;
 use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{JambRules, JambSheet, MAX_COLUMNS};
+use crate::rules::jamb::{Cell, JambRules, JambSheet, JambTurn, MAX_COLUMNS};
 use crate::rules::Choice;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -157,7 +157,7 @@ impl Endgame {
     /// announcement; roll 1 pure, later rolls reached by keeping some dice), with its exact
     /// value (expected final total), in `SlipTurn::for_each_option_at` order.
     pub fn options(&mut self, sheet: &JambSheet, dice: &Dice, n: u8) -> Vec<(Choice, f64)> {
-        self.options_at(sheet, dice, Moment::after_roll(n))
+        self.options_at(sheet, dice, JambTurn::at_roll(n))
     }
 
     /// Every legal option after rolling `dice` at `moment` of `sheet`'s turn, with its exact
@@ -166,12 +166,22 @@ impl Endgame {
         &mut self,
         sheet: &JambSheet,
         dice: &Dice,
-        moment: Moment,
+        moment: JambTurn,
     ) -> Vec<(Choice, f64)> {
         match self.turn(sheet) {
             Some(turn) => turn.options_at(&self.points, moment, dice),
             None => Vec::new(),
         }
+    }
+
+    /// Every box that may be announced after a first roll of `dice` on `sheet`, with the exact
+    /// value of announcing it (none without an Announce column).
+    pub fn announcements(&mut self, sheet: &JambSheet, dice: &Dice) -> Vec<(Cell, f64)> {
+        let mut out = Vec::new();
+        if let Some(turn) = self.turn(sheet) {
+            turn.for_each_announcement(dice, |cell, v| out.push((cell, v)));
+        }
+        out
     }
 
     /// The score table the solver uses.

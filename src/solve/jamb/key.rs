@@ -32,6 +32,7 @@
 //! and Max (or Ones and Min) are filled, one part of the middle is credited but not yet in
 //! [`ColumnState::total`]: `pending_credit` is that part.
 
+pub use crate::rules::jamb::MiddleRule;
 use crate::rules::jamb::{ColumnState, JambBox, BOXES, UPPER_BONUS, UPPER_BONUS_THRESHOLD};
 use crate::rules::upper_totals;
 use std::sync::OnceLock;
@@ -52,16 +53,6 @@ const CAPS: usize = UPPER_BONUS_THRESHOLD as usize + 1;
 const LEAST_SUM: i32 = 5;
 /// Number of possible sums of five dice (5..=30).
 const SUMS: u8 = 26;
-
-/// How a column's middle section counts: as it is, or never below 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum MiddleRule {
-    /// `(Max - Min) x Ones` as it is, negative or not (`jamb-4`, `jamb-5`).
-    #[default]
-    AsIs,
-    /// `(Max - Min) x Ones`, a negative section counting 0.
-    NeverNegative,
-}
 
 /// The reduced state of one column (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

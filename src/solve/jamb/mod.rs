@@ -17,11 +17,14 @@ pub mod features;
 pub mod fit;
 pub mod key;
 pub mod oracle;
+pub mod selfplay;
 pub mod tables;
 pub mod turn;
 
 use crate::dice::DiceSpace;
-use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
+use crate::rules::jamb::{
+    AnnounceRule, ColumnKind, JambBox, JambRules, JambTurn, BOXES, MAX_ROLLS,
+};
 use key::MiddleRule;
 use turn::TurnColumn;
 
@@ -83,7 +86,7 @@ impl BoxPoints {
             values,
             class,
             differ_from_next,
-            middle: MiddleRule::AsIs,
+            middle: rules.middle,
         }
     }
 
@@ -129,13 +132,25 @@ pub(crate) fn turn_columns(rules: &JambRules, masks: &[u16]) -> Vec<TurnColumn> 
         .columns
         .iter()
         .zip(masks)
-        .map(|(&kind, &mask)| TurnColumn::plain(kind, mask))
+        .map(|(&kind, &mask)| match kind {
+            ColumnKind::Announce => {
+                let pure_hand = rules.announce == AnnounceRule::AnnouncedOrPureHand;
+                TurnColumn::announce(mask, pure_hand)
+            }
+            _ => TurnColumn {
+                mask,
+                first_roll: rules.allowed_boxes(kind, mask, JambTurn::at_roll(1)),
+                later_rolls: rules.allowed_boxes(kind, mask, JambTurn::at_roll(2)),
+                announce: false,
+                pure_hand: false,
+            },
+        })
         .collect()
 }
 
 /// Rolls in a turn of `rules` with `turns_left` empty boxes before it.
-pub(crate) fn turn_rolls(_rules: &JambRules, _turns_left: usize) -> u8 {
-    MAX_ROLLS
+pub(crate) fn turn_rolls(rules: &JambRules, turns_left: usize) -> u8 {
+    rules.rolls_in_turn(turns_left)
 }
 
 #[cfg(test)]

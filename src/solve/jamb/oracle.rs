@@ -8,10 +8,10 @@ use super::endgame::{credited, slip_keys, Endgame, SlipKeys};
 use super::features::{column_features, stage_terms, weight_count, Correction, FEATURES, STAGES};
 use super::key::{step, ColumnKey};
 use super::tables::JambTables;
-use super::turn::{Moment, SlipTurn};
+use super::turn::SlipTurn;
 use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{Cell, JambRules, JambSheet, BOXES};
+use crate::rules::jamb::{Cell, JambRules, JambSheet, JambTurn, BOXES};
 use crate::rules::play::JambPlayer;
 use crate::rules::Choice;
 use rand_chacha::ChaCha8Rng;
@@ -371,7 +371,7 @@ impl JambOracle {
         roll_number: u8,
         cache: &mut JambTurnCache,
     ) -> Vec<(Choice, f64)> {
-        self.options_at(sheet, dice, Moment::after_roll(roll_number), cache)
+        self.options_at(sheet, dice, JambTurn::at_roll(roll_number), cache)
     }
 
     /// Every legal option after rolling `dice` at `moment` of `sheet`'s turn, in the order of
@@ -381,7 +381,7 @@ impl JambOracle {
         &self,
         sheet: &JambSheet,
         dice: &Dice,
-        moment: Moment,
+        moment: JambTurn,
         cache: &mut JambTurnCache,
     ) -> Vec<(Choice, f64)> {
         match self.turn(sheet, cache) {
@@ -403,6 +403,29 @@ impl JambOracle {
             turn.for_each_announcement(dice, |cell, v| out.push((cell, v)));
         }
         out
+    }
+
+    /// The best option at `moment` of the turn (the first listed among equals; announcements
+    /// not included, see [`JambOracle::best_announcement`]) and its value.
+    pub fn best_at(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        moment: JambTurn,
+        cache: &mut JambTurnCache,
+    ) -> Option<(Choice, f64)> {
+        self.turn(sheet, cache)?.best_at(&self.points, moment, dice)
+    }
+
+    /// The best announcement after a first roll of `dice` (the first listed among equals) and
+    /// its value; `None` without a box to announce.
+    pub fn best_announcement(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        cache: &mut JambTurnCache,
+    ) -> Option<(Cell, f64)> {
+        self.turn(sheet, cache)?.best_announcement(dice)
     }
 
     /// The best option (the first listed among equals) and its value.

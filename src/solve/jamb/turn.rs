@@ -21,7 +21,7 @@
 
 use super::BoxPoints;
 use crate::dice::{Dice, DiceSpace, EMPTY_KEEP};
-use crate::rules::jamb::{Cell, ColumnKind, JambBox, MAX_ROLLS};
+use crate::rules::jamb::{Cell, ColumnKind, JambBox, JambTurn, MAX_ROLLS};
 use crate::rules::Choice;
 use crate::solve::widget::{
     expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess,
@@ -86,30 +86,6 @@ impl TurnColumn {
     /// The empty boxes.
     fn empty(&self) -> u16 {
         !self.mask & super::key::FULL
-    }
-}
-
-/// Where a decision of the turn stands: the roll just made, whether it was a roll of every
-/// die, and the box announced, if any.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Moment {
-    /// The roll number (1 and up).
-    pub roll_number: u8,
-    /// True when the roll was of every die (roll 1, or nothing kept before it).
-    pub pure: bool,
-    /// The Announce box announced after roll 1, if any.
-    pub announced: Option<Cell>,
-}
-
-impl Moment {
-    /// After roll `n` of a turn without an announcement, the dice reached by keeping some of
-    /// them (roll 1 is always pure).
-    pub fn after_roll(n: u8) -> Moment {
-        Moment {
-            roll_number: n,
-            pure: n == 1,
-            announced: None,
-        }
     }
 }
 
@@ -408,24 +384,25 @@ impl SlipTurn {
         n >= 1 && self.may_reroll.get(usize::from(n - 1)).copied() == Some(true)
     }
 
-    /// The turn after announcing `cell`, `None` when it may not be announced.
-    fn announcement(&self, cell: Cell) -> Option<&Announced> {
-        self.announced.iter().find(|a| a.cell == cell)
+    /// The turn after announcing box `jbox` of the Announce column, `None` when it may not be
+    /// announced.
+    fn announcement(&self, jbox: JambBox) -> Option<&Announced> {
+        self.announced.iter().find(|a| a.cell.jbox == jbox)
     }
 
     /// The value of keeping `kept` after roll `n` and rolling the other dice: the expected
     /// value of roll `n + 1`; `None` when no reroll is allowed or `kept` is not a keep.
     pub(crate) fn keep_value(&self, n: u8, kept: &Dice) -> Option<f64> {
-        self.keep_value_at(Moment::after_roll(n), kept)
+        self.keep_value_at(JambTurn::at_roll(n), kept)
     }
 
     /// The value of keeping `kept` at `moment` and rolling the other dice (see
     /// [`SlipTurn::keep_value`]).
-    pub fn keep_value_at(&self, moment: Moment, kept: &Dice) -> Option<f64> {
+    pub fn keep_value_at(&self, moment: JambTurn, kept: &Dice) -> Option<f64> {
         let n = moment.roll_number;
         let (keeps, next) = match moment.announced {
-            Some(cell) => {
-                let a = self.announcement(cell)?;
+            Some(jbox) => {
+                let a = self.announcement(jbox)?;
                 if n == 0 || n >= self.rolls {
                     return None;
                 }
@@ -470,7 +447,7 @@ impl SlipTurn {
     pub(crate) fn for_each_option_at(
         &self,
         points: &BoxPoints,
-        moment: Moment,
+        moment: JambTurn,
         dice: &Dice,
         mut each: impl FnMut(Choice, f64),
     ) {
@@ -478,12 +455,12 @@ impl SlipTurn {
         let (Some(r), true) = (self.dice.roll_index(dice), (1..=self.rolls).contains(&n)) else {
             return;
         };
-        let (keeps, next) = if let Some(cell) = moment.announced {
-            let Some(a) = self.announcement(cell) else {
+        let (keys, next) = if let Some(jbox) = moment.announced {
+            let Some(a) = self.announcement(jbox) else {
                 return;
             };
-            let v = self.write_values[a.offset + points.class(cell.jbox, n, r)];
-            each(Choice::Write(cell), v);
+            let v = self.write_values[a.offset + points.class(jbox, n, r)];
+            each(Choice::Write(a.cell), v);
             if n >= self.rolls {
                 return;
             }
@@ -511,7 +488,7 @@ impl SlipTurn {
         };
         for &k in &self.dice.proper_sub_keeps[r] {
             let k = usize::from(k);
-            each(Choice::Keep(self.dice.keeps[k]), keeps[k]);
+            each(Choice::Keep(self.dice.keeps[k]), keys[k]);
         }
         each(Choice::Keep(*dice), next[r]);
     }
@@ -531,7 +508,7 @@ impl SlipTurn {
     /// (roll 1 pure, later rolls reached by keeping some dice), in the order of
     /// `SlipTurn::for_each_option_at`, with its value.
     pub fn options(&self, points: &BoxPoints, n: u8, dice: &Dice) -> Vec<(Choice, f64)> {
-        self.options_at(points, Moment::after_roll(n), dice)
+        self.options_at(points, JambTurn::at_roll(n), dice)
     }
 
     /// Every legal option after rolling `dice` at `moment`, in the order of
@@ -539,7 +516,7 @@ impl SlipTurn {
     pub fn options_at(
         &self,
         points: &BoxPoints,
-        moment: Moment,
+        moment: JambTurn,
         dice: &Dice,
     ) -> Vec<(Choice, f64)> {
         let mut out = Vec::with_capacity(64);
@@ -550,7 +527,7 @@ impl SlipTurn {
     /// The best option after rolling `dice` as roll number `n` (the first listed among equals)
     /// and its value.
     pub fn best(&self, points: &BoxPoints, n: u8, dice: &Dice) -> Option<(Choice, f64)> {
-        self.best_at(points, Moment::after_roll(n), dice)
+        self.best_at(points, JambTurn::at_roll(n), dice)
     }
 
     /// The best option after rolling `dice` at `moment` (the first listed among equals) and
@@ -558,7 +535,7 @@ impl SlipTurn {
     pub fn best_at(
         &self,
         points: &BoxPoints,
-        moment: Moment,
+        moment: JambTurn,
         dice: &Dice,
     ) -> Option<(Choice, f64)> {
         let mut best: Option<(Choice, f64)> = None;
@@ -849,22 +826,25 @@ mod announce_tests {
             let mut moments = Vec::new();
             for n in 1..=rolls {
                 for pure in [false, true] {
-                    moments.push(Moment {
+                    moments.push(JambTurn {
                         roll_number: n,
                         pure: pure || n == 1,
                         announced: None,
                     });
                 }
                 for &a in &announceable {
-                    moments.push(Moment {
+                    moments.push(JambTurn {
                         roll_number: n,
                         pure: false,
-                        announced: Some(a),
+                        announced: Some(a.jbox),
                     });
                 }
             }
             for m in moments {
-                let want = brute.options(m.roll_number, &faces, m.pure, m.announced);
+                let announced = m
+                    .announced
+                    .and_then(|b| announceable.iter().find(|c| c.jbox == b));
+                let want = brute.options(m.roll_number, &faces, m.pure, announced.copied());
                 let mut got: Vec<(BruteOption, f64)> = turn
                     .options_at(&points, m, &dice)
                     .into_iter()
