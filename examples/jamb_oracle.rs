@@ -315,23 +315,7 @@ fn speed(oracle: &JambOracle, games: u64) {
             .map(|(sheet, dice, n)| oracle.options(sheet, dice, *n, &mut cache).len())
             .sum()
     };
-    let start = Instant::now();
-    let options: usize = recorded.iter().map(rate).sum();
-    let one = start.elapsed().as_secs_f64();
-    let start = Instant::now();
-    let again: usize = recorded.par_iter().map(rate).sum();
-    let all = start.elapsed().as_secs_f64();
-    let decisions: usize = recorded.iter().map(Vec::len).sum();
-    assert_eq!(options, again);
-    println!(
-        "rating {games} games ({:.1} decisions, {:.0} options per game): one thread {:.1} games/s ({:.2} ms per game); {} threads {:.1} games/s",
-        decisions as f64 / games as f64,
-        options as f64 / games as f64,
-        games as f64 / one,
-        1000.0 * one / games as f64,
-        rayon::current_num_threads(),
-        games as f64 / all
-    );
+    time_rating(&recorded, rate, games);
 }
 
 /// [`speed`] for rule sets played by `play_oracle_game`: every option of every decision
@@ -361,11 +345,17 @@ fn speed_own_turn(oracle: &JambOracle, games: u64) {
             })
             .sum()
     };
+    time_rating(&recorded, rate, games);
+}
+
+/// Rates the `recorded` games with `rate` (the options valued per game) on one thread, then on
+/// all, and prints the speeds.
+fn time_rating<D: Sync>(recorded: &[Vec<D>], rate: impl Fn(&Vec<D>) -> usize + Sync, games: u64) {
     let start = Instant::now();
-    let options: usize = recorded.iter().map(rate).sum();
+    let options: usize = recorded.iter().map(&rate).sum();
     let one = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let again: usize = recorded.par_iter().map(rate).sum();
+    let again: usize = recorded.par_iter().map(&rate).sum();
     let all = start.elapsed().as_secs_f64();
     let decisions: usize = recorded.iter().map(Vec::len).sum();
     assert_eq!(options, again);
