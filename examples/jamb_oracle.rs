@@ -18,13 +18,14 @@
 //! `reslack=k`, `pass=n`, `skip=x` to rebuild the slack tables another way.
 
 use dicelens::dice::Dice;
-use dicelens::rules::jamb::{JambRules, JambSheet};
+use dicelens::rules::jamb::{JambRules, JambSheet, JambTurn};
 use dicelens::simulate::jamb::{play_game, record_positions, JambPlayer};
 use dicelens::simulate::DiceLaw;
 use dicelens::solve::jamb::endgame::Endgame;
 use dicelens::solve::jamb::features::Correction;
 use dicelens::solve::jamb::fit::{fit_to, Target};
 use dicelens::solve::jamb::oracle::{JambOracle, JambTurnCache, OraclePlayer, ValueFunction};
+use dicelens::solve::jamb::selfplay::{needs_own_turn, play_oracle_game};
 use dicelens::solve::jamb::tables::{BuildOptions, JambTables};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -209,8 +210,14 @@ fn stats(xs: &[f64]) -> (f64, f64, f64) {
 }
 
 fn play_one(oracle: &Arc<JambOracle>, seed: u64) -> f64 {
-    let mut player = OraclePlayer::new(Arc::clone(oracle));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    if needs_own_turn(oracle.rules()) {
+        return match play_oracle_game(oracle, &mut rng) {
+            Ok(game) => f64::from(game.last.total()),
+            Err(e) => panic!("illegal move: {e}"),
+        };
+    }
+    let mut player = OraclePlayer::new(Arc::clone(oracle));
     let mut players: [&mut dyn JambPlayer; 1] = [&mut player];
     match play_game(*oracle.rules(), &mut players, DiceLaw::Fair, &mut rng) {
         Ok(game) => f64::from(game.finals[0].total()),
@@ -220,6 +227,9 @@ fn play_one(oracle: &Arc<JambOracle>, seed: u64) -> f64 {
 
 fn play(oracle: &JambOracle, games: u64, seed: u64) {
     println!("{}", oracle.describe());
+    if needs_own_turn(oracle.rules()) {
+        return play_own_turn(oracle, games, seed);
+    }
     let oracle = Arc::new(oracle.clone());
     let start = Instant::now();
     let totals: Vec<f64> = (0..games)
@@ -227,7 +237,12 @@ fn play(oracle: &JambOracle, games: u64, seed: u64) {
         .map(|g| play_one(&oracle, seed * 1_000_000_007 + g))
         .collect();
     let secs = start.elapsed().as_secs_f64();
-    let (mean, sd, ci) = stats(&totals);
+    report(&totals, games, seed, secs);
+}
+
+/// Prints the mean, the standard deviation and the 95% interval of `totals`.
+fn report(totals: &[f64], games: u64, seed: u64, secs: f64) {
+    let (mean, sd, ci) = stats(totals);
     println!(
         "{games} games (seed {seed}): mean {mean:.2} sd {sd:.2} 95% CI {:.2}..{:.2} (+-{ci:.2}); {:.1} games/s on {} threads",
         mean - ci,
@@ -237,10 +252,53 @@ fn play(oracle: &JambOracle, games: u64, seed: u64) {
     );
 }
 
+/// [`play`] for rule sets played by `play_oracle_game`, with the mean of every cell (rows in
+/// the rules' order, one column per column of the slip) and the announcements per game.
+fn play_own_turn(oracle: &JambOracle, games: u64, seed: u64) {
+    let rules = *oracle.rules();
+    let start = Instant::now();
+    let played: Vec<(JambSheet, usize)> = (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed * 1_000_000_007 + g);
+            match play_oracle_game(oracle, &mut rng) {
+                Ok(game) => (game.last, game.announcements),
+                Err(e) => panic!("illegal move: {e}"),
+            }
+        })
+        .collect();
+    let secs = start.elapsed().as_secs_f64();
+    let totals: Vec<f64> = played.iter().map(|p| f64::from(p.0.total())).collect();
+    report(&totals, games, seed, secs);
+    let announced: usize = played.iter().map(|p| p.1).sum();
+    println!(
+        "announcements: {:.2} per game",
+        announced as f64 / games as f64
+    );
+    let header: Vec<String> = rules.columns.iter().map(|k| k.code().to_string()).collect();
+    println!("cell means (row: {})", header.join(" / "));
+    for &b in rules.rows.iter() {
+        let means: Vec<String> = (0..rules.columns.len())
+            .map(|c| {
+                let sum: f64 = played
+                    .iter()
+                    .filter_map(|p| p.0.column(c).and_then(|col| col.value(b)))
+                    .map(f64::from)
+                    .sum();
+                format!("{:.1}", sum / games as f64)
+            })
+            .collect();
+        println!("{:>4}: {}", b.code(), means.join(" / "));
+    }
+}
+
 /// Rating speed: self-played games are recorded (untimed), then every option of every decision
 /// is valued from a fresh cache per game, as a rating tool would: on one thread, then on all.
 fn speed(oracle: &JambOracle, games: u64) {
     println!("{}", oracle.describe());
+    if needs_own_turn(oracle.rules()) {
+        return speed_own_turn(oracle, games);
+    }
     let oracle = Arc::new(oracle.clone());
     let recorded: Vec<Vec<(JambSheet, Dice, u8)>> = (0..games)
         .into_par_iter()
@@ -257,11 +315,47 @@ fn speed(oracle: &JambOracle, games: u64) {
             .map(|(sheet, dice, n)| oracle.options(sheet, dice, *n, &mut cache).len())
             .sum()
     };
+    time_rating(&recorded, rate, games);
+}
+
+/// [`speed`] for rule sets played by `play_oracle_game`: every option of every decision
+/// (the announcements of each first roll included) valued from a fresh cache per game.
+fn speed_own_turn(oracle: &JambOracle, games: u64) {
+    type Decision = (JambSheet, Dice, JambTurn);
+    let recorded: Vec<Vec<Decision>> = (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let mut rng = ChaCha8Rng::seed_from_u64(g);
+            play_oracle_game(oracle, &mut rng)
+                .map(|game| game.decisions)
+                .unwrap_or_default()
+        })
+        .collect();
+    let rate = |decisions: &Vec<Decision>| -> usize {
+        let mut cache = JambTurnCache::default();
+        decisions
+            .iter()
+            .map(|(sheet, dice, turn)| {
+                let announced = if turn.roll_number == 1 && turn.announced.is_none() {
+                    oracle.announcements(sheet, dice, &mut cache).len()
+                } else {
+                    0
+                };
+                oracle.options_at(sheet, dice, *turn, &mut cache).len() + announced
+            })
+            .sum()
+    };
+    time_rating(&recorded, rate, games);
+}
+
+/// Rates the `recorded` games with `rate` (the options valued per game) on one thread, then on
+/// all, and prints the speeds.
+fn time_rating<D: Sync>(recorded: &[Vec<D>], rate: impl Fn(&Vec<D>) -> usize + Sync, games: u64) {
     let start = Instant::now();
-    let options: usize = recorded.iter().map(rate).sum();
+    let options: usize = recorded.iter().map(&rate).sum();
     let one = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let again: usize = recorded.par_iter().map(rate).sum();
+    let again: usize = recorded.par_iter().map(&rate).sum();
     let all = start.elapsed().as_secs_f64();
     let decisions: usize = recorded.iter().map(Vec::len).sum();
     assert_eq!(options, again);

@@ -519,6 +519,7 @@ fn jamb_column_heading(kind: ColumnKind) -> (&'static str, &'static str) {
         ColumnKind::Hand => ("Hand", "first roll only"),
         ColumnKind::Outer => ("To middle", "from the top and the bottom toward the middle"),
         ColumnKind::Inner => ("From middle", "from Max and Min outward"),
+        ColumnKind::Announce => ("Announce", "the box announced after the first roll"),
     }
 }
 

@@ -6,7 +6,7 @@
 //! Replay, rating, aggregation, reports and the turn loop ([`super::play`]) go through these;
 //! only the oracles and the scorecards look inside.
 
-use super::jamb::{JambRules, JambSheet, MAX_ROLLS};
+use super::jamb::{JambRules, JambSheet};
 use super::{Choice, RuleSet, Sheet, UnknownRuleSet};
 use crate::dice::Dice;
 use std::fmt;
@@ -108,7 +108,7 @@ impl GameFamily for Sheet {
 
 impl GameFamily for JambSheet {
     fn max_rolls(&self) -> u8 {
-        MAX_ROLLS
+        self.rolls_this_turn()
     }
 
     fn may_roll_again(&self, roll_number: u8) -> bool {

@@ -3,7 +3,7 @@
 //! against their definitions, its tables through bytes, and its self-play strength.
 
 use dicelens::dice::{self, Dice, FIRST_ROLL, OUTCOMES, ROLLS};
-use dicelens::rules::jamb::{Cell, ColumnKind, JambBox, JambRules, JambSheet};
+use dicelens::rules::jamb::{Cell, ColumnKind, JambBox, JambRules, JambSheet, JambTurn};
 use dicelens::rules::Choice;
 use dicelens::simulate::jamb::{play_game, record_positions, JambPlayer, Position};
 use dicelens::simulate::DiceLaw;
@@ -249,6 +249,297 @@ fn one_column_table_equals_brute_force_of_a_slip_with_one_open_column() {
         (got - want).abs() < 1e-9,
         "table {got} vs brute force {want}"
     );
+}
+
+/// A whole slip of any rule set played to its end by plain expectimax, with the turn as the
+/// rules state it (`JambTurn`: pure hands, announcements, the rolls of each turn): every ordered
+/// outcome of every reroll, every subset of dice positions kept, every legal cell and every box
+/// that may be announced. Uses only the rules (`JambSheet`), nothing of the solvers.
+#[derive(Default)]
+struct TurnBrute {
+    slips: HashMap<JambSheet, f64>,
+}
+
+/// One option of the turn brute force.
+#[derive(Clone, Debug, PartialEq)]
+enum TurnOption {
+    Write(Cell),
+    Announce(JambBox),
+    Keep(Vec<u8>),
+}
+
+/// One turn's memo: (roll number, sorted dice or keep, pure, announced box, a keep).
+type TurnBruteMemo = HashMap<(u8, Vec<u8>, bool, Option<JambBox>, bool), f64>;
+
+impl TurnBrute {
+    fn total(&mut self, sheet: JambSheet) -> f64 {
+        if sheet.is_complete() {
+            return f64::from(sheet.total());
+        }
+        if let Some(&v) = self.slips.get(&sheet) {
+            return v;
+        }
+        let v = self.reroll(&mut HashMap::new(), &sheet, 0, &[], None);
+        self.slips.insert(sheet, v);
+        v
+    }
+
+    fn reroll(
+        &mut self,
+        memo: &mut TurnBruteMemo,
+        sheet: &JambSheet,
+        n: u8,
+        kept: &[u8],
+        announced: Option<JambBox>,
+    ) -> f64 {
+        let mut kept = kept.to_vec();
+        kept.sort_unstable();
+        let pure = kept.is_empty();
+        let key = (n, kept.clone(), pure, announced, true);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let free = usize::from(sheet.rules().dice) - kept.len();
+        let count = 6usize.pow(free as u32);
+        let mut sum = 0.0;
+        for outcome in 0..count {
+            let mut faces = kept.clone();
+            let mut rest = outcome;
+            for _ in 0..free {
+                faces.push((rest % 6) as u8 + 1);
+                rest /= 6;
+            }
+            faces.sort_unstable();
+            sum += self.decide(memo, sheet, n + 1, &faces, pure, announced);
+        }
+        let v = sum / count as f64;
+        memo.insert(key, v);
+        v
+    }
+
+    fn decide(
+        &mut self,
+        memo: &mut TurnBruteMemo,
+        sheet: &JambSheet,
+        n: u8,
+        dice: &[u8],
+        pure: bool,
+        announced: Option<JambBox>,
+    ) -> f64 {
+        let key = (n, dice.to_vec(), pure, announced, false);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let best = self
+            .options(memo, sheet, n, dice, pure, announced)
+            .into_iter()
+            .map(|o| o.1)
+            .fold(f64::NEG_INFINITY, f64::max);
+        memo.insert(key, best);
+        best
+    }
+
+    fn options(
+        &mut self,
+        memo: &mut TurnBruteMemo,
+        sheet: &JambSheet,
+        n: u8,
+        dice: &[u8],
+        pure: bool,
+        announced: Option<JambBox>,
+    ) -> Vec<(TurnOption, f64)> {
+        let d = dice_of(dice);
+        let turn = JambTurn {
+            roll_number: n,
+            announced,
+            pure,
+        };
+        let mut out = Vec::new();
+        let cells: Vec<Cell> = sheet.legal_cells_in(turn).collect();
+        for cell in cells {
+            let after = sheet.after_cell_in(&d, turn, cell).unwrap();
+            out.push((TurnOption::Write(cell), self.total(after)));
+        }
+        if n == 1 && announced.is_none() {
+            for b in JambBox::ALL {
+                if sheet.may_announce(1, b) {
+                    let v = self.decide(memo, sheet, 1, dice, true, Some(b));
+                    out.push((TurnOption::Announce(b), v));
+                }
+            }
+        }
+        if sheet.may_roll_again_in(turn) {
+            for subset in 0..1u32 << dice.len() {
+                let kept: Vec<u8> = (0..dice.len())
+                    .filter(|i| subset & (1 << i) != 0)
+                    .map(|i| dice[i])
+                    .collect();
+                let v = self.reroll(memo, sheet, n, &kept, announced);
+                let mut sorted = kept;
+                sorted.sort_unstable();
+                out.push((TurnOption::Keep(sorted), v));
+            }
+        }
+        out
+    }
+}
+
+/// A slip of `rules` with every cell filled (random dice of a first roll, random legal order)
+/// but `empty`.
+fn filled_but_in(rules: JambRules, empty: &[(ColumnKind, JambBox)], seed: u64) -> JambSheet {
+    let cell_of = |(kind, jbox): (ColumnKind, JambBox)| Cell {
+        column: rules.columns.iter().position(|&k| k == kind).unwrap() as u8,
+        jbox,
+    };
+    let keep_empty: HashSet<Cell> = empty.iter().map(|&e| cell_of(e)).collect();
+    let mut rng = Lcg(seed);
+    let mut sheet = JambSheet::new(rules);
+    let first = JambTurn::at_roll(1);
+    while sheet.turns_left() > keep_empty.len() {
+        // The cells a first roll takes, and the Announce boxes announced.
+        let mut cells: Vec<(Cell, JambTurn)> =
+            sheet.legal_cells_in(first).map(|c| (c, first)).collect();
+        if let Some(announce) = rules.announce_column() {
+            for b in JambBox::ALL
+                .into_iter()
+                .filter(|&b| sheet.may_announce(1, b))
+            {
+                let cell = Cell {
+                    column: announce as u8,
+                    jbox: b,
+                };
+                let turn = JambTurn {
+                    announced: Some(b),
+                    ..first
+                };
+                if !cells.iter().any(|&(c, _)| c == cell) {
+                    cells.push((cell, turn));
+                }
+            }
+        }
+        cells.retain(|(c, _)| !keep_empty.contains(c));
+        assert!(!cells.is_empty(), "cannot keep {empty:?} empty");
+        let (cell, turn) = cells[rng.below(cells.len() as u64) as usize];
+        let faces: Vec<u8> = (0..rules.dice).map(|_| rng.below(6) as u8 + 1).collect();
+        sheet = sheet.after_cell_in(&dice_of(&faces), turn, cell).unwrap();
+    }
+    sheet
+}
+
+/// The dice showing `faces` (five or six of them).
+fn dice_of(faces: &[u8]) -> Dice {
+    let mut sorted = faces.to_vec();
+    sorted.sort_unstable();
+    dice::DiceSpace::of(faces.len())
+        .and_then(|space| space.rolls().iter().copied().find(|d| d.faces() == sorted))
+        .unwrap()
+}
+
+/// The exact endgame of `sheet` against the turn brute force: the value before the turn, and
+/// every option (announcements included) of roll 1, of roll 2 reached by keeping dice and by
+/// rolling every die, and of roll 2 after each announcement, for a few rolls.
+fn check_turns_with_announcements(sheet: JambSheet, rolls: &[&[u8]]) {
+    let rules = *sheet.rules();
+    let mut brute = TurnBrute::default();
+    let mut endgame = Endgame::with_limit(rules, 2);
+    let want = brute.total(sheet);
+    let got = endgame.value(&sheet).unwrap();
+    assert!(
+        (got - want).abs() < 1e-9,
+        "{sheet:?}: {got} vs brute force {want}"
+    );
+    let announceable: Vec<JambBox> = JambBox::ALL
+        .into_iter()
+        .filter(|&b| sheet.may_announce(1, b))
+        .collect();
+    let mut memo = HashMap::new();
+    for faces in rolls {
+        let mut faces = faces.to_vec();
+        faces.sort_unstable();
+        let dice = dice_of(&faces);
+        let mut moments = vec![
+            JambTurn::at_roll(1),
+            JambTurn::at_roll(2),
+            JambTurn {
+                pure: true,
+                ..JambTurn::at_roll(2)
+            },
+        ];
+        moments.extend(announceable.iter().map(|&b| JambTurn {
+            announced: Some(b),
+            ..JambTurn::at_roll(2)
+        }));
+        for turn in moments {
+            let want = brute.options(
+                &mut memo,
+                &sheet,
+                turn.roll_number,
+                &faces,
+                turn.pure,
+                turn.announced,
+            );
+            let mut got: Vec<(TurnOption, f64)> = endgame
+                .options_at(&sheet, &dice, turn)
+                .into_iter()
+                .map(|(c, v)| match c {
+                    Choice::Write(cell) => (TurnOption::Write(cell), v),
+                    Choice::Keep(k) => (TurnOption::Keep(k.faces()), v),
+                    Choice::Score(_) => panic!("a one-column choice"),
+                })
+                .collect();
+            if turn.roll_number == 1 {
+                got.extend(
+                    endgame
+                        .announcements(&sheet, &dice)
+                        .into_iter()
+                        .map(|(cell, v)| (TurnOption::Announce(cell.jbox), v)),
+                );
+            }
+            for (option, v) in &want {
+                let (_, g) = got
+                    .iter()
+                    .find(|(o, _)| o == option)
+                    .unwrap_or_else(|| panic!("{turn:?} {faces:?}: {option:?} not listed"));
+                let same = (g - v).abs() < 1e-9 || (g.is_infinite() && v.is_infinite());
+                assert!(
+                    same,
+                    "{turn:?} {faces:?} {option:?}: {g} vs brute force {v}"
+                );
+            }
+            for (option, _) in &got {
+                assert!(
+                    want.iter().any(|(o, _)| o == option),
+                    "{turn:?} {faces:?}: {option:?} listed but not legal"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn jamb_6a_last_turns_with_announcements_and_pure_hands_equal_brute_force() {
+    use ColumnKind::Announce;
+    let rules = JambRules::JAMB_6A;
+    let rolls: [&[u8]; 3] = [
+        &[1, 1, 2, 4, 6, 6],
+        &[2, 3, 4, 5, 6, 6],
+        &[5, 5, 5, 5, 3, 1],
+    ];
+    // The last turn (five rolls): an Announce box, then a Down box.
+    check_turns_with_announcements(filled_but_in(rules, &[(Announce, Jamb)], 3), &rolls);
+    check_turns_with_announcements(filled_but_in(rules, &[(Down, Jamb)], 4), &rolls);
+    // Two boxes: a three-roll turn, then the last.
+    let sheet = filled_but_in(rules, &[(Free, Ones), (Announce, Straight)], 5);
+    check_turns_with_announcements(sheet, &rolls[..1]);
+}
+
+#[test]
+fn yamb_hr_turns_with_announcements_equal_brute_force() {
+    use ColumnKind::Announce;
+    let rules = JambRules::YAMB_HR;
+    let rolls: [&[u8]; 2] = [&[1, 1, 2, 4, 6], &[3, 3, 3, 5, 6]];
+    let sheet = filled_but_in(rules, &[(Up, Ones), (Announce, Max)], 6);
+    check_turns_with_announcements(sheet, &rolls);
 }
 
 /// The positions of one self-played game of the oracle.

@@ -41,30 +41,25 @@ impl JambTables {
         // Work units: one per widget run of every table and slack level, one per fitting game.
         let runs: Vec<u64> = kinds
             .iter()
-            .map(|&k| ColumnTable::runs(&ColumnSpace::new(k)))
+            .map(|&k| ColumnTable::runs(&ColumnSpace::of_rules(&rules, k, 0)))
             .collect();
         let levels = options.slack.turns as u64;
         let total = runs.iter().sum::<u64>() * (1 + levels) + options.fit_games;
         let mut done = 0u64;
         let mut tables = Vec::new();
-        for (&k, &n) in kinds.iter().zip(&runs) {
-            let offset = done;
-            tables.push(Arc::new(ColumnTable::build(&rules, k, &|d, _| {
-                progress(offset + d, total)
-            })));
-            done += n;
-        }
         let mut slack = Vec::new();
         for (&k, &n) in kinds.iter().zip(&runs) {
             let offset = done;
+            // Level 0 of the slack tables is the exact table (the same operations).
+            let mut levels = ColumnTable::build_with_slack(&rules, k, options.slack, &|d, _| {
+                progress(offset + d, total)
+            })
+            .into_iter();
+            if let Some(exact) = levels.next() {
+                tables.push(Arc::new(exact));
+            }
             let mut levels: Vec<Arc<ColumnTable>> =
-                ColumnTable::build_with_slack(&rules, k, options.slack, &|d, _| {
-                    progress(offset + d, total)
-                })
-                .into_iter()
-                .skip(1)
-                .map(|t| Arc::new(t.rounded_to_f32()))
-                .collect();
+                levels.map(|t| Arc::new(t.rounded_to_f32())).collect();
             levels.truncate(options.slack.turns);
             slack.push(levels);
             done += n * (options.slack.turns as u64 + 1);

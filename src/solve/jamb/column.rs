@@ -11,11 +11,14 @@
 //! [`ColumnTable::expected_total`] adds the column's total and its pending credit.
 
 use super::key::{
-    key_of, key_of_lane, keys_of_mask, lane_of_key, pending_credit, step, ColumnKey, FULL,
+    column_total, key_of, key_of_lane, keys_of_mask, lane_of_key, pending_credit, step, ColumnKey,
+    MiddleRule, FULL,
 };
 use super::BoxPoints;
 use crate::dice::EMPTY_KEEP;
-use crate::rules::jamb::{ColumnKind, ColumnState, JambBox, JambRules, BOXES};
+use crate::rules::jamb::{
+    AnnounceRule, ColumnKind, ColumnState, JambBox, JambRules, JambTurn, BOXES,
+};
 use crate::solve::widget::{
     expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, LaneStore,
 };
@@ -31,6 +34,12 @@ const UNREACHABLE: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 pub struct ColumnSpace {
     kind: ColumnKind,
+    /// How the middle section counts (the keys of each mask depend on it).
+    middle: MiddleRule,
+    /// For an Announce column: whether its boxes take a pure hand (`None` for the others).
+    announce: Option<bool>,
+    /// For each filled mask, the boxes the column takes in a turn.
+    allowed: Vec<u16>,
     /// Reachable masks, by number of filled boxes (index 0: none filled ... 13: full).
     layers: Vec<Vec<u16>>,
     /// For each of the 8192 masks: the table index of its first key, or [`UNREACHABLE`].
@@ -39,14 +48,59 @@ pub struct ColumnSpace {
 }
 
 impl ColumnSpace {
-    /// The states a column of kind `kind` reaches from the empty column.
+    /// The states a `jamb-5` column of kind `kind` reaches from the empty column.
     pub fn new(kind: ColumnKind) -> ColumnSpace {
         ColumnSpace::from_mask(kind, 0)
     }
 
-    /// The states a column of kind `kind` reaches from filled mask `start` (tests use small
-    /// spaces near the end of a column).
+    /// The states a `jamb-5` column of kind `kind` reaches from filled mask `start` (tests use
+    /// small spaces near the end of a column).
     pub fn from_mask(kind: ColumnKind, start: u16) -> ColumnSpace {
+        ColumnSpace::of_rules(&JambRules::JAMB_5, kind, start)
+    }
+
+    /// The states a `jamb-5` column of kind `kind` reaches from filled mask `start`, its middle
+    /// section counted by `middle`.
+    pub fn with_middle(kind: ColumnKind, start: u16, middle: MiddleRule) -> ColumnSpace {
+        let rules = JambRules {
+            middle,
+            ..JambRules::JAMB_5
+        };
+        ColumnSpace::of_rules(&rules, kind, start)
+    }
+
+    /// The states of an Announce column from filled mask `start`, the middle section counted
+    /// by `middle`, its boxes taking a pure hand when `pure_hand` (see
+    /// [`ColumnSpace::of_rules`]).
+    pub fn announce(start: u16, middle: MiddleRule, pure_hand: bool) -> ColumnSpace {
+        let rules = JambRules {
+            middle,
+            announce: if pure_hand {
+                AnnounceRule::AnnouncedOrPureHand
+            } else {
+                AnnounceRule::AnnouncedOnly
+            },
+            ..JambRules::JAMB_5
+        };
+        ColumnSpace::of_rules(&rules, ColumnKind::Announce, start)
+    }
+
+    /// The states a column of kind `kind` under `rules` reaches from filled mask `start`: its
+    /// order of filling (the rules' row order for Down and Up) and the keys of the rules'
+    /// middle section. An Announce column takes its boxes in any order; its turn alone: after
+    /// roll 1, write any empty box (a pure hand, when the rules allow it), or announce one and
+    /// play the other rolls for it, or roll every die again (a roll of every die may be
+    /// written in any empty box when the rules take pure hands).
+    pub fn of_rules(rules: &JambRules, kind: ColumnKind, start: u16) -> ColumnSpace {
+        let middle = rules.middle;
+        let announce = (kind == ColumnKind::Announce)
+            .then_some(rules.announce == AnnounceRule::AnnouncedOrPureHand);
+        let allowed: Vec<u16> = (0..=FULL)
+            .map(|mask| match announce {
+                Some(_) => !mask & FULL,
+                None => rules.allowed_boxes(kind, mask, JambTurn::at_roll(1)),
+            })
+            .collect();
         let mut layers = vec![Vec::new(); BOXES + 1];
         let mut seen = vec![false; usize::from(FULL) + 1];
         let start = start & FULL;
@@ -55,10 +109,9 @@ impl ColumnSpace {
         for level in start.count_ones() as usize..BOXES {
             let mut next = Vec::new();
             for &mask in &layers[level] {
-                let allowed = (1..=3).fold(0, |a, n| a | kind.allowed_boxes(mask, n));
                 for b in JambBox::ALL {
                     let m = mask | b.bit();
-                    if allowed & b.bit() != 0 && !seen[usize::from(m)] {
+                    if allowed[usize::from(mask)] & b.bit() != 0 && !seen[usize::from(m)] {
                         seen[usize::from(m)] = true;
                         next.push(m);
                     }
@@ -72,20 +125,48 @@ impl ColumnSpace {
         for layer in &layers {
             for &mask in layer {
                 offset[usize::from(mask)] = len as u32;
-                len += keys_of_mask(mask);
+                len += keys_of_mask(mask, middle);
             }
         }
         ColumnSpace {
             kind,
+            middle,
+            announce,
+            allowed,
             layers,
             offset,
             len,
         }
     }
 
+    /// The boxes the column takes in a turn from filled mask `mask`.
+    fn allowed(&self, mask: u16) -> u16 {
+        self.allowed.get(usize::from(mask)).copied().unwrap_or(0)
+    }
+
     /// The column kind.
     pub fn kind(&self) -> ColumnKind {
         self.kind
+    }
+
+    /// For an Announce column, whether its boxes take a pure hand; `None` for the others.
+    pub fn announce_rule(&self) -> Option<bool> {
+        self.announce
+    }
+
+    /// How the middle section counts.
+    pub fn middle(&self) -> MiddleRule {
+        self.middle
+    }
+
+    /// Number of keys with filled boxes `mask`.
+    pub(crate) fn keys_of_mask(&self, mask: u16) -> usize {
+        keys_of_mask(mask, self.middle)
+    }
+
+    /// The key with filled boxes `mask` and lane `lane` (see [`key_of_lane`]).
+    pub(crate) fn key_of_lane(&self, mask: u16, lane: usize) -> ColumnKey {
+        key_of_lane(mask, lane, self.middle)
     }
 
     /// Number of states (keys) in the space.
@@ -109,8 +190,8 @@ impl ColumnSpace {
         if base == UNREACHABLE {
             return None;
         }
-        let lane = lane_of_key(key);
-        (lane < keys_of_mask(key.mask)).then_some(base as usize + lane)
+        let lane = lane_of_key(key, self.middle);
+        (lane < self.keys_of_mask(key.mask)).then_some(base as usize + lane)
     }
 
     /// The reachable masks with `filled` boxes filled.
@@ -142,7 +223,7 @@ impl ColumnTable {
         kind: ColumnKind,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> ColumnTable {
-        ColumnTable::build_space(rules, ColumnSpace::new(kind), progress)
+        ColumnTable::build_space(rules, ColumnSpace::of_rules(rules, kind, 0), progress)
     }
 
     /// Builds the table of the states of `space`.
@@ -165,7 +246,7 @@ impl ColumnTable {
         slack: Slack,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> Vec<ColumnTable> {
-        let space = ColumnSpace::new(kind);
+        let space = ColumnSpace::of_rules(rules, kind, 0);
         build_levels(rules, &space, slack, progress)
             .into_iter()
             .map(|values| ColumnTable {
@@ -179,7 +260,7 @@ impl ColumnTable {
     pub fn runs(space: &ColumnSpace) -> u64 {
         (0..BOXES)
             .flat_map(|f| space.layer(f))
-            .map(|&mask| keys_of_mask(mask).div_ceil(CHUNK) as u64)
+            .map(|&mask| space.keys_of_mask(mask).div_ceil(CHUNK) as u64)
             .sum()
     }
 
@@ -221,13 +302,15 @@ impl ColumnTable {
     /// Expected points still to come in `column` played alone, beyond its current total
     /// (pending middle credit included); `None` for a column outside the table.
     pub fn future(&self, column: &ColumnState) -> Option<f64> {
-        let key = key_of(column)?;
-        Some(f64::from(pending_credit(column)) + self.value(key)?)
+        let middle = self.space.middle;
+        let key = key_of(column, middle)?;
+        Some(f64::from(pending_credit(column, middle)) + self.value(key)?)
     }
 
     /// Expected final total of `column` played alone, optimally.
     pub fn expected_total(&self, column: &ColumnState) -> Option<f64> {
-        Some(f64::from(column.total()) + self.future(column)?)
+        let total = column_total(column, self.space.middle);
+        Some(f64::from(total) + self.future(column)?)
     }
 }
 
@@ -270,7 +353,7 @@ fn build_levels(
         layer
             .iter()
             .flat_map(|&mask| {
-                let n = keys_of_mask(mask);
+                let n = space.keys_of_mask(mask);
                 (0..n).step_by(CHUNK).map(move |first| Run {
                     mask,
                     first,
@@ -290,10 +373,12 @@ fn build_levels(
             let solved: Vec<Vec<f64>> = layer
                 .par_iter()
                 .map_init(
-                    || LaneStore::<f64>::new(points.dice(), 0),
+                    || Scratch::new(points.dice()),
                     |store, run| {
                         let floor = below.map(|b| {
-                            let start = space.index(key_of_lane(run.mask, run.first)).unwrap_or(0);
+                            let start = space
+                                .index(space.key_of_lane(run.mask, run.first))
+                                .unwrap_or(0);
                             b[start..start + run.lanes]
                                 .iter()
                                 .map(|v| v + skip_value)
@@ -305,7 +390,7 @@ fn build_levels(
                 )
                 .collect();
             for (run, v) in layer.iter().zip(solved) {
-                if let Some(start) = space.index(key_of_lane(run.mask, run.first)) {
+                if let Some(start) = space.index(space.key_of_lane(run.mask, run.first)) {
                     rest[0][start..start + run.lanes].copy_from_slice(&v);
                 }
             }
@@ -316,6 +401,24 @@ fn build_levels(
     values
 }
 
+/// The widget stores of one worker: the turn's, and for an Announce column the pure rolls'
+/// and the announced box's.
+struct Scratch {
+    turn: LaneStore<f64>,
+    pure: LaneStore<f64>,
+    announced: LaneStore<f64>,
+}
+
+impl Scratch {
+    fn new(dice: &'static crate::dice::DiceSpace) -> Scratch {
+        Scratch {
+            turn: LaneStore::new(dice, 0),
+            pure: LaneStore::new(dice, 0),
+            announced: LaneStore::new(dice, 0),
+        }
+    }
+}
+
 /// [`solve_run`] compiled for AVX2 when the CPU has it (the same operations in the same order,
 /// so the same results).
 fn solve_run_fast(
@@ -324,7 +427,7 @@ fn solve_run_fast(
     table: &[f64],
     run: Run,
     pass: Option<(&[f64], u8)>,
-    store: &mut LaneStore<f64>,
+    store: &mut Scratch,
 ) -> Vec<f64> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
@@ -342,7 +445,7 @@ unsafe fn solve_run_avx2(
     table: &[f64],
     run: Run,
     pass: Option<(&[f64], u8)>,
-    store: &mut LaneStore<f64>,
+    store: &mut Scratch,
 ) -> Vec<f64> {
     solve_run(points, space, table, run, pass, store)
 }
@@ -357,9 +460,9 @@ struct Writes {
 
 impl Writes {
     fn new(points: &BoxPoints, space: &ColumnSpace, table: &[f64], run: Run) -> Writes {
-        let allowed = space.kind.allowed_boxes(run.mask, 1);
+        let allowed = space.allowed(run.mask);
         let keys: Vec<ColumnKey> = (run.first..run.first + run.lanes)
-            .map(|lane| key_of_lane(run.mask, lane))
+            .map(|lane| space.key_of_lane(run.mask, lane))
             .collect();
         let mut boxes = Vec::new();
         let mut arena = Vec::new();
@@ -367,7 +470,7 @@ impl Writes {
             boxes.push((b, arena.len()));
             for &p in points.values(b) {
                 arena.extend(keys.iter().map(|&key| {
-                    step(key, b, p)
+                    step(key, b, p, space.middle)
                         .and_then(|(credit, next)| {
                             let future = if next.is_full() {
                                 0.0
@@ -416,6 +519,100 @@ impl Writes {
             }
         }
     }
+
+    /// Raises every roll slot to the value of writing it on roll number `n` in the box at
+    /// `boxes[i]` alone.
+    #[inline(always)]
+    fn fill_box(&self, points: &BoxPoints, store: &mut LaneStore<f64>, n: u8, i: usize) {
+        let l = self.lanes;
+        let (b, off) = self.boxes[i];
+        let first_roll = points.dice().first_roll();
+        for r in 0..points.dice().roll_count() {
+            let c = points.class(b, n, r);
+            let src = &self.arena[off + c * l..off + (c + 1) * l];
+            for (o, &v) in store.slot_mut(first_roll + r).iter_mut().zip(src) {
+                *o = if v > *o { v } else { *o };
+            }
+        }
+    }
+}
+
+/// Sets every roll slot of `store` to minus infinity.
+#[inline(always)]
+fn clear_rolls(points: &BoxPoints, store: &mut LaneStore<f64>) {
+    let first_roll = points.dice().first_roll();
+    for r in 0..points.dice().roll_count() {
+        store.slot_mut(first_roll + r).fill(f64::NEG_INFINITY);
+    }
+}
+
+/// The values of the keys of one run of an Announce column (its turn alone: see
+/// [`ColumnSpace::announce`]). The roll slots of `scratch.turn` hold the values of rolls reached
+/// by keeping some dice (no box takes them: only letting the turn pass, when allowed); those
+/// reached by rolling every die are worth the best box too when `pure_hand`, and the empty
+/// keep's value is their mean. On roll 1 each empty box may be announced: a turn over that box
+/// alone.
+#[inline(always)]
+fn solve_announce_run(
+    points: &BoxPoints,
+    writes: &Writes,
+    pure_hand: bool,
+    floor_at: &dyn Fn(u8, &mut LaneStore<f64>),
+    scratch: &mut Scratch,
+) -> Vec<f64> {
+    let dice = points.dice();
+    let first_roll = dice.first_roll();
+    let lanes = writes.lanes;
+    let all_rolls = || 0..dice.roll_count();
+    // The best announcement of each first roll.
+    let mut announce_best = vec![f64::NEG_INFINITY; dice.roll_count() * lanes];
+    let announced = &mut scratch.announced;
+    announced.fit(dice, lanes);
+    for i in 0..writes.boxes.len() {
+        clear_rolls(points, announced);
+        writes.fill_box(points, announced, 3, i);
+        for n in [2u8, 1] {
+            keeps_from_rolls(announced);
+            writes.fill_box(points, announced, n, i);
+            rolls_from_keeps(announced);
+        }
+        for (r, best) in announce_best.chunks_exact_mut(lanes).enumerate() {
+            for (o, &v) in best.iter_mut().zip(announced.slot(first_roll + r)) {
+                *o = if v > *o { v } else { *o };
+            }
+        }
+    }
+    let (turn, pure) = (&mut scratch.turn, &mut scratch.pure);
+    pure.fit(dice, lanes);
+    clear_rolls(points, turn);
+    floor_at(3, turn);
+    for n in [2u8, 1] {
+        // The mean of the next roll's values when every die is rolled.
+        for r in all_rolls() {
+            pure.slot_mut(first_roll + r)
+                .copy_from_slice(turn.slot(first_roll + r));
+        }
+        if pure_hand {
+            writes.fill(points, pure, n + 1, all_rolls(), None);
+        }
+        expectation_before_first_roll(pure);
+        keeps_from_rolls(turn);
+        turn.slot_mut(EMPTY_KEEP)
+            .copy_from_slice(pure.slot(EMPTY_KEEP));
+        floor_at(n, turn);
+        rolls_from_keeps(turn);
+    }
+    // Roll 1 is a roll of every die, and the moment to announce.
+    if pure_hand {
+        writes.fill(points, turn, 1, all_rolls(), None);
+    }
+    for (r, best) in announce_best.chunks_exact(lanes).enumerate() {
+        for (o, &v) in turn.slot_mut(first_roll + r).iter_mut().zip(best) {
+            *o = if v > *o { v } else { *o };
+        }
+    }
+    expectation_before_first_roll(turn);
+    turn.slot(EMPTY_KEEP).to_vec()
 }
 
 /// The values of the keys of one run.
@@ -426,10 +623,10 @@ fn solve_run(
     table: &[f64],
     run: Run,
     pass: Option<(&[f64], u8)>,
-    store: &mut LaneStore<f64>,
+    scratch: &mut Scratch,
 ) -> Vec<f64> {
     let dice = points.dice();
-    store.fit(dice, run.lanes);
+    scratch.turn.fit(dice, run.lanes);
     let writes = Writes::new(points, space, table, run);
     // Letting the turn pass after roll `at`: every roll slot raised to the floor.
     let floor_at = |at: u8, store: &mut LaneStore<f64>| {
@@ -443,6 +640,10 @@ fn solve_run(
             }
         }
     };
+    if let Some(pure_hand) = space.announce {
+        return solve_announce_run(points, &writes, pure_hand, &floor_at, scratch);
+    }
+    let store = &mut scratch.turn;
     if space.kind == ColumnKind::Hand {
         // One roll a turn: the Hand column takes only the first roll's dice.
         writes.fill(points, store, 1, 0..dice.roll_count(), Some(None));
@@ -478,6 +679,7 @@ mod tests {
     struct Brute {
         rules: JambRules,
         kind: ColumnKind,
+        middle: MiddleRule,
         columns: HashMap<ColumnState, f64>,
     }
 
@@ -489,10 +691,11 @@ mod tests {
     }
 
     impl Brute {
-        fn new(rules: JambRules, kind: ColumnKind) -> Brute {
+        fn new(rules: JambRules, kind: ColumnKind, middle: MiddleRule) -> Brute {
             Brute {
                 rules,
                 kind,
+                middle,
                 columns: HashMap::new(),
             }
         }
@@ -500,7 +703,7 @@ mod tests {
         /// Expected final total of `column` played alone.
         fn total(&mut self, column: ColumnState) -> f64 {
             if column.is_complete() {
-                return f64::from(column.total());
+                return f64::from(final_total(&column, self.middle));
             }
             if let Some(&v) = self.columns.get(&column) {
                 return v;
@@ -593,12 +796,28 @@ mod tests {
         c
     }
 
+    /// The total of a full column, by hand: a negative middle section counts 0 under
+    /// [`MiddleRule::NeverNegative`].
+    fn final_total(column: &ColumnState, middle: MiddleRule) -> i32 {
+        let section = column.middle();
+        match middle {
+            MiddleRule::AsIs => column.total(),
+            MiddleRule::NeverNegative => column.total() - section + section.max(0),
+        }
+    }
+
     /// Compares the table built from `start`'s mask with brute force at `start`.
     fn check(kind: ColumnKind, start: ColumnState) {
+        check_with(kind, start, MiddleRule::AsIs);
+    }
+
+    /// Compares the table built from `start`'s mask with brute force at `start`, the middle
+    /// section counted by `middle`.
+    fn check_with(kind: ColumnKind, start: ColumnState, middle: MiddleRule) {
         let rules = JambRules::JAMB_5;
-        let space = ColumnSpace::from_mask(kind, start.filled_mask());
+        let space = ColumnSpace::with_middle(kind, start.filled_mask(), middle);
         let table = ColumnTable::build_space(&rules, space, &|_, _| {});
-        let want = Brute::new(rules, kind).total(start);
+        let want = Brute::new(rules, kind, middle).total(start);
         let got = table.expected_total(&start).unwrap();
         assert!(
             (got - want).abs() < 1e-9,
@@ -629,6 +848,154 @@ mod tests {
     fn free_ones_max_min_match_brute_force() {
         let start = all_but(&[(Sixes, 30), (Fives, 25)], &[Ones, Max, Min]);
         check(ColumnKind::Free, start);
+    }
+
+    #[test]
+    fn never_negative_middle_matches_brute_force() {
+        // Ones, Max and Min left, and Max left with Min above most Max sums.
+        let start = all_but(&[(Sixes, 30), (Fives, 25)], &[Ones, Max, Min]);
+        check_with(ColumnKind::Free, start, MiddleRule::NeverNegative);
+        let start = all_but(&[(Ones, 4), (Min, 24)], &[Max, Jamb]);
+        check_with(ColumnKind::Free, start, MiddleRule::NeverNegative);
+        let start = all_but(&[(Max, 12)], &[Ones, Min, Twos]);
+        check_with(ColumnKind::Free, start, MiddleRule::NeverNegative);
+    }
+
+    /// An Announce column played alone by plain expectimax over ordered dice outcomes (its own
+    /// reading of the turn: write any empty box with a roll of every die when `pure_hand`, or
+    /// announce a box after roll 1 and write it at the end of the turn).
+    struct AnnounceBrute {
+        rules: JambRules,
+        pure_hand: bool,
+        middle: MiddleRule,
+        columns: HashMap<ColumnState, f64>,
+    }
+
+    /// One turn's memo of the Announce brute force: (roll number, sorted dice or keep, pure,
+    /// announced box).
+    type AnnounceMemo = HashMap<(bool, u8, Vec<u8>, bool, Option<JambBox>), f64>;
+
+    impl AnnounceBrute {
+        fn total(&mut self, column: ColumnState) -> f64 {
+            if column.is_complete() {
+                return f64::from(final_total(&column, self.middle));
+            }
+            if let Some(&v) = self.columns.get(&column) {
+                return v;
+            }
+            let v = self.reroll(&mut HashMap::new(), column, 0, &[], None);
+            self.columns.insert(column, v);
+            v
+        }
+
+        fn reroll(
+            &mut self,
+            memo: &mut AnnounceMemo,
+            column: ColumnState,
+            n: u8,
+            kept: &[u8],
+            announced: Option<JambBox>,
+        ) -> f64 {
+            let mut kept = kept.to_vec();
+            kept.sort_unstable();
+            let pure = kept.is_empty();
+            let key = (false, n, kept.clone(), pure, announced);
+            if let Some(&v) = memo.get(&key) {
+                return v;
+            }
+            let free = 5 - kept.len();
+            let count = 6usize.pow(free as u32);
+            let mut sum = 0.0;
+            for outcome in 0..count {
+                let mut faces = kept.clone();
+                let mut rest = outcome;
+                for _ in 0..free {
+                    faces.push((rest % 6) as u8 + 1);
+                    rest /= 6;
+                }
+                faces.sort_unstable();
+                sum += self.decide(memo, column, n + 1, &faces, pure, announced);
+            }
+            let v = sum / count as f64;
+            memo.insert(key, v);
+            v
+        }
+
+        fn decide(
+            &mut self,
+            memo: &mut AnnounceMemo,
+            column: ColumnState,
+            n: u8,
+            dice: &[u8],
+            pure: bool,
+            announced: Option<JambBox>,
+        ) -> f64 {
+            let key = (true, n, dice.to_vec(), pure, announced);
+            if let Some(&v) = memo.get(&key) {
+                return v;
+            }
+            let d = Dice::from_faces(dice).unwrap();
+            let empty: Vec<JambBox> = JambBox::ALL
+                .into_iter()
+                .filter(|&b| !column.is_filled(b))
+                .collect();
+            let mut best = f64::NEG_INFINITY;
+            let writable: Vec<JambBox> = match announced {
+                Some(b) => vec![b],
+                None if pure && self.pure_hand => empty.clone(),
+                None => Vec::new(),
+            };
+            for b in writable {
+                let points = self.rules.points(b, &d, n).unwrap();
+                best = best.max(self.total(column.with(b, points).unwrap()));
+            }
+            if n == 1 && announced.is_none() {
+                for &b in &empty {
+                    best = best.max(self.decide(memo, column, 1, dice, true, Some(b)));
+                }
+            }
+            if n < 3 {
+                for subset in 0..32u32 {
+                    let kept: Vec<u8> = (0..5)
+                        .filter(|i| subset & (1 << i) != 0)
+                        .map(|i| dice[i])
+                        .collect();
+                    best = best.max(self.reroll(memo, column, n, &kept, announced));
+                }
+            }
+            memo.insert(key, best);
+            best
+        }
+    }
+
+    /// Compares the Announce column's table from `start`'s mask with its brute force.
+    fn check_announce(start: ColumnState, middle: MiddleRule, pure_hand: bool) {
+        let rules = JambRules::JAMB_5;
+        let space = ColumnSpace::announce(start.filled_mask(), middle, pure_hand);
+        let table = ColumnTable::build_space(&rules, space, &|_, _| {});
+        let mut brute = AnnounceBrute {
+            rules,
+            pure_hand,
+            middle,
+            columns: HashMap::new(),
+        };
+        let want = brute.total(start);
+        let got = table.expected_total(&start).unwrap();
+        assert!(
+            (got - want).abs() < 1e-9,
+            "Announce {start:?}: table {got} brute force {want}"
+        );
+    }
+
+    #[test]
+    fn announce_column_alone_matches_brute_force() {
+        let start = all_but(&[(Sixes, 24), (Fives, 20)], &[Straight, Jamb]);
+        check_announce(start, MiddleRule::AsIs, true);
+        check_announce(start, MiddleRule::AsIs, false);
+        let start = all_but(&[(Fours, 16), (Fives, 25)], &[Ones, Max, Min]);
+        check_announce(start, MiddleRule::NeverNegative, true);
+        let start = all_but(&[(Max, 14)], &[Ones, Twos, Min]);
+        check_announce(start, MiddleRule::NeverNegative, false);
     }
 
     #[test]
@@ -671,7 +1038,7 @@ mod tests {
         // Outer: a prefix of p and a suffix of s boxes, p + s <= 13, the full column counted
         // once (105 - 13); Inner: the empty mask and the runs [a, b] through box 6 or 7
         // (7 * 7 + 6).
-        assert_eq!(masks, [14, 14, 8192, 8192, 92, 56]);
+        assert_eq!(masks, [14, 14, 8192, 8192, 92, 56, 8192]);
     }
 
     #[test]

@@ -3,11 +3,11 @@
 //! with each turn solved exactly by [`SlipTurn`], memoised on the tuple of the columns' reduced
 //! states ([`ColumnKey`]).
 
-use super::key::{key_of, pending_credit, step, ColumnKey, FULL};
+use super::key::{key_of, pending_credit, step, ColumnKey, MiddleRule, FULL};
 use super::turn::SlipTurn;
-use super::BoxPoints;
+use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{ColumnKind, JambRules, JambSheet, MAX_COLUMNS};
+use crate::rules::jamb::{Cell, JambRules, JambSheet, JambTurn, MAX_COLUMNS};
 use crate::rules::Choice;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,8 +15,9 @@ use std::sync::Arc;
 /// The reduced states of a slip's columns (unused columns full).
 pub(crate) type SlipKeys = [ColumnKey; MAX_COLUMNS];
 
-/// The keys of a slip's columns; `None` for values no dice can give.
-pub(crate) fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
+/// The keys of a slip's columns, the middle section counted by `middle`; `None` for values no
+/// dice can give.
+pub(crate) fn slip_keys(sheet: &JambSheet, middle: MiddleRule) -> Option<SlipKeys> {
     let full = ColumnKey {
         mask: FULL,
         upper: 0,
@@ -24,14 +25,20 @@ pub(crate) fn slip_keys(sheet: &JambSheet) -> Option<SlipKeys> {
     };
     let mut keys = [full; MAX_COLUMNS];
     for (k, c) in keys.iter_mut().zip(sheet.columns()) {
-        *k = key_of(c)?;
+        *k = key_of(c, middle)?;
     }
     Some(keys)
 }
 
-/// Points credited to a slip so far: its total plus the pending middle credits.
-pub(crate) fn credited(sheet: &JambSheet) -> i32 {
-    sheet.total() + sheet.columns().iter().map(pending_credit).sum::<i32>()
+/// Points credited to a slip so far, the middle section counted by `middle`: its total plus
+/// the pending middle credits.
+pub(crate) fn credited(sheet: &JambSheet, middle: MiddleRule) -> i32 {
+    let pending: i32 = sheet
+        .columns()
+        .iter()
+        .map(|c| pending_credit(c, middle))
+        .sum();
+    sheet.total() + pending
 }
 
 /// The exact endgame solver, with its memo of solved states.
@@ -96,16 +103,17 @@ impl Endgame {
     /// The exact turn from `keys`, its values offset by `base` (the points credited so far).
     fn turn_of_keys(&mut self, keys: &SlipKeys, base: f64) -> SlipTurn {
         let points = Arc::clone(&self.points);
-        let kinds: Vec<(ColumnKind, u16)> = self
-            .rules
-            .columns
+        let columns = self.rules.columns.len();
+        let masks: Vec<u16> = keys[..columns].iter().map(|k| k.mask).collect();
+        let turns_left = masks
             .iter()
-            .zip(keys)
-            .map(|(&kind, key)| (kind, key.mask))
-            .collect();
-        SlipTurn::new(&points, &kinds, |cell, p| {
+            .map(|m| (!m & FULL).count_ones() as usize)
+            .sum();
+        let shape = turn_columns(&self.rules, &masks);
+        let rolls = turn_rolls(&self.rules, turns_left);
+        SlipTurn::with_rolls(&points, &shape, rolls, |cell, p| {
             let c = usize::from(cell.column);
-            match step(keys[c], cell.jbox, p) {
+            match step(keys[c], cell.jbox, p, points.middle()) {
                 Some((credit, next)) => {
                     let mut after = *keys;
                     after[c] = next;
@@ -120,7 +128,7 @@ impl Endgame {
     pub(crate) fn accepts(&self, sheet: &JambSheet) -> bool {
         *sheet.rules() == self.rules
             && sheet.turns_left() <= self.max_empty
-            && slip_keys(sheet).is_some()
+            && slip_keys(sheet, self.points.middle()).is_some()
     }
 
     /// The optimal expected final total of `sheet` before its next turn; `None` when the
@@ -129,8 +137,9 @@ impl Endgame {
         if !self.accepts(sheet) {
             return None;
         }
-        let keys = slip_keys(sheet)?;
-        Some(f64::from(credited(sheet)) + self.future(&keys))
+        let middle = self.points.middle();
+        let keys = slip_keys(sheet, middle)?;
+        Some(f64::from(credited(sheet, middle)) + self.future(&keys))
     }
 
     /// The exact turn of `sheet`, values in expected final totals; `None` when the solver does
@@ -139,17 +148,40 @@ impl Endgame {
         if !self.accepts(sheet) || sheet.is_complete() {
             return None;
         }
-        let keys = slip_keys(sheet)?;
-        Some(self.turn_of_keys(&keys, f64::from(credited(sheet))))
+        let middle = self.points.middle();
+        let keys = slip_keys(sheet, middle)?;
+        Some(self.turn_of_keys(&keys, f64::from(credited(sheet, middle))))
     }
 
-    /// Every legal option after rolling `dice` as roll number `n` of `sheet`'s turn, with its
-    /// exact value (expected final total), in `SlipTurn::for_each_option` order.
+    /// Every legal option after rolling `dice` as roll number `n` of `sheet`'s turn (without an
+    /// announcement; roll 1 pure, later rolls reached by keeping some dice), with its exact
+    /// value (expected final total), in `SlipTurn::for_each_option_at` order.
     pub fn options(&mut self, sheet: &JambSheet, dice: &Dice, n: u8) -> Vec<(Choice, f64)> {
+        self.options_at(sheet, dice, JambTurn::at_roll(n))
+    }
+
+    /// Every legal option after rolling `dice` at `moment` of `sheet`'s turn, with its exact
+    /// value (expected final total), in `SlipTurn::for_each_option_at` order.
+    pub fn options_at(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        moment: JambTurn,
+    ) -> Vec<(Choice, f64)> {
         match self.turn(sheet) {
-            Some(turn) => turn.options(&self.points, n, dice),
+            Some(turn) => turn.options_at(&self.points, moment, dice),
             None => Vec::new(),
         }
+    }
+
+    /// Every box that may be announced after a first roll of `dice` on `sheet`, with the exact
+    /// value of announcing it (none without an Announce column).
+    pub fn announcements(&mut self, sheet: &JambSheet, dice: &Dice) -> Vec<(Cell, f64)> {
+        let mut out = Vec::new();
+        if let Some(turn) = self.turn(sheet) {
+            turn.for_each_announcement(dice, |cell, v| out.push((cell, v)));
+        }
+        out
     }
 
     /// The score table the solver uses.

@@ -5,7 +5,7 @@
 //! the whole slip. The oracle evaluates them; [`fit`](super::fit) fits the weights by
 //! self-play.
 
-use super::key::{key_info, ColumnKey};
+use super::key::{key_info, ColumnKey, MiddleRule};
 use crate::rules::jamb::BOXES;
 
 /// Features of one column ([`column_features`]).
@@ -20,8 +20,8 @@ pub(crate) const STAGES: usize = 4;
 /// The features of a column with key `key` and exact one-column value `value`: the value, one
 /// indicator per empty box, the squared share of empty boxes, whether the upper bonus is open
 /// and the share of 60 still missing then, and the middle section's pending points (Ones,
-/// Max, Min, Max - Min, scaled to about 0..1).
-pub(crate) fn column_features(key: ColumnKey, value: f64) -> [f64; FEATURES] {
+/// Max, Min, Max - Min, scaled to about 0..1), the middle section counted by `middle`.
+pub(crate) fn column_features(key: ColumnKey, value: f64, middle: MiddleRule) -> [f64; FEATURES] {
     let mut x = [0.0; FEATURES];
     x[0] = value;
     for (b, slot) in x[1..=BOXES].iter_mut().enumerate() {
@@ -31,7 +31,7 @@ pub(crate) fn column_features(key: ColumnKey, value: f64) -> [f64; FEATURES] {
     }
     let empty = f64::from((!key.mask & super::key::FULL).count_ones()) / BOXES as f64;
     x[14] = empty * empty;
-    let info = key_info(key);
+    let info = key_info(key, middle);
     if info.bonus_open {
         x[15] = 1.0;
         x[16] = f64::from(60 - info.upper_sum) / 60.0;
@@ -67,16 +67,17 @@ impl Correction {
     }
 
     /// The fitted future of column `c` with key `key`, exact one-column value `value` and
-    /// stage terms `stage`.
+    /// stage terms `stage`, the middle section counted by `middle`.
     pub(crate) fn column_future(
         &self,
         c: usize,
         key: ColumnKey,
         value: f64,
         stage: &[f64; STAGES],
+        middle: MiddleRule,
     ) -> f64 {
         let w = &self.weights[c * FEATURES * STAGES..(c + 1) * FEATURES * STAGES];
-        let x = column_features(key, value);
+        let x = column_features(key, value, middle);
         let mut out = 0.0;
         for (f, &xf) in x.iter().enumerate() {
             if xf != 0.0 {
@@ -141,7 +142,8 @@ mod tests {
         let key = ColumnKey::EMPTY;
         for left in [1, 30, 65] {
             let stage = stage_terms(left, 65);
-            assert!((w.column_future(2, key, 123.5, &stage) - 123.5).abs() < 1e-12);
+            let v = w.column_future(2, key, 123.5, &stage, MiddleRule::AsIs);
+            assert!((v - 123.5).abs() < 1e-12);
             assert_eq!(w.slip_future(5, &[5; BOXES], &stage), 0.0);
         }
     }

@@ -5,6 +5,7 @@
 use super::endgame::credited;
 use super::features::{weight_count, Correction, FEATURES, STAGES};
 use super::oracle::{JambOracle, JambTurnCache, OraclePlayer};
+use super::selfplay::{needs_own_turn, play_oracle_game};
 use crate::rules::jamb::{JambSheet, MAX_ROLLS};
 use crate::rules::play::{play_game, DiceLaw, JambPlayer};
 use rand::SeedableRng;
@@ -26,6 +27,9 @@ pub enum Target {
 /// [`weight_count`]) and its future (see [`Target`]).
 fn game_samples(oracle: &Arc<JambOracle>, seed: u64, target: Target) -> Vec<(Vec<f64>, f64)> {
     let rules = *oracle.rules();
+    if needs_own_turn(&rules) {
+        return own_turn_samples(oracle, seed, target);
+    }
     let mut player = OraclePlayer::new(Arc::clone(oracle));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut players: [&mut dyn JambPlayer; 1] = [&mut player];
@@ -44,7 +48,10 @@ fn game_samples(oracle: &Arc<JambOracle>, seed: u64, target: Target) -> Vec<(Vec
                 .before_roll(&sheet, 1, None, &mut cache)
                 .unwrap_or(final_total),
         };
-        out.push((row, y - f64::from(credited(&sheet))));
+        out.push((
+            row,
+            y - f64::from(credited(&sheet, oracle.points().middle())),
+        ));
         let Some(last) = turn.rolls.last() else {
             break;
         };
@@ -58,6 +65,32 @@ fn game_samples(oracle: &Arc<JambOracle>, seed: u64, target: Target) -> Vec<(Vec
         }
     }
     out
+}
+
+/// [`game_samples`] of a game played by [`play_oracle_game`].
+fn own_turn_samples(oracle: &JambOracle, seed: u64, target: Target) -> Vec<(Vec<f64>, f64)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let Ok(game) = play_oracle_game(oracle, &mut rng) else {
+        return Vec::new();
+    };
+    let final_total = f64::from(game.last.total());
+    let middle = oracle.points().middle();
+    let mut cache = JambTurnCache::default();
+    game.before_turns
+        .iter()
+        .map(|sheet| {
+            let y = match target {
+                Target::Outcome => final_total,
+                Target::NextTurn => oracle
+                    .before_roll(sheet, 1, None, &mut cache)
+                    .unwrap_or(final_total),
+            };
+            (
+                oracle.features(sheet),
+                y - f64::from(credited(sheet, middle)),
+            )
+        })
+        .collect()
 }
 
 /// Fits the weights by ridge regression (penalty `ridge` on every weight but each column's

@@ -22,11 +22,17 @@
 //! | Ones, Min | `o` | 6 | writing Ones or Min credits `-o x m`; writing Max credits `o x M` |
 //! | all three | - | 1 | |
 //!
+//! Where the rules count a negative middle section as 0 ([`MiddleRule::NeverNegative`]), the
+//! section is not linear and cannot be credited in parts: with Ones and Max filled the key keeps
+//! both `o` and `M` (6 x 26 values), with Ones and Min both `o` and `m`, and the whole section,
+//! `o x max(M - m, 0)`, is credited when the last of the three is written.
+//!
 //! Upper boxes credit their points (and the bonus of 30 the moment the sum reaches 60), lower
 //! boxes their points. The credits of a finished column add up to its total. While exactly Ones
 //! and Max (or Ones and Min) are filled, one part of the middle is credited but not yet in
 //! [`ColumnState::total`]: `pending_credit` is that part.
 
+pub use crate::rules::jamb::MiddleRule;
 use crate::rules::jamb::{ColumnState, JambBox, BOXES, UPPER_BONUS, UPPER_BONUS_THRESHOLD};
 use crate::rules::upper_totals;
 use std::sync::OnceLock;
@@ -180,8 +186,8 @@ pub(crate) struct KeyInfo {
     pub pending_diff: Option<i32>,
 }
 
-/// What `key` says about its upper sum and middle section.
-pub(crate) fn key_info(key: ColumnKey) -> KeyInfo {
+/// What `key` says about its upper sum and middle section, under `middle`.
+pub(crate) fn key_info(key: ColumnKey, middle: MiddleRule) -> KeyInfo {
     let classes = upper_classes();
     let upper_sum = i32::from(classes.rep(key.mask, key.upper));
     let addable: i32 = (0..6)
@@ -193,35 +199,51 @@ pub(crate) fn key_info(key: ColumnKey) -> KeyInfo {
     let mid = i32::from(key.mid);
     let filled = middle_filled(key.mask);
     let sums = i32::from(SUMS);
+    let pair = middle == MiddleRule::NeverNegative && matches!(filled, 0b011 | 0b101);
+    let (ones, sum) = if pair {
+        (mid / sums, Some(mid % sums + LEAST_SUM))
+    } else {
+        (mid, None)
+    };
     KeyInfo {
         upper_sum,
         bonus_open,
-        pending_ones: matches!(filled, 0b001 | 0b011 | 0b101).then_some(mid),
-        pending_max: (filled == 0b010).then_some(mid + LEAST_SUM),
-        pending_min: (filled == 0b100).then_some(mid + LEAST_SUM),
+        pending_ones: matches!(filled, 0b001 | 0b011 | 0b101).then_some(ones),
+        pending_max: match filled {
+            0b010 => Some(mid + LEAST_SUM),
+            0b011 => sum,
+            _ => None,
+        },
+        pending_min: match filled {
+            0b100 => Some(mid + LEAST_SUM),
+            0b101 => sum,
+            _ => None,
+        },
         pending_diff: (filled == 0b110).then_some(mid - (sums - 1)),
     }
 }
 
 /// Number of values of the middle section's pending information for a column with filled
-/// boxes `mask` (see the module documentation).
-pub(crate) fn mid_count(mask: u16) -> usize {
+/// boxes `mask` under `middle` (see the module documentation).
+pub(crate) fn mid_count(mask: u16, middle: MiddleRule) -> usize {
     match middle_filled(mask) {
         0b000 | 0b111 => 1,
+        0b011 | 0b101 if middle == MiddleRule::NeverNegative => 6 * usize::from(SUMS),
         0b001 | 0b011 | 0b101 => 6,
         0b010 | 0b100 => usize::from(SUMS),
         _ => 2 * usize::from(SUMS) - 1,
     }
 }
 
-/// Number of keys with filled boxes `mask`: upper classes times middle values.
-pub(crate) fn keys_of_mask(mask: u16) -> usize {
-    upper_classes().count(mask) * mid_count(mask)
+/// Number of keys with filled boxes `mask` under `middle`: upper classes times middle values.
+pub(crate) fn keys_of_mask(mask: u16, middle: MiddleRule) -> usize {
+    upper_classes().count(mask) * mid_count(mask, middle)
 }
 
-/// The key with filled mask `mask` and lane `lane` (upper class major, middle value minor).
-pub(crate) fn key_of_lane(mask: u16, lane: usize) -> ColumnKey {
-    let mids = mid_count(mask);
+/// The key with filled mask `mask` and lane `lane` under `middle` (upper class major, middle
+/// value minor).
+pub(crate) fn key_of_lane(mask: u16, lane: usize, middle: MiddleRule) -> ColumnKey {
+    let mids = mid_count(mask, middle);
     ColumnKey {
         mask,
         upper: (lane / mids) as u8,
@@ -230,13 +252,13 @@ pub(crate) fn key_of_lane(mask: u16, lane: usize) -> ColumnKey {
 }
 
 /// The lane of `key` among the keys of its mask (inverse of [`key_of_lane`]).
-pub(crate) fn lane_of_key(key: ColumnKey) -> usize {
-    usize::from(key.upper) * mid_count(key.mask) + usize::from(key.mid)
+pub(crate) fn lane_of_key(key: ColumnKey, middle: MiddleRule) -> usize {
+    usize::from(key.upper) * mid_count(key.mask, middle) + usize::from(key.mid)
 }
 
-/// The key of a column, and the part of the middle already credited but not yet in its total
-/// ([`pending_credit`]); `None` for values no dice can give.
-pub(crate) fn key_of(column: &ColumnState) -> Option<ColumnKey> {
+/// The key of a column under `middle`, and the part of the middle already credited but not
+/// yet in its total ([`pending_credit`]); `None` for values no dice can give.
+pub(crate) fn key_of(column: &ColumnState, middle: MiddleRule) -> Option<ColumnKey> {
     let mask = column.filled_mask();
     let upper = upper_classes().class(mask, column.upper_sum())?;
     let get = |b: JambBox| column.value(b).unwrap_or(0);
@@ -246,8 +268,11 @@ pub(crate) fn key_of(column: &ColumnState) -> Option<ColumnKey> {
         (0..i32::from(SUMS)).contains(&i).then_some(i as u8)
     };
     let ones_index = (0..=5).contains(&ones).then_some(ones as u8);
+    let pair = |o: Option<u8>, s: Option<u8>| Some(o? * SUMS + s?);
     let mid = match middle_filled(mask) {
         0b000 | 0b111 => Some(0),
+        0b011 if middle == MiddleRule::NeverNegative => pair(ones_index, sum_index(max)),
+        0b101 if middle == MiddleRule::NeverNegative => pair(ones_index, sum_index(min)),
         0b001 | 0b011 | 0b101 => ones_index,
         0b010 => sum_index(max),
         0b100 => sum_index(min),
@@ -261,8 +286,12 @@ pub(crate) fn key_of(column: &ColumnState) -> Option<ColumnKey> {
 
 /// The part of the middle section credited to a column (see the module documentation) but not
 /// yet counted by [`ColumnState::total`]: `o x M` with Ones and Max filled and Min empty,
-/// `-o x m` with Ones and Min filled and Max empty, 0 otherwise.
-pub(crate) fn pending_credit(column: &ColumnState) -> i32 {
+/// `-o x m` with Ones and Min filled and Max empty, 0 otherwise (and always 0 under
+/// [`MiddleRule::NeverNegative`]).
+pub(crate) fn pending_credit(column: &ColumnState, middle: MiddleRule) -> i32 {
+    if middle == MiddleRule::NeverNegative {
+        return 0;
+    }
     let get = |b: JambBox| column.value(b).unwrap_or(0);
     match middle_filled(column.filled_mask()) {
         0b011 => get(JambBox::Ones) * get(JambBox::Max),
@@ -271,9 +300,14 @@ pub(crate) fn pending_credit(column: &ColumnState) -> i32 {
     }
 }
 
-/// Writing `points` in the empty box `b` of a column with key `key`: the points credited now
-/// and the next key. `None` if `b` is filled or the points are impossible.
-pub fn step(key: ColumnKey, b: JambBox, points: i32) -> Option<(i32, ColumnKey)> {
+/// Writing `points` in the empty box `b` of a column with key `key` under `middle`: the points
+/// credited now and the next key. `None` if `b` is filled or the points are impossible.
+pub fn step(
+    key: ColumnKey,
+    b: JambBox,
+    points: i32,
+    middle: MiddleRule,
+) -> Option<(i32, ColumnKey)> {
     let bit = b.bit();
     if key.mask & bit != 0 {
         return None;
@@ -300,6 +334,12 @@ pub fn step(key: ColumnKey, b: JambBox, points: i32) -> Option<(i32, ColumnKey)>
     };
     let mid_value = i32::from(key.mid);
     let before = middle_filled(key.mask);
+    if middle == MiddleRule::NeverNegative
+        && matches!(b, JambBox::Ones | JambBox::Max | JambBox::Min)
+    {
+        let (section, mid) = never_negative_step(before, mid_value, b, points)?;
+        return Some((credit + section, ColumnKey { mask, upper, mid }));
+    }
     let mid = match b {
         JambBox::Ones => {
             let o = points;
@@ -358,6 +398,44 @@ pub fn step(key: ColumnKey, b: JambBox, points: i32) -> Option<(i32, ColumnKey)>
     Some((credit, ColumnKey { mask, upper, mid }))
 }
 
+/// The total of `column` with its middle section counted by `middle`.
+pub(crate) fn column_total(column: &ColumnState, middle: MiddleRule) -> i32 {
+    match middle {
+        MiddleRule::AsIs => column.total(),
+        MiddleRule::NeverNegative => column.total() - column.middle() + column.middle().max(0),
+    }
+}
+
+/// Writing `points` in Ones, Max or Min under [`MiddleRule::NeverNegative`], with `before`
+/// the filled of the three (bits as `middle_filled`) and `mid` the pending information: the
+/// section credited (once all three are known) and the next pending information.
+fn never_negative_step(before: u8, mid: i32, b: JambBox, points: i32) -> Option<(i32, u8)> {
+    let sums = i32::from(SUMS);
+    let sum_index = (LEAST_SUM..LEAST_SUM + sums)
+        .contains(&points)
+        .then_some(points - LEAST_SUM);
+    let section = |o: i32, d: i32| o * d.max(0);
+    let index = |v: i32| u8::try_from(v).ok();
+    match (b, before) {
+        (JambBox::Ones, _) if !(0..=5).contains(&points) => None,
+        // Ones first: keep o.
+        (JambBox::Ones, 0b000) => Some((0, index(points)?)),
+        // Max or Min known: keep (o, M) or (o, m).
+        (JambBox::Ones, 0b010 | 0b100) => Some((0, index(points * sums + mid)?)),
+        // Max - Min known: the whole section.
+        (JambBox::Ones, _) => Some((section(points, mid - (sums - 1)), 0)),
+        (JambBox::Max | JambBox::Min, 0b000) => Some((0, index(sum_index?)?)),
+        (JambBox::Max | JambBox::Min, 0b001) => Some((0, index(mid * sums + sum_index?)?)),
+        // The other of Max and Min known: keep d = M - m, stored as d + 25.
+        (JambBox::Max, 0b100) => Some((0, index(sum_index? - mid + sums - 1)?)),
+        (JambBox::Min, 0b010) => Some((0, index(mid - sum_index? + sums - 1)?)),
+        // Ones and the other known: the whole section.
+        (JambBox::Max, _) => Some((section(mid / sums, points - (mid % sums + LEAST_SUM)), 0)),
+        (JambBox::Min, _) => Some((section(mid / sums, (mid % sums + LEAST_SUM) - points), 0)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,16 +469,23 @@ mod tests {
         ];
         for order in orders {
             let mut state = ColumnState::default();
-            let mut key = key_of(&state).unwrap();
+            let mut key = key_of(&state, MiddleRule::AsIs).unwrap();
             let mut credited = 0;
             for &i in &order {
                 let (b, p) = writes[i];
-                let (c, next) = step(key, b, p).unwrap();
+                let (c, next) = step(key, b, p, MiddleRule::AsIs).unwrap();
                 credited += c;
                 state = state.with(b, p).unwrap();
                 key = next;
-                assert_eq!(key_of(&state), Some(key), "order {order:?} after {b}");
-                assert_eq!(state.total() + pending_credit(&state), credited);
+                assert_eq!(
+                    key_of(&state, MiddleRule::AsIs),
+                    Some(key),
+                    "order {order:?} after {b}"
+                );
+                assert_eq!(
+                    state.total() + pending_credit(&state, MiddleRule::AsIs),
+                    credited
+                );
             }
             // 3 + 24 + 20 + 16 = 63 upper, bonus 30, middle 18 * 3 = 54, straight 56.
             assert_eq!(credited, 63 + 30 + 54 + 56);
@@ -423,6 +508,72 @@ mod tests {
         assert_eq!(classes.count(0), 1);
         assert_eq!(classes.class(0, 3), None);
         let column = column(&[(Ones, 3), (Max, 27), (Min, 9)]);
-        assert_eq!(pending_credit(&column), 0);
+        assert_eq!(pending_credit(&column, MiddleRule::AsIs), 0);
+    }
+
+    /// The column's total with a negative middle section counting 0, by hand.
+    fn total_never_negative(state: &ColumnState) -> i32 {
+        let get = |b: JambBox| state.value(b).unwrap_or(0);
+        let section = (get(Max) - get(Min)) * get(Ones);
+        let upper: i32 = JambBox::ALL[..6].iter().map(|&b| get(b)).sum();
+        let bonus = if upper >= 60 { 30 } else { 0 };
+        let lower: i32 = JambBox::ALL[8..].iter().map(|&b| get(b)).sum();
+        let total = upper + bonus + section.max(0) + lower;
+        assert_eq!(column_total(state, MiddleRule::NeverNegative), total);
+        total
+    }
+
+    #[test]
+    fn never_negative_credits_add_up_in_every_order() {
+        // Every order of Ones, Max and Min (and two other boxes), with the section positive
+        // and negative: the credits add up to the total with the section never below 0, and
+        // each key is the column's key.
+        let middle = MiddleRule::NeverNegative;
+        for (max, min) in [(27, 9), (11, 24), (15, 15)] {
+            let writes = [
+                (Ones, 3),
+                (Max, max),
+                (Min, min),
+                (Sixes, 24),
+                (Straight, 56),
+            ];
+            let orders: [[usize; 5]; 6] = [
+                [0, 1, 2, 3, 4],
+                [0, 2, 1, 4, 3],
+                [1, 0, 2, 3, 4],
+                [1, 2, 0, 3, 4],
+                [2, 0, 3, 1, 4],
+                [2, 1, 4, 0, 3],
+            ];
+            for order in orders {
+                let mut state = ColumnState::default();
+                let mut key = key_of(&state, middle).unwrap();
+                let mut credited = 0;
+                for &i in &order {
+                    let (b, p) = writes[i];
+                    let (c, next) = step(key, b, p, middle).unwrap();
+                    credited += c;
+                    state = state.with(b, p).unwrap();
+                    key = next;
+                    assert_eq!(key_of(&state, middle), Some(key), "{order:?} after {b}");
+                    assert!(key.mid < mid_count(key.mask, middle) as u8);
+                    assert_eq!(pending_credit(&state, middle), 0);
+                }
+                assert_eq!(
+                    credited,
+                    total_never_negative(&state),
+                    "{max} {min} {order:?}"
+                );
+                let section = 3 * (max - min).max(0);
+                assert_eq!(credited, 24 + 56 + 3 + section);
+            }
+        }
+        assert_eq!(mid_count(ONES | MAX, middle), 156);
+        assert_eq!(mid_count(ONES | MAX, MiddleRule::AsIs), 6);
+        let info = key_info(
+            key_of(&column(&[(Ones, 4), (Min, 12)]), middle).unwrap(),
+            middle,
+        );
+        assert_eq!((info.pending_ones, info.pending_min), (Some(4), Some(12)));
     }
 }

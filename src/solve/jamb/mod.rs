@@ -17,11 +17,16 @@ pub mod features;
 pub mod fit;
 pub mod key;
 pub mod oracle;
+pub mod selfplay;
 pub mod tables;
 pub mod turn;
 
 use crate::dice::DiceSpace;
-use crate::rules::jamb::{JambBox, JambRules, BOXES, MAX_ROLLS};
+use crate::rules::jamb::{
+    AnnounceRule, ColumnKind, JambBox, JambRules, JambTurn, BOXES, MAX_ROLLS,
+};
+use key::MiddleRule;
+use turn::TurnColumn;
 
 /// What each box scores, by roll and roll number, as an index into the box's distinct scores
 /// (a "point class"): the turn solvers value each (box, class) once and read it for every roll.
@@ -36,6 +41,8 @@ pub struct BoxPoints {
     /// For roll numbers 1 and 2: the rolls whose class in some box differs from their class on
     /// the next roll number (the straights).
     differ_from_next: [Vec<usize>; 2],
+    /// How the rules count the middle section (the columns' keys depend on it).
+    middle: MiddleRule,
 }
 
 impl BoxPoints {
@@ -79,7 +86,13 @@ impl BoxPoints {
             values,
             class,
             differ_from_next,
+            middle: rules.middle,
         }
+    }
+
+    /// How the rules count the middle section.
+    pub fn middle(&self) -> MiddleRule {
+        self.middle
     }
 
     /// The dice whose rolls the classes are listed by.
@@ -93,13 +106,16 @@ impl BoxPoints {
     }
 
     /// The class of roll `r` (a roll index of [`BoxPoints::dice`]) in box `b` on roll number
-    /// `n` (1..=3).
+    /// `n` (1 and up: a roll after the third, on a last turn of five rolls, scores as the
+    /// third).
     pub fn class(&self, b: JambBox, n: u8, r: usize) -> usize {
-        usize::from(self.class[b.index()][usize::from(n - 1)][r])
+        usize::from(self.classes(b, n)[r])
     }
 
-    /// The classes of every roll in box `b` on roll number `n` (1..=3).
+    /// The classes of every roll in box `b` on roll number `n` (1 and up, as
+    /// [`BoxPoints::class`]).
     pub fn classes(&self, b: JambBox, n: u8) -> &[u8] {
+        let n = n.clamp(1, MAX_ROLLS);
         &self.class[b.index()][usize::from(n - 1)]
     }
 
@@ -107,6 +123,34 @@ impl BoxPoints {
     pub(crate) fn differ_from_next(&self, n: u8) -> &[usize] {
         &self.differ_from_next[usize::from(n - 1)]
     }
+}
+
+/// The columns of a slip of `rules` with filled masks `masks` (in the rules' column order), as
+/// its turn sees them.
+pub(crate) fn turn_columns(rules: &JambRules, masks: &[u16]) -> Vec<TurnColumn> {
+    rules
+        .columns
+        .iter()
+        .zip(masks)
+        .map(|(&kind, &mask)| match kind {
+            ColumnKind::Announce => {
+                let pure_hand = rules.announce == AnnounceRule::AnnouncedOrPureHand;
+                TurnColumn::announce(mask, pure_hand)
+            }
+            _ => TurnColumn {
+                mask,
+                first_roll: rules.allowed_boxes(kind, mask, JambTurn::at_roll(1)),
+                later_rolls: rules.allowed_boxes(kind, mask, JambTurn::at_roll(2)),
+                announce: false,
+                pure_hand: false,
+            },
+        })
+        .collect()
+}
+
+/// Rolls in a turn of `rules` with `turns_left` empty boxes before it.
+pub(crate) fn turn_rolls(rules: &JambRules, turns_left: usize) -> u8 {
+    rules.rolls_in_turn(turns_left)
 }
 
 #[cfg(test)]

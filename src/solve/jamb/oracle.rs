@@ -9,9 +9,9 @@ use super::features::{column_features, stage_terms, weight_count, Correction, FE
 use super::key::{step, ColumnKey};
 use super::tables::JambTables;
 use super::turn::SlipTurn;
-use super::BoxPoints;
+use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{ColumnKind, JambRules, JambSheet, BOXES};
+use crate::rules::jamb::{Cell, JambRules, JambSheet, JambTurn, BOXES};
 use crate::rules::play::JambPlayer;
 use crate::rules::Choice;
 use rand_chacha::ChaCha8Rng;
@@ -221,7 +221,7 @@ impl JambOracle {
     fn column_future(&self, c: usize, key: ColumnKey, left: usize, stage: &[f64; STAGES]) -> f64 {
         let v = self.column_value(c, key, left);
         match &self.value.correction {
-            Some(w) => w.column_future(c, key, v, stage),
+            Some(w) => w.column_future(c, key, v, stage, self.points.middle()),
             None => self.value.scale.get(c).copied().unwrap_or(1.0) * v,
         }
     }
@@ -231,12 +231,13 @@ impl JambOracle {
     pub fn features(&self, sheet: &JambSheet) -> Vec<f64> {
         let columns = self.rules.columns.len();
         let mut row = vec![0.0; weight_count(columns)];
-        let Some(keys) = slip_keys(sheet) else {
+        let Some(keys) = slip_keys(sheet, self.points.middle()) else {
             return row;
         };
         let stage = stage_terms(sheet.turns_left(), self.rules.turns());
         for c in 0..columns {
-            let x = column_features(keys[c], self.column_value(c, keys[c], sheet.turns_left()));
+            let value = self.column_value(c, keys[c], sheet.turns_left());
+            let x = column_features(keys[c], value, self.points.middle());
             for (f, &xf) in x.iter().enumerate() {
                 for (s, &st) in stage.iter().enumerate() {
                     row[(c * FEATURES + f) * STAGES + s] = xf * st;
@@ -285,8 +286,9 @@ impl JambOracle {
         if sheet.is_complete() || sheet.rules() != &self.rules {
             return None;
         }
-        let keys: SlipKeys = slip_keys(sheet)?;
-        let base = f64::from(credited(sheet));
+        let middle = self.points.middle();
+        let keys: SlipKeys = slip_keys(sheet, middle)?;
+        let base = f64::from(credited(sheet, middle));
         let after_empty = sheet.turns_left() - 1;
         let endgame = if after_empty > 0 && after_empty <= self.value.endgame {
             Some(
@@ -332,16 +334,12 @@ impl JambOracle {
             self.slip_future(&c, &stage)
         });
         let total_future: f64 = futures.iter().sum::<f64>() + slip_now;
-        let kinds: Vec<(ColumnKind, u16)> = self
-            .rules
-            .columns
-            .iter()
-            .zip(keys)
-            .map(|(&k, key)| (k, key.mask))
-            .collect();
-        SlipTurn::new(&self.points, &kinds, |cell, p| {
+        let masks: Vec<u16> = keys[..columns].iter().map(|k| k.mask).collect();
+        let shape = turn_columns(&self.rules, &masks);
+        let rolls = turn_rolls(&self.rules, turns_left);
+        SlipTurn::with_rolls(&self.points, &shape, rolls, |cell, p| {
             let c = usize::from(cell.column);
-            let Some((credit, next)) = step(keys[c], cell.jbox, p) else {
+            let Some((credit, next)) = step(keys[c], cell.jbox, p, self.points.middle()) else {
                 return f64::NEG_INFINITY;
             };
             let now = base + f64::from(credit);
@@ -361,10 +359,11 @@ impl JambOracle {
         })
     }
 
-    /// Every legal option after rolling `dice` as roll number `roll_number` of `sheet`'s turn,
-    /// with its value in expected final points of the slip: first each cell the dice may be
+    /// Every legal option after rolling `dice` as roll number `roll_number` of `sheet`'s turn
+    /// (without an announcement; roll 1 pure, later rolls reached by keeping some dice), with
+    /// its value in expected final points of the slip: first each cell the dice may be
     /// written in (column by column, top to bottom), then, while the sheet may roll again,
-    /// every distinct keep of the dice (ascending keep index; keeping all five included).
+    /// every distinct keep of the dice (ascending keep index; keeping all dice included).
     pub fn options(
         &self,
         sheet: &JambSheet,
@@ -372,10 +371,61 @@ impl JambOracle {
         roll_number: u8,
         cache: &mut JambTurnCache,
     ) -> Vec<(Choice, f64)> {
+        self.options_at(sheet, dice, JambTurn::at_roll(roll_number), cache)
+    }
+
+    /// Every legal option after rolling `dice` at `moment` of `sheet`'s turn, in the order of
+    /// [`JambOracle::options`] (after an announcement, only the announced cell is written);
+    /// the announcements of roll 1 are [`JambOracle::announcements`].
+    pub fn options_at(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        moment: JambTurn,
+        cache: &mut JambTurnCache,
+    ) -> Vec<(Choice, f64)> {
         match self.turn(sheet, cache) {
-            Some(turn) => turn.options(&self.points, roll_number, dice),
+            Some(turn) => turn.options_at(&self.points, moment, dice),
             None => Vec::new(),
         }
+    }
+
+    /// Every box that may be announced after a first roll of `dice` on `sheet`, with the value
+    /// of announcing it (column by column, top to bottom; none without an Announce column).
+    pub fn announcements(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        cache: &mut JambTurnCache,
+    ) -> Vec<(Cell, f64)> {
+        let mut out = Vec::new();
+        if let Some(turn) = self.turn(sheet, cache) {
+            turn.for_each_announcement(dice, |cell, v| out.push((cell, v)));
+        }
+        out
+    }
+
+    /// The best option at `moment` of the turn (the first listed among equals; announcements
+    /// not included, see [`JambOracle::best_announcement`]) and its value.
+    pub fn best_at(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        moment: JambTurn,
+        cache: &mut JambTurnCache,
+    ) -> Option<(Choice, f64)> {
+        self.turn(sheet, cache)?.best_at(&self.points, moment, dice)
+    }
+
+    /// The best announcement after a first roll of `dice` (the first listed among equals) and
+    /// its value; `None` without a box to announce.
+    pub fn best_announcement(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        cache: &mut JambTurnCache,
+    ) -> Option<(Cell, f64)> {
+        self.turn(sheet, cache)?.best_announcement(dice)
     }
 
     /// The best option (the first listed among equals) and its value.

@@ -151,7 +151,7 @@ impl JambTables {
         let turns = BuildOptions::default().slack.turns as u64;
         let states: Vec<u64> = kinds
             .iter()
-            .map(|&k| ColumnSpace::new(k).len() as u64)
+            .map(|&k| ColumnSpace::of_rules(rules, k, 0).len() as u64)
             .collect();
         // Magic, version, the name's length and the name, the number of tables.
         let mut len = 8 + 4 + 4 + rules.name.len() as u64 + 4;
@@ -248,7 +248,7 @@ impl JambTables {
                     kind.code()
                 ));
             }
-            let space = ColumnSpace::new(kind);
+            let space = ColumnSpace::of_rules(&rules, kind, 0);
             let values = r.values(space.len(), 8)?;
             let table = ColumnTable::from_parts(space, values).ok_or("jamb tables: bad size")?;
             tables.push(Arc::new(table));
@@ -266,7 +266,7 @@ impl JambTables {
             }
             let mut levels = Vec::with_capacity(count);
             for _ in 0..count {
-                let space = ColumnSpace::new(kind);
+                let space = ColumnSpace::of_rules(&rules, kind, 0);
                 let values = r.values(space.len(), 4)?;
                 let table =
                     ColumnTable::from_parts(space, values).ok_or("jamb tables: bad size")?;

@@ -1,20 +1,93 @@
-//! The exact turn of a whole Jamb slip over its three rolls, on top of any value of the slip
-//! after the turn: given what writing each cell with each score is worth, [`SlipTurn`] runs the
-//! turn widget once and then values every option of every decision of the turn.
+//! The exact turn of a whole Jamb slip over its rolls, on top of any value of the slip after
+//! the turn: given what writing each cell with each score is worth, [`SlipTurn`] runs the turn
+//! widget once and then values every option of every decision of the turn.
 //!
 //! Writing is worth more on earlier rolls for the straight, and the Hand column takes only the
 //! first roll's dice, so the value of writing a roll depends on the roll number: after each
 //! pass of the widget the roll slots are raised to the value of writing on that roll number
-//! (keeping all five dice and rolling none is also a legal option, worth the same dice one roll
+//! (keeping all dice and rolling none is also a legal option, worth the same dice one roll
 //! later).
+//!
+//! A turn may have more than three rolls (the last turn of a game whose rules give it five).
+//!
+//! An Announce column ([`TurnColumn::announce`]) takes dice in two ways. Its boxes take a
+//! *pure hand*: the dice of a roll of every die (roll 1, or a roll after keeping nothing).
+//! And after roll 1 the player may announce one of its empty boxes: the rest of the turn then
+//! plays for that box alone, written at the end of the turn. So each roll has two values: the
+//! value of the dice reached by keeping some of them ("impure": no Announce box), and reached
+//! by rerolling everything ("pure"); the empty keep's value is the mean of the pure values,
+//! every other keep's the mean of the impure ones. Each announceable box is a turn of its own
+//! over one cell (one more widget run), whose value after roll 1 is one more option of roll 1.
 
 use super::BoxPoints;
-use crate::dice::{Dice, EMPTY_KEEP};
-use crate::rules::jamb::{Cell, ColumnKind, JambBox, MAX_ROLLS};
+use crate::dice::{Dice, DiceSpace, EMPTY_KEEP};
+use crate::rules::jamb::{Cell, ColumnKind, JambBox, JambTurn, MAX_ROLLS};
 use crate::rules::Choice;
 use crate::solve::widget::{
     expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess,
 };
+
+/// Most rolls a turn may have (a game's last turn of five rolls).
+pub const MAX_TURN_ROLLS: u8 = 5;
+
+/// One column of a slip as a turn sees it: which of its empty boxes take the dice of each roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnColumn {
+    /// The column's filled boxes.
+    pub mask: u16,
+    /// The boxes that take the dice of roll 1 (without an announcement).
+    pub first_roll: u16,
+    /// The boxes that take the dice of any later roll reached by keeping some dice (without
+    /// an announcement).
+    pub later_rolls: u16,
+    /// True for an Announce column: after roll 1 the player may announce one of its empty
+    /// boxes, then written at the end of the turn.
+    pub announce: bool,
+    /// True when the column's empty boxes take a pure hand (a roll of every die) on any roll.
+    pub pure_hand: bool,
+}
+
+impl TurnColumn {
+    /// A column of `kind` with filled boxes `mask` under the five-dice rules (`jamb-4`,
+    /// `jamb-5`: the boxes in slip order, no Announce column).
+    pub fn plain(kind: ColumnKind, mask: u16) -> TurnColumn {
+        TurnColumn {
+            mask,
+            first_roll: kind.allowed_boxes(mask, 1),
+            later_rolls: kind.allowed_boxes(mask, 2),
+            announce: false,
+            pure_hand: false,
+        }
+    }
+
+    /// An Announce column with filled boxes `mask`: its empty boxes may be announced, and
+    /// take a pure hand when `pure_hand`.
+    pub fn announce(mask: u16, pure_hand: bool) -> TurnColumn {
+        let empty = !mask & super::key::FULL;
+        TurnColumn {
+            mask,
+            first_roll: if pure_hand { empty } else { 0 },
+            later_rolls: 0,
+            announce: true,
+            pure_hand,
+        }
+    }
+
+    /// The boxes that take the dice of roll number `n` reached by keeping some dice (roll 1:
+    /// the first roll).
+    fn allowed(&self, n: u8) -> u16 {
+        if n <= 1 {
+            self.first_roll
+        } else {
+            self.later_rolls
+        }
+    }
+
+    /// The empty boxes.
+    fn empty(&self) -> u16 {
+        !self.mask & super::key::FULL
+    }
+}
 
 /// One cell that may be written during the turn.
 #[derive(Clone, Copy, Debug)]
@@ -22,8 +95,23 @@ struct TurnCell {
     cell: Cell,
     /// Bit `n - 1` set when the cell takes dice of roll number `n`.
     rolls: u8,
+    /// True for an Announce cell: it takes only a pure hand.
+    pure: bool,
     /// Offset of the cell's values (one per point class of its box) in `write_values`.
     offset: usize,
+}
+
+/// The rest of the turn after announcing one box: a turn over that single cell.
+#[derive(Clone, Debug)]
+struct Announced {
+    cell: Cell,
+    /// Offset of the cell's values in `write_values`.
+    offset: usize,
+    /// `keep_values[n - 1]`: the keeps smaller than a roll after roll `n` (1..rolls).
+    keep_values: Vec<Vec<f64>>,
+    /// `roll_values[n - 1]`: each roll's best option on roll number `n` (1..=rolls); on roll 1
+    /// the value of announcing the box with those dice.
+    roll_values: Vec<Vec<f64>>,
 }
 
 /// The values of every option of one turn of one slip (see the module documentation). Values
@@ -31,108 +119,250 @@ struct TurnCell {
 #[derive(Clone, Debug)]
 pub struct SlipTurn {
     /// The dice of the rules (from [`BoxPoints::dice`]).
-    dice: &'static crate::dice::DiceSpace,
+    dice: &'static DiceSpace,
+    /// Rolls in the turn.
+    rolls: u8,
     cells: Vec<TurnCell>,
     write_values: Vec<f64>,
-    /// Whether a player may keep dice and roll again after roll 1 and after roll 2.
-    may_reroll: [bool; 2],
-    /// Values of the keeps smaller than a roll after roll 1 (two rolls left) and after
-    /// roll 2 (one roll left): the keep's expected value for the next roll.
-    keep_values: [Vec<f64>; 2],
-    /// The value of each roll on roll numbers 1, 2 and 3 (best option).
-    roll_values: [Vec<f64>; 3],
+    /// `may_reroll[n - 1]`: whether a player may keep dice and roll again after roll `n`.
+    may_reroll: Vec<bool>,
+    /// `keep_values[n - 1]`: the values of the keeps smaller than a roll after roll `n` (the
+    /// keep's expected value for the next roll; the empty keep's with a pure next roll).
+    keep_values: Vec<Vec<f64>>,
+    /// `roll_values[n - 1]`: the value of each roll on roll number `n` reached by keeping some
+    /// dice (best option without the Announce boxes); on roll 1 the value of the roll.
+    roll_values: Vec<Vec<f64>>,
+    /// `pure_values[n - 1]`: the value of each roll on roll number `n` reached by rolling every
+    /// die (empty without Announce boxes: the same as `roll_values`).
+    pure_values: Vec<Vec<f64>>,
+    /// The turns after announcing each announceable box.
+    announced: Vec<Announced>,
     /// The value before the first roll.
     before: f64,
 }
 
+/// The mean of `values` (one per roll of `dice`) over a roll of every die.
+fn roll_mean(dice: &DiceSpace, values: &[f64]) -> f64 {
+    let sum: f64 = dice
+        .roll_weights()
+        .iter()
+        .zip(values)
+        .map(|(&w, &v)| f64::from(w) * v)
+        .sum();
+    sum / f64::from(dice.outcomes_total())
+}
+
+/// `into[i] = max(into[i], from[i])`.
+fn raise(into: &mut [f64], from: &[f64]) {
+    for (o, &f) in into.iter_mut().zip(from) {
+        *o = o.max(f);
+    }
+}
+
 impl SlipTurn {
-    /// The turn of a slip whose columns are `columns` (kind, filled mask), with `value(cell,
-    /// points)` the value of writing `points` in `cell` (called once per cell and score).
+    /// The turn of a slip whose columns are `columns` (kind, filled mask), three rolls, no
+    /// Announce column, with `value(cell, points)` the value of writing `points` in `cell`
+    /// (called once per cell and score).
     pub fn new(
         points: &BoxPoints,
         columns: &[(ColumnKind, u16)],
+        value: impl FnMut(Cell, i32) -> f64,
+    ) -> SlipTurn {
+        let columns: Vec<TurnColumn> = columns
+            .iter()
+            .map(|&(kind, mask)| TurnColumn::plain(kind, mask))
+            .collect();
+        SlipTurn::with_rolls(points, &columns, MAX_ROLLS, value)
+    }
+
+    /// The turn of a slip whose columns are `columns`, of `rolls` rolls (1 to
+    /// [`MAX_TURN_ROLLS`]), with `value(cell, points)` the value of writing `points` in `cell`
+    /// (called once per cell and score).
+    pub fn with_rolls(
+        points: &BoxPoints,
+        columns: &[TurnColumn],
+        rolls: u8,
         mut value: impl FnMut(Cell, i32) -> f64,
     ) -> SlipTurn {
+        let rolls = rolls.clamp(1, MAX_TURN_ROLLS);
         let mut cells = Vec::new();
         let mut write_values = Vec::new();
-        for (c, &(kind, mask)) in columns.iter().enumerate() {
-            let allowed: [u16; 3] = std::array::from_fn(|n| kind.allowed_boxes(mask, n as u8 + 1));
+        let mut announceable = Vec::new();
+        for (c, column) in columns.iter().enumerate() {
+            let allowed: Vec<u16> = (1..=rolls).map(|n| column.allowed(n)).collect();
+            let pure_hand = if column.pure_hand { column.empty() } else { 0 };
+            let announced = if column.announce && rolls > 1 {
+                column.empty()
+            } else {
+                0
+            };
             for jbox in JambBox::ALL {
-                let rolls = (0..3).fold(0u8, |acc, n| {
-                    acc | u8::from(allowed[n] & jbox.bit() != 0) << n
-                });
-                if rolls == 0 {
+                let taken = allowed
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |acc, (n, &a)| acc | u8::from(a & jbox.bit() != 0) << n);
+                let pure = pure_hand & jbox.bit() != 0;
+                let announceable_box = announced & jbox.bit() != 0;
+                if taken == 0 && !pure && !announceable_box {
                     continue;
                 }
                 let cell = Cell {
                     column: c as u8,
                     jbox,
                 };
-                cells.push(TurnCell {
-                    cell,
-                    rolls,
-                    offset: write_values.len(),
-                });
+                let offset = write_values.len();
                 write_values.extend(points.values(jbox).iter().map(|&p| value(cell, p)));
+                if announceable_box {
+                    announceable.push((cell, offset));
+                }
+                if taken != 0 || pure {
+                    cells.push(TurnCell {
+                        cell,
+                        rolls: if pure { u8::MAX } else { taken },
+                        pure,
+                        offset,
+                    });
+                }
             }
         }
-        let any_on = |n: u8| cells.iter().any(|c| c.rolls & (1 << (n - 1)) != 0);
-        let may_reroll = [any_on(2), any_on(3)];
+        let any_pure = cells.iter().any(|c| c.pure);
+        let may_reroll = (1..rolls)
+            .map(|n| any_pure || cells.iter().any(|c| c.rolls & (1 << n) != 0))
+            .collect();
         let mut turn = SlipTurn {
             dice: points.dice(),
+            rolls,
             cells,
             write_values,
             may_reroll,
-            keep_values: [Vec::new(), Vec::new()],
-            roll_values: [Vec::new(), Vec::new(), Vec::new()],
+            keep_values: Vec::new(),
+            roll_values: Vec::new(),
+            pure_values: Vec::new(),
+            announced: Vec::new(),
             before: f64::NEG_INFINITY,
         };
-        turn.solve(points);
+        turn.announced = announceable
+            .into_iter()
+            .map(|(cell, offset)| turn.solve_announced(points, cell, offset))
+            .collect();
+        turn.solve(points, any_pure);
         turn
     }
 
-    /// The value of writing roll `r` on roll number `n` in its best cell (minus infinity when
-    /// no cell takes it).
-    fn write_value(&self, points: &BoxPoints, n: u8, r: usize) -> f64 {
+    /// The value of writing roll `r` on roll number `n` in its best cell among the Announce
+    /// cells (`pure`) or the others (minus infinity when no cell takes it).
+    fn write_value(&self, points: &BoxPoints, n: u8, r: usize, pure: bool) -> f64 {
         let bit = 1 << (n - 1);
         self.cells
             .iter()
-            .filter(|c| c.rolls & bit != 0)
+            .filter(|c| c.rolls & bit != 0 && c.pure == pure)
             .map(|c| self.write_values[c.offset + points.class(c.cell.jbox, n, r)])
             .fold(f64::NEG_INFINITY, f64::max)
     }
 
-    /// Runs the widget backwards from the third roll to the value before the first.
-    fn solve(&mut self, points: &BoxPoints) {
+    /// The turn after announcing `cell` (values from `offset` in `write_values`) after roll 1.
+    fn solve_announced(&self, points: &BoxPoints, cell: Cell, offset: usize) -> Announced {
         let dice = points.dice();
         let first_roll = dice.first_roll();
-        let mut store = SingleStore::new(dice);
-        let writes: [Vec<f64>; 3] = std::array::from_fn(|n| {
+        let write = |n: u8| -> Vec<f64> {
             (0..dice.roll_count())
-                .map(|r| self.write_value(points, n as u8 + 1, r))
+                .map(|r| self.write_values[offset + points.class(cell.jbox, n, r)])
                 .collect()
-        });
-        for (r, &w) in writes[2].iter().enumerate() {
+        };
+        let mut store = SingleStore::new(dice);
+        let last = write(self.rolls);
+        store.rolls_mut().copy_from_slice(&last);
+        let mut roll_values = vec![Vec::new(); usize::from(self.rolls)];
+        let mut keep_values = vec![Vec::new(); usize::from(self.rolls - 1)];
+        roll_values[usize::from(self.rolls - 1)] = last;
+        for n in (1..self.rolls).rev() {
+            keeps_from_rolls(&mut store);
+            keep_values[usize::from(n - 1)] = store.values()[..first_roll].to_vec();
+            raise(store.rolls_mut(), &write(n));
+            rolls_from_keeps(&mut store);
+            roll_values[usize::from(n - 1)] = store.values()[first_roll..].to_vec();
+        }
+        Announced {
+            cell,
+            offset,
+            keep_values,
+            roll_values,
+        }
+    }
+
+    /// Runs the widget backwards from the last roll to the value before the first.
+    fn solve(&mut self, points: &BoxPoints, any_pure: bool) {
+        let dice = points.dice();
+        let first_roll = dice.first_roll();
+        let rolls = usize::from(self.rolls);
+        let mut store = SingleStore::new(dice);
+        let writes = |pure: bool| -> Vec<Vec<f64>> {
+            (1..=self.rolls)
+                .map(|n| {
+                    (0..dice.roll_count())
+                        .map(|r| self.write_value(points, n, r, pure))
+                        .collect()
+                })
+                .collect()
+        };
+        let plain = writes(false);
+        let pure = if any_pure { writes(true) } else { Vec::new() };
+        let pure_of = |values: &[f64], n: usize| -> Vec<f64> {
+            let mut v = values.to_vec();
+            raise(&mut v, &pure[n - 1]);
+            v
+        };
+        self.roll_values = vec![Vec::new(); rolls];
+        self.keep_values = vec![Vec::new(); rolls - 1];
+        if any_pure {
+            self.pure_values = vec![Vec::new(); rolls];
+        }
+        for (r, &w) in plain[rolls - 1].iter().enumerate() {
             store.slot_mut(first_roll + r)[0] = w;
         }
-        self.roll_values[2] = writes[2].clone();
-        // Roll numbers 2 then 1: keep values from the next roll's values, then each roll's
-        // value is the best of writing now and its best keep (keeping all five included).
-        for n in [2usize, 1] {
+        self.roll_values[rolls - 1] = plain[rolls - 1].clone();
+        if any_pure {
+            self.pure_values[rolls - 1] = pure_of(&plain[rolls - 1], rolls);
+        }
+        // Roll numbers from the last but one down to 1: keep values from the next roll's
+        // values, then each roll's value is the best of writing now and its best keep
+        // (keeping every die included).
+        for n in (1..rolls).rev() {
             if self.may_reroll[n - 1] {
                 keeps_from_rolls(&mut store);
+                if any_pure {
+                    store.slot_mut(EMPTY_KEEP)[0] = roll_mean(dice, &self.pure_values[n]);
+                }
                 self.keep_values[n - 1] = store.values()[..first_roll].to_vec();
-                for (r, &w) in writes[n - 1].iter().enumerate() {
+                for (r, &w) in plain[n - 1].iter().enumerate() {
                     let slot = &mut store.slot_mut(first_roll + r)[0];
                     *slot = slot.max(w);
                 }
                 rolls_from_keeps(&mut store);
             } else {
-                for (r, &w) in writes[n - 1].iter().enumerate() {
+                for (r, &w) in plain[n - 1].iter().enumerate() {
                     store.slot_mut(first_roll + r)[0] = w;
                 }
             }
             self.roll_values[n - 1] = store.values()[first_roll..].to_vec();
+            if any_pure {
+                self.pure_values[n - 1] = pure_of(&self.roll_values[n - 1], n);
+            }
+        }
+        // Roll 1 is a roll of every die, and the moment to announce.
+        if any_pure || !self.announced.is_empty() {
+            let mut first = match self.pure_values.first() {
+                Some(pure) => pure.clone(),
+                None => self.roll_values[0].clone(),
+            };
+            for a in &self.announced {
+                raise(&mut first, &a.roll_values[0]);
+            }
+            store.rolls_mut().copy_from_slice(&first);
+            self.roll_values[0] = first.clone();
+            if any_pure {
+                self.pure_values[0] = first;
+            }
         }
         expectation_before_first_roll(&mut store);
         self.before = store.get(EMPTY_KEEP);
@@ -143,25 +373,63 @@ impl SlipTurn {
         self.before
     }
 
-    /// True when a player may keep dice and roll again after roll `n`.
-    pub(crate) fn may_reroll(&self, n: u8) -> bool {
-        (1..MAX_ROLLS).contains(&n) && self.may_reroll[usize::from(n - 1)]
+    /// Rolls in the turn.
+    pub fn rolls(&self) -> u8 {
+        self.rolls
     }
 
-    /// The value of keeping `kept` after roll `n` (1 or 2) and rolling the other dice: the
-    /// expected value of roll `n + 1`; `None` when no reroll is allowed or `kept` is not a keep.
+    /// True when a player may keep dice and roll again after roll `n` (without an
+    /// announcement).
+    pub(crate) fn may_reroll(&self, n: u8) -> bool {
+        n >= 1 && self.may_reroll.get(usize::from(n - 1)).copied() == Some(true)
+    }
+
+    /// The turn after announcing box `jbox` of the Announce column, `None` when it may not be
+    /// announced.
+    fn announcement(&self, jbox: JambBox) -> Option<&Announced> {
+        self.announced.iter().find(|a| a.cell.jbox == jbox)
+    }
+
+    /// The value of keeping `kept` after roll `n` and rolling the other dice: the expected
+    /// value of roll `n + 1`; `None` when no reroll is allowed or `kept` is not a keep.
     pub(crate) fn keep_value(&self, n: u8, kept: &Dice) -> Option<f64> {
-        if !self.may_reroll(n) {
-            return None;
-        }
+        self.keep_value_at(JambTurn::at_roll(n), kept)
+    }
+
+    /// The value of keeping `kept` at `moment` and rolling the other dice (see
+    /// [`SlipTurn::keep_value`]).
+    pub fn keep_value_at(&self, moment: JambTurn, kept: &Dice) -> Option<f64> {
+        let n = moment.roll_number;
+        let (keeps, next) = match moment.announced {
+            Some(jbox) => {
+                let a = self.announcement(jbox)?;
+                if n == 0 || n >= self.rolls {
+                    return None;
+                }
+                (
+                    &a.keep_values[usize::from(n - 1)],
+                    &a.roll_values[usize::from(n)],
+                )
+            }
+            None => {
+                if !self.may_reroll(n) {
+                    return None;
+                }
+                (
+                    &self.keep_values[usize::from(n - 1)],
+                    &self.roll_values[usize::from(n)],
+                )
+            }
+        };
         let k = self.dice.keep_index(kept)?;
         match k.checked_sub(self.dice.first_roll()) {
-            None => self.keep_values[usize::from(n - 1)].get(k).copied(),
-            Some(r) => self.roll_values[usize::from(n)].get(r).copied(),
+            None => keeps.get(k).copied(),
+            Some(r) => next.get(r).copied(),
         }
     }
 
-    /// The value of a roll of `dice` as roll number `n` (1..=3): its best option.
+    /// The value of a roll of `dice` as roll number `n` reached by keeping some dice (roll 1:
+    /// the roll): its best option.
     #[cfg(test)]
     pub(crate) fn roll_value(&self, n: u8, dice: &Dice) -> Option<f64> {
         let r = self.dice.roll_index(dice)?;
@@ -171,51 +439,119 @@ impl SlipTurn {
             .copied()
     }
 
-    /// Calls `each(choice, value)` for every legal option after rolling `dice` as roll number
-    /// `n`: first each cell that takes the dice (column by column, top to bottom), then, while
-    /// a reroll is allowed, every distinct keep of the dice (ascending keep index, keeping all
-    /// five included).
-    pub(crate) fn for_each_option(
+    /// Calls `each(choice, value)` for every legal option after rolling `dice` at `moment`:
+    /// first each cell that takes the dice (column by column, top to bottom; after an
+    /// announcement only the announced cell), then, while a reroll is allowed, every distinct
+    /// keep of the dice (ascending keep index, keeping every die included). The announcements
+    /// of roll 1 are listed by [`SlipTurn::for_each_announcement`].
+    pub(crate) fn for_each_option_at(
         &self,
         points: &BoxPoints,
-        n: u8,
+        moment: JambTurn,
         dice: &Dice,
         mut each: impl FnMut(Choice, f64),
     ) {
-        let (Some(r), Some(bit)) = (
-            self.dice.roll_index(dice),
-            u32::from(n).checked_sub(1).and_then(|s| 1u8.checked_shl(s)),
-        ) else {
+        let n = moment.roll_number;
+        let (Some(r), true) = (self.dice.roll_index(dice), (1..=self.rolls).contains(&n)) else {
             return;
         };
-        for c in self.cells.iter().filter(|c| c.rolls & bit != 0) {
-            let v = self.write_values[c.offset + points.class(c.cell.jbox, n, r)];
-            each(Choice::Write(c.cell), v);
-        }
-        if self.may_reroll(n) {
-            let keeps = &self.keep_values[usize::from(n - 1)];
-            let next = &self.roll_values[usize::from(n)];
-            for &k in &self.dice.proper_sub_keeps[r] {
-                let k = usize::from(k);
-                each(Choice::Keep(self.dice.keeps[k]), keeps[k]);
+        let (keys, next) = if let Some(jbox) = moment.announced {
+            let Some(a) = self.announcement(jbox) else {
+                return;
+            };
+            let v = self.write_values[a.offset + points.class(jbox, n, r)];
+            each(Choice::Write(a.cell), v);
+            if n >= self.rolls {
+                return;
             }
-            each(Choice::Keep(*dice), next[r]);
+            (
+                &a.keep_values[usize::from(n - 1)],
+                &a.roll_values[usize::from(n)],
+            )
+        } else {
+            let bit = 1u8 << (n - 1);
+            let pure = moment.pure || n == 1;
+            for c in self.cells.iter().filter(|c| c.rolls & bit != 0) {
+                if c.pure && !pure {
+                    continue;
+                }
+                let v = self.write_values[c.offset + points.class(c.cell.jbox, n, r)];
+                each(Choice::Write(c.cell), v);
+            }
+            if !self.may_reroll(n) {
+                return;
+            }
+            (
+                &self.keep_values[usize::from(n - 1)],
+                &self.roll_values[usize::from(n)],
+            )
+        };
+        for &k in &self.dice.proper_sub_keeps[r] {
+            let k = usize::from(k);
+            each(Choice::Keep(self.dice.keeps[k]), keys[k]);
+        }
+        each(Choice::Keep(*dice), next[r]);
+    }
+
+    /// Calls `each(cell, value)` for every box that may be announced after a first roll of
+    /// `dice` (column by column, top to bottom), with the value of announcing it.
+    pub fn for_each_announcement(&self, dice: &Dice, mut each: impl FnMut(Cell, f64)) {
+        let Some(r) = self.dice.roll_index(dice) else {
+            return;
+        };
+        for a in &self.announced {
+            each(a.cell, a.roll_values[0][r]);
         }
     }
 
-    /// Every legal option after rolling `dice` as roll number `n`, in the order of
-    /// `SlipTurn::for_each_option`, with its value.
+    /// Every legal option after rolling `dice` as roll number `n` without an announcement
+    /// (roll 1 pure, later rolls reached by keeping some dice), in the order of
+    /// `SlipTurn::for_each_option_at`, with its value.
     pub fn options(&self, points: &BoxPoints, n: u8, dice: &Dice) -> Vec<(Choice, f64)> {
+        self.options_at(points, JambTurn::at_roll(n), dice)
+    }
+
+    /// Every legal option after rolling `dice` at `moment`, in the order of
+    /// `SlipTurn::for_each_option_at`, with its value.
+    pub fn options_at(
+        &self,
+        points: &BoxPoints,
+        moment: JambTurn,
+        dice: &Dice,
+    ) -> Vec<(Choice, f64)> {
         let mut out = Vec::with_capacity(64);
-        self.for_each_option(points, n, dice, |c, v| out.push((c, v)));
+        self.for_each_option_at(points, moment, dice, |c, v| out.push((c, v)));
         out
     }
 
     /// The best option after rolling `dice` as roll number `n` (the first listed among equals)
     /// and its value.
     pub fn best(&self, points: &BoxPoints, n: u8, dice: &Dice) -> Option<(Choice, f64)> {
+        self.best_at(points, JambTurn::at_roll(n), dice)
+    }
+
+    /// The best option after rolling `dice` at `moment` (the first listed among equals) and
+    /// its value; announcements not included (see [`SlipTurn::best_announcement`]).
+    pub fn best_at(
+        &self,
+        points: &BoxPoints,
+        moment: JambTurn,
+        dice: &Dice,
+    ) -> Option<(Choice, f64)> {
         let mut best: Option<(Choice, f64)> = None;
-        self.for_each_option(points, n, dice, |c, v| {
+        self.for_each_option_at(points, moment, dice, |c, v| {
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((c, v));
+            }
+        });
+        best
+    }
+
+    /// The best announcement after a first roll of `dice` (the first listed among equals)
+    /// and its value; `None` without an announceable box.
+    pub fn best_announcement(&self, dice: &Dice) -> Option<(Cell, f64)> {
+        let mut best: Option<(Cell, f64)> = None;
+        self.for_each_announcement(dice, |c, v| {
             if best.is_none_or(|(_, b)| v > b) {
                 best = Some((c, v));
             }
@@ -223,13 +559,12 @@ impl SlipTurn {
         best
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::jamb::JambRules;
     use crate::solve::jamb::column::{ColumnSpace, ColumnTable};
-    use crate::solve::jamb::key::{key_of_lane, keys_of_mask, step};
+    use crate::solve::jamb::key::{key_of_lane, keys_of_mask, step, MiddleRule};
 
     /// The slip turn of a slip with a single open column, valued by that column's table, is
     /// the column table's own value: for a column that rerolls (Free) and for the Hand column
@@ -247,10 +582,10 @@ mod tests {
         for kind in [ColumnKind::Free, ColumnKind::Hand] {
             let space = ColumnSpace::from_mask(kind, mask);
             let table = ColumnTable::build_space(&rules, space, &|_, _| {});
-            for lane in (0..keys_of_mask(mask)).step_by(7) {
-                let key = key_of_lane(mask, lane);
+            for lane in (0..keys_of_mask(mask, MiddleRule::AsIs)).step_by(7) {
+                let key = key_of_lane(mask, lane, MiddleRule::AsIs);
                 let turn = SlipTurn::new(&points, &[(kind, mask)], |cell, p| {
-                    let (credit, next) = step(key, cell.jbox, p).unwrap();
+                    let (credit, next) = step(key, cell.jbox, p, MiddleRule::AsIs).unwrap();
                     f64::from(credit) + table.value(next).unwrap_or(0.0)
                 });
                 let want = table.value(key).unwrap();
@@ -291,5 +626,295 @@ mod tests {
             }
             assert_eq!(turn.keep_value(3, &dice), None, "no fourth roll");
         }
+    }
+}
+
+#[cfg(test)]
+mod announce_tests {
+    use super::*;
+    use crate::rules::jamb::{JambRules, BOXES};
+    use std::collections::HashMap;
+
+    /// A whole turn by plain expectimax over ordered dice outcomes and every subset of dice
+    /// positions kept, with its own reading of the rules of the turn (pure hands, the
+    /// announcement after roll 1, the number of rolls): shares nothing with the widget.
+    struct BruteTurn<'a> {
+        rules: JambRules,
+        columns: &'a [TurnColumn],
+        rolls: u8,
+        value: &'a dyn Fn(Cell, i32) -> f64,
+        decided: HashMap<(u8, Vec<u8>, bool, Option<Cell>), f64>,
+        rerolled: HashMap<(u8, Vec<u8>, bool, Option<Cell>), f64>,
+    }
+
+    impl BruteTurn<'_> {
+        fn dice_count(&self) -> usize {
+            self.rules.description().dice_space().dice()
+        }
+
+        /// The value of writing `dice` of roll `n` in `cell`.
+        fn write(&self, cell: Cell, dice: &[u8], n: u8) -> f64 {
+            let d = Dice::from_faces(dice).unwrap();
+            let p = self.rules.points(cell.jbox, &d, n.min(3)).unwrap();
+            (self.value)(cell, p)
+        }
+
+        /// The cells that take roll `n`, with whether they need a pure hand.
+        fn cells(&self, n: u8) -> Vec<(Cell, bool)> {
+            let mut out = Vec::new();
+            for (c, col) in self.columns.iter().enumerate() {
+                for b in JambBox::ALL {
+                    let cell = Cell {
+                        column: c as u8,
+                        jbox: b,
+                    };
+                    let empty = col.mask & b.bit() == 0;
+                    let allowed = if n == 1 {
+                        col.first_roll
+                    } else {
+                        col.later_rolls
+                    };
+                    if allowed & b.bit() != 0 {
+                        out.push((cell, false));
+                    } else if col.pure_hand && empty {
+                        out.push((cell, true));
+                    }
+                }
+            }
+            out
+        }
+
+        /// The cells that may be announced after roll 1.
+        fn announceable(&self) -> Vec<Cell> {
+            let mut out = Vec::new();
+            for (c, col) in self.columns.iter().enumerate() {
+                for b in JambBox::ALL {
+                    if col.announce && col.mask & b.bit() == 0 {
+                        out.push(Cell {
+                            column: c as u8,
+                            jbox: b,
+                        });
+                    }
+                }
+            }
+            out
+        }
+
+        fn before(&mut self) -> f64 {
+            self.reroll(0, &[], None)
+        }
+
+        /// Mean over the ordered outcomes of rolling the dice not in `kept` as roll `n + 1`.
+        fn reroll(&mut self, n: u8, kept: &[u8], announced: Option<Cell>) -> f64 {
+            let mut kept = kept.to_vec();
+            kept.sort_unstable();
+            let pure = kept.is_empty();
+            let key = (n, kept.clone(), pure, announced);
+            if let Some(&v) = self.rerolled.get(&key) {
+                return v;
+            }
+            let free = self.dice_count() - kept.len();
+            let count = 6usize.pow(free as u32);
+            let mut sum = 0.0;
+            for outcome in 0..count {
+                let mut faces = kept.clone();
+                let mut rest = outcome;
+                for _ in 0..free {
+                    faces.push((rest % 6) as u8 + 1);
+                    rest /= 6;
+                }
+                sum += self.decide(n + 1, &faces, pure, announced);
+            }
+            let v = sum / count as f64;
+            self.rerolled.insert(key, v);
+            v
+        }
+
+        /// The best option after roll `n` showing `dice`.
+        fn decide(&mut self, n: u8, dice: &[u8], pure: bool, announced: Option<Cell>) -> f64 {
+            let mut dice = dice.to_vec();
+            dice.sort_unstable();
+            let key = (n, dice.clone(), pure, announced);
+            if let Some(&v) = self.decided.get(&key) {
+                return v;
+            }
+            let best = self
+                .options(n, &dice, pure, announced)
+                .into_iter()
+                .fold(f64::NEG_INFINITY, |a, (_, v)| a.max(v));
+            self.decided.insert(key, best);
+            best
+        }
+
+        /// Every option after roll `n` showing `dice`: writes, announcements (as
+        /// `Announce(cell)`), keeps.
+        fn options(
+            &mut self,
+            n: u8,
+            dice: &[u8],
+            pure: bool,
+            announced: Option<Cell>,
+        ) -> Vec<(BruteOption, f64)> {
+            let mut out = Vec::new();
+            let cells = match announced {
+                Some(a) => vec![(a, false)],
+                None => self.cells(n),
+            };
+            for (cell, needs_pure) in cells {
+                if !needs_pure || pure {
+                    out.push((BruteOption::Write(cell), self.write(cell, dice, n)));
+                }
+            }
+            if n == 1 && announced.is_none() && self.rolls > 1 {
+                for cell in self.announceable() {
+                    let v = self.decide(1, dice, true, Some(cell));
+                    out.push((BruteOption::Announce(cell), v));
+                }
+            }
+            // Roll again while some cell takes a later roll (a pure one included).
+            let later = self.cells(n + 1);
+            if n < self.rolls && (announced.is_some() || !later.is_empty()) {
+                for subset in 0..1u32 << dice.len() {
+                    let kept: Vec<u8> = (0..dice.len())
+                        .filter(|i| subset & (1 << i) != 0)
+                        .map(|i| dice[i])
+                        .collect();
+                    let v = self.reroll(n, &kept, announced);
+                    let mut sorted = kept.clone();
+                    sorted.sort_unstable();
+                    out.push((BruteOption::Keep(sorted), v));
+                }
+            }
+            out
+        }
+    }
+
+    #[derive(Clone, Debug, PartialEq)]
+    enum BruteOption {
+        Write(Cell),
+        Announce(Cell),
+        Keep(Vec<u8>),
+    }
+
+    /// Some write values: the points scaled by column and box, the Announce column's favoured.
+    fn value(cell: Cell, p: i32) -> f64 {
+        let scale = 1.0 + 0.25 * f64::from(cell.column) + 0.05 * cell.jbox.index() as f64;
+        f64::from(p) * scale - 3.0 * cell.jbox.index() as f64
+    }
+
+    /// Compares the widget turn with the brute force: before the turn, and every option of
+    /// a few rolls at every moment.
+    fn compare(columns: &[TurnColumn], rolls: u8) {
+        let rules = JambRules::JAMB_5;
+        let points = BoxPoints::new(&rules);
+        let turn = SlipTurn::with_rolls(&points, columns, rolls, value);
+        let mut brute = BruteTurn {
+            rules,
+            columns,
+            rolls,
+            value: &value,
+            decided: HashMap::new(),
+            rerolled: HashMap::new(),
+        };
+        let want = brute.before();
+        let got = turn.before_first_roll();
+        assert!((got - want).abs() < 1e-9, "before: {got} vs {want}");
+        let announceable = brute.announceable();
+        for r in (0..points.dice().roll_count()).step_by(23) {
+            let dice = points.dice().rolls()[r];
+            let faces = dice.faces();
+            let mut moments = Vec::new();
+            for n in 1..=rolls {
+                for pure in [false, true] {
+                    moments.push(JambTurn {
+                        roll_number: n,
+                        pure: pure || n == 1,
+                        announced: None,
+                    });
+                }
+                for &a in &announceable {
+                    moments.push(JambTurn {
+                        roll_number: n,
+                        pure: false,
+                        announced: Some(a.jbox),
+                    });
+                }
+            }
+            for m in moments {
+                let announced = m
+                    .announced
+                    .and_then(|b| announceable.iter().find(|c| c.jbox == b));
+                let want = brute.options(m.roll_number, &faces, m.pure, announced.copied());
+                let mut got: Vec<(BruteOption, f64)> = turn
+                    .options_at(&points, m, &dice)
+                    .into_iter()
+                    .map(|(c, v)| match c {
+                        Choice::Write(cell) => (BruteOption::Write(cell), v),
+                        Choice::Keep(k) => (BruteOption::Keep(k.faces()), v),
+                        Choice::Score(_) => unreachable!(),
+                    })
+                    .collect();
+                if m.roll_number == 1 && m.announced.is_none() {
+                    turn.for_each_announcement(&dice, |c, v| {
+                        got.push((BruteOption::Announce(c), v))
+                    });
+                }
+                for (option, v) in &want {
+                    let found = got.iter().find(|(o, _)| o == option);
+                    let Some((_, g)) = found else {
+                        panic!("{m:?} {faces:?}: {option:?} missing");
+                    };
+                    assert!(
+                        (g - v).abs() < 1e-9 || (g.is_infinite() && v.is_infinite()),
+                        "{m:?} {faces:?} {option:?}: {g} vs {v}"
+                    );
+                }
+                let distinct = |o: &[(BruteOption, f64)]| {
+                    let mut d: Vec<String> = o.iter().map(|(x, _)| format!("{x:?}")).collect();
+                    d.sort();
+                    d.dedup();
+                    d
+                };
+                assert_eq!(distinct(&got), distinct(&want), "{m:?} {faces:?}");
+            }
+        }
+    }
+
+    /// Mask of a column with only `empty` boxes empty.
+    fn all_but(empty: &[JambBox]) -> u16 {
+        let full = (1u16 << BOXES) - 1;
+        empty.iter().fold(full, |m, b| m & !b.bit())
+    }
+
+    #[test]
+    fn pure_hands_and_announcements_match_brute_force() {
+        use JambBox::*;
+        let columns = [
+            TurnColumn::plain(ColumnKind::Down, all_but(&[FullHouse, FourKind, Jamb])),
+            TurnColumn::announce(all_but(&[Straight, Jamb]), true),
+        ];
+        compare(&columns, 3);
+    }
+
+    #[test]
+    fn only_announce_boxes_left_match_brute_force() {
+        use JambBox::*;
+        compare(
+            &[TurnColumn::announce(all_but(&[Sixes, FourKind]), true)],
+            3,
+        );
+        // Announced only (no pure hand), beside a Free column.
+        let columns = [
+            TurnColumn::plain(ColumnKind::Free, all_but(&[Twos, Jamb])),
+            TurnColumn::announce(all_but(&[Sixes, FourKind]), false),
+        ];
+        compare(&columns, 3);
+    }
+
+    #[test]
+    fn a_five_roll_turn_matches_brute_force() {
+        use JambBox::*;
+        compare(&[TurnColumn::plain(ColumnKind::Free, all_but(&[Jamb]))], 5);
+        compare(&[TurnColumn::announce(all_but(&[FourKind]), true)], 5);
     }
 }
