@@ -287,7 +287,7 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
                 ..TurnRecord::default()
             };
             for (slot, roll) in turn.rolls.iter_mut().zip(&played.rolls) {
-                *slot = Roll::from(*roll);
+                *slot = Roll::new(roll).unwrap_or_default();
             }
             for (slot, keep) in turn.keeps.iter_mut().zip(played.shown_keeps) {
                 *slot = keep;

@@ -150,7 +150,7 @@ fn turn_record(played: &PlayedGame, index: usize, turn: &PlayedTurn, seats: usiz
         ..TurnRecord::default()
     };
     for (slot, roll) in record.rolls.iter_mut().zip(&turn.rolls) {
-        *slot = Roll::from(*roll);
+        *slot = Roll::new(roll).unwrap_or_default();
     }
     for (slot, kept) in record.keeps.iter_mut().zip(&turn.keeps) {
         *slot = Keep::new(&kept.faces()).unwrap_or_default();
