@@ -23,7 +23,10 @@
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
 use crate::LineNumber;
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
+use crate::{
+    BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord,
+    MAX_ROLLS_PER_TURN,
+};
 use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -247,6 +250,10 @@ type ScoreEvent<'a> = TurnEvent<'a, ScoreDetail>;
 struct DiceDetail {
     roll: u8,
     dice: Dice,
+    /// The cell announced after the turn's first roll (Jamb's Announce column): on that roll's
+    /// event only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    announce: Option<BoxCode>,
 }
 
 /// The fields of `score` events beyond the player's.
@@ -594,11 +601,11 @@ impl EventContext<'_> {
 }
 
 /// A turn whose score event has not come yet.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct OpenTurn {
     record: TurnRecord,
-    /// The last event was a keep (so a roll must come next).
-    kept: bool,
+    /// The dice of the last event when it was a keep (so a roll must come next).
+    kept: Option<Keep>,
 }
 
 fn take_roll(
@@ -624,40 +631,41 @@ fn take_roll(
             let mut record = TurnRecord {
                 round: event.turn.round,
                 seat: event.turn.seat,
-                roll_count: 1,
                 line: context.line.number,
                 ..TurnRecord::default()
             };
-            record.rolls[0] = dice;
-            *open = Some(OpenTurn {
-                record,
-                kept: false,
-            });
+            record.set_first_roll(dice);
+            record.announced = event.detail.announce;
+            *open = Some(OpenTurn { record, kept: None });
         }
-        Some(turn) if turn.kept => {
-            context.check_same_turn(&turn.record, event)?;
-            let number = turn.record.roll_count + 1;
-            if event.detail.roll != number {
+        Some(OpenTurn {
+            record,
+            kept: kept @ Some(_),
+        }) => {
+            context.check_same_turn(record, event)?;
+            let number = record.rolls().len() + 1;
+            if let Some(announced) = event.detail.announce {
+                let expected = "no `announce` (a turn announces on its first roll only)";
+                return Err(context.error("announce", expected, announced.as_str()));
+            }
+            if usize::from(event.detail.roll) != number {
                 return Err(context.error(
                     "roll",
                     format!("roll {number} (after keep {})", number - 1),
                     &event.detail.roll.to_string(),
                 ));
             }
-            if let Some(slot) = turn
-                .record
-                .rolls
-                .get_mut(usize::from(turn.record.roll_count))
-            {
-                *slot = dice;
+            if record.push_roll(kept.unwrap_or_default(), dice).is_err() {
+                let expected = format!("at most {MAX_ROLLS_PER_TURN} rolls in a turn");
+                return Err(context.error("roll", expected, &number.to_string()));
             }
-            turn.record.roll_count = number;
-            turn.kept = false;
+            *kept = None;
         }
         Some(turn) => {
             let expected = format!(
                 "a `keep` or `score` event after roll {} of round {}",
-                turn.record.roll_count, turn.record.round
+                turn.record.rolls().len(),
+                turn.record.round
             );
             return Err(context.error("event", expected, &EventType::Roll.to_string()));
         }
@@ -679,7 +687,7 @@ fn rolled_turn<'t>(
             "a `roll` event (a turn starts with a roll)",
             &found,
         )),
-        Some(turn) if turn.kept => {
+        Some(turn) if turn.kept.is_some() => {
             Err(context.error("event", "a `roll` event after a keep", &found))
         }
         Some(turn) => Ok(turn),
@@ -693,13 +701,14 @@ fn take_keep(
 ) -> Result<(), ParseError> {
     context.check_actor(event)?;
     let turn = rolled_turn(open, EventType::Keep, context)?;
-    if turn.record.roll_count >= 3 {
-        let expected = "a `score` event after the third roll";
+    if turn.record.rolls().len() >= MAX_ROLLS_PER_TURN {
+        let expected =
+            format!("a `score` event after roll {MAX_ROLLS_PER_TURN} (the most a turn has)");
         return Err(context.error("event", expected, &EventType::Keep.to_string()));
     }
     context.check_same_turn(&turn.record, event)?;
-    let number = turn.record.roll_count;
-    if event.detail.roll != number {
+    let number = turn.record.rolls().len();
+    if usize::from(event.detail.roll) != number {
         return Err(context.error(
             "roll",
             format!("roll {number} (the keep follows roll {number})"),
@@ -707,14 +716,11 @@ fn take_keep(
         ));
     }
     context.check_dice(&event.detail.dice, false)?;
-    if let Some(slot) = turn
-        .record
-        .keeps
-        .get_mut(usize::from(number).saturating_sub(1))
-    {
-        *slot = event.detail.dice.0;
+    if let Some(announced) = event.detail.announce {
+        let expected = "no `announce` on a keep (it goes on the turn's first `roll` event)";
+        return Err(context.error("announce", expected, announced.as_str()));
     }
-    turn.kept = true;
+    turn.kept = Some(event.detail.dice.0);
     Ok(())
 }
 
@@ -724,7 +730,7 @@ fn take_score(
     context: &EventContext<'_>,
 ) -> Result<TurnRecord, ParseError> {
     context.check_actor(event)?;
-    let mut turn = rolled_turn(open, EventType::Score, context)?.record;
+    let mut turn = std::mem::take(&mut rolled_turn(open, EventType::Score, context)?.record);
     context.check_same_turn(&turn, event)?;
     turn.category = event.detail.category;
     turn.points = event.detail.points;
@@ -929,10 +935,14 @@ fn field_shape(
         (Some(Roll | Keep | Score), b"seat") => ("the seat, a number 0-255", fits::<u8>),
         (Some(Roll | Keep | Score), b"player") => ("the player's name, a string", fits::<String>),
         (Some(Roll | Keep | Score), b"round") => ("the round, a number 1-65535", fits::<u16>),
-        (Some(Roll | Keep), b"roll") => ("the roll number, 1-3", fits::<u8>),
+        (Some(Roll | Keep), b"roll") => ("the roll number, 1-64", fits::<u8>),
+        (Some(Roll | Keep), b"announce") => (
+            "the announced cell, a box code such as A:P, or null",
+            fits::<Option<BoxCode>>,
+        ),
         (Some(Roll | Keep), b"dice") => ("an array of at most six dice", fits::<Dice>),
         (Some(Score), b"box") => (
-            "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y",
+            "a box code: 1-6, 1P, 2P, 3P, 3K, 4K, 5K, FH, VI, TO, SS, LS, FS, C, Y or a Jamb cell",
             fits::<BoxCode>,
         ),
         (Some(Score), b"points") => ("the points, a number 0-65535, or null", fits::<Option<u16>>),
@@ -1073,10 +1083,11 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
                 turn.round, turn.seat
             ))
         })?;
-        if !(1..=3).contains(&turn.roll_count) {
+        if !(1..=MAX_ROLLS_PER_TURN).contains(&turn.rolls().len()) {
             return Err(invalid(format!(
-                "round {}: {} rolls (1 to 3 expected)",
-                turn.round, turn.roll_count
+                "round {}: {} rolls (1 to {MAX_ROLLS_PER_TURN} expected)",
+                turn.round,
+                turn.rolls().len()
             )));
         }
         if turn.rolls().iter().any(Roll::is_empty) {
@@ -1089,9 +1100,14 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
         let dice = |roll: u8, faces: &[u8]| DiceDetail {
             roll,
             dice: Dice(Keep::new(faces).unwrap_or_default()),
+            announce: None,
         };
         for (roll, faces) in (1u8..).zip(turn.rolls()) {
-            push_event(&mut buffer, &Event::Roll(event(dice(roll, faces.faces()))))?;
+            let mut rolled = dice(roll, faces.faces());
+            if roll == 1 {
+                rolled.announce = turn.announced;
+            }
+            push_event(&mut buffer, &Event::Roll(event(rolled)))?;
             if let Some(keep) = turn.keeps().get(usize::from(roll).saturating_sub(1)) {
                 push_event(&mut buffer, &Event::Keep(event(dice(roll, keep.faces()))))?;
             }

@@ -8,7 +8,7 @@ pub use crate::rules::play::{
     Recorder,
 };
 
-use crate::rules::jamb::JambRules;
+use crate::rules::jamb::{Cell, JambRules};
 use crate::simulate::jamb_strategies::Strategy;
 use crate::simulate::DiceLaw;
 use crate::solve::jamb::oracle::{JambOracle, OraclePlayer};
@@ -142,22 +142,28 @@ pub fn simulate_jamb_game(
 
 /// Turn `index` of a played game as a log records it.
 fn turn_record(played: &PlayedGame, index: usize, turn: &PlayedTurn, seats: usize) -> TurnRecord {
-    let mut record = TurnRecord {
-        round: (index / seats.max(1) + 1) as u16,
-        seat: turn.seat,
-        roll_count: turn.rolls.len().min(3) as u8,
-        points: u16::try_from(turn.points).ok(),
-        ..TurnRecord::default()
-    };
-    for (slot, roll) in record.rolls.iter_mut().zip(&turn.rolls) {
-        *slot = Roll::new(roll).unwrap_or_default();
-    }
-    for (slot, kept) in record.keeps.iter_mut().zip(&turn.keeps) {
-        *slot = Keep::new(&kept.faces()).unwrap_or_default();
-    }
+    let round = (index / seats.max(1) + 1) as u16;
+    let mut record = TurnRecord::new(round, turn.seat, BoxCode::default());
+    record.points = u16::try_from(turn.points).ok();
+    let rolls: Vec<Roll> = turn
+        .rolls
+        .iter()
+        .map(|roll| Roll::new(roll).unwrap_or_default())
+        .collect();
+    let keeps: Vec<Keep> = (turn.keeps.iter())
+        .map(|kept| Keep::new(&kept.faces()).unwrap_or_default())
+        .collect();
+    // Five rolls at most (the last turn of jamb-6a): within the record's limit.
+    let _ = record.set_rolls(&rolls, &keeps);
     let sheet = played.finals.get(usize::from(turn.seat));
     let code = sheet.map(|s| s.cell_code(turn.cell)).unwrap_or_default();
     record.category = BoxCode::parse(&code).unwrap_or_default();
+    // The box announced after roll 1, as the cell of the Announce column it names.
+    let announced = sheet.zip(turn.announced).and_then(|(s, jbox)| {
+        let column = u8::try_from(s.rules().announce_column()?).ok()?;
+        BoxCode::parse(&s.cell_code(Cell { column, jbox }))
+    });
+    record.announced = announced;
     record
 }
 
