@@ -6,7 +6,7 @@
 //! Replay, rating, aggregation, reports and the turn loop ([`super::play`]) go through these;
 //! only the oracles and the scorecards look inside.
 
-use super::jamb::{JambBox, JambRules, JambSheet, JambTurn};
+use super::jamb::{Cell, JambBox, JambRules, JambSheet, JambTurn};
 use super::{Choice, RuleSet, Sheet, UnknownRuleSet};
 use crate::dice::Dice;
 use std::fmt;
@@ -434,6 +434,11 @@ pub enum Refused {
     OutOfOrder(String),
     /// A Hand-column box written after the turn's first roll.
     HandAfterFirstRoll,
+    /// A turn that announced a box written elsewhere; the announced cell.
+    AnnouncedElsewhere(String),
+    /// An Announce-column box written with no announcement (and, where the rules allow that,
+    /// without a pure hand).
+    AnnounceUnannounced,
 }
 
 impl PlayerSheet {
@@ -523,9 +528,37 @@ impl PlayerSheet {
     /// Writes `dice`, shown by roll `roll_number` of the turn, in the box a log names `code`;
     /// or why the rules refuse it.
     pub fn write(&self, code: &str, dice: &Dice, roll_number: u8) -> Result<Written, Refused> {
+        self.write_in(code, dice, JambTurn::at_roll(roll_number))
+    }
+
+    /// Writes `dice` in the box a log names `code` in the turn `turn` (its roll, announcement
+    /// and pure hand); or why the rules refuse it.
+    pub fn write_in(&self, code: &str, dice: &Dice, turn: JambTurn) -> Result<Written, Refused> {
         match self {
             PlayerSheet::Yahtzee(s) => write_yahtzee(s, code, dice),
-            PlayerSheet::Jamb(s) => write_jamb(s, code, dice, roll_number),
+            PlayerSheet::Jamb(s) => write_jamb(s, code, dice, turn),
+        }
+    }
+
+    /// The announcement a log names `code`, checked: the box of the slip's Announce column,
+    /// empty, announced after the first roll; or what the rules give instead.
+    pub fn announcement(&self, code: &str) -> Result<JambBox, String> {
+        let PlayerSheet::Jamb(s) = self else {
+            return Err("no announcement: the rule set has no Announce column".into());
+        };
+        let Some(column) = s.rules().announce_column() else {
+            return Err(format!(
+                "no announcement: {} has no Announce column",
+                s.rules()
+            ));
+        };
+        let cell = s
+            .parse_cell(code)
+            .filter(|c| usize::from(c.column) == column);
+        match cell {
+            Some(cell) if s.may_announce(1, cell.jbox) => Ok(cell.jbox),
+            Some(_) => Err("an empty box of the Announce column".into()),
+            None => Err("a box of the Announce column (A:1 .. A:J)".into()),
         }
     }
 }
@@ -556,8 +589,13 @@ fn write_yahtzee(sheet: &Sheet, code: &str, dice: &Dice) -> Result<Written, Refu
     })
 }
 
-/// [`PlayerSheet::write`] on a Jamb slip.
-fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Written, Refused> {
+/// [`PlayerSheet::write_in`] on a Jamb slip.
+fn write_jamb(
+    sheet: &JambSheet,
+    code: &str,
+    dice: &Dice,
+    turn: JambTurn,
+) -> Result<Written, Refused> {
     let rules = GameRules::Jamb(*sheet.rules());
     let cell = sheet
         .parse_cell(code)
@@ -566,23 +604,39 @@ fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Wr
     if column.is_some_and(|c| c.is_filled(cell.jbox)) {
         return Err(Refused::AlreadyFilled);
     }
-    if !sheet.is_legal(roll, usize::from(cell.column), cell.jbox) {
+    let announce = sheet.rules().announce_column();
+    if !sheet.is_legal_in(turn, usize::from(cell.column), cell.jbox) {
+        if let Some((jbox, column)) = turn.announced.zip(announce) {
+            let column = column as u8;
+            return Err(Refused::AnnouncedElsewhere(
+                sheet.cell_code(Cell { column, jbox }),
+            ));
+        }
+        if announce == Some(usize::from(cell.column)) {
+            return Err(Refused::AnnounceUnannounced);
+        }
         // The same box is legal with the first roll's dice only in a Hand column.
+        let roll = turn.roll_number;
         if roll > 1 && sheet.is_legal(1, usize::from(cell.column), cell.jbox) {
             return Err(Refused::HandAfterFirstRoll);
         }
         let allowed: Vec<String> = sheet
-            .legal_cells(roll)
+            .legal_cells_in(turn)
             .filter(|c| c.column == cell.column)
             .map(|c| sheet.cell_code(c))
             .collect();
         return Err(Refused::OutOfOrder(allowed.join(" or ")));
     }
     let (Some(points), Some(after)) = (
-        sheet.score_cell(dice, roll, cell),
-        sheet.after_cell(dice, roll, cell),
+        sheet.score_cell_in(dice, turn, cell),
+        sheet.after_cell_in(dice, turn, cell),
     ) else {
-        return Err(Refused::NotAllowed("five dice 1-6".into()));
+        let dice = if sheet.rules().dice == 6 {
+            "six"
+        } else {
+            "five"
+        };
+        return Err(Refused::NotAllowed(format!("{dice} dice 1-6")));
     };
     Ok(Written {
         choice: Choice::Write(cell),
@@ -596,6 +650,63 @@ fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Wr
 mod tests {
     use super::*;
     use crate::rules::jamb::JambRules;
+
+    /// The Announce column through the replay's door: announcements checked, an announced turn
+    /// held to its box, an unannounced Announce box only with a pure hand (`jamb-6a`) or never
+    /// (`yamb-hr`).
+    #[test]
+    fn announcements_and_pure_hands_when_writing_a_logged_box() {
+        let six = Dice::from_faces_up_to(&[6, 6, 6, 6, 6, 2], 6).unwrap();
+        let five = Dice::from_faces(&[6, 6, 6, 6, 6]).unwrap();
+        let turn = |roll_number, announced, pure| JambTurn {
+            roll_number,
+            announced,
+            pure,
+        };
+        let jamb_6a = PlayerSheet::empty(GameRules::Jamb(JambRules::JAMB_6A));
+        let yamb_hr = PlayerSheet::empty(GameRules::Jamb(JambRules::YAMB_HR));
+        assert_eq!(jamb_6a.announcement("A:J"), Ok(JambBox::Jamb));
+        assert!(jamb_6a.announcement("D:J").is_err());
+        assert!(jamb_6a.announcement("A:X").is_err());
+        let yahtzee = PlayerSheet::empty(GameRules::Yahtzee(RuleSet::Yahtzee));
+        assert!(yahtzee.announcement("A:J").is_err());
+        let announced = jamb_6a.write_in("A:J", &six, turn(3, Some(JambBox::Jamb), false));
+        assert_eq!(announced.map(|w| w.points), Ok(90));
+        let filled = jamb_6a
+            .write_in("A:J", &six, turn(1, None, true))
+            .unwrap()
+            .after;
+        assert!(filled.announcement("A:J").is_err(), "filled");
+        assert_eq!(
+            jamb_6a.write_in("D:1", &six, turn(2, Some(JambBox::Jamb), false)),
+            Err(Refused::AnnouncedElsewhere("A:J".into()))
+        );
+        assert_eq!(
+            jamb_6a.write_in("A:P", &six, turn(2, None, false)),
+            Err(Refused::AnnounceUnannounced)
+        );
+        assert_eq!(
+            jamb_6a
+                .write_in("A:P", &six, turn(2, None, true))
+                .map(|w| w.points),
+            Ok(74),
+            "a pure hand"
+        );
+        assert_eq!(
+            yamb_hr.write_in("A:P", &five, turn(1, None, true)),
+            Err(Refused::AnnounceUnannounced)
+        );
+        assert_eq!(
+            yamb_hr
+                .write_in("A:P", &five, turn(1, Some(JambBox::FourKind), true))
+                .map(|w| w.points),
+            Ok(64)
+        );
+        assert!(matches!(
+            jamb_6a.write_in("D:1", &five, turn(1, None, true)),
+            Err(Refused::NotAllowed(ref d)) if d == "six dice 1-6"
+        ));
+    }
 
     /// A [`PlayerSheet`] answers as the sheet it holds, in both families, through a game of
     /// first-legal-box turns.
