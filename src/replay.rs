@@ -3,7 +3,8 @@
 //! where, and what the log says against what the rules give.
 
 use crate::dice::Dice;
-use crate::rules::{Choice, GameRules, PlayerSheet, Refused, Written};
+use crate::rules::jamb::{AnnounceRule, JambTurn};
+use crate::rules::{Choice, GameFamily, GameRules, PlayerSheet, Refused, Written};
 use dicelens_parsers::{GameRecord, LineNumber, Roll, Termination, TurnRecord, MAX_PLAYERS};
 use std::fmt;
 
@@ -16,7 +17,7 @@ pub struct Decision {
     pub round: u16,
     /// Index of the turn in the game's turns.
     pub turn: u16,
-    /// Which roll of the turn this decision follows (1 to 3).
+    /// Which roll of the turn this decision follows (1 to the turn's rolls).
     pub roll_number: u8,
     /// The player's sheet before the turn.
     pub sheet: PlayerSheet,
@@ -27,9 +28,10 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// Rolls left after the roll this decision follows.
+    /// Rolls left after the roll this decision follows (of the turn's rolls: three, five on
+    /// the last turn of `jamb-6a`).
     pub fn rolls_left(&self) -> u8 {
-        3 - self.roll_number
+        self.sheet.max_rolls().saturating_sub(self.roll_number)
     }
 }
 
@@ -124,11 +126,19 @@ pub enum Broken {
     MissingTurns,
     /// The `Result` tag differs from the computed totals.
     WrongResult,
+    /// An announcement the rules refuse: not of an empty box of the Announce column (or on a
+    /// slip without one).
+    BadAnnouncement,
+    /// A turn that announced a box written elsewhere.
+    AnnouncedElsewhere,
+    /// An Announce-column box written with no announcement (and, in `jamb-6a`, without a pure
+    /// hand).
+    AnnounceUnannounced,
 }
 
 impl Broken {
     /// Every rule a replay checks.
-    pub const ALL: [Broken; 19] = [
+    pub const ALL: [Broken; 22] = [
         Broken::UnknownRules,
         Broken::BadPlayers,
         Broken::UnknownBox,
@@ -148,6 +158,9 @@ impl Broken {
         Broken::TooManyTurns,
         Broken::MissingTurns,
         Broken::WrongResult,
+        Broken::BadAnnouncement,
+        Broken::AnnouncedElsewhere,
+        Broken::AnnounceUnannounced,
     ];
 
     /// Short name, used as the skip reason in summaries.
@@ -172,6 +185,9 @@ impl Broken {
             Broken::TooManyTurns => "too many turns",
             Broken::MissingTurns => "missing turns",
             Broken::WrongResult => "wrong Result",
+            Broken::BadAnnouncement => "announcement not allowed",
+            Broken::AnnouncedElsewhere => "announced box not written",
+            Broken::AnnounceUnannounced => "announce box without announcement",
         }
     }
 }
@@ -455,13 +471,22 @@ fn replay_turn(
             GameRules::Yahtzee(r) => u32::from(r.rolls_per_turn()),
             GameRules::Jamb(_) => available,
         };
+        let last_turn = match sheet.jamb() {
+            Some(s) if s.rules().last_turn_rolls > 3 => {
+                format!(
+                    " ({} on the game's last turn only)",
+                    s.rules().last_turn_rolls
+                )
+            }
+            _ => String::new(),
+        };
         let allowed = if available > own {
             format!(
                 "one to {available} rolls ({own} a turn and {} saved)",
                 available - own
             )
         } else {
-            format!("one to {} rolls", count_word(available as usize))
+            format!("one to {} rolls{last_turn}", count_word(available as usize))
         };
         return Err(violation(
             Broken::RollCount,
@@ -469,6 +494,16 @@ fn replay_turn(
             allowed,
         ));
     }
+    let announced = match turn.announced {
+        Some(code) => Some(sheet.announcement(code.as_str()).map_err(|rules_give| {
+            violation(
+                Broken::BadAnnouncement,
+                format!("@{} after roll 1", code.as_str()),
+                rules_give,
+            )
+        })?),
+        None => None,
+    };
     let rolls = turn.rolls();
     let keeps = turn.keeps();
     let mut previous: Option<Dice> = None;
@@ -524,7 +559,8 @@ fn replay_turn(
                     format!("a keep of at most {dice_count} dice"),
                 ));
             }
-            let kept = Dice::from_faces(keep.faces()).filter(|k| k.is_subset_of(&dice));
+            let kept =
+                Dice::from_faces_up_to(keep.faces(), dice_count).filter(|k| k.is_subset_of(&dice));
             let kept = kept.ok_or_else(|| {
                 violation(
                     Broken::KeepNotInRoll,
@@ -535,7 +571,16 @@ fn replay_turn(
             decisions.push(decision(Choice::Keep(kept)));
             previous = Some(kept);
         } else {
-            let written = write(&sheet, turn, &dice, roll_number, violation)?;
+            // A pure hand: the turn's first roll, or a roll of all the dice (nothing kept).
+            let pure = keeps
+                .get(i.wrapping_sub(1))
+                .is_none_or(|k| k.faces().is_empty());
+            let at = JambTurn {
+                roll_number,
+                announced,
+                pure,
+            };
+            let written = write(&sheet, turn, &dice, at, violation)?;
             decisions.push(decision(written.choice));
             return Ok(written);
         }
@@ -553,13 +598,14 @@ fn write(
     sheet: &PlayerSheet,
     turn: &TurnRecord,
     dice: &Dice,
-    roll_number: u8,
+    at: JambTurn,
     violation: &dyn Fn(Broken, String, String) -> Skip,
 ) -> Result<Written, Skip> {
     let code = turn.category.as_str();
     let rules = sheet.rules();
+    let roll_number = at.roll_number;
     let written = sheet
-        .write(code, dice, roll_number)
+        .write_in(code, dice, at)
         .map_err(|refused| match refused {
             Refused::UnknownBox(codes) => violation(
                 Broken::UnknownBox,
@@ -586,6 +632,23 @@ fn write(
                 format!("{code} after roll {roll_number}"),
                 "a Hand-column box only after roll 1".into(),
             ),
+            Refused::AnnouncedElsewhere(announced) => violation(
+                Broken::AnnouncedElsewhere,
+                format!("{code} after announcing {announced}"),
+                format!("{announced}, the box announced"),
+            ),
+            Refused::AnnounceUnannounced => violation(
+                Broken::AnnounceUnannounced,
+                format!("{code} after roll {roll_number}, not announced"),
+                format!(
+                    "an Announce box only when announced after roll 1{}",
+                    match rules.jamb().map(|r| r.announce) {
+                        Some(AnnounceRule::AnnouncedOrPureHand) =>
+                            ", or with a pure hand (the last roll of all the dice)",
+                        _ => "",
+                    }
+                ),
+            ),
         })?;
     if let Some(points) = turn.points {
         if u32::from(points) != written.points {
@@ -602,8 +665,10 @@ fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::jamb::{JambBox, JambRules, JambSheet};
     use crate::rules::{Category, RuleSet, Sheet};
     use dicelens_parsers::{BoxCode, Format};
+    use rand_chacha::ChaCha8Rng;
 
     /// A complete, legal two-player `yahtzee` game, scored by hand. ann fills ones to sixes
     /// with 4+6+9+12+15+18 = 64 (upper bonus 35 in round 6), then 3K 12, 4K 17, FH 25, SS 30,
@@ -1173,6 +1238,270 @@ mod tests {
         assert_eq!(out.decisions, first);
         assert_eq!(out.sheets.len(), 27 * 2);
         assert_eq!(out.box_points.len(), 26);
+    }
+
+    /// A jamb-6a player for the replay's tests: announces the first box it may every fourth
+    /// turn, keeps the most frequent face after roll 1 and writes after roll 2 (or as soon as
+    /// only a pure hand may follow), in the first legal cell.
+    struct Announcer;
+
+    impl crate::rules::play::JambPlayer for Announcer {
+        fn choose(&mut self, _: &JambSheet, _: &Dice, _: u8, _: &mut ChaCha8Rng) -> Choice {
+            Choice::Keep(Dice::default())
+        }
+
+        fn choose_in(
+            &mut self,
+            sheet: &JambSheet,
+            dice: &Dice,
+            turn: JambTurn,
+            _: &mut ChaCha8Rng,
+        ) -> Choice {
+            if turn.roll_number < 2 && sheet.may_roll_again_in(turn) {
+                let counts = dice.counts();
+                let most = (0..6).max_by_key(|&f| counts[f]).unwrap_or(0);
+                let mut keep = [0u8; 6];
+                if !sheet.next_roll_must_be_pure(turn) {
+                    keep[most] = counts[most];
+                }
+                return Choice::Keep(Dice::from_counts(keep));
+            }
+            match sheet.legal_cells_in(turn).next() {
+                Some(cell) => Choice::Write(cell),
+                None => Choice::Keep(Dice::default()),
+            }
+        }
+
+        fn announce(&mut self, sheet: &JambSheet, _: &Dice, _: &mut ChaCha8Rng) -> Option<JambBox> {
+            let open = sheet.announceable(1);
+            let due = sheet.turns_left() % 4 == 0;
+            JambBox::ALL
+                .into_iter()
+                .find(|b| due && open & b.bit() != 0)
+        }
+    }
+
+    /// A legal one-player jamb-6a game played by [`Announcer`], written as YGN.
+    fn jamb_6a_text() -> String {
+        use crate::rules::play::{play_game, DiceLaw};
+        use dicelens_parsers::{Keep, Roll};
+        use rand::SeedableRng;
+        let rules = JambRules::JAMB_6A;
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let played = play_game(rules, &mut [&mut Announcer], DiceLaw::Fair, &mut rng).unwrap();
+        let slip = played.finals[0];
+        let mut game = GameRecord::default();
+        game.rules = rules.name.into();
+        game.players = vec!["ann".into()];
+        game.provenance.game_id = "j6a-1".into();
+        game.result = Some(vec![u32::try_from(slip.total()).unwrap()]);
+        for (i, turn) in played.turns.iter().enumerate() {
+            let code = BoxCode::parse(&slip.cell_code(turn.cell)).unwrap();
+            let mut record = TurnRecord::new(i as u16 + 1, 0, code);
+            record.points = u16::try_from(turn.points).ok();
+            let rolls: Vec<Roll> = turn.rolls.iter().map(|r| Roll::new(r).unwrap()).collect();
+            let keeps: Vec<Keep> = (turn.keeps.iter())
+                .map(|k| Keep::new(&k.faces()).unwrap())
+                .collect();
+            record.set_rolls(&rolls, &keeps).unwrap();
+            record.announced = turn.announced.map(|_| code);
+            game.turns.push(record);
+        }
+        let mut out = Vec::new();
+        Format::Ygn.write_game(&game, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The text's turn lines, as (index in the text's lines, line).
+    fn turn_lines(text: &str) -> Vec<(usize, String)> {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(". ann: "))
+            .map(|(i, l)| (i, l.to_string()))
+            .collect()
+    }
+
+    /// `text` with line `index` replaced by `line`.
+    fn with_line(text: &str, index: usize, line: &str) -> String {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[index] = line;
+        lines.join("\n") + "\n"
+    }
+
+    /// The rule a jamb-6a text breaks.
+    fn broken(text: &str) -> Violation {
+        match replayed(&parse(text), ReplayOptions::default()) {
+            Err(Skip::Invalid(v)) => v,
+            other => panic!(
+                "expected a violation, got {:?}",
+                other.map(|r| r.decisions.len())
+            ),
+        }
+    }
+
+    #[test]
+    fn a_legal_jamb_6a_game_with_announcements_replays_to_its_total() {
+        let text = jamb_6a_text();
+        let game = parse(&text);
+        let replay = replayed(&game, ReplayOptions::default()).unwrap();
+        assert!(replay.complete);
+        let slip = *replay.finals()[0].jamb().unwrap();
+        assert_eq!(game.result, Some(vec![slip.total() as u32]));
+        let announced = game.turns.iter().filter(|t| t.announced.is_some()).count();
+        assert!(announced >= 5, "{announced} announcements");
+        let last = game.turns.last().unwrap();
+        assert!(last.rolls().iter().all(|r| r.len() == 6));
+        // The last turn may roll five times: rolled out, it replays.
+        let (index, line) = turn_lines(&text).pop().unwrap();
+        let code = line.rsplit(' ').next().unwrap().split('=').next().unwrap();
+        let first = line.split(' ').nth(2).unwrap();
+        let five = format!("52. ann: {first} k- {first} k- {first} k- {first} k- {first} {code}");
+        let replay = replayed(
+            &parse(&with_line(&text, index, &five)),
+            ReplayOptions::default(),
+        );
+        // Points are not given on the edited line, and the Result may differ: only the rolls
+        // count here.
+        assert!(
+            !matches!(replay, Err(Skip::Invalid(ref v)) if v.rule == Broken::RollCount),
+            "{:?}",
+            replay.err()
+        );
+        let six = five.replacen(" k- ", &format!(" k- {first} k- "), 1);
+        assert_eq!(
+            broken(&with_line(&text, index, &six)).rule,
+            Broken::RollCount
+        );
+    }
+
+    #[test]
+    fn four_rolls_before_the_last_turn_are_refused() {
+        let text = jamb_6a_text();
+        let (_, (index, line)) = announced_and_not(&text);
+        let mut parts: Vec<&str> = line.split(' ').collect();
+        // "N. ann: R1 kK R2 CELL": R1 rolled again twice after empty keeps.
+        let first = parts[2].to_string();
+        let extra = format!("{first} k- {first} k- {first}");
+        parts[2] = &extra;
+        let v = broken(&with_line(&text, index, &parts.join(" ")));
+        assert_eq!(v.rule, Broken::RollCount);
+        assert_eq!(v.says, "4 rolls");
+        assert!(
+            v.rules_give.contains("one to three rolls"),
+            "{}",
+            v.rules_give
+        );
+        assert!(
+            v.rules_give.contains("5 on the game's last turn"),
+            "{}",
+            v.rules_give
+        );
+    }
+
+    #[test]
+    fn a_five_dice_roll_is_refused_in_jamb_6a() {
+        let text = jamb_6a_text();
+        let (index, line) = turn_lines(&text)[1].clone();
+        let first = line.split(' ').nth(2).unwrap();
+        let five = line.replacen(first, &first[..5], 1);
+        assert_eq!(
+            broken(&with_line(&text, index, &five)).rule,
+            Broken::DiceCount
+        );
+    }
+
+    /// The first turn line that announces, and one that does not.
+    fn announced_and_not(text: &str) -> ((usize, String), (usize, String)) {
+        let lines = turn_lines(text);
+        let announced = lines
+            .iter()
+            .find(|(_, l)| l.contains(" @"))
+            .unwrap()
+            .clone();
+        let plain = lines
+            .iter()
+            .find(|(_, l)| !l.contains(" @"))
+            .unwrap()
+            .clone();
+        (announced, plain)
+    }
+
+    #[test]
+    fn an_announcement_of_a_box_outside_the_announce_column_or_filled_is_refused() {
+        let text = jamb_6a_text();
+        let (_, (index, line)) = announced_and_not(&text);
+        let first = line.split(' ').nth(2).unwrap();
+        let outside = line.replacen(first, &format!("{first} @D:J"), 1);
+        let v = broken(&with_line(&text, index, &outside));
+        assert_eq!(
+            (v.rule, v.says.as_str()),
+            (Broken::BadAnnouncement, "@D:J after roll 1")
+        );
+        // A box announced and written in an earlier turn, announced again later.
+        let lines = turn_lines(&text);
+        let (first_index, first_line) = lines.iter().find(|(_, l)| l.contains(" @")).unwrap();
+        let cell = first_line
+            .split(" @")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let (later, later_line) = lines
+            .iter()
+            .find(|(i, l)| i > first_index && !l.contains(" @"))
+            .unwrap();
+        let roll = later_line.split(' ').nth(2).unwrap();
+        let again = later_line.replacen(roll, &format!("{roll} @{cell}"), 1);
+        let v = broken(&with_line(&text, *later, &again));
+        assert_eq!(v.rule, Broken::BadAnnouncement);
+        assert_eq!(v.rules_give, "an empty box of the Announce column");
+        // No Announce column at all: the first turn's announcement is refused under jamb-5.
+        assert!(turn_lines(&text)[0].1.contains(" @"));
+        let v = broken(&text.replace("jamb-6a", "jamb-5"));
+        assert_eq!(v.rule, Broken::BadAnnouncement);
+        assert_eq!(
+            v.rules_give,
+            "no announcement: jamb-5 has no Announce column"
+        );
+    }
+
+    #[test]
+    fn an_announced_turn_written_elsewhere_is_refused() {
+        let text = jamb_6a_text();
+        let lines = turn_lines(&text);
+        // A turn that wrote outside the Announce column, announcing an empty Announce box.
+        let (index, line) = lines
+            .iter()
+            .find(|(_, l)| !l.contains(" @") && !l.contains(" A:"))
+            .unwrap();
+        let roll = line.split(' ').nth(2).unwrap();
+        let announced = line.replacen(roll, &format!("{roll} @A:J"), 1);
+        let v = broken(&with_line(&text, *index, &announced));
+        assert_eq!(v.rule, Broken::AnnouncedElsewhere);
+        assert!(v.says.ends_with("after announcing A:J"), "{}", v.says);
+    }
+
+    #[test]
+    fn an_announce_box_needs_an_announcement_or_a_pure_hand() {
+        let text = jamb_6a_text();
+        let ((index, line), _) = announced_and_not(&text);
+        // Announced with dice kept before the last roll: without the announcement, refused.
+        assert!(line.contains(" k") && !line.contains(" k-"), "{line}");
+        let at = line.split(" @").nth(1).unwrap().split(' ').next().unwrap();
+        let unannounced = line.replacen(&format!(" @{at}"), "", 1);
+        let v = broken(&with_line(&text, index, &unannounced));
+        assert_eq!(v.rule, Broken::AnnounceUnannounced);
+        assert!(v.rules_give.contains("pure hand"), "{}", v.rules_give);
+        // The same turn with nothing kept before its last roll: a pure hand, legal (its points
+        // and the Result are those of the same dice).
+        let keep = unannounced.split(' ').find(|w| w.starts_with('k')).unwrap();
+        let pure = unannounced.replacen(keep, "k-", 1);
+        let replay = replayed(
+            &parse(&with_line(&text, index, &pure)),
+            ReplayOptions::default(),
+        );
+        assert!(replay.is_ok(), "{:?}", replay.err());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! Replay, rating, aggregation, reports and the turn loop ([`super::play`]) go through these;
 //! only the oracles and the scorecards look inside.
 
-use super::jamb::{JambRules, JambSheet};
+use super::jamb::{Cell, JambBox, JambRules, JambSheet, JambTurn};
 use super::{Choice, RuleSet, Sheet, UnknownRuleSet};
 use crate::dice::Dice;
 use std::fmt;
@@ -17,8 +17,37 @@ use std::str::FromStr;
 /// [`Sheet`] and [`JambSheet`]) and for [`PlayerSheet`], which holds either; the turn loop
 /// (`super::play::play_turn`) and every consumer that does not need the concrete sheet use it.
 pub trait GameFamily: Sized {
-    /// Rolls a turn has at most.
+    /// Rolls this turn has at most (Jamb's `jamb-6a`: five on the game's last turn).
     fn max_rolls(&self) -> u8;
+
+    /// Dice rolled.
+    fn dice_count(&self) -> usize;
+
+    /// True when box `b` of the Announce column may be announced after roll `roll_number`
+    /// (only Jamb slips with that column; never in the other families).
+    fn may_announce(&self, _roll_number: u8, _b: JambBox) -> bool {
+        false
+    }
+
+    /// [`GameFamily::may_roll_again`] in the turn `turn` (its announcement and pure hand).
+    fn may_roll_again_in(&self, turn: JambTurn) -> bool {
+        self.may_roll_again(turn.roll_number)
+    }
+
+    /// True when, in the turn `turn`, a further roll must be of all the dice (nothing kept).
+    fn next_roll_must_be_pure(&self, _turn: JambTurn) -> bool {
+        false
+    }
+
+    /// [`GameFamily::box_choices`] in the turn `turn`.
+    fn box_choices_in(&self, dice: &Dice, turn: JambTurn) -> Vec<Choice> {
+        self.box_choices(dice, turn.roll_number)
+    }
+
+    /// [`GameFamily::play`] in the turn `turn`.
+    fn play_in(&self, choice: Choice, dice: &Dice, turn: JambTurn) -> Option<(i32, Self)> {
+        self.play(choice, dice, turn.roll_number)
+    }
 
     /// Whether the dice of roll `roll_number` may be kept in part and the others rolled again.
     fn may_roll_again(&self, roll_number: u8) -> bool;
@@ -58,6 +87,10 @@ impl GameFamily for Sheet {
     fn max_rolls(&self) -> u8 {
         let turn = self.filled_count() as usize;
         self.rules.description().rolls_in_turn(turn)
+    }
+
+    fn dice_count(&self) -> usize {
+        self.rules.description().dice
     }
 
     fn may_roll_again(&self, roll_number: u8) -> bool {
@@ -111,20 +144,44 @@ impl GameFamily for JambSheet {
         self.rolls_this_turn()
     }
 
+    fn dice_count(&self) -> usize {
+        usize::from(self.rules().dice)
+    }
+
+    fn may_announce(&self, roll_number: u8, b: JambBox) -> bool {
+        JambSheet::may_announce(self, roll_number, b)
+    }
+
+    fn may_roll_again_in(&self, turn: JambTurn) -> bool {
+        JambSheet::may_roll_again_in(self, turn)
+    }
+
+    fn next_roll_must_be_pure(&self, turn: JambTurn) -> bool {
+        JambSheet::next_roll_must_be_pure(self, turn)
+    }
+
+    fn box_choices_in(&self, _dice: &Dice, turn: JambTurn) -> Vec<Choice> {
+        self.legal_cells_in(turn).map(Choice::Write).collect()
+    }
+
+    fn play_in(&self, choice: Choice, dice: &Dice, turn: JambTurn) -> Option<(i32, JambSheet)> {
+        let Choice::Write(cell) = choice else {
+            return None;
+        };
+        let points = self.score_cell_in(dice, turn, cell)?;
+        Some((points, self.after_cell_in(dice, turn, cell)?))
+    }
+
     fn may_roll_again(&self, roll_number: u8) -> bool {
         JambSheet::may_roll_again(self, roll_number)
     }
 
-    fn box_choices(&self, _dice: &Dice, roll_number: u8) -> Vec<Choice> {
-        self.legal_cells(roll_number).map(Choice::Write).collect()
+    fn box_choices(&self, dice: &Dice, roll_number: u8) -> Vec<Choice> {
+        self.box_choices_in(dice, JambTurn::at_roll(roll_number))
     }
 
     fn play(&self, choice: Choice, dice: &Dice, roll_number: u8) -> Option<(i32, JambSheet)> {
-        let Choice::Write(cell) = choice else {
-            return None;
-        };
-        let points = self.score_cell(dice, roll_number, cell)?;
-        Some((points, self.after_cell(dice, roll_number, cell)?))
+        self.play_in(choice, dice, JambTurn::at_roll(roll_number))
     }
 
     fn total(&self) -> i64 {
@@ -164,6 +221,37 @@ macro_rules! on_sheet {
 impl GameFamily for PlayerSheet {
     fn max_rolls(&self) -> u8 {
         on_sheet!(self, s => GameFamily::max_rolls(s))
+    }
+
+    fn dice_count(&self) -> usize {
+        on_sheet!(self, s => s.dice_count())
+    }
+
+    fn may_announce(&self, roll_number: u8, b: JambBox) -> bool {
+        on_sheet!(self, s => GameFamily::may_announce(s, roll_number, b))
+    }
+
+    fn may_roll_again_in(&self, turn: JambTurn) -> bool {
+        on_sheet!(self, s => GameFamily::may_roll_again_in(s, turn))
+    }
+
+    fn next_roll_must_be_pure(&self, turn: JambTurn) -> bool {
+        on_sheet!(self, s => GameFamily::next_roll_must_be_pure(s, turn))
+    }
+
+    fn box_choices_in(&self, dice: &Dice, turn: JambTurn) -> Vec<Choice> {
+        on_sheet!(self, s => s.box_choices_in(dice, turn))
+    }
+
+    fn play_in(&self, choice: Choice, dice: &Dice, turn: JambTurn) -> Option<(i32, PlayerSheet)> {
+        match self {
+            PlayerSheet::Yahtzee(s) => s
+                .play_in(choice, dice, turn)
+                .map(|(points, after)| (points, PlayerSheet::Yahtzee(after))),
+            PlayerSheet::Jamb(s) => s
+                .play_in(choice, dice, turn)
+                .map(|(points, after)| (points, PlayerSheet::Jamb(after))),
+        }
     }
 
     fn may_roll_again(&self, roll_number: u8) -> bool {
@@ -346,6 +434,11 @@ pub enum Refused {
     OutOfOrder(String),
     /// A Hand-column box written after the turn's first roll.
     HandAfterFirstRoll,
+    /// A turn that announced a box written elsewhere; the announced cell.
+    AnnouncedElsewhere(String),
+    /// An Announce-column box written with no announcement (and, where the rules allow that,
+    /// without a pure hand).
+    AnnounceUnannounced,
 }
 
 impl PlayerSheet {
@@ -435,9 +528,37 @@ impl PlayerSheet {
     /// Writes `dice`, shown by roll `roll_number` of the turn, in the box a log names `code`;
     /// or why the rules refuse it.
     pub fn write(&self, code: &str, dice: &Dice, roll_number: u8) -> Result<Written, Refused> {
+        self.write_in(code, dice, JambTurn::at_roll(roll_number))
+    }
+
+    /// Writes `dice` in the box a log names `code` in the turn `turn` (its roll, announcement
+    /// and pure hand); or why the rules refuse it.
+    pub fn write_in(&self, code: &str, dice: &Dice, turn: JambTurn) -> Result<Written, Refused> {
         match self {
             PlayerSheet::Yahtzee(s) => write_yahtzee(s, code, dice),
-            PlayerSheet::Jamb(s) => write_jamb(s, code, dice, roll_number),
+            PlayerSheet::Jamb(s) => write_jamb(s, code, dice, turn),
+        }
+    }
+
+    /// The announcement a log names `code`, checked: the box of the slip's Announce column,
+    /// empty, announced after the first roll; or what the rules give instead.
+    pub fn announcement(&self, code: &str) -> Result<JambBox, String> {
+        let PlayerSheet::Jamb(s) = self else {
+            return Err("no announcement: the rule set has no Announce column".into());
+        };
+        let Some(column) = s.rules().announce_column() else {
+            return Err(format!(
+                "no announcement: {} has no Announce column",
+                s.rules()
+            ));
+        };
+        let cell = s
+            .parse_cell(code)
+            .filter(|c| usize::from(c.column) == column);
+        match cell {
+            Some(cell) if s.may_announce(1, cell.jbox) => Ok(cell.jbox),
+            Some(_) => Err("an empty box of the Announce column".into()),
+            None => Err("a box of the Announce column (A:1 .. A:J)".into()),
         }
     }
 }
@@ -468,8 +589,13 @@ fn write_yahtzee(sheet: &Sheet, code: &str, dice: &Dice) -> Result<Written, Refu
     })
 }
 
-/// [`PlayerSheet::write`] on a Jamb slip.
-fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Written, Refused> {
+/// [`PlayerSheet::write_in`] on a Jamb slip.
+fn write_jamb(
+    sheet: &JambSheet,
+    code: &str,
+    dice: &Dice,
+    turn: JambTurn,
+) -> Result<Written, Refused> {
     let rules = GameRules::Jamb(*sheet.rules());
     let cell = sheet
         .parse_cell(code)
@@ -478,23 +604,39 @@ fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Wr
     if column.is_some_and(|c| c.is_filled(cell.jbox)) {
         return Err(Refused::AlreadyFilled);
     }
-    if !sheet.is_legal(roll, usize::from(cell.column), cell.jbox) {
+    let announce = sheet.rules().announce_column();
+    if !sheet.is_legal_in(turn, usize::from(cell.column), cell.jbox) {
+        if let Some((jbox, column)) = turn.announced.zip(announce) {
+            let column = column as u8;
+            return Err(Refused::AnnouncedElsewhere(
+                sheet.cell_code(Cell { column, jbox }),
+            ));
+        }
+        if announce == Some(usize::from(cell.column)) {
+            return Err(Refused::AnnounceUnannounced);
+        }
         // The same box is legal with the first roll's dice only in a Hand column.
+        let roll = turn.roll_number;
         if roll > 1 && sheet.is_legal(1, usize::from(cell.column), cell.jbox) {
             return Err(Refused::HandAfterFirstRoll);
         }
         let allowed: Vec<String> = sheet
-            .legal_cells(roll)
+            .legal_cells_in(turn)
             .filter(|c| c.column == cell.column)
             .map(|c| sheet.cell_code(c))
             .collect();
         return Err(Refused::OutOfOrder(allowed.join(" or ")));
     }
     let (Some(points), Some(after)) = (
-        sheet.score_cell(dice, roll, cell),
-        sheet.after_cell(dice, roll, cell),
+        sheet.score_cell_in(dice, turn, cell),
+        sheet.after_cell_in(dice, turn, cell),
     ) else {
-        return Err(Refused::NotAllowed("five dice 1-6".into()));
+        let dice = if sheet.rules().dice == 6 {
+            "six"
+        } else {
+            "five"
+        };
+        return Err(Refused::NotAllowed(format!("{dice} dice 1-6")));
     };
     Ok(Written {
         choice: Choice::Write(cell),
@@ -508,6 +650,63 @@ fn write_jamb(sheet: &JambSheet, code: &str, dice: &Dice, roll: u8) -> Result<Wr
 mod tests {
     use super::*;
     use crate::rules::jamb::JambRules;
+
+    /// The Announce column through the replay's door: announcements checked, an announced turn
+    /// held to its box, an unannounced Announce box only with a pure hand (`jamb-6a`) or never
+    /// (`yamb-hr`).
+    #[test]
+    fn announcements_and_pure_hands_when_writing_a_logged_box() {
+        let six = Dice::from_faces_up_to(&[6, 6, 6, 6, 6, 2], 6).unwrap();
+        let five = Dice::from_faces(&[6, 6, 6, 6, 6]).unwrap();
+        let turn = |roll_number, announced, pure| JambTurn {
+            roll_number,
+            announced,
+            pure,
+        };
+        let jamb_6a = PlayerSheet::empty(GameRules::Jamb(JambRules::JAMB_6A));
+        let yamb_hr = PlayerSheet::empty(GameRules::Jamb(JambRules::YAMB_HR));
+        assert_eq!(jamb_6a.announcement("A:J"), Ok(JambBox::Jamb));
+        assert!(jamb_6a.announcement("D:J").is_err());
+        assert!(jamb_6a.announcement("A:X").is_err());
+        let yahtzee = PlayerSheet::empty(GameRules::Yahtzee(RuleSet::Yahtzee));
+        assert!(yahtzee.announcement("A:J").is_err());
+        let announced = jamb_6a.write_in("A:J", &six, turn(3, Some(JambBox::Jamb), false));
+        assert_eq!(announced.map(|w| w.points), Ok(90));
+        let filled = jamb_6a
+            .write_in("A:J", &six, turn(1, None, true))
+            .unwrap()
+            .after;
+        assert!(filled.announcement("A:J").is_err(), "filled");
+        assert_eq!(
+            jamb_6a.write_in("D:1", &six, turn(2, Some(JambBox::Jamb), false)),
+            Err(Refused::AnnouncedElsewhere("A:J".into()))
+        );
+        assert_eq!(
+            jamb_6a.write_in("A:P", &six, turn(2, None, false)),
+            Err(Refused::AnnounceUnannounced)
+        );
+        assert_eq!(
+            jamb_6a
+                .write_in("A:P", &six, turn(2, None, true))
+                .map(|w| w.points),
+            Ok(74),
+            "a pure hand"
+        );
+        assert_eq!(
+            yamb_hr.write_in("A:P", &five, turn(1, None, true)),
+            Err(Refused::AnnounceUnannounced)
+        );
+        assert_eq!(
+            yamb_hr
+                .write_in("A:P", &five, turn(1, Some(JambBox::FourKind), true))
+                .map(|w| w.points),
+            Ok(64)
+        );
+        assert!(matches!(
+            jamb_6a.write_in("D:1", &five, turn(1, None, true)),
+            Err(Refused::NotAllowed(ref d)) if d == "six dice 1-6"
+        ));
+    }
 
     /// A [`PlayerSheet`] answers as the sheet it holds, in both families, through a game of
     /// first-legal-box turns.

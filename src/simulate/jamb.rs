@@ -8,7 +8,7 @@ pub use crate::rules::play::{
     Recorder,
 };
 
-use crate::rules::jamb::JambRules;
+use crate::rules::jamb::{Cell, JambRules};
 use crate::simulate::jamb_strategies::Strategy;
 use crate::simulate::DiceLaw;
 use crate::solve::jamb::oracle::{JambOracle, OraclePlayer};
@@ -148,17 +148,22 @@ fn turn_record(played: &PlayedGame, index: usize, turn: &PlayedTurn, seats: usiz
     let rolls: Vec<Roll> = turn
         .rolls
         .iter()
-        .take(3)
-        .map(|&roll| Roll::from(roll))
+        .map(|roll| Roll::new(roll).unwrap_or_default())
         .collect();
     let keeps: Vec<Keep> = (turn.keeps.iter())
         .map(|kept| Keep::new(&kept.faces()).unwrap_or_default())
         .collect();
-    // Three rolls at most: within the record's limit.
+    // Five rolls at most (the last turn of jamb-6a): within the record's limit.
     let _ = record.set_rolls(&rolls, &keeps);
     let sheet = played.finals.get(usize::from(turn.seat));
     let code = sheet.map(|s| s.cell_code(turn.cell)).unwrap_or_default();
     record.category = BoxCode::parse(&code).unwrap_or_default();
+    // The box announced after roll 1, as the cell of the Announce column it names.
+    let announced = sheet.zip(turn.announced).and_then(|(s, jbox)| {
+        let column = u8::try_from(s.rules().announce_column()?).ok()?;
+        BoxCode::parse(&s.cell_code(Cell { column, jbox }))
+    });
+    record.announced = announced;
     record
 }
 
@@ -197,3 +202,53 @@ pub fn maker(
 
 /// The strategy name of the strong heuristic oracle as a player.
 pub const ORACLE: &str = "oracle";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::{replay, ReplayOptions, Replayed};
+    use crate::rules::PlayerSheet;
+    use std::path::Path;
+
+    /// Simulated `jamb-6a` and `yamb-hr` games of every published strategy record their
+    /// announcements and replay as legal, to their totals; `jamb-6a`'s last turns roll up to
+    /// five times.
+    #[test]
+    fn simulated_games_with_announcements_replay_as_legal() {
+        let strategies: Vec<String> = Strategy::ALL.iter().map(|s| s.name().into()).collect();
+        for rules in [JambRules::JAMB_6A, JambRules::YAMB_HR] {
+            let make = maker(&strategies, rules, Path::new("."), &crate::tables::Silent)
+                .expect("the published strategies need no tables");
+            let players = jamb_players(&strategies, strategies.len(), 5);
+            let plan = JambPlan {
+                rules,
+                seats: 2,
+                games: 6,
+                seed: 5,
+                dice: DiceLaw::Fair,
+            };
+            let (mut announced, mut long_last_turns) = (0, 0);
+            for index in 0..plan.games {
+                let game = simulate_jamb_game(&plan, &players, &*make, index).expect("a game");
+                announced += game
+                    .record
+                    .turns
+                    .iter()
+                    .filter(|t| t.announced.is_some())
+                    .count();
+                let last = game.record.turns.last().map_or(0, |t| t.rolls().len());
+                long_last_turns += usize::from(last > 3);
+                let mut out = Replayed::default();
+                replay(&game.record, ReplayOptions::default(), &mut out)
+                    .unwrap_or_else(|e| panic!("{rules} game {index}: {e}"));
+                assert!(out.complete);
+                let totals: Vec<i64> = out.finals().iter().map(PlayerSheet::points).collect();
+                assert_eq!(totals, game.totals, "{rules} game {index}");
+            }
+            assert!(announced > 0, "{rules}: no announcement logged");
+            if rules.last_turn_rolls == 3 {
+                assert_eq!(long_last_turns, 0, "{rules}");
+            }
+        }
+    }
+}
