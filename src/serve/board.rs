@@ -332,9 +332,17 @@ pub(crate) fn sheet_views(
                 PlayerSheet::Jamb(slip) => {
                     let mut boxes = Vec::new();
                     let mut letters = Vec::new();
+                    // The rows in the order of the rule set's description.
+                    let rows: Vec<JambBox> = slip
+                        .rules()
+                        .description()
+                        .boxes
+                        .iter()
+                        .filter_map(|b| JambBox::parse(b.code))
+                        .collect();
                     for (c, kind) in slip.rules().columns.iter().enumerate() {
                         letters.push(kind.code().to_string());
-                        for jbox in JambBox::ALL {
+                        for &jbox in &rows {
                             let cell = Cell {
                                 column: c as u8,
                                 jbox,
