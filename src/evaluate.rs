@@ -537,7 +537,7 @@ mod tests {
         let Evaluation::SheetValue { value, .. } = first else {
             panic!("{first:?}")
         };
-        let published = rules.published_empty_sheet_value();
+        let published = rules.published_empty_sheet_value().unwrap();
         assert!((value - published).abs() < 1e-6, "{value}");
         // The table stays loaded for the next evaluation and for rating: the directory is
         // not read again (an empty directory would mean a build, which `NoTables` forbids).

@@ -306,6 +306,12 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
     let boxes = rules.rounds();
     let dice_count = rules.dice();
     let mut sheets = vec![PlayerSheet::empty(rules); seats];
+    let description = match rules {
+        GameRules::Yahtzee(r) => *r.description(),
+        GameRules::Jamb(r) => r.description(),
+    };
+    // Rolls each seat saved for later turns (the saved-rolls rule; always 0 without it).
+    let mut saved = vec![0u32; seats];
     for (index, turn) in game.turns.iter().enumerate() {
         out.sheets.extend_from_slice(&sheets);
         let seat = usize::from(turn.seat);
@@ -353,13 +359,15 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
             }
         }
         let turn_index = index as u16;
+        let available = description.rolls_available(index / seats, saved[seat]);
         let written = replay_turn(
             turn,
             turn_index,
-            (sheet, dice_count),
+            (sheet, dice_count, available),
             &violation,
             &mut out.decisions,
         )?;
+        saved[seat] = description.saved_after(available, u32::from(turn.roll_count));
         out.box_points.push(written.points);
         if let Some(earned) = turn
             .earned
@@ -432,20 +440,33 @@ fn roll_dice(roll: &Roll, dice_count: usize) -> Option<Dice> {
     Dice::from_faces_up_to(roll.faces(), dice_count)
 }
 
-/// Checks one turn, played on `sheet` with rolls of `dice_count` dice (the rule set's), and
-/// appends its decisions; returns what the turn wrote.
+/// Checks one turn, played on `sheet` with rolls of `dice_count` dice (the rule set's) and at
+/// most `available` rolls (the turn's own and any saved before it), and appends its
+/// decisions; returns what the turn wrote.
 fn replay_turn(
     turn: &TurnRecord,
     turn_index: u16,
-    (sheet, dice_count): (PlayerSheet, usize),
+    (sheet, dice_count, available): (PlayerSheet, usize, u32),
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
 ) -> Result<Written, Skip> {
-    if !(1..=3).contains(&turn.roll_count) {
+    if !(1..=available).contains(&u32::from(turn.roll_count)) {
+        let own = match sheet.rules() {
+            GameRules::Yahtzee(r) => u32::from(r.rolls_per_turn()),
+            GameRules::Jamb(_) => available,
+        };
+        let allowed = if available > own {
+            format!(
+                "one to {available} rolls ({own} a turn and {} saved)",
+                available - own
+            )
+        } else {
+            format!("one to {} rolls", count_word(available as usize))
+        };
         return Err(violation(
             Broken::RollCount,
             format!("{} rolls", turn.roll_count),
-            "one to three rolls".into(),
+            allowed,
         ));
     }
     let rolls = turn.rolls();
@@ -905,7 +926,7 @@ mod tests {
             })
         };
         let mut decisions = Vec::new();
-        let outcome = replay_turn(turn, 2, (sheet, six.dice), &violation, &mut decisions);
+        let outcome = replay_turn(turn, 2, (sheet, six.dice, 3), &violation, &mut decisions);
         let Err(Skip::Invalid(v)) = outcome else {
             panic!("{outcome:?}")
         };
@@ -917,7 +938,7 @@ mod tests {
         assert!(decisions.is_empty());
         // The same turn under the five dice of the rule set's own description replays.
         let five = RuleSet::Yahtzee.description().dice;
-        assert!(replay_turn(turn, 2, (sheet, five), &violation, &mut decisions).is_ok());
+        assert!(replay_turn(turn, 2, (sheet, five, 3), &violation, &mut decisions).is_ok());
         assert_eq!(decisions.len(), 1);
     }
 

@@ -25,6 +25,10 @@ pub struct GameDescription {
     /// Rolls the last turn may use (the same as [`GameDescription::rolls_per_turn`] where the
     /// last turn has no extra rolls).
     pub last_turn_rolls: u8,
+    /// True when the rolls a turn leaves unused are saved: a later turn may use its own
+    /// [`GameDescription::rolls_per_turn`] and every roll saved before it (Maxi Yatzy's
+    /// saved-rolls rule, `maxi-yatzy-saved`).
+    pub saved_rolls: bool,
     /// The boxes of a column in sheet order; box `i` is bit `i` of a column's filled mask.
     pub boxes: &'static [BoxRule],
     /// The columns of the sheet, left to right, each by its order of filling (one free
@@ -271,6 +275,28 @@ impl GameDescription {
             self.rolls_per_turn
         }
     }
+
+    /// Rolls turn number `turn` (0-based) may use when `saved` rolls were saved before it:
+    /// its own ([`GameDescription::rolls_in_turn`]) and, under the saved-rolls rule, every
+    /// saved one.
+    pub fn rolls_available(&self, turn: usize, saved: u32) -> u32 {
+        let own = u32::from(self.rolls_in_turn(turn));
+        if self.saved_rolls {
+            own + saved
+        } else {
+            own
+        }
+    }
+
+    /// Rolls saved after a turn that could use `available` rolls and used `used`: under the
+    /// saved-rolls rule every roll it left (those saved before it included), else none.
+    pub fn saved_after(&self, available: u32, used: u32) -> u32 {
+        if self.saved_rolls {
+            available.saturating_sub(used)
+        } else {
+            0
+        }
+    }
 }
 
 /// A box of the upper section: the dice showing `face`.
@@ -409,6 +435,7 @@ const fn yahtzee_game(name: &'static str, joker: JokerRule, when: ExtraBonus) ->
         faces: 6,
         rolls_per_turn: 3,
         last_turn_rolls: 3,
+        saved_rolls: false,
         boxes: &YAHTZEE_BOXES,
         columns: &[ColumnKind::Free],
         announced: &[],
@@ -454,6 +481,7 @@ pub const YATZY: GameDescription = GameDescription {
     faces: 6,
     rolls_per_turn: 3,
     last_turn_rolls: 3,
+    saved_rolls: false,
     boxes: &YATZY_BOXES,
     columns: &[ColumnKind::Free],
     announced: &[],
@@ -469,6 +497,71 @@ pub const YATZY: GameDescription = GameDescription {
     final_score: FinalScore::Sum,
 };
 
+/// Maxi Yatzy's 20 boxes, in sheet order (docs/rules.md: the lower boxes pay the sum of the
+/// dice forming their pattern, the straights the sum of their faces, six alike 100).
+const MAXI_YATZY_BOXES: [BoxRule; 20] = upper_then(&[
+    lower("1P", "one pair", groups(&[2]), PATTERN_SUM),
+    lower("2P", "two pairs", groups(&[2, 2]), PATTERN_SUM),
+    lower("3P", "three pairs", groups(&[2, 2, 2]), PATTERN_SUM),
+    lower("3K", "three of a kind", groups(&[3]), PATTERN_SUM),
+    lower("4K", "four of a kind", groups(&[4]), PATTERN_SUM),
+    lower("5K", "five of a kind", groups(&[5]), PATTERN_SUM),
+    lower(
+        "SS",
+        "small straight",
+        Pattern::Straight(&[(1, 5)]),
+        Payoff::Fixed(15),
+    ),
+    lower(
+        "LS",
+        "large straight",
+        Pattern::Straight(&[(2, 6)]),
+        Payoff::Fixed(20),
+    ),
+    lower(
+        "FS",
+        "full straight",
+        Pattern::Straight(&[(1, 6)]),
+        Payoff::Fixed(21),
+    ),
+    lower("FH", "full house", groups(&[3, 2]), PATTERN_SUM),
+    lower("VI", "villa", groups(&[3, 3]), PATTERN_SUM),
+    lower("TO", "tower", groups(&[4, 2]), PATTERN_SUM),
+    lower("C", "chance", Pattern::Any, DICE_SUM),
+    lower("Y", "maxi yatzy", groups(&[6]), Payoff::Fixed(100)),
+]);
+
+/// Maxi Yatzy with or without the saved-rolls rule: six dice, three rolls a turn, 20 boxes,
+/// 100 points at 84 upper points, no joker, no extra bonus.
+const fn maxi_yatzy_game(name: &'static str, saved_rolls: bool) -> GameDescription {
+    GameDescription {
+        name,
+        dice: 6,
+        faces: 6,
+        rolls_per_turn: 3,
+        last_turn_rolls: 3,
+        saved_rolls,
+        boxes: &MAXI_YATZY_BOXES,
+        columns: &[ColumnKind::Free],
+        announced: &[],
+        upper_bonus: UpperBonus {
+            threshold: 84,
+            points: 100,
+        },
+        joker: JokerRule::None,
+        extra_bonus: ExtraBonusRule {
+            when: ExtraBonus::Never,
+            points: 0,
+        },
+        final_score: FinalScore::Sum,
+    }
+}
+
+/// Maxi Yatzy (six dice, 20 boxes).
+pub const MAXI_YATZY: GameDescription = maxi_yatzy_game("maxi-yatzy", false);
+/// Maxi Yatzy with the saved-rolls rule: the rolls a turn leaves unused may be used later.
+pub const MAXI_YATZY_SAVED: GameDescription = maxi_yatzy_game("maxi-yatzy-saved", true);
+
 impl RuleSet {
     /// The rule set as data.
     pub fn description(self) -> &'static GameDescription {
@@ -479,6 +572,8 @@ impl RuleSet {
             RuleSet::Yatzy => &YATZY,
             RuleSet::YahtzeeNoJoker => &YAHTZEE_NOJOKER,
             RuleSet::YahtzeePlain => &YAHTZEE_PLAIN,
+            RuleSet::MaxiYatzy => &MAXI_YATZY,
+            RuleSet::MaxiYatzySaved => &MAXI_YATZY_SAVED,
         }
     }
 }
@@ -544,8 +639,78 @@ mod tests {
     use crate::rules::jamb::{FourKindRule, FullHouseRule, JambBox, JambRules, MAX_ROLLS};
     use crate::rules::{Category, Family};
 
+    /// The most `roll` makes of groups of alike dice of different faces with these sizes (the
+    /// sum of the dice in the groups), by trying every choice of faces; 0 when no choice fits.
+    fn best_groups(roll: &Dice, sizes: &[u8]) -> u32 {
+        fn search(counts: [u8; FACES], sizes: &[u8], used: u8) -> Option<u32> {
+            let Some((&size, rest)) = sizes.split_first() else {
+                return Some(0);
+            };
+            (1..=6u8)
+                .filter(|&f| used & (1 << f) == 0 && counts[usize::from(f - 1)] >= size)
+                .filter_map(|f| {
+                    let more = search(counts, rest, used | 1 << f)?;
+                    Some(u32::from(size) * u32::from(f) + more)
+                })
+                .max()
+        }
+        search(roll.counts(), sizes, 0).unwrap_or(0)
+    }
+
+    /// Maxi Yatzy's boxes scored as the rules page states them (docs/rules.md), written
+    /// without the description: groups by trying every choice of faces.
+    fn reference_maxi_score(category: Category, roll: &Dice) -> u32 {
+        use Category::*;
+        let counts = roll.counts();
+        let all = |from: usize, to: usize| counts[from - 1..to].iter().all(|&c| c >= 1);
+        match category {
+            Ones | Twos | Threes | Fours | Fives | Sixes => {
+                let f = category as u8 + 1;
+                u32::from(f) * u32::from(roll.count(f))
+            }
+            OnePair => best_groups(roll, &[2]),
+            TwoPairs => best_groups(roll, &[2, 2]),
+            ThreePairs => best_groups(roll, &[2, 2, 2]),
+            ThreeKind => best_groups(roll, &[3]),
+            FourKind => best_groups(roll, &[4]),
+            FiveKind => best_groups(roll, &[5]),
+            SmallStraight => {
+                if all(1, 5) {
+                    15
+                } else {
+                    0
+                }
+            }
+            LargeStraight => {
+                if all(2, 6) {
+                    20
+                } else {
+                    0
+                }
+            }
+            FullStraight => {
+                if all(1, 6) {
+                    21
+                } else {
+                    0
+                }
+            }
+            FullHouse => best_groups(roll, &[3, 2]),
+            Villa => best_groups(roll, &[3, 3]),
+            Tower => best_groups(roll, &[4, 2]),
+            Chance => roll.sum(),
+            Yahtzee => {
+                if counts.contains(&6) {
+                    100
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
     /// The scoring of a box before the descriptions (issue 31), kept as the reference the
-    /// interpreter must reproduce.
+    /// interpreter must reproduce (five dice).
     fn reference_base_score(category: Category, family: Family, roll: &Dice) -> u32 {
         use Category::*;
         let when = |condition: bool, points: u32| if condition { points } else { 0 };
@@ -580,6 +745,9 @@ mod tests {
             (FullHouse, Family::Scandinavian) => when(full_house, roll.sum()),
             (SmallStraight, Family::Scandinavian) => when(run(0, 5), 15),
             (LargeStraight, Family::Scandinavian) => when(run(1, 5), 20),
+            (ThreePairs | FiveKind | FullStraight | Villa | Tower, _) => {
+                reference_maxi_score(category, roll)
+            }
         }
     }
 
@@ -649,7 +817,7 @@ mod tests {
 
     fn dice(s: &str) -> Dice {
         let faces: Vec<u8> = s.bytes().map(|b| b - b'0').collect();
-        Dice::from_faces(&faces).unwrap()
+        Dice::from_faces_up_to(&faces, crate::dice::MAX_DICE).unwrap()
     }
 
     #[test]
@@ -679,6 +847,9 @@ mod tests {
     #[test]
     fn descriptions_name_the_boxes_of_their_rule_sets() {
         for rules in RuleSet::ALL {
+            let maxi = matches!(rules, RuleSet::MaxiYatzy | RuleSet::MaxiYatzySaved);
+            assert_eq!(rules.saves_rolls(), rules == RuleSet::MaxiYatzySaved);
+            assert_eq!(rules.upper_threshold(), if maxi { 84 } else { 63 });
             let description = rules.description();
             assert_eq!(description.name, rules.name());
             let codes: Vec<&str> = description.boxes.iter().map(|b| b.code).collect();
@@ -693,7 +864,7 @@ mod tests {
             );
             assert_eq!(
                 (description.dice, description.turns()),
-                (5, rules.box_count())
+                (if maxi { 6 } else { 5 }, rules.box_count())
             );
             assert_eq!(rules.dice_space().dice(), description.dice, "{rules}");
         }
@@ -708,8 +879,105 @@ mod tests {
     }
 
     #[test]
+    fn every_six_dice_roll_scores_in_every_maxi_yatzy_box_as_the_rules_state() {
+        for rules in [RuleSet::MaxiYatzy, RuleSet::MaxiYatzySaved] {
+            let description = rules.description();
+            assert_eq!((description.dice, description.turns()), (6, 20));
+            for roll in description.dice_space().rolls() {
+                for (b, &category) in rules.boxes().iter().enumerate() {
+                    let by_description = description.boxes[b].scoring.points(roll, 1);
+                    let expected = reference_maxi_score(category, roll);
+                    assert_eq!(by_description, expected, "{rules} {roll} {category}");
+                    assert_eq!(rules.box_points(b, roll), expected, "{rules} {roll}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn saved_rolls_carry_over_only_under_the_saved_rolls_rule() {
+        // Without the rule every turn has its three rolls, whatever it left before.
+        assert_eq!(MAXI_YATZY.rolls_available(0, 0), 3);
+        assert_eq!(MAXI_YATZY.saved_after(3, 1), 0);
+        assert_eq!(MAXI_YATZY.rolls_available(5, 2), 3);
+        // With it: a turn of one roll saves two, the next turn has five; using four of them
+        // leaves one, so the turn after has four.
+        let d = MAXI_YATZY_SAVED;
+        let first = d.rolls_available(0, 0);
+        assert_eq!(first, 3);
+        let saved = d.saved_after(first, 1);
+        assert_eq!(saved, 2);
+        let second = d.rolls_available(1, saved);
+        assert_eq!(second, 5);
+        let saved = d.saved_after(second, 4);
+        assert_eq!((saved, d.rolls_available(2, saved)), (1, 4));
+        // A game that always stops after the first roll ends with 2 x 19 rolls saved for
+        // its last turn: 41 rolls.
+        let mut saved = 0;
+        for turn in 0..d.turns() - 1 {
+            saved = d.saved_after(d.rolls_available(turn, saved), 1);
+        }
+        assert_eq!(d.rolls_available(d.turns() - 1, saved), 41);
+        assert!(!YATZY.saved_rolls && !JambRules::JAMB_5.description().saved_rolls);
+    }
+
+    #[test]
+    fn maxi_yatzy_hand_computed_scores() {
+        let points = |code: &str, roll: &str| {
+            let b = MAXI_YATZY.box_index(code).unwrap();
+            MAXI_YATZY.boxes[b].scoring.points(&dice(roll), 1)
+        };
+        // The rules page's own examples.
+        assert_eq!(points("1", "311614"), 3);
+        assert_eq!(points("6", "463166"), 18);
+        assert_eq!(points("1P", "642651"), 12);
+        assert_eq!(points("2P", "213355"), 16);
+        assert_eq!(points("3P", "225566"), 26);
+        assert_eq!(points("3K", "453554"), 15);
+        assert_eq!(points("4K", "242252"), 8);
+        assert_eq!(points("5K", "332333"), 15);
+        assert_eq!(points("SS", "123453"), 15);
+        assert_eq!(points("LS", "234566"), 20);
+        assert_eq!(points("FS", "123456"), 21);
+        assert_eq!(points("FH", "344666"), 26);
+        assert_eq!(points("VI", "222555"), 21);
+        assert_eq!(points("TO", "336666"), 30);
+        assert_eq!(points("C", "342654"), 24);
+        assert_eq!(points("Y", "444444"), 100);
+        // Five counted dice of six: the highest pair and the three, not the sixth die.
+        assert_eq!(points("FH", "223336"), 13);
+        assert_eq!(points("FH", "556661"), 28);
+        // A villa is a full house too (the three and a pair of the other three), a tower is
+        // a full house and two pairs; three pairs need three faces.
+        assert_eq!(points("FH", "333666"), 24);
+        assert_eq!(points("FH", "111155"), 13);
+        assert_eq!(points("2P", "111155"), 12);
+        assert_eq!(points("3P", "111155"), 0);
+        assert_eq!(points("TO", "666611"), 26);
+        // Six alike is no pattern of different faces: not two or three pairs, not a full
+        // house, villa or tower; it is three, four and five of a kind, and Maxi Yatzy.
+        for code in ["2P", "3P", "FH", "VI", "TO", "SS"] {
+            assert_eq!(points(code, "555555"), 0, "{code}");
+        }
+        assert_eq!(points("3K", "555555"), 15);
+        assert_eq!(points("4K", "555555"), 20);
+        assert_eq!(points("5K", "555555"), 25);
+        assert_eq!(points("1P", "555555"), 10);
+        // Patterns missing score 0.
+        assert_eq!(points("FS", "123455"), 0);
+        assert_eq!(points("SS", "234566"), 0);
+        assert_eq!(points("LS", "123451"), 0);
+        assert_eq!(points("VI", "222553"), 0);
+        assert_eq!(points("TO", "222255"), 18);
+        assert_eq!(points("TO", "222253"), 0);
+        assert_eq!(points("5K", "222233"), 0);
+        assert_eq!(points("Y", "222223"), 0);
+        assert_eq!(points("3P", "112234"), 0);
+    }
+
+    #[test]
     fn every_roll_scores_as_before_in_every_box_of_every_rule_set() {
-        for rules in RuleSet::ALL {
+        for rules in RuleSet::FIVE_DICE {
             let description = rules.description();
             for r in 0..ROLLS {
                 let roll = Dice::roll(r);

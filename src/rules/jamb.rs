@@ -675,6 +675,7 @@ fn game_description(rules: &JambRules) -> GameDescription {
         faces: 6,
         rolls_per_turn: 3,
         last_turn_rolls: 3,
+        saved_rolls: false,
         boxes: box_rules(rules),
         columns: rules.columns,
         announced: &[],

@@ -46,12 +46,23 @@ pub enum Category {
     LargeStraight,
     /// Chance.
     Chance,
-    /// Yahtzee (Yatzy): five of a kind.
+    /// Yahtzee (Yatzy): five of a kind; in Maxi Yatzy six of a kind.
     Yahtzee,
+    /// Maxi Yatzy: three pairs of different faces (their sum).
+    ThreePairs,
+    /// Maxi Yatzy: five of a kind (the five dice's sum).
+    FiveKind,
+    /// Maxi Yatzy: the full straight 1-6.
+    FullStraight,
+    /// Maxi Yatzy: a villa, two threes of a kind of different faces (their sum).
+    Villa,
+    /// Maxi Yatzy: a tower, four of a kind and a pair of another face (their sum).
+    Tower,
 }
 
 impl Category {
-    /// The YGN code of the category (`1`..`6`, `1P`, `2P`, `3K`, `4K`, `FH`, `SS`, `LS`, `C`, `Y`).
+    /// The YGN code of the category (`1`..`6`, `1P`, `2P`, `3K`, `4K`, `FH`, `SS`, `LS`, `C`,
+    /// `Y`; Maxi Yatzy's `3P`, `5K`, `FS`, `VI`, `TO`).
     pub fn code(self) -> &'static str {
         use Category::*;
         match self {
@@ -70,6 +81,11 @@ impl Category {
             LargeStraight => "LS",
             Chance => "C",
             Yahtzee => "Y",
+            ThreePairs => "3P",
+            FiveKind => "5K",
+            FullStraight => "FS",
+            Villa => "VI",
+            Tower => "TO",
         }
     }
 
@@ -91,7 +107,7 @@ impl fmt::Display for Category {
 pub enum Family {
     /// Yahtzee: 13 boxes, bonus 35, jokers.
     American,
-    /// Yatzy: 15 boxes, bonus 50, no jokers.
+    /// Yatzy (15 boxes, bonus 50) and Maxi Yatzy (20 boxes, six dice, bonus 100): no jokers.
     Scandinavian,
 }
 
@@ -135,6 +151,10 @@ pub enum RuleSet {
     YahtzeeNoJoker,
     /// Variant: neither joker nor extra-Yahtzee bonus.
     YahtzeePlain,
+    /// Maxi Yatzy: six dice, twenty boxes.
+    MaxiYatzy,
+    /// Maxi Yatzy where the rolls a turn leaves unused are saved for later turns.
+    MaxiYatzySaved,
 }
 
 const AMERICAN_BOXES: [Category; 13] = {
@@ -177,6 +197,32 @@ const SCANDINAVIAN_BOXES: [Category; 15] = {
     ]
 };
 
+const MAXI_YATZY_BOXES: [Category; 20] = {
+    use Category::*;
+    [
+        Ones,
+        Twos,
+        Threes,
+        Fours,
+        Fives,
+        Sixes,
+        OnePair,
+        TwoPairs,
+        ThreePairs,
+        ThreeKind,
+        FourKind,
+        FiveKind,
+        SmallStraight,
+        LargeStraight,
+        FullStraight,
+        FullHouse,
+        Villa,
+        Tower,
+        Chance,
+        Yahtzee,
+    ]
+};
+
 /// Number of upper boxes; they are always boxes 0..6 (ones to sixes).
 pub const UPPER_BOXES: usize = 6;
 /// Upper total that earns the upper bonus.
@@ -197,7 +243,18 @@ impl RuleSet {
         RuleSet::Yatzy,
     ];
     /// Every rule set, variants included.
-    pub const ALL: [RuleSet; 6] = [
+    pub const ALL: [RuleSet; 8] = [
+        RuleSet::Yahtzee,
+        RuleSet::YahtzeeFree,
+        RuleSet::YahtzeeKurnik,
+        RuleSet::Yatzy,
+        RuleSet::YahtzeeNoJoker,
+        RuleSet::YahtzeePlain,
+        RuleSet::MaxiYatzy,
+        RuleSet::MaxiYatzySaved,
+    ];
+    /// The rule sets of five dice (every one but Maxi Yatzy's): their tables build in seconds.
+    pub const FIVE_DICE: [RuleSet; 6] = [
         RuleSet::Yahtzee,
         RuleSet::YahtzeeFree,
         RuleSet::YahtzeeKurnik,
@@ -222,35 +279,48 @@ impl RuleSet {
             RuleSet::Yatzy => "yatzy",
             RuleSet::YahtzeeNoJoker => "yahtzee-nojoker",
             RuleSet::YahtzeePlain => "yahtzee-plain",
+            RuleSet::MaxiYatzy => "maxi-yatzy",
+            RuleSet::MaxiYatzySaved => "maxi-yatzy-saved",
         }
     }
 
-    /// The published expected final score of an empty sheet under optimal play (docs/rules.md).
-    pub fn published_empty_sheet_value(self) -> f64 {
+    /// The published expected final score of an empty sheet under optimal play (docs/rules.md);
+    /// `None` where no value is published (Maxi Yatzy).
+    pub fn published_empty_sheet_value(self) -> Option<f64> {
         match self {
-            RuleSet::Yahtzee => 254.5877287,
-            RuleSet::YahtzeeFree => 254.5896095,
-            RuleSet::YahtzeeKurnik => 254.589374,
-            RuleSet::Yatzy => 248.4399894,
-            RuleSet::YahtzeeNoJoker => 253.9702412,
-            RuleSet::YahtzeePlain => 245.8707745,
+            RuleSet::Yahtzee => Some(254.5877287),
+            RuleSet::YahtzeeFree => Some(254.5896095),
+            RuleSet::YahtzeeKurnik => Some(254.589374),
+            RuleSet::Yatzy => Some(248.4399894),
+            RuleSet::YahtzeeNoJoker => Some(253.9702412),
+            RuleSet::YahtzeePlain => Some(245.8707745),
+            RuleSet::MaxiYatzy | RuleSet::MaxiYatzySaved => None,
         }
     }
 
     /// Which family of sheet the rule set uses.
     pub fn family(self) -> Family {
         match self {
-            RuleSet::Yatzy => Family::Scandinavian,
+            RuleSet::Yatzy | RuleSet::MaxiYatzy | RuleSet::MaxiYatzySaved => Family::Scandinavian,
             _ => Family::American,
         }
     }
 
     /// The boxes of the sheet in sheet order; box `i` is bit `i` of a filled mask.
     pub fn boxes(self) -> &'static [Category] {
-        match self.family() {
-            Family::American => &AMERICAN_BOXES,
-            Family::Scandinavian => &SCANDINAVIAN_BOXES,
+        match self {
+            RuleSet::MaxiYatzy | RuleSet::MaxiYatzySaved => &MAXI_YATZY_BOXES,
+            _ => match self.family() {
+                Family::American => &AMERICAN_BOXES,
+                Family::Scandinavian => &SCANDINAVIAN_BOXES,
+            },
         }
+    }
+
+    /// True when the rolls a turn leaves unused are saved for later turns
+    /// ([`description::GameDescription::saved_rolls`]).
+    pub fn saves_rolls(self) -> bool {
+        self.description().saved_rolls
     }
 
     /// Number of boxes (turns per game).
@@ -361,16 +431,8 @@ impl RuleSet {
     /// set by the interpreter: the replay and the oracles score every option of every
     /// decision, and a lookup keeps the interpreter out of those loops.
     fn box_points_of_rolls(self) -> &'static [u16] {
-        static TABLES: [OnceLock<Vec<u16>>; 6] = [const { OnceLock::new() }; 6];
-        let slot = match self {
-            RuleSet::Yahtzee => 0,
-            RuleSet::YahtzeeFree => 1,
-            RuleSet::YahtzeeKurnik => 2,
-            RuleSet::Yatzy => 3,
-            RuleSet::YahtzeeNoJoker => 4,
-            RuleSet::YahtzeePlain => 5,
-        };
-        TABLES[slot].get_or_init(|| {
+        static TABLES: PerRuleSet<Vec<u16>> = [const { OnceLock::new() }; RuleSet::ALL.len()];
+        self.once(&TABLES, || {
             self.dice_space()
                 .rolls()
                 .iter()
@@ -379,8 +441,9 @@ impl RuleSet {
                         u16::try_from(self.box_points_interpreted(b, roll)).unwrap_or(u16::MAX)
                     })
                 })
-                .collect()
+                .collect::<Vec<u16>>()
         })
+        .as_slice()
     }
 
     /// How `roll` scores in box `b` of a sheet with `filled` boxes (`yahtzee_50`: the Yahtzee

@@ -772,14 +772,15 @@ mod tests {
             (seed % n as u64) as usize
         };
         for rules in RuleSet::ALL {
+            let space = rules.dice_space();
             for _ in 0..300 {
                 let mut sheet = Sheet::empty(rules);
                 while !sheet.is_complete() {
                     let roll = if next(3) == 0 {
                         let face = next(6) as u8 + 1;
-                        Dice::from_faces(&[face; 5]).unwrap()
+                        Dice::from_faces_up_to(&vec![face; space.dice()], space.dice()).unwrap()
                     } else {
-                        Dice::roll(next(crate::dice::ROLLS))
+                        space.rolls()[next(space.roll_count())]
                     };
                     let legal: Vec<usize> = (0..rules.box_count())
                         .filter(|&b| sheet.score(&roll, b).is_some())
@@ -798,6 +799,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn maxi_yatzy_sheet_of_twenty_boxes() {
+        let rules = RuleSet::MaxiYatzy;
+        let sheet = Sheet::empty(rules);
+        assert_eq!((sheet.free_count(), rules.full_mask()), (20, (1 << 20) - 1));
+        // The highest sheet, box by box: upper 6 x 21 = 126 and its 100; one pair 12, two
+        // pairs 22, three pairs 30, three/four/five of a kind 18/24/30, straights 15/20/21,
+        // full house 28, villa 33, tower 34, chance 36, Maxi Yatzy 100.
+        let all: Vec<&str> = rules.boxes().iter().map(|c| c.code()).collect();
+        let full = Sheet::from_boxes(rules, &all, 126).unwrap();
+        let lower = 12 + 22 + 30 + 18 + 24 + 30 + 15 + 20 + 21 + 28 + 33 + 34 + 36 + 100;
+        assert_eq!(full.most_points(), 126 + 100 + lower);
+        // Six dice a box: ones to fives make 90 at most, and the bonus comes at 84.
+        assert!(Sheet::from_boxes(rules, &["1", "2", "3", "4", "5"], 90).is_ok());
+        assert!(Sheet::from_boxes(rules, &["1", "2", "3", "4", "5"], 91).is_err());
+        let sheet = Sheet::from_boxes(rules, &["1", "2", "3", "4", "5"], 80).unwrap();
+        assert_eq!(sheet.points, 80);
+        let six = |faces: &[u8]| Dice::from_faces_up_to(faces, 6).unwrap();
+        let (after, gained) = sheet.after(&six(&[6, 1, 1, 2, 3, 4]), 5).unwrap();
+        assert_eq!((gained, after.upper_total, after.points), (106, 86, 186));
+        let (_, gained) = sheet.after(&six(&[1, 1, 1, 2, 3, 4]), 5).unwrap();
+        assert_eq!(gained, 0, "80 stays under 84: no bonus");
+        // Six alike in the Maxi Yatzy box: 100, no extra bonus anywhere else.
+        let y = rules.yahtzee_box();
+        let alike = six(&[2; 6]);
+        assert_eq!(sheet.after(&alike, y).unwrap().1, 100);
+        let (after_y, _) = sheet.after(&alike, y).unwrap();
+        assert_eq!(
+            after_y.after(&alike, 6).unwrap().1,
+            4,
+            "one pair of twos, no bonus"
+        );
     }
 
     #[test]

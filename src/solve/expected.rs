@@ -464,6 +464,29 @@ pub fn build_table_with(
     grouping: Grouping,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Vec<f64> {
+    build_states_within(rules, grouping, 0, progress)
+}
+
+/// The table of a sub-game: the values of every state whose filled boxes include `filled`
+/// (the states reachable from any sheet with those boxes filled), the same bits as
+/// [`build_table`] gives them; every other entry is 0. With few boxes left open it takes a
+/// fraction of a second where the whole table takes minutes (Maxi Yatzy), which is what the
+/// checks against brute force and simulation on reduced games read.
+pub fn build_subgame_table(
+    rules: RuleSet,
+    filled: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Vec<f64> {
+    build_states_within(rules, Grouping::Tiles(Path::detect()), filled, progress)
+}
+
+/// Builds the values of the states whose filled boxes include `within` (0: the whole table).
+fn build_states_within(
+    rules: RuleSet,
+    grouping: Grouping,
+    within: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Vec<f64> {
     let space = StateSpace::new(rules);
     let runs_of_mask: Vec<Vec<Run>> = (0..64)
         .map(|mask| Run::of_mask(space.pairs, mask, grouping))
@@ -472,8 +495,12 @@ pub fn build_table_with(
     // Runs by number of filled boxes.
     let mut layers: Vec<Vec<(usize, &Run)>> = vec![Vec::new(); rules.box_count() + 1];
     for lower in 0..space.lower_count() {
-        let lower_filled = space.lower_boxes(lower).0.count_ones() as usize;
+        let lower_boxes = space.lower_boxes(lower).0;
+        let lower_filled = lower_boxes.count_ones() as usize;
         for (mask, runs) in runs_of_mask.iter().enumerate() {
+            if (lower_boxes | mask as u32) & within != within {
+                continue;
+            }
             for run in runs {
                 layers[lower_filled + mask.count_ones() as usize].push((lower, run));
             }

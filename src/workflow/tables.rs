@@ -272,9 +272,12 @@ pub fn check(dir: &Path, progress: &dyn Progress, each: &mut EachLine) -> Result
         if is_variant && !expected_path(dir, r).exists() {
             continue;
         }
+        // No value is published for Maxi Yatzy to check a table against.
+        let Some(published) = r.published_empty_sheet_value() else {
+            continue;
+        };
         let (table, found) = load_expected(dir, r, progress).map_err(TablesError::Table)?;
         let value = table.empty_sheet_value();
-        let published = r.published_empty_sheet_value();
         let agrees = (value - published).abs() <= PUBLISHED_TOLERANCE;
         if !agrees {
             wrong.push(r.name());

@@ -249,7 +249,7 @@ pub fn reduced(
     upper_total: u32,
     points: u32,
 ) -> Sheet {
-    let free_mask = free.iter().fold(0u16, |mask, code| {
+    let free_mask = free.iter().fold(0u32, |mask, code| {
         let (b, _) = rules
             .parse_box(code)
             .unwrap_or_else(|| panic!("{rules} has no box {code}"));

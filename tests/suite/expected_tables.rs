@@ -13,9 +13,9 @@ use dicelens::solve::widget::LaneStore;
 
 #[test]
 fn empty_sheet_values_match_published_values() {
-    for rules in RuleSet::ALL {
+    for rules in RuleSet::FIVE_DICE {
         let value = sheet_value(table(rules), &Sheet::empty(rules)).unwrap();
-        let published = rules.published_empty_sheet_value();
+        let published = rules.published_empty_sheet_value().unwrap();
         assert!(
             (value - published).abs() < 1e-6,
             "{rules}: computed {value:.9}, published {published:.9}"
@@ -80,7 +80,7 @@ fn build_is_bit_identical_with_one_and_two_threads() {
 #[test]
 fn every_kernel_path_builds_the_same_bits_as_the_reference_builder() {
     let mut paths_run = Vec::new();
-    for rules in RuleSet::ALL {
+    for rules in RuleSet::FIVE_DICE {
         let reference = build_table_with(rules, Grouping::Lanes, &|_, _| {});
         let every_path = matches!(rules, RuleSet::Yahtzee | RuleSet::Yatzy);
         for path in Path::ALL.into_iter().filter(|_| every_path) {

@@ -27,6 +27,7 @@ mod jamb_page;
 mod jamb_strategies;
 mod layers;
 mod linked_pages;
+mod maxi_exact;
 mod merge;
 mod outputs;
 mod partitions;
