@@ -114,7 +114,7 @@ pub fn content_hash(game: &GameRecord) -> ContentHash {
     h.len(game.turns.len());
     for turn in &game.turns {
         h.bytes(&turn.round.to_le_bytes());
-        h.bytes(&[turn.seat, turn.roll_count]);
+        h.bytes(&[turn.seat, turn.rolls().len() as u8]);
         for roll in turn.rolls() {
             // Five dice hash as their faces alone (the hashes of five-dice games stay as they
             // were); any other count is marked first, with a byte no face has.
@@ -131,6 +131,10 @@ pub fn content_hash(game: &GameRecord) -> ContentHash {
         h.option(turn.points, |h, p| h.bytes(&p.to_le_bytes()));
         h.option(turn.total_before, |h, t| h.bytes(&t.to_le_bytes()));
         h.option(turn.earned, |h, e| h.bytes(&e.to_le_bytes()));
+        // An announcement counts where there is one (other games hash as they did).
+        if let Some(announced) = turn.announced {
+            h.str(announced.as_str());
+        }
     }
     ContentHash(h.0)
 }
@@ -160,21 +164,15 @@ mod tests {
         g.provenance.line = 3;
         g.rules = "yahtzee".into();
         g.players = vec!["ann".into()];
-        g.turns.push(TurnRecord {
-            round: 1,
-            seat: 0,
-            roll_count: 2,
-            rolls: [
-                [1, 2, 3, 4, 6].into(),
-                [1, 2, 3, 4, 5].into(),
-                Roll::default(),
-            ],
-            keeps: [Keep::new(&[1, 2, 3, 4]).unwrap(), Keep::default()],
-            category: BoxCode::parse("LS").unwrap(),
-            points: Some(40),
-            line: 5,
-            ..TurnRecord::default()
-        });
+        let mut turn = TurnRecord::new(1, 0, BoxCode::parse("LS").unwrap());
+        turn.set_rolls(
+            &[[1, 2, 3, 4, 6].into(), [1, 2, 3, 4, 5].into()],
+            &[Keep::new(&[1, 2, 3, 4]).unwrap()],
+        )
+        .unwrap();
+        turn.points = Some(40);
+        turn.line = 5;
+        g.turns.push(turn);
         g
     }
 
@@ -186,19 +184,16 @@ mod tests {
         moved.provenance.line = 900;
         moved.turns[0].line = 902;
         assert_eq!(content_hash(&moved), base);
-        // Unused roll slots do not count.
-        let mut unused = game();
-        unused.turns[0].rolls[2] = [6; 5].into();
-        assert_eq!(content_hash(&unused), base);
-        let changes: [fn(&mut GameRecord); 8] = [
-            |g| g.turns[0].rolls[1] = [1, 2, 3, 4, 4].into(),
-            |g| g.turns[0].rolls[1] = Roll::new(&[1, 2, 3, 4, 5, 6]).unwrap(),
+        let changes: [fn(&mut GameRecord); 9] = [
+            |g| g.turns[0].rolls_mut()[1] = [1, 2, 3, 4, 4].into(),
+            |g| g.turns[0].rolls_mut()[1] = Roll::new(&[1, 2, 3, 4, 5, 6]).unwrap(),
             // The same faces split between the rolls otherwise.
             |g| {
-                g.turns[0].rolls[0] = Roll::new(&[1, 2, 3, 4, 6, 1]).unwrap();
-                g.turns[0].rolls[1] = Roll::new(&[2, 3, 4, 5]).unwrap();
+                g.turns[0].rolls_mut()[0] = Roll::new(&[1, 2, 3, 4, 6, 1]).unwrap();
+                g.turns[0].rolls_mut()[1] = Roll::new(&[2, 3, 4, 5]).unwrap();
             },
             |g| g.turns[0].points = Some(30),
+            |g| g.turns[0].announced = BoxCode::parse("A:K"),
             |g| g.players[0] = "bob".into(),
             |g| g.provenance.game_id = "g2".into(),
             |g| g.tags.push(("Event".into(), "x".into())),

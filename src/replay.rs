@@ -367,7 +367,7 @@ pub fn replay(game: &GameRecord, options: ReplayOptions, out: &mut Replayed) -> 
             &violation,
             &mut out.decisions,
         )?;
-        saved[seat] = description.saved_after(available, u32::from(turn.roll_count));
+        saved[seat] = description.saved_after(available, turn.rolls().len() as u32);
         out.box_points.push(written.points);
         if let Some(earned) = turn
             .earned
@@ -450,7 +450,7 @@ fn replay_turn(
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
 ) -> Result<Written, Skip> {
-    if !(1..=available).contains(&u32::from(turn.roll_count)) {
+    if !(1..=available).contains(&(turn.rolls().len() as u32)) {
         let own = match sheet.rules() {
             GameRules::Yahtzee(r) => u32::from(r.rolls_per_turn()),
             GameRules::Jamb(_) => available,
@@ -465,7 +465,7 @@ fn replay_turn(
         };
         return Err(violation(
             Broken::RollCount,
-            format!("{} rolls", turn.roll_count),
+            format!("{} rolls", turn.rolls().len()),
             allowed,
         ));
     }
@@ -854,13 +854,13 @@ mod tests {
     }
 
     #[test]
-    fn a_fourth_roll_never_reaches_the_replay() {
-        // A turn holds at most three rolls: the reader refuses a fourth, so the replay's
-        // records never have one.
+    fn a_fourth_roll_is_refused_by_the_replay() {
+        // YGN reads turns of more than three rolls (other rule sets have them); a five-dice
+        // rule set's replay refuses a fourth.
         let text = GAME.replacen("k1114 11141 1=4", "k1114 11141 k1111 11111 1=5", 1);
-        let mut games = Format::Ygn.games(text.as_bytes(), "unit.ygn");
-        let error = games.next().expect("one item").unwrap_err();
-        assert!(error.to_string().contains("unit.ygn:6:"), "{error}");
+        let v = violation(&parse(&text));
+        assert_eq!((v.rule, v.line), (Broken::RollCount, 6));
+        assert_eq!(v.says, "4 rolls");
     }
 
     #[test]
@@ -869,7 +869,11 @@ mod tests {
         // replay with them.
         for count in [0, 4] {
             let mut game = parse(GAME);
-            game.turns[2].roll_count = count;
+            let first = game.turns[2].rolls()[0];
+            let keeps = vec![dicelens_parsers::Keep::default(); count.max(1) - 1];
+            game.turns[2]
+                .set_rolls(&vec![first; count], &keeps)
+                .unwrap();
             let v = violation(&game);
             assert_eq!((v.rule, v.line), (Broken::RollCount, line_of("2. ann")));
             assert_eq!(v.says, format!("{count} rolls"));
@@ -893,7 +897,7 @@ mod tests {
         assert_eq!(v.says, "roll 2 = 6666 (4 dice)");
         // And a keep of six dice between two five-dice rolls.
         let mut game = parse(GAME);
-        game.turns[0].keeps[0] = dicelens_parsers::Keep::new(&[1; 6]).unwrap();
+        game.turns[0].keeps_mut()[0] = dicelens_parsers::Keep::new(&[1; 6]).unwrap();
         let v = violation(&game);
         assert_eq!((v.rule, v.line), (Broken::DiceCount, line_of("1. ann")));
         assert_eq!(
@@ -945,7 +949,7 @@ mod tests {
     #[test]
     fn dice_off_the_faces_are_reported() {
         let mut game = parse(GAME);
-        game.turns[2].rolls[0] = [2, 2, 0, 3, 4].into();
+        game.turns[2].rolls_mut()[0] = [2, 2, 0, 3, 4].into();
         let v = violation(&game);
         assert_eq!((v.rule, v.line), (Broken::BadDice, line_of("2. ann")));
         assert_eq!(
@@ -1030,7 +1034,7 @@ mod tests {
     #[test]
     fn more_turns_than_boxes_are_reported() {
         let mut game = parse(GAME);
-        let mut extra = game.turns[0];
+        let mut extra = game.turns[0].clone();
         extra.round = 14;
         extra.line = 40;
         game.turns.push(extra);
@@ -1151,20 +1155,14 @@ mod tests {
             termination: Termination::Abandoned,
             ..GameRecord::default()
         };
-        let mut turn = dicelens_parsers::TurnRecord {
-            round: 1,
-            seat: 0,
-            roll_count: 1,
-            rolls: [[4, 4, 4, 1, 2].into(), Roll::default(), Roll::default()],
-            category: BoxCode::parse("4").unwrap(),
-            points: Some(12),
-            line: 5,
-            ..Default::default()
-        };
-        game.turns.push(turn);
+        let mut turn = dicelens_parsers::TurnRecord::new(1, 0, BoxCode::parse("4").unwrap());
+        turn.set_first_roll([4, 4, 4, 1, 2].into());
+        turn.points = Some(12);
+        turn.line = 5;
+        game.turns.push(turn.clone());
         turn.round = 2;
         turn.line = 6;
-        turn.rolls[0] = [4, 4, 4, 4, 4].into();
+        turn.rolls_mut()[0] = [4, 4, 4, 4, 4].into();
         turn.category = BoxCode::parse("FH").unwrap();
         turn.points = Some(0);
         game.turns.push(turn);

@@ -280,18 +280,10 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
                 errors: &mut errors,
             };
             let Ok(played) = play_turn(&mut softmax, &sheet, plan.dice, &mut rng);
-            let mut turn = TurnRecord {
-                round: round as u16,
-                seat: seat as u8,
-                roll_count: played.rolls.len() as u8,
-                ..TurnRecord::default()
-            };
-            for (slot, roll) in turn.rolls.iter_mut().zip(&played.rolls) {
-                *slot = Roll::from(*roll);
-            }
-            for (slot, keep) in turn.keeps.iter_mut().zip(played.shown_keeps) {
-                *slot = keep;
-            }
+            let mut turn = TurnRecord::new(round as u16, seat as u8, BoxCode::default());
+            let rolls: Vec<Roll> = played.rolls.iter().map(|&roll| Roll::from(roll)).collect();
+            // A turn of the five-dice games rolls at most three times: within the limit.
+            let _ = turn.set_rolls(&rolls, &played.shown_keeps);
             // The solitaire table's options are legal boxes of the sheet, so every turn ends
             // written; a turn that did not leaves its box empty.
             if let TurnEnd::Written {

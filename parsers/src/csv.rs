@@ -26,12 +26,15 @@
 
 use crate::{
     BoxCode, GameReader, GameRecord, Keep, LineNumber, ParseError, Roll, Termination, TurnRecord,
-    MAX_DICE,
+    MAX_DICE, MAX_ROLLS_PER_TURN,
 };
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::io::{self, Read};
 use std::ops::Range;
+
+/// What a per-roll row's roll number may be.
+const ROLL_NUMBER: &str = "a roll number 1-64";
 
 /// Rows a game's rows may span by default ([`CsvOptions::window_rows`]).
 pub const DEFAULT_WINDOW_ROWS: usize = 1_000_000;
@@ -584,13 +587,16 @@ fn characters(bytes: &[u8]) -> usize {
 }
 
 /// One data row, checked, waiting for the rest of its game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Row {
-    /// The turn (per-turn layout) or the roll (per-roll layout: `rolls[0]` the dice, `keeps[0]`
-    /// the keep after it, `roll_count` the roll's number). `seat` is the seat when the table
-    /// has a seat column, else the player's index in the game's players by first appearance;
-    /// `line` is the row's line.
+    /// The turn (per-turn layout) or, without its dice, the turn of the roll (per-roll
+    /// layout). `seat` is the seat when the table has a seat column, else the player's index in
+    /// the game's players by first appearance; `line` is the row's line.
     turn: TurnRecord,
+    /// Per-roll layout: the roll's number (1-based), its dice and the keep after it.
+    roll_number: u8,
+    dice: Roll,
+    kept: Keep,
     /// Whether the row names a box (always in the per-turn layout).
     scores: bool,
     /// Columns of the row's round (per-roll: roll) field and box field, for errors found once
@@ -1523,17 +1529,16 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
         turn.points = u16::try_from(points).ok();
     }
     let key_column;
+    let (mut roll_number, mut dice, mut kept) = (0, Roll::default(), Keep::default());
     if layout.per_roll {
         key_column = fields.column(Column::Roll);
         let roll = fields
-            .number(Column::Roll, "a roll number 1-3", 3)?
+            .number(Column::Roll, ROLL_NUMBER, MAX_ROLLS_PER_TURN as u32)?
             .filter(|&roll| roll > 0)
-            .ok_or_else(|| {
-                fields.problem(Column::Roll, "a roll number 1-3", fields.get(Column::Roll))
-            })?;
-        turn.roll_count = u8::try_from(roll).unwrap_or(0);
-        turn.rolls[0] = fields.roll(Column::Dice)?;
-        turn.keeps[0] = fields.dice(Column::Keep, false)?;
+            .ok_or_else(|| fields.problem(Column::Roll, ROLL_NUMBER, fields.get(Column::Roll)))?;
+        roll_number = u8::try_from(roll).unwrap_or(0);
+        dice = fields.roll(Column::Dice)?;
+        kept = fields.dice(Column::Keep, false)?;
         if scores && !fields.get(Column::Keep).is_empty() {
             let expected = "no keep on the row that scores the turn (no roll follows it)";
             return Err(fields.problem(Column::Keep, expected, fields.get(Column::Keep)));
@@ -1544,6 +1549,9 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
     }
     group.rows.push(Row {
         turn,
+        roll_number,
+        dice,
+        kept,
         scores,
         key_column,
         box_column: fields.column(Column::Box),
@@ -1598,8 +1606,7 @@ fn agree(
 fn read_turn_dice(fields: &Fields<'_>, turn: &mut TurnRecord) -> Result<(), Problem> {
     let rolls = [Column::Roll1, Column::Roll2, Column::Roll3];
     let keeps = [Column::Keep1, Column::Keep2];
-    turn.rolls[0] = fields.roll(Column::Roll1)?;
-    turn.roll_count = 1;
+    turn.set_first_roll(fields.roll(Column::Roll1)?);
     for n in 1..3 {
         let (Some(&keep_column), Some(&roll_column)) = (keeps.get(n - 1), rolls.get(n)) else {
             break;
@@ -1620,11 +1627,11 @@ fn read_turn_dice(fields: &Fields<'_>, turn: &mut TurnRecord) -> Result<(), Prob
             }
             break;
         }
-        if let (Some(roll), Some(kept)) = (turn.rolls.get_mut(n), turn.keeps.get_mut(n - 1)) {
-            *roll = fields.roll(roll_column)?;
-            *kept = keep;
+        let roll = fields.roll(roll_column)?;
+        if turn.push_roll(keep, roll).is_err() {
+            let expected = format!("at most {MAX_ROLLS_PER_TURN} rolls");
+            return Err(fields.problem(roll_column, expected, fields.get(roll_column)));
         }
-        turn.roll_count += 1;
     }
     Ok(())
 }
@@ -1679,7 +1686,7 @@ fn finish_game(
     if per_roll {
         join_rolls(&group.rows, &mut out.turns).map_err(error)?;
     } else {
-        out.turns.extend(group.rows.iter().map(|row| row.turn));
+        out.turns.extend(group.rows.into_iter().map(|row| row.turn));
     }
     out.players = players;
     let [rules, date, time, termination] = group.agreed;
@@ -1699,7 +1706,7 @@ fn finish_game(
 
 /// What orders a game's rows: round, seat and (per-roll layout) roll.
 fn row_key(row: &Row, per_roll: bool) -> (u16, u8, u8) {
-    let roll = if per_roll { row.turn.roll_count } else { 0 };
+    let roll = if per_roll { row.roll_number } else { 0 };
     (row.turn.round, row.turn.seat, roll)
 }
 
@@ -1741,7 +1748,7 @@ fn duplicate_row(rows: &[Row], per_roll: bool) -> Option<Problem> {
         })
         .min_by_key(|(_, again)| again.turn.line)
         .map(|(first, again)| {
-            let (turn, roll) = (&again.turn, again.turn.roll_count);
+            let (turn, roll) = (&again.turn, again.roll_number);
             let (expected, what) = if per_roll {
                 (
                     "one row per round, seat and roll",
@@ -1773,7 +1780,6 @@ fn join_rolls(rows: &[Row], turns: &mut Vec<TurnRecord>) -> Result<(), Problem> 
         let mut turn = TurnRecord {
             round: last.turn.round,
             seat: last.turn.seat,
-            roll_count: 0,
             category: last.turn.category,
             points: last.turn.points,
             line: rolls.first().map_or(last.turn.line, |row| row.turn.line),
@@ -1782,12 +1788,12 @@ fn join_rolls(rows: &[Row], turns: &mut Vec<TurnRecord>) -> Result<(), Problem> 
         for (at, row) in rolls.iter().enumerate() {
             let number = u8::try_from(at + 1).unwrap_or(u8::MAX);
             let where_ = || format!("round {} seat {}", turn.round, turn.seat);
-            if row.turn.roll_count != number {
+            if row.roll_number != number {
                 return Err(Problem {
                     line: row.turn.line,
                     column: row.key_column,
-                    expected: format!("roll {number} of {} (rolls count 1, 2, 3)", where_()),
-                    found: format!("roll {}", row.turn.roll_count),
+                    expected: format!("roll {number} of {} (rolls count 1, 2, 3, ...)", where_()),
+                    found: format!("roll {}", row.roll_number),
                 });
             }
             let is_last = at + 1 == rolls.len();
@@ -1810,13 +1816,18 @@ fn join_rolls(rows: &[Row], turns: &mut Vec<TurnRecord>) -> Result<(), Problem> 
                     found,
                 });
             }
-            if let Some(slot) = turn.rolls.get_mut(at) {
-                *slot = row.turn.rolls[0];
+            let kept_before = at
+                .checked_sub(1)
+                .and_then(|before| rolls.get(before))
+                .map_or_else(Keep::default, |before| before.kept);
+            if turn.push_roll(kept_before, row.dice).is_err() {
+                return Err(Problem {
+                    line: row.turn.line,
+                    column: row.key_column,
+                    expected: format!("at most {MAX_ROLLS_PER_TURN} rolls in a turn"),
+                    found: format!("roll {number}"),
+                });
             }
-            if let (false, Some(slot)) = (is_last, turn.keeps.get_mut(at)) {
-                *slot = row.turn.keeps[0];
-            }
-            turn.roll_count = number;
         }
         turns.push(turn);
     }
@@ -1932,11 +1943,18 @@ impl DiceText {
             }
             (text, faces.len().min(MAX_DICE))
         };
-        DiceText {
-            rolls: turn.rolls.map(|roll| digits(roll.faces())),
-            keeps: turn.keeps.map(|keep| digits(keep.faces())),
-            roll_count: usize::from(turn.roll_count),
+        let mut text = DiceText {
+            rolls: [([0; MAX_DICE], 0); 3],
+            keeps: [([0; MAX_DICE], 0); 2],
+            roll_count: turn.rolls().len(),
+        };
+        for (slot, roll) in text.rolls.iter_mut().zip(turn.rolls()) {
+            *slot = digits(roll.faces());
         }
+        for (slot, keep) in text.keeps.iter_mut().zip(turn.keeps()) {
+            *slot = digits(keep.faces());
+        }
+        text
     }
 
     /// Roll `n` (0-based), empty when not made.
@@ -1998,7 +2016,7 @@ fn check_writable(game: &GameRecord) -> Result<(), String> {
         if usize::from(turn.seat) >= game.players.len() {
             return Err(format!("{at}: the seat has no player"));
         }
-        if turn.round == 0 || !(1..=3).contains(&turn.roll_count) {
+        if turn.round == 0 || !(1..=3).contains(&turn.rolls().len()) {
             return Err(format!("{at}: round 0, or not 1 to 3 rolls"));
         }
         if turn.rolls().iter().any(Roll::is_empty) {

@@ -23,7 +23,10 @@
 
 use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
 use crate::LineNumber;
-use crate::{BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord};
+use crate::{
+    BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord,
+    MAX_ROLLS_PER_TURN,
+};
 use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -594,11 +597,11 @@ impl EventContext<'_> {
 }
 
 /// A turn whose score event has not come yet.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct OpenTurn {
     record: TurnRecord,
-    /// The last event was a keep (so a roll must come next).
-    kept: bool,
+    /// The dice of the last event when it was a keep (so a roll must come next).
+    kept: Option<Keep>,
 }
 
 fn take_roll(
@@ -624,40 +627,36 @@ fn take_roll(
             let mut record = TurnRecord {
                 round: event.turn.round,
                 seat: event.turn.seat,
-                roll_count: 1,
                 line: context.line.number,
                 ..TurnRecord::default()
             };
-            record.rolls[0] = dice;
-            *open = Some(OpenTurn {
-                record,
-                kept: false,
-            });
+            record.set_first_roll(dice);
+            *open = Some(OpenTurn { record, kept: None });
         }
-        Some(turn) if turn.kept => {
-            context.check_same_turn(&turn.record, event)?;
-            let number = turn.record.roll_count + 1;
-            if event.detail.roll != number {
+        Some(OpenTurn {
+            record,
+            kept: kept @ Some(_),
+        }) => {
+            context.check_same_turn(record, event)?;
+            let number = record.rolls().len() + 1;
+            if usize::from(event.detail.roll) != number {
                 return Err(context.error(
                     "roll",
                     format!("roll {number} (after keep {})", number - 1),
                     &event.detail.roll.to_string(),
                 ));
             }
-            if let Some(slot) = turn
-                .record
-                .rolls
-                .get_mut(usize::from(turn.record.roll_count))
-            {
-                *slot = dice;
+            if record.push_roll(kept.unwrap_or_default(), dice).is_err() {
+                let expected = format!("at most {MAX_ROLLS_PER_TURN} rolls in a turn");
+                return Err(context.error("roll", expected, &number.to_string()));
             }
-            turn.record.roll_count = number;
-            turn.kept = false;
+            *kept = None;
         }
         Some(turn) => {
             let expected = format!(
                 "a `keep` or `score` event after roll {} of round {}",
-                turn.record.roll_count, turn.record.round
+                turn.record.rolls().len(),
+                turn.record.round
             );
             return Err(context.error("event", expected, &EventType::Roll.to_string()));
         }
@@ -679,7 +678,7 @@ fn rolled_turn<'t>(
             "a `roll` event (a turn starts with a roll)",
             &found,
         )),
-        Some(turn) if turn.kept => {
+        Some(turn) if turn.kept.is_some() => {
             Err(context.error("event", "a `roll` event after a keep", &found))
         }
         Some(turn) => Ok(turn),
@@ -693,13 +692,14 @@ fn take_keep(
 ) -> Result<(), ParseError> {
     context.check_actor(event)?;
     let turn = rolled_turn(open, EventType::Keep, context)?;
-    if turn.record.roll_count >= 3 {
-        let expected = "a `score` event after the third roll";
+    if turn.record.rolls().len() >= MAX_ROLLS_PER_TURN {
+        let expected =
+            format!("a `score` event after roll {MAX_ROLLS_PER_TURN} (the most a turn has)");
         return Err(context.error("event", expected, &EventType::Keep.to_string()));
     }
     context.check_same_turn(&turn.record, event)?;
-    let number = turn.record.roll_count;
-    if event.detail.roll != number {
+    let number = turn.record.rolls().len();
+    if usize::from(event.detail.roll) != number {
         return Err(context.error(
             "roll",
             format!("roll {number} (the keep follows roll {number})"),
@@ -707,14 +707,7 @@ fn take_keep(
         ));
     }
     context.check_dice(&event.detail.dice, false)?;
-    if let Some(slot) = turn
-        .record
-        .keeps
-        .get_mut(usize::from(number).saturating_sub(1))
-    {
-        *slot = event.detail.dice.0;
-    }
-    turn.kept = true;
+    turn.kept = Some(event.detail.dice.0);
     Ok(())
 }
 
@@ -724,7 +717,7 @@ fn take_score(
     context: &EventContext<'_>,
 ) -> Result<TurnRecord, ParseError> {
     context.check_actor(event)?;
-    let mut turn = rolled_turn(open, EventType::Score, context)?.record;
+    let mut turn = std::mem::take(&mut rolled_turn(open, EventType::Score, context)?.record);
     context.check_same_turn(&turn, event)?;
     turn.category = event.detail.category;
     turn.points = event.detail.points;
@@ -1073,10 +1066,11 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
                 turn.round, turn.seat
             ))
         })?;
-        if !(1..=3).contains(&turn.roll_count) {
+        if !(1..=MAX_ROLLS_PER_TURN).contains(&turn.rolls().len()) {
             return Err(invalid(format!(
-                "round {}: {} rolls (1 to 3 expected)",
-                turn.round, turn.roll_count
+                "round {}: {} rolls (1 to {MAX_ROLLS_PER_TURN} expected)",
+                turn.round,
+                turn.rolls().len()
             )));
         }
         if turn.rolls().iter().any(Roll::is_empty) {

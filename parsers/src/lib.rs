@@ -43,7 +43,7 @@
 //! assert_eq!(game.provenance.game_id, "demo-1");
 //! assert_eq!(game.players, ["ann", "bob"]);
 //! let turn = &game.turns[1];
-//! assert_eq!((turn.round, turn.seat, turn.roll_count), (1, 1, 3));
+//! assert_eq!((turn.round, turn.seat, turn.rolls().len()), (1, 1, 3));
 //! assert_eq!((turn.category.as_str(), turn.points), ("3K", Some(14)));
 //!
 //! let error = games.next().expect("a second game").unwrap_err();
@@ -87,7 +87,8 @@ pub mod ygn;
 
 pub use error::{LineNumber, ParseError};
 pub use record::{
-    BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord, MAX_DICE, MAX_PLAYERS,
+    BoxCode, GameRecord, Keep, Provenance, Roll, Termination, TooManyRolls, TurnRecord, MAX_DICE,
+    MAX_PLAYERS, MAX_ROLLS_PER_TURN,
 };
 
 use cursor::Cursor;

@@ -1,10 +1,13 @@
 //! The canonical game record: what every parser produces and everything downstream reads.
 //!
-//! Turns are fixed-size plain data (rolls and keeps of up to [`MAX_DICE`] dice held inline), so a reader that refills one record game after game (see
-//! [`GameRecord::clear`]) allocates only for names and tags.
+//! Rolls and keeps of up to [`MAX_DICE`] dice are plain inline data, and a turn holds its
+//! first three rolls inline (only a longer turn, up to [`MAX_ROLLS_PER_TURN`] rolls, spills to
+//! the heap), so a reader that refills one record game after game (see [`GameRecord::clear`])
+//! allocates only for names and tags.
 
 use crate::LineNumber;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use std::fmt;
 
 /// Most dice a roll or a keep holds: the largest games of the family roll six.
@@ -219,10 +222,11 @@ impl<'de> Deserialize<'de> for Keep {
     }
 }
 
-/// A box code as written in logs, upper-cased: a single-column box (`1`..`6`, `1P`, `2P`, `3K`,
-/// `4K`, `FH`, `SS`, `LS`, `C`, `Y`) or a Jamb cell, the column's letter, `:` and the box
-/// (`D:1`, `F:MAX`, `U:J`; columns `D U F H O I`, boxes [`BoxCode::JAMB_BOXES`]). Which codes
-/// a rule set has is the rules engine's business.
+/// A box code as written in logs, upper-cased: a single-column box (five-dice games `1`..`6`,
+/// `1P`, `2P`, `3K`, `4K`, `FH`, `SS`, `LS`, `C`, `Y`; Maxi Yatzy adds `3P` three pairs, `5K`
+/// five of a kind, `FS` full straight, `VI` villa, `TO` tower) or a Jamb cell, the column's
+/// letter, `:` and the box (`D:1`, `F:MAX`, `A:J`; columns [`BoxCode::JAMB_COLUMNS`], boxes
+/// [`BoxCode::JAMB_BOXES`]). Which codes a rule set has is the rules engine's business.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct BoxCode([u8; BoxCode::LONGEST]);
 
@@ -230,14 +234,16 @@ impl BoxCode {
     /// Bytes in the longest code (`F:MAX`).
     pub const LONGEST: usize = 5;
 
-    /// Every single-column code YGN defines.
-    pub const ALL: [&'static str; 15] = [
-        "1", "2", "3", "4", "5", "6", "1P", "2P", "3K", "4K", "FH", "SS", "LS", "C", "Y",
+    /// Every single-column code YGN defines: the five-dice games' fifteen, then the five
+    /// Maxi Yatzy adds (three pairs, five of a kind, full straight, villa, tower).
+    pub const ALL: [&'static str; 20] = [
+        "1", "2", "3", "4", "5", "6", "1P", "2P", "3K", "4K", "FH", "SS", "LS", "C", "Y", "3P",
+        "5K", "FS", "VI", "TO",
     ];
 
     /// The letters of Jamb's column kinds: down, up, free, hand, outer (toward the middle),
-    /// inner (from the middle).
-    pub const JAMB_COLUMNS: &'static str = "DUFHOI";
+    /// inner (from the middle), announce ("najava": the box named after the first roll).
+    pub const JAMB_COLUMNS: &'static str = "DUFHOIA";
 
     /// The box codes of a Jamb column, top to bottom: ones to sixes, max, min, straight
     /// (kenta), three of a kind (triling), full house, four of a kind (poker), jamb.
@@ -266,11 +272,16 @@ impl BoxCode {
                 [*a, *b],
                 [b'1', b'P']
                     | [b'2', b'P']
+                    | [b'3', b'P']
                     | [b'3', b'K']
                     | [b'4', b'K']
+                    | [b'5', b'K']
                     | [b'F', b'H']
                     | [b'S', b'S']
                     | [b'L', b'S']
+                    | [b'F', b'S']
+                    | [b'V', b'I']
+                    | [b'T', b'O']
             ),
             [column, b':', jbox @ ..] => {
                 BoxCode::JAMB_COLUMNS.as_bytes().contains(column)
@@ -318,19 +329,50 @@ impl<'de> Deserialize<'de> for BoxCode {
     }
 }
 
+/// Most rolls one turn may hold. Five-dice games roll at most three times, six-dice Jamb's
+/// last turn five times, and Maxi Yatzy with saved rolls spends rolls saved in earlier turns;
+/// readers refuse a turn of more.
+pub const MAX_ROLLS_PER_TURN: usize = 64;
+
+/// A turn given more than [`MAX_ROLLS_PER_TURN`] rolls (see [`TurnRecord::set_rolls`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyRolls {
+    /// How many rolls were given (the first one past the limit when pushed one at a time).
+    pub rolls: usize,
+}
+
+impl fmt::Display for TooManyRolls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} rolls in one turn (at most {MAX_ROLLS_PER_TURN})",
+            self.rolls
+        )
+    }
+}
+
+impl std::error::Error for TooManyRolls {}
+
+/// The rolls of a turn: three inline (the common turn allocates nothing), more on the heap.
+type TurnRolls = SmallVec<[Roll; 3]>;
+/// The keeps between a turn's rolls: two inline.
+type TurnKeeps = SmallVec<[Keep; 2]>;
+
 /// One turn as logged.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnRecord {
     /// Round number as written (1-based).
     pub round: u16,
     /// Seat of the player (0-based index into [`GameRecord::players`]).
     pub seat: u8,
-    /// Number of rolls (1 to 3).
-    pub roll_count: u8,
-    /// The rolls; only the first `roll_count` are meaningful.
-    pub rolls: [Roll; 3],
-    /// `keeps[i]`: the dice kept between roll `i` and roll `i + 1` (first `roll_count - 1`).
-    pub keeps: [Keep; 2],
+    /// The rolls made, 0 to [`MAX_ROLLS_PER_TURN`] (read through [`TurnRecord::rolls`]).
+    pub(crate) rolls: TurnRolls,
+    /// `keeps[i]`: the dice kept between roll `i` and roll `i + 1`; one fewer than the rolls.
+    pub(crate) keeps: TurnKeeps,
+    /// The box announced after the turn's first roll (a Jamb Announce column's "najava"),
+    /// when the log gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub announced: Option<BoxCode>,
     /// The box scored.
     pub category: BoxCode,
     /// Points written in the box (bonuses excluded), when the log gives them.
@@ -348,14 +390,94 @@ pub struct TurnRecord {
 }
 
 impl TurnRecord {
-    /// The rolls actually made.
-    pub fn rolls(&self) -> &[Roll] {
-        &self.rolls[..usize::from(self.roll_count.min(3))]
+    /// A turn of `seat` in `round` scoring `category`, with no rolls yet.
+    pub fn new(round: u16, seat: u8, category: BoxCode) -> TurnRecord {
+        TurnRecord {
+            round,
+            seat,
+            category,
+            ..TurnRecord::default()
+        }
     }
 
-    /// The keeps actually made.
+    /// The rolls actually made, in order.
+    #[inline]
+    pub fn rolls(&self) -> &[Roll] {
+        &self.rolls
+    }
+
+    /// The keeps actually made: `keeps()[i]` between `rolls()[i]` and `rolls()[i + 1]`, one
+    /// fewer than the rolls (none for a turn without rolls).
+    #[inline]
     pub fn keeps(&self) -> &[Keep] {
-        &self.keeps[..usize::from(self.roll_count.clamp(1, 3) - 1)]
+        &self.keeps
+    }
+
+    /// The rolls, to change in place (their number stays; [`TurnRecord::set_rolls`] changes it).
+    #[inline]
+    pub fn rolls_mut(&mut self) -> &mut [Roll] {
+        &mut self.rolls
+    }
+
+    /// The keeps, to change in place (their number stays).
+    #[inline]
+    pub fn keeps_mut(&mut self) -> &mut [Keep] {
+        &mut self.keeps
+    }
+
+    /// Replaces the turn's dice by `rolls` and the `keeps` between them
+    /// (`keeps.len() + 1 == rolls.len()`; keeps past that are ignored and missing ones are
+    /// empty). More than [`MAX_ROLLS_PER_TURN`] rolls are refused and leave the turn as it was.
+    pub fn set_rolls(&mut self, rolls: &[Roll], keeps: &[Keep]) -> Result<(), TooManyRolls> {
+        if rolls.len() > MAX_ROLLS_PER_TURN {
+            return Err(TooManyRolls { rolls: rolls.len() });
+        }
+        self.rolls.clear();
+        self.rolls.extend_from_slice(rolls);
+        self.keeps.clear();
+        let between = rolls.len().saturating_sub(1);
+        self.keeps.extend(
+            keeps
+                .iter()
+                .copied()
+                .chain(std::iter::repeat(Keep::default()))
+                .take(between),
+        );
+        Ok(())
+    }
+
+    /// Makes `roll` the turn's only roll (its first), dropping any others.
+    #[inline]
+    pub fn set_first_roll(&mut self, roll: Roll) {
+        self.rolls.clear();
+        self.keeps.clear();
+        self.rolls.push(roll);
+    }
+
+    /// Adds a roll after the last one, `kept` being the dice kept before it (for a turn without
+    /// rolls yet, `roll` becomes the first and `kept` is dropped). A roll past
+    /// [`MAX_ROLLS_PER_TURN`] is refused and leaves the turn as it was.
+    #[inline]
+    pub fn push_roll(&mut self, kept: Keep, roll: Roll) -> Result<(), TooManyRolls> {
+        if self.rolls.is_empty() {
+            self.rolls.push(roll);
+            return Ok(());
+        }
+        if self.rolls.len() >= MAX_ROLLS_PER_TURN {
+            return Err(TooManyRolls {
+                rolls: self.rolls.len() + 1,
+            });
+        }
+        self.keeps.push(kept);
+        self.rolls.push(roll);
+        Ok(())
+    }
+
+    /// Drops the turn's rolls and keeps.
+    #[inline]
+    pub fn clear_rolls(&mut self) {
+        self.rolls.clear();
+        self.keeps.clear();
     }
 }
 

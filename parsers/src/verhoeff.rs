@@ -1101,7 +1101,7 @@ struct GameAssembly {
     /// The open boxes the next turn's state must show (`None` before the first turn).
     next_open: Option<OpenBoxes>,
     /// The turn being read, with its state.
-    turn: Option<(TurnRecord, SheetState)>,
+    turn: Option<(TurnRecord, SheetState, Keep)>,
 }
 
 impl GameAssembly {
@@ -1121,7 +1121,7 @@ impl GameAssembly {
     }
 
     fn start_turn(&mut self, line: &TurnLine, line_number: LineNumber) -> Result<(), LineError> {
-        if let Some((turn, _)) = &self.turn {
+        if let Some((turn, _, _)) = &self.turn {
             return Err(LineError {
                 offset: line.start,
                 expected: continuation_expected(turn),
@@ -1162,23 +1162,20 @@ impl GameAssembly {
             });
         }
         check_rolls_left(line, 2, 1)?;
-        let mut rolls = [Roll::default(); 3];
-        rolls[0] = line.dice;
-        let turn = TurnRecord {
+        let mut turn = TurnRecord {
             round,
             seat: 0,
-            roll_count: 1,
-            rolls,
             total_before: Some(state.total),
             line: line_number,
             ..TurnRecord::default()
         };
-        self.turn = Some((turn, state));
+        turn.set_first_roll(line.dice);
+        self.turn = Some((turn, state, Keep::default()));
         Ok(())
     }
 
     fn continue_turn(&mut self, line: &TurnLine) -> Result<(), LineError> {
-        let Some((turn, turn_state)) = &mut self.turn else {
+        let Some((turn, turn_state, kept)) = &mut self.turn else {
             let expected = match self.form {
                 Form::Table => "a turn's first line (its turn number, state and total)",
                 Form::Input => "a turn's first line (its state column)",
@@ -1199,12 +1196,15 @@ impl GameAssembly {
                 found: state.describe(),
             });
         }
-        let roll_number = turn.roll_count + 1;
+        let roll_number = u8::try_from(turn.rolls().len() + 1).unwrap_or(u8::MAX);
         check_rolls_left(line, 3u8.saturating_sub(roll_number), roll_number)?;
-        if let Some(slot) = turn.rolls.get_mut(usize::from(turn.roll_count)) {
-            *slot = line.dice;
-        }
-        turn.roll_count = roll_number;
+        // At most three rolls pass the rolls-left check, far below the limit.
+        turn.push_roll(*kept, line.dice)
+            .map_err(|too_many| LineError {
+                offset: line.start,
+                expected: "a box scored".to_string(),
+                found: too_many.to_string(),
+            })?;
         Ok(())
     }
 
@@ -1213,23 +1213,20 @@ impl GameAssembly {
         line: &TurnLine,
         turns: &mut Vec<TurnRecord>,
     ) -> Result<(), LineError> {
-        let Some((turn, state)) = &mut self.turn else {
+        let Some((turn, state, kept)) = &mut self.turn else {
             return Ok(());
         };
         match line.choice {
-            Choice::Keep(keep) => {
-                let slot = usize::from(turn.roll_count).checked_sub(1);
-                match slot.and_then(|slot| turn.keeps.get_mut(slot)) {
-                    Some(kept) if line.rolls_left > 0 => *kept = keep,
-                    _ => {
-                        return Err(LineError {
-                            offset: line.choice_offset,
-                            expected: "a box scored: no rolls are left".to_string(),
-                            found: "kept dice".to_string(),
-                        })
-                    }
+            Choice::Keep(keep) => match turn.rolls().len() {
+                1..=2 if line.rolls_left > 0 => *kept = keep,
+                _ => {
+                    return Err(LineError {
+                        offset: line.choice_offset,
+                        expected: "a box scored: no rolls are left".to_string(),
+                        found: "kept dice".to_string(),
+                    })
                 }
-            }
+            },
             Choice::Score { box_index, points } => {
                 if !state.open.contains(box_index) {
                     return Err(LineError {
@@ -1240,7 +1237,7 @@ impl GameAssembly {
                 }
                 turn.category = box_code(box_index);
                 turn.points = points;
-                turns.push(*turn);
+                turns.push(std::mem::take(turn));
                 self.next_open = Some(state.open.without(box_index));
                 self.turn = None;
             }
@@ -1257,7 +1254,7 @@ impl GameAssembly {
         found: &str,
     ) -> Result<(), ParseError> {
         match &self.turn {
-            Some((turn, _)) => Err(site.error(line, column, continuation_expected(turn), found)),
+            Some((turn, _, _)) => Err(site.error(line, column, continuation_expected(turn), found)),
             None => Ok(()),
         }
     }
@@ -1265,11 +1262,12 @@ impl GameAssembly {
 
 /// What must follow a turn whose last line kept dice.
 fn continuation_expected(turn: &TurnRecord) -> String {
-    let left = 2u8.saturating_sub(turn.roll_count);
+    let made = turn.rolls().len();
+    let left = 2usize.saturating_sub(made);
     format!(
         "the next line of turn {} (roll {}, rolls left {left})",
         turn.round,
-        turn.roll_count + 1
+        made + 1
     )
 }
 
@@ -1354,8 +1352,16 @@ fn input_form(game: &GameRecord) -> Result<String, String> {
         if !open.contains(box_index) {
             return Err(at(&format!("box {} scored a second time", turn.category)));
         }
-        if !(1..=3).contains(&turn.roll_count) {
-            return Err(at(&format!("{} rolls (1 to 3 expected)", turn.roll_count)));
+        if !(1..=3).contains(&turn.rolls().len()) {
+            return Err(at(&format!(
+                "{} rolls (1 to 3 expected)",
+                turn.rolls().len()
+            )));
+        }
+        if let Some(announced) = turn.announced {
+            return Err(at(&format!(
+                "an announcement ({announced}; Verhoeff's form has none)"
+            )));
         }
         let state = SheetState {
             open,

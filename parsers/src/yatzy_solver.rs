@@ -251,6 +251,8 @@ struct OpenTurn {
     rerolls: u8,
     /// The last keep, as written (for messages).
     keep: String,
+    /// The last keep's dice, kept before the next roll.
+    kept: Keep,
 }
 
 /// Rebuilds the turns of one game from its decisions, checking each situation against the
@@ -321,10 +323,7 @@ impl<'l> TurnBuilder<'l> {
                     let expected = "`points`: null after a keep";
                     return Err(self.at.points(text, expected, &points.to_string()));
                 }
-                let slot = usize::from(turn.record.roll_count).saturating_sub(1);
-                if let Some(slot) = turn.record.keeps.get_mut(slot) {
-                    *slot = keep;
-                }
+                turn.kept = keep;
                 turn.rerolls = situation.rerolls;
                 turn.keep = action_text.to_string();
                 self.open = Some(turn);
@@ -371,15 +370,15 @@ impl<'l> TurnBuilder<'l> {
             let mut record = TurnRecord {
                 round,
                 seat: 0,
-                roll_count: 1,
                 line: self.at.line.number,
                 ..TurnRecord::default()
             };
-            record.rolls[0] = dice;
+            record.set_first_roll(dice);
             return Ok(OpenTurn {
                 record,
                 rerolls: 2,
                 keep: String::new(),
+                kept: Keep::default(),
             });
         };
         let rerolls = turn.rerolls.saturating_sub(1);
@@ -390,14 +389,12 @@ impl<'l> TurnBuilder<'l> {
             );
             return Err(self.at.in_string(text, within, expected, &found));
         }
-        if let Some(slot) = turn
-            .record
-            .rolls
-            .get_mut(usize::from(turn.record.roll_count))
-        {
-            *slot = dice;
+        // The rerolls count down from 2, so a turn has at most three rolls, far below the limit.
+        if let Err(too_many) = turn.record.push_roll(turn.kept, dice) {
+            return Err(self
+                .at
+                .in_string(text, within, "a category", &too_many.to_string()));
         }
-        turn.record.roll_count += 1;
         Ok(turn)
     }
 

@@ -39,6 +39,7 @@ use crate::cursor::{lossy, Cursor, ErrorSite, SourceLine};
 use crate::LineNumber;
 use crate::{
     BoxCode, GameReader, GameRecord, Keep, ParseError, Roll, Termination, TurnRecord, MAX_DICE,
+    MAX_ROLLS_PER_TURN,
 };
 use nom::bytes::complete::{take_while, take_while1, take_while_m_n};
 use nom::character::complete::char;
@@ -824,7 +825,7 @@ const TAG_NAME: &str = "a tag name (ASCII letters and digits)";
 /// What may stand where a category is: the words of three messages.
 macro_rules! category_code {
     () => {
-        "a category code (1-6, 3K, 4K, FH, SS, LS, Y, C, 1P, 2P, or a Jamb cell such as D:1, F:MAX)"
+        "a category code (1-6, 1P, 2P, 3P, 3K, 4K, 5K, FH, VI, TO, SS, LS, FS, C, Y, or a Jamb cell such as D:1, F:MAX, A:J)"
     };
 }
 const CATEGORY: &str = category_code!();
@@ -832,7 +833,14 @@ const KEEP_OR_CATEGORY: &str = concat!(
     "a keep (`k` and the dice kept, or `k-`) or ",
     category_code!()
 );
-const FOURTH_ROLL: &str = concat!(category_code!(), ": a turn has at most three rolls");
+/// The words after a turn's last possible roll; the number is [`MAX_ROLLS_PER_TURN`] (a test
+/// checks they agree).
+const TOO_MANY_ROLLS: &str = concat!(category_code!(), ": a turn has at most 64 rolls");
+const ANNOUNCEMENT: &str = "an announced cell after `@` (a box code such as A:P)";
+const ANNOUNCED_TWICE: &str =
+    "a keep or a category code: a turn announces once (`@` right after the first roll)";
+const LATE_ANNOUNCEMENT: &str =
+    "a keep or a category code: an announcement (`@`) stands right after the first roll";
 const ROLL: &str = "a roll (one to six dice 1-6)";
 const TOTALS: &str =
     "final totals: numbers 0-4294967295 without leading zeros, one space between them";
@@ -1061,28 +1069,43 @@ fn turn_line<'a>(
     let (mut rest, first) = roll(rest)?;
     turn.round = round as u16;
     turn.seat = seat;
-    turn.rolls[0] = first;
-    turn.roll_count = 1;
-    // Each further roll comes after a keep: `keeps[n - 1]` before `rolls[n]`.
-    for (kept_slot, roll_slot) in turn.keeps.iter_mut().zip(turn.rolls.iter_mut().skip(1)) {
+    turn.set_first_roll(first);
+    turn.announced = None;
+    // The announcement, if any, stands right after the first roll.
+    let (next, _) = blanks0(rest)?;
+    if next.first() == Some(&b'@') {
+        let (next, announced) = announcement(next)?;
+        turn.announced = Some(announced);
+        rest = next;
+    }
+    // Each further roll comes after a keep: `keeps()[n - 1]` before `rolls()[n]`.
+    loop {
         let (next, _) = blanks0(rest)?;
         rest = next;
-        if next.first() != Some(&b'k') {
-            break;
+        match next.first() {
+            Some(b'k') if turn.rolls().len() >= MAX_ROLLS_PER_TURN => {
+                return Err(Syntax::at(next, TOO_MANY_ROLLS));
+            }
+            Some(b'k') => {}
+            Some(b'@') if turn.announced.is_some() => {
+                return Err(Syntax::at(next, ANNOUNCED_TWICE));
+            }
+            Some(b'@') => return Err(Syntax::at(next, LATE_ANNOUNCEMENT)),
+            _ => break,
         }
         let (next, kept) = keep(next)?;
         let (next, _) = blanks0(next)?;
         let (next, dice) = roll(next)?;
-        *kept_slot = kept;
-        *roll_slot = dice;
-        turn.roll_count += 1;
+        if turn.push_roll(kept, dice).is_err() {
+            return Err(Syntax::at(rest, TOO_MANY_ROLLS));
+        }
         rest = next;
     }
     let (rest, _) = blanks0(rest)?;
-    let expected = match (turn.roll_count, rest.first()) {
-        (3, Some(b'k')) => return Err(Syntax::at(rest, FOURTH_ROLL)),
-        (3, _) => CATEGORY,
-        _ => KEEP_OR_CATEGORY,
+    let expected = if turn.rolls().len() >= MAX_ROLLS_PER_TURN {
+        CATEGORY
+    } else {
+        KEEP_OR_CATEGORY
     };
     let (rest, (category, points)) = category(rest, expected)?;
     turn.category = category;
@@ -1204,6 +1227,16 @@ fn category<'a>(input: &'a [u8], expected: &'static str) -> PResult<'a, (BoxCode
     Ok((rest, (category, u16::try_from(points).ok())))
 }
 
+/// An announcement: `@` and the announced box code, ended by a blank or the end of the line.
+fn announcement(input: &[u8]) -> PResult<'_, BoxCode> {
+    let (rest, _) = expect("`@`", char('@'))(input)?;
+    let len = rest.iter().position(|&b| is_blank(b)).unwrap_or(rest.len());
+    match rest.get(..len).and_then(BoxCode::from_bytes) {
+        Some(code) => Ok((rest.get(len..).unwrap_or_default(), code)),
+        None => fail(rest, ANNOUNCEMENT),
+    }
+}
+
 /// The end of a turn line: nothing, or a `{comment}` running to the end.
 #[inline]
 fn comment_or_end(input: &[u8]) -> Result<(), Syntax<'_>> {
@@ -1317,18 +1350,23 @@ fn write_turn(
     let name = players
         .get(usize::from(turn.seat))
         .ok_or("a seat outside Players")?;
-    if !(1..=3).contains(&turn.roll_count) {
-        return Err("a turn without one to three rolls");
+    if !(1..=MAX_ROLLS_PER_TURN).contains(&turn.rolls().len()) {
+        return Err("a turn without one to 64 rolls");
     }
     if BoxCode::parse(turn.category.as_str()) != Some(turn.category) {
         return Err("an unknown category code");
+    }
+    if let Some(announced) = turn.announced {
+        if BoxCode::parse(announced.as_str()) != Some(announced) {
+            return Err("an unknown announced code");
+        }
     }
     push_decimal(buf, u32::from(turn.round));
     buf.extend_from_slice(b". ");
     buf.extend_from_slice(name.as_bytes());
     buf.push(b':');
     for (n, roll) in turn.rolls().iter().enumerate() {
-        if let Some(kept) = n.checked_sub(1).and_then(|k| turn.keeps.get(k)) {
+        if let Some(kept) = n.checked_sub(1).and_then(|k| turn.keeps().get(k)) {
             buf.extend_from_slice(b" k");
             if kept.faces().is_empty() {
                 buf.push(b'-');
@@ -1340,6 +1378,10 @@ fn write_turn(
         }
         buf.push(b' ');
         push_dice(buf, roll.faces())?;
+        if let (0, Some(announced)) = (n, turn.announced) {
+            buf.extend_from_slice(b" @");
+            buf.extend_from_slice(announced.as_str().as_bytes());
+        }
     }
     buf.push(b' ');
     buf.extend_from_slice(turn.category.as_str().as_bytes());
@@ -1485,28 +1527,25 @@ mod tests {
             ]
         );
         assert_eq!(game.tag("Site"), Some("example.org"));
-        let second = TurnRecord {
-            round: 1,
-            seat: 1,
-            roll_count: 3,
-            rolls: [
-                [5, 2, 2, 1, 6].into(),
-                [2, 2, 2, 3, 4].into(),
-                [2, 6, 2, 2, 2].into(),
-            ],
-            keeps: [
-                Keep::new(&[2, 2]).unwrap_or_default(),
-                Keep::new(&[2, 2, 2]).unwrap_or_default(),
-            ],
-            category: code("3K"),
-            points: Some(14),
-            total_before: None,
-            earned: None,
-            line: 12,
-        };
+        let mut second = TurnRecord::new(1, 1, code("3K"));
+        second
+            .set_rolls(
+                &[
+                    [5, 2, 2, 1, 6].into(),
+                    [2, 2, 2, 3, 4].into(),
+                    [2, 6, 2, 2, 2].into(),
+                ],
+                &[
+                    Keep::new(&[2, 2]).unwrap_or_default(),
+                    Keep::new(&[2, 2, 2]).unwrap_or_default(),
+                ],
+            )
+            .unwrap();
+        second.points = Some(14);
+        second.line = 12;
         assert_eq!(game.turns.len(), 3);
         assert_eq!(game.turns[1], second);
-        assert_eq!((game.turns[0].seat, game.turns[0].roll_count), (0, 2));
+        assert_eq!((game.turns[0].seat, game.turns[0].rolls().len()), (0, 2));
         assert_eq!((game.turns[2].round, game.turns[2].points), (2, None));
         assert_eq!(game.turns[2].category, code("Y"));
     }
@@ -1521,11 +1560,11 @@ mod tests {
         assert_eq!(turns.len(), 4);
         assert_eq!(turns[0].keeps(), [Keep::default()]);
         assert_eq!((turns[0].category, turns[0].points), (code("SS"), Some(30)));
-        assert_eq!((turns[1].roll_count, turns[1].category), (1, code("Y")));
+        assert_eq!((turns[1].rolls().len(), turns[1].category), (1, code("Y")));
         assert_eq!(turns[2].keeps()[0].faces(), [1, 1, 1, 1, 1]);
         assert_eq!((turns[2].category, turns[2].points), (code("C"), None));
         assert_eq!((turns[3].round, turns[3].seat), (99, 1));
-        assert_eq!(turns[3].rolls[1], [6, 5, 4, 3, 2]);
+        assert_eq!(turns[3].rolls()[1], [6, 5, 4, 3, 2]);
     }
 
     #[test]
@@ -1546,6 +1585,78 @@ mod tests {
         assert_eq!(turns[1].rolls(), [[4], [4]]);
         assert_eq!(turns[1].keeps(), [[4]]);
         assert_eq!(turns[2].rolls(), [[1, 2, 3, 4], [5, 5, 6, 6]]);
+    }
+
+    #[test]
+    fn an_announcement_after_the_first_roll_is_read_and_written_back() {
+        let text = format!(
+            "{HEAD}1. ann: 662134 @A:P k66 666134 k666 666636 A:P=74\n\
+             1. bob: 123456\t@a:j  k- 111111 A:J {{pure luck}}\n2. ann: 12345 @A:K A:K\n"
+        );
+        let game = &games(&text)[0];
+        let announced: Vec<Option<&str>> = (game.turns.iter())
+            .map(|turn| turn.announced.as_ref().map(BoxCode::as_str))
+            .collect();
+        assert_eq!(announced, [Some("A:P"), Some("A:J"), Some("A:K")]);
+        assert_eq!(game.turns[0].rolls().len(), 3);
+        assert_eq!(game.turns[1].keeps(), [Keep::default()]);
+        assert_eq!(game.turns[2].rolls(), [[1, 2, 3, 4, 5]]);
+        let mut written = Vec::new();
+        write_game(game, &mut written).unwrap();
+        let written = String::from_utf8(written).unwrap();
+        assert!(
+            written.contains("1. ann: 662134 @A:P k66 666134 k666 666636 A:P=74\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains("1. bob: 123456 @A:J k- 111111 A:J\n"),
+            "{written}"
+        );
+        assert!(written.contains("2. ann: 12345 @A:K A:K\n"), "{written}");
+        assert_eq!(&games(&written)[0].turns, &game.turns);
+    }
+
+    #[test]
+    fn a_turn_line_holds_up_to_the_most_rolls_and_no_more() {
+        assert!(TOO_MANY_ROLLS.contains(&format!("at most {MAX_ROLLS_PER_TURN} rolls")));
+        let line = |rolls: usize| {
+            let mut line = "1. ann: 123456".to_string();
+            for n in 1..rolls {
+                line.push_str(if n % 2 == 0 {
+                    " k1 123456"
+                } else {
+                    " k- 654321"
+                });
+            }
+            line + " C"
+        };
+        let game = &games(&format!("{HEAD}{}\n", line(MAX_ROLLS_PER_TURN)))[0];
+        let turn = &game.turns[0];
+        assert_eq!(turn.rolls().len(), MAX_ROLLS_PER_TURN);
+        assert_eq!(turn.keeps().len(), MAX_ROLLS_PER_TURN - 1);
+        assert_eq!(
+            (turn.keeps()[0].faces(), turn.keeps()[1].faces()),
+            (&[][..], &[1][..])
+        );
+        assert_eq!(turn.rolls()[MAX_ROLLS_PER_TURN - 1], [6, 5, 4, 3, 2, 1]);
+        let mut written = Vec::new();
+        write_game(game, &mut written).unwrap();
+        assert_eq!(
+            &games(std::str::from_utf8(&written).unwrap())[0].turns,
+            &game.turns
+        );
+        // One more roll: an error at the keep before it.
+        let too_long = line(MAX_ROLLS_PER_TURN + 1);
+        let error = turn_error(&too_long);
+        let keep_at = too_long.rfind(" k").unwrap() + 2;
+        assert_eq!(
+            (
+                error.column as usize,
+                error.expected.as_str(),
+                error.found.as_str()
+            ),
+            (keep_at, TOO_MANY_ROLLS, "k1 123456 C")
+        );
     }
 
     #[test]
@@ -1587,18 +1698,41 @@ mod tests {
             ("1. ann: 12345 k12 C", 19, ROLL, "C"),
             ("1. ann: 12345 k12", 18, ROLL, "end of line"),
             (
-                "1. ann: 12345 k1 12345 k1 12345 k1 12345 C",
-                33,
-                FOURTH_ROLL,
-                "k1 12345 C",
-            ),
-            (
                 "1. ann: 12345 k1 12345 k1 12345 12345",
                 33,
-                CATEGORY,
+                KEEP_OR_CATEGORY,
                 "12345",
             ),
-            ("1. ann: 12345 5K", 15, KEEP_OR_CATEGORY, "5K"),
+            ("1. ann: 12345 6K", 15, KEEP_OR_CATEGORY, "6K"),
+            // Announcements: right after the first roll, once, naming a box code.
+            (
+                "1. ann: 662134 @A:P @A:J k66 666134 A:P",
+                21,
+                ANNOUNCED_TWICE,
+                "@A:J k66 666134 A:P",
+            ),
+            (
+                "1. ann: 662134 k66 666134 @A:P A:P",
+                27,
+                LATE_ANNOUNCEMENT,
+                "@A:P A:P",
+            ),
+            (
+                "1. ann: 662134 @A:P k66 666134 @A:J A:P",
+                32,
+                ANNOUNCED_TWICE,
+                "@A:J A:P",
+            ),
+            ("1. ann: 662134 @A:X A:P", 17, ANNOUNCEMENT, "A:X A:P"),
+            ("1. ann: 662134 @ A:P", 17, ANNOUNCEMENT, " A:P"),
+            ("1. ann: 662134 @", 17, ANNOUNCEMENT, "end of line"),
+            ("1. ann: 662134 @A:P", 20, KEEP_OR_CATEGORY, "end of line"),
+            (
+                "1. ann: 1234567 C",
+                15,
+                "at most six dice, then a space",
+                "7 C",
+            ),
             ("1. ann: 12345", 14, KEEP_OR_CATEGORY, "end of line"),
             (
                 "1. ann: 12345 C=",
@@ -2108,13 +2242,15 @@ mod tests {
             }),
             ("round", |g| g.turns[0].round = 100),
             ("seat", |g| g.turns[0].seat = 2),
-            ("rolls", |g| g.turns[0].roll_count = 0),
-            ("die", |g| g.turns[0].rolls[2] = [1, 2, 3, 4, 7].into()),
+            ("rolls", |g| g.turns[0].clear_rolls()),
+            ("die", |g| {
+                g.turns[0].rolls_mut()[2] = [1, 2, 3, 4, 7].into()
+            }),
             ("a roll without dice", |g| {
-                g.turns[0].rolls[1] = Roll::default()
+                g.turns[0].rolls_mut()[1] = Roll::default()
             }),
             ("die", |g| {
-                g.turns[0].keeps[1] = Keep::new(&[0]).unwrap_or_default()
+                g.turns[0].keeps_mut()[1] = Keep::new(&[0]).unwrap_or_default()
             }),
             ("category", |g| g.turns[0].category = BoxCode::default()),
         ];
@@ -2148,29 +2284,41 @@ mod tests {
         fn turn(players: usize)(
             round in 1u16..=99,
             seat in 0..players,
-            roll_count in 1u8..=3,
-            rolls in proptest::array::uniform3(proptest::collection::vec(1u8..=6, 1..=MAX_DICE)),
-            keeps in proptest::array::uniform2(proptest::collection::vec(1u8..=6, 0..=MAX_DICE)),
+            // Mostly up to three rolls, sometimes a long turn up to the limit.
+            roll_count in prop_oneof![4 => 1usize..=3, 1 => 4usize..=MAX_ROLLS_PER_TURN],
+            rolls in proptest::collection::vec(
+                proptest::collection::vec(1u8..=6, 1..=MAX_DICE),
+                MAX_ROLLS_PER_TURN,
+            ),
+            keeps in proptest::collection::vec(
+                proptest::collection::vec(1u8..=6, 0..=MAX_DICE),
+                MAX_ROLLS_PER_TURN - 1,
+            ),
             category in proptest::sample::select(BoxCode::ALL.to_vec()),
+            announced in proptest::option::of(announced_code()),
             points in proptest::option::of(any::<u16>()),
         ) -> TurnRecord {
-            let mut turn = TurnRecord {
-                round,
-                seat: seat as u8,
-                roll_count,
-                category: code(category),
-                points,
-                ..TurnRecord::default()
-            };
-            // Only the rolls and keeps made are set: the slots past them stay empty.
-            for (slot, roll) in turn.rolls.iter_mut().zip(&rolls).take(usize::from(roll_count)) {
-                *slot = Roll::new(roll).unwrap_or_default();
-            }
-            for (keep, faces) in turn.keeps.iter_mut().zip(&keeps).take(usize::from(roll_count) - 1) {
-                *keep = Keep::new(faces).unwrap_or_default();
-            }
+            let mut turn = TurnRecord::new(round, seat as u8, code(category));
+            turn.points = points;
+            turn.announced = announced;
+            let rolls: Vec<Roll> = (rolls.iter().take(roll_count))
+                .map(|roll| Roll::new(roll).unwrap_or_default())
+                .collect();
+            let keeps: Vec<Keep> = (keeps.iter().take(roll_count - 1))
+                .map(|kept| Keep::new(kept).unwrap_or_default())
+                .collect();
+            turn.set_rolls(&rolls, &keeps).unwrap();
             turn
         }
+    }
+
+    /// A cell that may be announced: any box code (the rules decide which ones are
+    /// announceable), Jamb cells of the Announce column most often.
+    fn announced_code() -> impl Strategy<Value = BoxCode> {
+        let jamb = proptest::sample::select(BoxCode::JAMB_BOXES.to_vec())
+            .prop_map(|jbox| code(&format!("A:{jbox}")));
+        let single = proptest::sample::select(BoxCode::ALL.to_vec()).prop_map(code);
+        prop_oneof![3 => jamb, 1 => single]
     }
 
     prop_compose! {

@@ -388,20 +388,17 @@ impl Session {
         let written = self.sheets[self.seat]
             .write(&code, dice, roll_number)
             .map_err(|why| Refusal(format!("score {code}: {why:?}")))?;
-        let mut turn = TurnRecord {
-            round: self.round,
-            seat: self.seat as u8,
-            roll_count: roll_number,
-            category: BoxCode::parse(&code).ok_or("unknown box")?,
-            points: u16::try_from(written.points).ok(),
-            ..TurnRecord::default()
-        };
-        for (slot, faces) in turn.rolls.iter_mut().zip(&self.rolls) {
-            *slot = Roll::new(faces).ok_or("a roll of no dice")?;
-        }
-        for (slot, keep) in turn.keeps.iter_mut().zip(&self.keeps) {
-            *slot = Keep::new(&keep.faces()).ok_or("a keep of too many dice")?;
-        }
+        let category = BoxCode::parse(&code).ok_or("unknown box")?;
+        let mut turn = TurnRecord::new(self.round, self.seat as u8, category);
+        turn.points = u16::try_from(written.points).ok();
+        let rolls = (self.rolls.iter().take(usize::from(roll_number)))
+            .map(|faces| Roll::new(faces).ok_or("a roll of no dice"))
+            .collect::<Result<Vec<Roll>, _>>()?;
+        let keeps = (self.keeps.iter())
+            .map(|keep| Keep::new(&keep.faces()).ok_or("a keep of too many dice"))
+            .collect::<Result<Vec<Keep>, _>>()?;
+        turn.set_rolls(&rolls, &keeps)
+            .map_err(|too_many| Refusal(too_many.to_string()))?;
         self.record.turns.push(turn);
         self.box_points.push(written.points);
         self.sheets[self.seat] = written.after;

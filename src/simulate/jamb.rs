@@ -142,19 +142,20 @@ pub fn simulate_jamb_game(
 
 /// Turn `index` of a played game as a log records it.
 fn turn_record(played: &PlayedGame, index: usize, turn: &PlayedTurn, seats: usize) -> TurnRecord {
-    let mut record = TurnRecord {
-        round: (index / seats.max(1) + 1) as u16,
-        seat: turn.seat,
-        roll_count: turn.rolls.len().min(3) as u8,
-        points: u16::try_from(turn.points).ok(),
-        ..TurnRecord::default()
-    };
-    for (slot, roll) in record.rolls.iter_mut().zip(&turn.rolls) {
-        *slot = Roll::from(*roll);
-    }
-    for (slot, kept) in record.keeps.iter_mut().zip(&turn.keeps) {
-        *slot = Keep::new(&kept.faces()).unwrap_or_default();
-    }
+    let round = (index / seats.max(1) + 1) as u16;
+    let mut record = TurnRecord::new(round, turn.seat, BoxCode::default());
+    record.points = u16::try_from(turn.points).ok();
+    let rolls: Vec<Roll> = turn
+        .rolls
+        .iter()
+        .take(3)
+        .map(|&roll| Roll::from(roll))
+        .collect();
+    let keeps: Vec<Keep> = (turn.keeps.iter())
+        .map(|kept| Keep::new(&kept.faces()).unwrap_or_default())
+        .collect();
+    // Three rolls at most: within the record's limit.
+    let _ = record.set_rolls(&rolls, &keeps);
     let sheet = played.finals.get(usize::from(turn.seat));
     let code = sheet.map(|s| s.cell_code(turn.cell)).unwrap_or_default();
     record.category = BoxCode::parse(&code).unwrap_or_default();

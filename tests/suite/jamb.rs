@@ -269,7 +269,7 @@ fn analyze_ranks_the_simulated_jamb_strategies_by_strength() {
     let validate = crate::common::run_ok(&["validate", corpus_text, "--game", "sim5-0000001"], 1);
     assert!(validate.starts_with("verdict: legal"), "{validate}");
     let game = crate::common::find_game(&corpus, "sim5-0000001");
-    let rolls: usize = game.turns.iter().map(|t| usize::from(t.roll_count)).sum();
+    let rolls: usize = game.turns.iter().map(|t| t.rolls().len()).sum();
     let rows = validate
         .lines()
         .filter(|l| {

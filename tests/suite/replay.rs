@@ -72,15 +72,15 @@ fn keep_not_in_roll_and_roll_without_keep() {
         .turns
         .iter()
         .enumerate()
-        .find(|(_, t)| t.roll_count >= 2)
-        .map(|(i, t)| (i, *t))
+        .find(|(_, t)| t.rolls().len() >= 2)
+        .map(|(i, t)| (i, t.clone()))
         .unwrap();
     // A keep of a face the roll does not show.
     let missing = (1..=6)
-        .find(|f| !turn.rolls[0].faces().contains(f))
+        .find(|f| !turn.rolls()[0].faces().contains(f))
         .unwrap();
     let mut game = sim.clone();
-    game.turns[t].keeps[0] = Keep::new(&[missing]).unwrap();
+    game.turns[t].keeps_mut()[0] = Keep::new(&[missing]).unwrap();
     let (rule, line, round, message) = broken(&game);
     assert_eq!(
         (rule, line, round),
@@ -90,10 +90,10 @@ fn keep_not_in_roll_and_roll_without_keep() {
     assert!(message.contains(&format!("k{missing}")), "{message}");
     // A second roll that lacks a kept die.
     let mut game = sim.clone();
-    let kept = turn.keeps[0].faces().to_vec();
+    let kept = turn.keeps()[0].faces().to_vec();
     if let Some(&face) = kept.first() {
         let other = if face == 6 { 1 } else { face + 1 };
-        let roll = &mut game.turns[t].rolls[1];
+        let roll = &mut game.turns[t].rolls_mut()[1];
         let mut faces = roll.faces().to_vec();
         for die in faces.iter_mut() {
             if *die == face {
@@ -187,7 +187,7 @@ fn order_result_rules_and_termination() {
     assert_eq!(out.decisions.iter().filter(|d| d.rolls_left() == 0 || matches!(d.choice, dicelens::rules::Choice::Score(_))).count(), 10);
     // Too many turns.
     let mut game = sim.clone();
-    let extra = game.turns[0];
+    let extra = game.turns[0].clone();
     game.turns.push(extra);
     assert_eq!(broken(&game).0, Broken::TooManyTurns);
 }

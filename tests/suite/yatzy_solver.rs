@@ -119,7 +119,7 @@ fn the_documentation_example_replays_with_our_values() {
     assert_eq!(game.result, Some(vec![189]));
     let first = &game.turns[0];
     assert_eq!(
-        (first.rolls[0].faces(), first.keeps[0].faces()),
+        (first.rolls()[0].faces(), first.keeps()[0].faces()),
         (&[1, 2, 6, 6, 6][..], &[6, 6, 6][..])
     );
     let mut replayed = Replayed::default();
@@ -127,10 +127,7 @@ fn the_documentation_example_replays_with_our_values() {
     assert_eq!(replayed.finals()[0].points(), 189);
     assert_eq!(
         replayed.decisions.len(),
-        game.turns
-            .iter()
-            .map(|t| usize::from(t.roll_count))
-            .sum::<usize>()
+        game.turns.iter().map(|t| t.rolls().len()).sum::<usize>()
     );
 
     // Every decision is rated; the first one's values are those `dicelens eval` gives for

@@ -34,24 +34,20 @@ impl Rng {
 /// One turn: up to three rolls, each keep a random part of the roll before it and contained
 /// in the roll after it, a random free box, plausible points.
 pub fn turn(rng: &mut Rng, round: u16, seat: u8, category: BoxCode) -> TurnRecord {
-    let mut turn = TurnRecord {
-        round,
-        seat,
-        roll_count: 1 + rng.below(3) as u8,
-        category,
-        points: Some(rng.below(51) as u16),
-        ..TurnRecord::default()
-    };
+    let roll_count = 1 + rng.below(3) as usize;
+    let mut turn = TurnRecord::new(round, seat, category);
+    turn.points = Some(rng.below(51) as u16);
     let mut roll = [0u8; 5];
     roll.iter_mut().for_each(|d| *d = rng.die());
-    turn.rolls[0] = Roll::from(roll);
-    for n in 1..usize::from(turn.roll_count) {
+    turn.set_first_roll(Roll::from(roll));
+    for _ in 1..roll_count {
         let kept: Vec<u8> = roll.iter().copied().filter(|_| rng.below(2) == 0).collect();
-        turn.keeps[n - 1] = Keep::new(&kept).unwrap_or_default();
         for (at, die) in roll.iter_mut().enumerate() {
             *die = kept.get(at).copied().unwrap_or_else(|| rng.die());
         }
-        turn.rolls[n] = Roll::from(roll);
+        let kept = Keep::new(&kept).unwrap_or_default();
+        // Three rolls at most: far below the limit.
+        let _ = turn.push_roll(kept, Roll::from(roll));
     }
     turn
 }

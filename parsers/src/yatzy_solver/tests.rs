@@ -87,7 +87,7 @@ fn a_game_is_rebuilt_from_its_decisions() {
     assert_eq!(game.termination, Termination::Normal);
     let turn = &game.turns[0];
     assert_eq!(
-        (turn.round, turn.seat, turn.roll_count, turn.line),
+        (turn.round, turn.seat, turn.rolls().len(), turn.line),
         (1, 0, 2, 2)
     );
     assert_eq!(turn.rolls(), [[1, 2, 6, 6, 6], [3, 4, 6, 6, 6]]);

@@ -65,9 +65,9 @@ fn a_table_reads_as_games_in_round_and_seat_order() {
         .collect();
     assert_eq!(order, [(1, 0, 4), (1, 1, 2), (2, 0, 3)]);
     let turn = &game.turns[0];
-    assert_eq!(turn.roll_count, 2);
-    assert_eq!(turn.rolls[0], [1, 2, 3, 4, 5]);
-    assert_eq!(turn.keeps[0].faces(), [1, 2]);
+    assert_eq!(turn.rolls().len(), 2);
+    assert_eq!(turn.rolls()[0], [1, 2, 3, 4, 5]);
+    assert_eq!(turn.keeps()[0].faces(), [1, 2]);
     assert_eq!(
         (game.provenance.line, game.provenance.file.as_str()),
         (2, "t.csv")
@@ -233,9 +233,12 @@ fn the_per_roll_layout_joins_rolls_into_turns() {
     let game = outcomes[0].as_ref().unwrap();
     assert_eq!(game.players, ["ann", "bob"]);
     let turn = &game.turns[0];
-    assert_eq!((turn.roll_count, turn.line, turn.points), (2, 4, Some(15)));
-    assert_eq!(turn.rolls[1], [1, 2, 6, 6, 6]);
-    assert_eq!(turn.keeps[0].faces(), [1, 2]);
+    assert_eq!(
+        (turn.rolls().len(), turn.line, turn.points),
+        (2, 4, Some(15))
+    );
+    assert_eq!(turn.rolls()[1], [1, 2, 6, 6, 6]);
+    assert_eq!(turn.keeps()[0].faces(), [1, 2]);
     let broken = [
         (
             "g;yatzy;ann;1;2;12345;;C;\n",
@@ -244,7 +247,7 @@ fn the_per_roll_layout_joins_rolls_into_turns() {
                 15,
                 "g",
                 2,
-                "roll 1 of round 1 seat 0 (rolls count 1, 2, 3)",
+                "roll 1 of round 1 seat 0 (rolls count 1, 2, 3, ...)",
                 "roll 2",
             ),
         ),

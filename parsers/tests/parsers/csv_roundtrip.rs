@@ -59,7 +59,7 @@ fn records_a_table_cannot_hold_are_refused() {
         (|g| g.turns.clear(), "without turns"),
         (|g| g.turns[0].seat = 2, "seat has no player"),
         (|g| g.turns[1].seat = 0, "seat 1 has no turn"),
-        (|g| g.turns.push(g.turns[0]), "given twice"),
+        (|g| g.turns.push(g.turns[0].clone()), "given twice"),
         (
             |g| g.provenance.date = Some("2007-03-14".into()),
             "YYYY.MM.DD",
@@ -69,22 +69,7 @@ fn records_a_table_cannot_hold_are_refused() {
         let mut game = GameRecord {
             players: vec!["ann".into(), "bob".into()],
             rules: "yatzy".into(),
-            turns: vec![
-                TurnRecord {
-                    round: 1,
-                    seat: 0,
-                    roll_count: 1,
-                    rolls: [[1; 5].into(); 3],
-                    ..TurnRecord::default()
-                },
-                TurnRecord {
-                    round: 2,
-                    seat: 1,
-                    roll_count: 1,
-                    rolls: [[1; 5].into(); 3],
-                    ..TurnRecord::default()
-                },
-            ],
+            turns: vec![one_roll_turn(1, 0), one_roll_turn(2, 1)],
             ..GameRecord::default()
         };
         game.provenance.game_id = "g".into();
@@ -93,6 +78,13 @@ fn records_a_table_cannot_hold_are_refused() {
         change(&mut game);
         crate::common::assert_refused(Format::Csv, &game, words);
     }
+}
+
+/// A turn of one roll of five ones, scored in the default box.
+fn one_roll_turn(round: u16, seat: u8) -> TurnRecord {
+    let mut turn = TurnRecord::new(round, seat, Default::default());
+    turn.set_first_roll([1; 5].into());
+    turn
 }
 
 /// Names and ids with the characters a table must quote.
@@ -135,15 +127,10 @@ fn game_strategy() -> impl Strategy<Value = GameRecord> {
             for round in 1..=rounds {
                 for seat in 0..game.players.len() as u8 {
                     let (roll_count, (rolls, keeps), code, points) = random.next().unwrap();
-                    let turn = TurnRecord {
-                        round,
-                        seat,
-                        roll_count,
-                        category: BoxCode::parse(code).unwrap(),
-                        points,
-                        ..TurnRecord::default()
-                    };
-                    game.turns.push(with_dice(turn, &rolls, &keeps));
+                    let mut turn = TurnRecord::new(round, seat, BoxCode::parse(code).unwrap());
+                    turn.points = points;
+                    let roll_count = usize::from(roll_count);
+                    game.turns.push(with_dice(turn, roll_count, &rolls, &keeps));
                 }
             }
             game

@@ -3,7 +3,7 @@
 //! resynchronisation at the next `game` event.
 
 use crate::common::read_all;
-use dicelens_parsers::{jsonl, GameRecord, ParseError};
+use dicelens_parsers::{jsonl, GameRecord, ParseError, MAX_ROLLS_PER_TURN};
 
 const GAME: &str = r#"{"event":"game","game":"g1","rules":"yahtzee","players":["ann","bob"]}"#;
 const ROLL: &str =
@@ -256,7 +256,6 @@ fn the_turn_sequence_is_checked() {
     let second_roll_first = ROLL_2;
     let keep_after_roll_2 = KEEP.replace(r#""roll":1"#, r#""roll":2"#);
     let roll_3 = ROLL_2.replace(r#""roll":2"#, r#""roll":3"#);
-    let keep_3 = KEEP.replace(r#""roll":1"#, r#""roll":3"#);
     let round_0 = ROLL.replace(r#""round":1"#, r#""round":0"#);
     let cases: [(&[&str], u64, &str, &str, &str); 10] = [
         (
@@ -329,16 +328,32 @@ fn the_turn_sequence_is_checked() {
         let column = column_of(lines[line as usize - 1], key);
         assert_error(&error, line, column, expected, found);
     }
-    let roll_2_keep = KEEP.replace(r#""roll":1"#, r#""roll":2"#);
-    let lines = [GAME, ROLL, KEEP, ROLL_2, &roll_2_keep, &roll_3, &keep_3];
+    // A turn goes on past its third roll up to the limit; a keep after the last roll it may
+    // have is refused.
+    let roll = |n: usize| ROLL_2.replace(r#""roll":2"#, &format!(r#""roll":{n}"#));
+    let keep = |n: usize| KEEP.replace(r#""roll":1"#, &format!(r#""roll":{n}"#));
+    let mut owned = vec![ROLL.to_string(), keep(1)];
+    for n in 2..=MAX_ROLLS_PER_TURN {
+        owned.push(roll(n));
+        owned.push(keep(n));
+    }
+    let mut lines = vec![GAME];
+    lines.extend(owned.iter().map(String::as_str));
     let error = error_then_next_game(&lines);
     assert_error(
         &error,
-        7,
+        lines.len() as u64,
         2,
-        "a `score` event after the third roll",
+        "a `score` event after roll 64",
         "a `keep` event",
     );
+    // Up to there, the turn is read whole.
+    let mut whole = lines[..lines.len() - 1].to_vec();
+    whole.extend([SCORE, END]);
+    let games = read(&whole);
+    let turn = &games[0].as_ref().expect("a turn of 64 rolls is read").turns[0];
+    assert_eq!((turn.rolls().len(), turn.keeps().len()), (64, 63));
+    assert_eq!(turn.keeps()[62].faces(), [1, 2]);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use crate::common::{fixture, jsonl_comparable, read_all, with_dice};
 use dicelens_parsers::{
-    jsonl, BoxCode, Format, GameRecord, Keep, Provenance, Roll, Termination, TurnRecord,
+    jsonl, BoxCode, Format, GameRecord, Keep, Provenance, Termination, TurnRecord,
 };
 use proptest::prelude::*;
 use std::io;
@@ -45,22 +45,15 @@ fn the_fixture_games_read_back_equal_after_writing() {
 
 #[test]
 fn a_game_is_written_as_the_documented_events() {
-    let turn = TurnRecord {
-        round: 1,
-        seat: 1,
-        roll_count: 2,
-        rolls: [
-            [5, 2, 2, 1, 6].into(),
-            [2, 2, 2, 3, 4].into(),
-            Roll::default(),
-        ],
-        keeps: [Keep::new(&[2, 2]).unwrap(), Keep::default()],
-        category: BoxCode::parse("3K").unwrap(),
-        points: Some(13),
-        total_before: Some(40),
-        earned: None,
-        line: 9,
-    };
+    let mut turn = TurnRecord::new(1, 1, BoxCode::parse("3K").unwrap());
+    turn.set_rolls(
+        &[[5, 2, 2, 1, 6].into(), [2, 2, 2, 3, 4].into()],
+        &[Keep::new(&[2, 2]).unwrap()],
+    )
+    .unwrap();
+    turn.points = Some(13);
+    turn.total_before = Some(40);
+    turn.line = 9;
     let game = GameRecord {
         players: vec!["simson11".into(), "kasia_k".into()],
         rules: "yahtzee-kurnik".into(),
@@ -103,17 +96,18 @@ fn records_the_format_cannot_hold_are_refused() {
         (|g| g.rules.clear(), "rules"),
         (|g| g.provenance.game_id.clear(), "game id"),
         (|g| g.turns[0].seat = 1, "seat 1 has no player"),
-        (|g| g.turns[0].roll_count = 4, "4 rolls"),
+        (|g| g.turns[0].clear_rolls(), "0 rolls"),
     ];
     for (change, words) in cases {
         let mut game = GameRecord {
             players: vec!["ann".into()],
             rules: "yahtzee".into(),
-            turns: vec![TurnRecord {
-                round: 1,
-                roll_count: 1,
-                ..TurnRecord::default()
-            }],
+            turns: vec![with_dice(
+                TurnRecord::new(1, 0, BoxCode::default()),
+                1,
+                &[vec![1; 5]],
+                &[],
+            )],
             ..GameRecord::default()
         };
         game.provenance.game_id = "g".into();
@@ -139,16 +133,10 @@ fn turn_strategy(players: usize) -> impl Strategy<Value = TurnRecord> {
     )
         .prop_map(
             |((round, seat, roll_count), (rolls, keeps), code, (points, total_before))| {
-                let turn = TurnRecord {
-                    round,
-                    seat,
-                    roll_count,
-                    category: BoxCode::parse(code).unwrap(),
-                    points,
-                    total_before,
-                    ..TurnRecord::default()
-                };
-                with_dice(turn, &rolls, &keeps)
+                let mut turn = TurnRecord::new(round, seat, BoxCode::parse(code).unwrap());
+                turn.points = points;
+                turn.total_before = total_before;
+                with_dice(turn, usize::from(roll_count), &rolls, &keeps)
             },
         )
 }

@@ -190,34 +190,31 @@ fn each_grammar_says_what_a_roll_holds() {
 
 /// A game of two turns whose rolls have six dice (and a keep of six).
 fn six_dice_game() -> GameRecord {
-    let first = TurnRecord {
-        round: 1,
-        roll_count: 3,
-        rolls: [
-            Roll::new(&[1, 2, 3, 4, 5, 6]).unwrap(),
-            Roll::new(&[6, 6, 1, 2, 3, 4]).unwrap(),
-            Roll::new(&[6, 6, 6, 6, 2, 1]).unwrap(),
-        ],
-        keeps: [Keep::new(&[6]).unwrap(), Keep::new(&[6, 6]).unwrap()],
-        category: BoxCode::parse("6").unwrap(),
-        points: Some(24),
-        total_before: Some(0),
-        ..TurnRecord::default()
-    };
-    let second = TurnRecord {
-        round: 2,
-        roll_count: 2,
-        rolls: [
-            Roll::new(&[2, 2, 3, 3, 5, 5]).unwrap(),
-            Roll::new(&[2, 2, 3, 3, 5, 5]).unwrap(),
-            Roll::default(),
-        ],
-        keeps: [Keep::new(&[2, 2, 3, 3, 5, 5]).unwrap(), Keep::default()],
-        category: BoxCode::parse("C").unwrap(),
-        points: Some(20),
-        total_before: Some(24),
-        ..TurnRecord::default()
-    };
+    let mut first = TurnRecord::new(1, 0, BoxCode::parse("6").unwrap());
+    first
+        .set_rolls(
+            &[
+                Roll::new(&[1, 2, 3, 4, 5, 6]).unwrap(),
+                Roll::new(&[6, 6, 1, 2, 3, 4]).unwrap(),
+                Roll::new(&[6, 6, 6, 6, 2, 1]).unwrap(),
+            ],
+            &[Keep::new(&[6]).unwrap(), Keep::new(&[6, 6]).unwrap()],
+        )
+        .unwrap();
+    first.points = Some(24);
+    first.total_before = Some(0);
+    let mut second = TurnRecord::new(2, 0, BoxCode::parse("C").unwrap());
+    second
+        .set_rolls(
+            &[
+                Roll::new(&[2, 2, 3, 3, 5, 5]).unwrap(),
+                Roll::new(&[2, 2, 3, 3, 5, 5]).unwrap(),
+            ],
+            &[Keep::new(&[2, 2, 3, 3, 5, 5]).unwrap()],
+        )
+        .unwrap();
+    second.points = Some(20);
+    second.total_before = Some(24);
     let mut game = GameRecord {
         players: vec!["t".into()],
         rules: "yahtzee-free".into(),

@@ -50,13 +50,13 @@ fn table_game_is_one_complete_game_with_every_column_mapped() {
     assert_eq!(lines, [3, 6, 9, 10, 13, 16, 19, 21, 24, 27, 30, 33, 36]);
     // Turn 7 is the published example line.
     let turn = &game.turns[6];
-    assert_eq!((turn.round, turn.seat, turn.roll_count), (7, 0, 2));
+    assert_eq!((turn.round, turn.seat, turn.rolls().len()), (7, 0, 2));
     assert_eq!(turn.rolls(), [[1, 2, 3, 4, 4], [1, 2, 3, 4, 5]]);
     assert_eq!(turn.keeps()[0].faces(), [1, 2, 3, 4]);
     // Turn 3 scores on its first roll.
     let turn = &game.turns[2];
     assert_eq!(
-        (turn.roll_count, turn.category),
+        (turn.rolls().len(), turn.category),
         (1, BoxCode::parse("FH").unwrap())
     );
     assert_eq!(turn.rolls(), [[3, 3, 3, 5, 5]]);

@@ -80,15 +80,10 @@ fn the_table_is_written_as_the_trainers_input_form() {
 
 /// A writable record with one turn scored on its first roll.
 fn one_turn_game() -> GameRecord {
-    let turn = TurnRecord {
-        round: 1,
-        roll_count: 1,
-        rolls: [[5, 3, 3, 5, 3].into(), Roll::default(), Roll::default()],
-        category: BoxCode::parse("FH").unwrap(),
-        points: Some(25),
-        total_before: Some(0),
-        ..TurnRecord::default()
-    };
+    let mut turn = TurnRecord::new(1, 0, BoxCode::parse("FH").unwrap());
+    turn.set_first_roll([5, 3, 3, 5, 3].into());
+    turn.points = Some(25);
+    turn.total_before = Some(0);
     GameRecord {
         players: vec!["ann".into()],
         rules: "yahtzee-free".into(),
@@ -120,14 +115,17 @@ fn records_the_input_form_cannot_hold_are_refused() {
         ),
         (|g| g.turns[0].round = 2, "counts rounds from 1"),
         (|g| g.turns[0].seat = 1, "seat 1"),
-        (|g| g.turns[0].rolls[0] = [5, 3, 7, 5, 3].into(), "die 7"),
         (
-            |g| g.turns[0].rolls[0] = Roll::default(),
+            |g| g.turns[0].rolls_mut()[0] = [5, 3, 7, 5, 3].into(),
+            "die 7",
+        ),
+        (
+            |g| g.turns[0].rolls_mut()[0] = Roll::default(),
             "a roll without dice",
         ),
         (
             |g| {
-                let mut second = g.turns[0];
+                let mut second = g.turns[0].clone();
                 second.round = 2;
                 g.turns.push(second);
             },
@@ -157,15 +155,10 @@ prop_compose! {
         points in any::<u16>(),
         total_before in any::<u32>(),
     ) -> TurnRecord {
-        let turn = TurnRecord {
-            round,
-            roll_count,
-            category: BoxCode::parse(code).unwrap(),
-            points: Some(points),
-            total_before: Some(total_before),
-            ..TurnRecord::default()
-        };
-        with_dice(turn, &rolls, &keeps)
+        let mut turn = TurnRecord::new(round, 0, BoxCode::parse(code).unwrap());
+        turn.points = Some(points);
+        turn.total_before = Some(total_before);
+        with_dice(turn, usize::from(roll_count), &rolls, &keeps)
     }
 }
 

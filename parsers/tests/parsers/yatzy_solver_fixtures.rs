@@ -44,11 +44,11 @@ fn the_earlier_spellings_give_the_same_game() {
 fn the_documentation_example_starts_as_documented() {
     let game = &games("precisit_example.jsonl")[0];
     let first = &game.turns[0];
-    assert_eq!(first.rolls[0], [1, 2, 6, 6, 6]);
-    assert_eq!(first.keeps[0].faces(), [6, 6, 6]);
+    assert_eq!(first.rolls()[0], [1, 2, 6, 6, 6]);
+    assert_eq!(first.keeps()[0].faces(), [6, 6, 6]);
     assert_eq!(game.result, Some(vec![189]));
     let earlier = &games("precisit_example_v0.jsonl")[0];
-    assert_eq!(earlier.turns[0].rolls[0], [2, 3, 5, 6, 6]);
-    assert_eq!(earlier.turns[0].keeps[0].faces(), [6, 6]);
+    assert_eq!(earlier.turns[0].rolls()[0], [2, 3, 5, 6, 6]);
+    assert_eq!(earlier.turns[0].keeps()[0].faces(), [6, 6]);
     assert_eq!(earlier.result, Some(vec![261]));
 }

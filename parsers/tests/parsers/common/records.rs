@@ -61,13 +61,12 @@ pub fn verhoeff_comparable(game: &GameRecord) -> GameRecord {
         }
     }
     for turn in &mut comparable.turns {
-        let roll_count = usize::from(turn.roll_count.min(3));
-        for roll in turn.rolls.iter_mut().take(roll_count) {
+        for roll in turn.rolls_mut() {
             let mut faces = roll.faces().to_vec();
             faces.sort_unstable();
             *roll = Roll::new(&faces).unwrap_or_default();
         }
-        for keep in turn.keeps.iter_mut() {
+        for keep in turn.keeps_mut() {
             let mut faces = keep.faces().to_vec();
             faces.sort_unstable();
             *keep = Keep::new(&faces).unwrap_or_default();
@@ -77,20 +76,21 @@ pub fn verhoeff_comparable(game: &GameRecord) -> GameRecord {
 }
 
 /// `turn` with its first `roll_count` rolls taken from `rolls` and the keeps between them from
-/// `keeps` (one to six faces a roll, at most six a keep); the other slots stay empty.
-pub fn with_dice(mut turn: TurnRecord, rolls: &[Vec<u8>], keeps: &[Vec<u8>]) -> TurnRecord {
-    let count = usize::from(turn.roll_count);
-    for (slot, roll) in turn.rolls.iter_mut().zip(rolls).take(count) {
-        *slot = Roll::new(roll).unwrap_or_default();
-    }
-    for (slot, kept) in turn
-        .keeps
-        .iter_mut()
-        .zip(keeps)
-        .take(count.saturating_sub(1))
-    {
-        *slot = Keep::new(kept).unwrap_or_default();
-    }
+/// `keeps` (one to six faces a roll, at most six a keep).
+pub fn with_dice(
+    mut turn: TurnRecord,
+    roll_count: usize,
+    rolls: &[Vec<u8>],
+    keeps: &[Vec<u8>],
+) -> TurnRecord {
+    let rolls: Vec<Roll> = (rolls.iter().take(roll_count))
+        .map(|roll| Roll::new(roll).unwrap_or_default())
+        .collect();
+    let keeps: Vec<Keep> = (keeps.iter().take(roll_count.saturating_sub(1)))
+        .map(|kept| Keep::new(kept).unwrap_or_default())
+        .collect();
+    turn.set_rolls(&rolls, &keeps)
+        .unwrap_or_else(|e| panic!("{e}"));
     turn
 }
 
