@@ -281,7 +281,11 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
             };
             let Ok(played) = play_turn(&mut softmax, &sheet, plan.dice, &mut rng);
             let mut turn = TurnRecord::new(round as u16, seat as u8, BoxCode::default());
-            let rolls: Vec<Roll> = played.rolls.iter().map(|&roll| Roll::from(roll)).collect();
+            let rolls: Vec<Roll> = played
+                .rolls
+                .iter()
+                .map(|roll| Roll::new(roll).unwrap_or_default())
+                .collect();
             // A turn of the five-dice games rolls at most three times: within the limit.
             let _ = turn.set_rolls(&rolls, &played.shown_keeps);
             // The solitaire table's options are legal boxes of the sheet, so every turn ends

@@ -250,6 +250,10 @@ type ScoreEvent<'a> = TurnEvent<'a, ScoreDetail>;
 struct DiceDetail {
     roll: u8,
     dice: Dice,
+    /// The cell announced after the turn's first roll (Jamb's Announce column): on that roll's
+    /// event only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    announce: Option<BoxCode>,
 }
 
 /// The fields of `score` events beyond the player's.
@@ -631,6 +635,7 @@ fn take_roll(
                 ..TurnRecord::default()
             };
             record.set_first_roll(dice);
+            record.announced = event.detail.announce;
             *open = Some(OpenTurn { record, kept: None });
         }
         Some(OpenTurn {
@@ -639,6 +644,10 @@ fn take_roll(
         }) => {
             context.check_same_turn(record, event)?;
             let number = record.rolls().len() + 1;
+            if let Some(announced) = event.detail.announce {
+                let expected = "no `announce` (a turn announces on its first roll only)";
+                return Err(context.error("announce", expected, announced.as_str()));
+            }
             if usize::from(event.detail.roll) != number {
                 return Err(context.error(
                     "roll",
@@ -707,6 +716,10 @@ fn take_keep(
         ));
     }
     context.check_dice(&event.detail.dice, false)?;
+    if let Some(announced) = event.detail.announce {
+        let expected = "no `announce` on a keep (it goes on the turn's first `roll` event)";
+        return Err(context.error("announce", expected, announced.as_str()));
+    }
     turn.kept = Some(event.detail.dice.0);
     Ok(())
 }
@@ -922,10 +935,14 @@ fn field_shape(
         (Some(Roll | Keep | Score), b"seat") => ("the seat, a number 0-255", fits::<u8>),
         (Some(Roll | Keep | Score), b"player") => ("the player's name, a string", fits::<String>),
         (Some(Roll | Keep | Score), b"round") => ("the round, a number 1-65535", fits::<u16>),
-        (Some(Roll | Keep), b"roll") => ("the roll number, 1-3", fits::<u8>),
+        (Some(Roll | Keep), b"roll") => ("the roll number, 1-64", fits::<u8>),
+        (Some(Roll | Keep), b"announce") => (
+            "the announced cell, a box code such as A:P, or null",
+            fits::<Option<BoxCode>>,
+        ),
         (Some(Roll | Keep), b"dice") => ("an array of at most six dice", fits::<Dice>),
         (Some(Score), b"box") => (
-            "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y",
+            "a box code: 1-6, 1P, 2P, 3P, 3K, 4K, 5K, FH, VI, TO, SS, LS, FS, C, Y or a Jamb cell",
             fits::<BoxCode>,
         ),
         (Some(Score), b"points") => ("the points, a number 0-65535, or null", fits::<Option<u16>>),
@@ -1083,9 +1100,14 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
         let dice = |roll: u8, faces: &[u8]| DiceDetail {
             roll,
             dice: Dice(Keep::new(faces).unwrap_or_default()),
+            announce: None,
         };
         for (roll, faces) in (1u8..).zip(turn.rolls()) {
-            push_event(&mut buffer, &Event::Roll(event(dice(roll, faces.faces()))))?;
+            let mut rolled = dice(roll, faces.faces());
+            if roll == 1 {
+                rolled.announce = turn.announced;
+            }
+            push_event(&mut buffer, &Event::Roll(event(rolled)))?;
             if let Some(keep) = turn.keeps().get(usize::from(roll).saturating_sub(1)) {
                 push_event(&mut buffer, &Event::Keep(event(dice(roll, keep.faces()))))?;
             }

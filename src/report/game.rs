@@ -555,23 +555,28 @@ fn has_announce_column(kinds: &[ColumnKind]) -> bool {
 /// The letter of Jamb's Announce column.
 const ANNOUNCE_LETTER: char = 'A';
 
-/// The rows of a Jamb slip in the order its rule set's description lists its boxes, each with
-/// its section, and after the last box of each section its sums: the upper sum and bonus, the
-/// middle section, the lower sum.
+/// The rows of a Jamb slip in its rule set's row order ([`JambRules::rows`]), and after the
+/// last box of each section (as the rule set's description gives the sections) its sums: the
+/// upper sum and bonus, the middle section, the lower sum.
 fn slip_rows(rules: &JambRules) -> Vec<SlipRow> {
     let description = rules.description();
-    let mut rows = Vec::with_capacity(description.boxes.len() + 4);
-    let mut boxes = description.boxes.iter().peekable();
-    while let Some(rule) = boxes.next() {
-        if let Some(jbox) = JambBox::parse(rule.code) {
-            rows.push(SlipRow::Box(jbox));
-        }
-        let section_ends = boxes.peek().is_none_or(|next| next.section != rule.section);
-        if section_ends {
-            match rule.section {
-                Section::Upper => rows.extend([SlipRow::UpperSum, SlipRow::Bonus]),
-                Section::Middle => rows.push(SlipRow::Middle),
-                Section::Lower => rows.push(SlipRow::LowerSum),
+    let section = |jbox: &JambBox| {
+        description
+            .box_index(jbox.code())
+            .and_then(|i| description.boxes.get(i))
+            .map(|b| b.section)
+    };
+    let mut rows = Vec::with_capacity(rules.rows.len() + 4);
+    let mut boxes = rules.rows.iter().peekable();
+    while let Some(jbox) = boxes.next() {
+        rows.push(SlipRow::Box(*jbox));
+        let here = section(jbox);
+        if boxes.peek().is_none_or(|next| section(next) != here) {
+            match here {
+                Some(Section::Upper) => rows.extend([SlipRow::UpperSum, SlipRow::Bonus]),
+                Some(Section::Middle) => rows.push(SlipRow::Middle),
+                Some(Section::Lower) => rows.push(SlipRow::LowerSum),
+                None => {}
             }
         }
     }
@@ -598,9 +603,18 @@ fn middle_formula(rules: &JambRules) -> String {
     let description = rules.description();
     let code = |i: usize| description.boxes.get(i).map_or("?", |b| b.code);
     match description.final_score {
-        FinalScore::ColumnsWithMiddle { high, low, times } => {
-            format!("({} - {}) &times; {}", code(high), code(low), code(times))
-        }
+        FinalScore::ColumnsWithMiddle {
+            high,
+            low,
+            times,
+            never_negative,
+        } => format!(
+            "({} - {}) &times; {}{}",
+            code(high),
+            code(low),
+            code(times),
+            if never_negative { ", at least 0" } else { "" }
+        ),
         FinalScore::Sum => String::new(),
     }
 }
@@ -627,11 +641,18 @@ fn jamb_slips(out: &mut String, report: &ValidateReport) {
     }
     let rules = first.rules();
     let description = rules.description();
-    let lower: Vec<&str> = description
-        .boxes
-        .iter()
-        .filter(|b| b.section == Section::Lower)
-        .filter_map(|b| JambBox::parse(b.code))
+    let lower: Vec<&str> = slip_rows(rules)
+        .into_iter()
+        .filter_map(|row| match row {
+            SlipRow::Box(jbox) => Some(jbox),
+            _ => None,
+        })
+        .filter(|jbox| {
+            description
+                .box_index(jbox.code())
+                .and_then(|i| description.boxes.get(i))
+                .is_some_and(|b| b.section == Section::Lower)
+        })
         .map(jamb_box_name)
         .collect();
     let _ = write!(
@@ -1513,24 +1534,24 @@ mod tests {
         assert_eq!(dice_in_words(&report), "six");
     }
 
-    /// A four-column slip (jamb-4: Down, Free, Up, Hand) with two announced boxes, one filled
-    /// and one still empty.
+    /// A four-column slip (jamb-6a: Down, Free, Up, Announce) with two announced boxes, one
+    /// filled and one still empty.
     fn announced_slip() -> (JambSheet, Vec<Announcement>) {
         let slip = JambSheet::from_notation(
-            crate::rules::jamb::JambRules::JAMB_4,
-            "D:1=3,F:P=64,H:P=48,U:J=80",
+            crate::rules::jamb::JambRules::JAMB_6A,
+            "D:1=3,F:P=64,A:P=48,U:J=80",
         )
         .expect("a slip");
         let announced = vec![
             Announcement {
                 seat: 0,
                 round: 3,
-                cell: "H:P".into(),
+                cell: "A:P".into(),
             },
             Announcement {
                 seat: 0,
                 round: 4,
-                cell: "H:J".into(),
+                cell: "A:J".into(),
             },
         ];
         (slip, announced)
@@ -1546,18 +1567,21 @@ mod tests {
         assert_eq!(out.matches("data-cell=").count(), 4 * 13);
         assert!(
             out.contains(
-                "<td class=\"num announced\" data-cell=\"H:P\" title=\"announced in round 3\">48</td>"
+                "<td class=\"num announced\" data-cell=\"A:P\" title=\"announced in round 3\">48</td>"
             ),
             "{out}"
         );
         assert!(
             out.contains(
-                "<td class=\"num empty announced\" data-cell=\"H:J\" \
+                "<td class=\"num empty announced\" data-cell=\"A:J\" \
                  title=\"announced in round 4, not filled\"></td>"
             ),
             "{out}"
         );
         assert_eq!(out.matches(" announced").count(), 2);
+        assert!(out.contains("title=\"the box announced after the first roll, or a pure hand\">Announce <span class=\"code\">A</span></th>"), "{out}");
+        // Rows in jamb-6a's order: three of a kind before the straight.
+        assert!(out.find("data-cell=\"D:T\"") < out.find("data-cell=\"D:K\""));
         // Another player's slip marks none of them.
         let mut other = String::new();
         jamb_slip(&mut other, 1, "other", &slip, &[]);
@@ -1617,6 +1641,12 @@ mod tests {
             middle_formula(&crate::rules::jamb::JambRules::JAMB_5),
             "(MAX - MIN) &times; 1"
         );
+        // jamb-6a's rows: three of a kind before the straight, the sums where they were.
+        let rows = slip_rows(&crate::rules::jamb::JambRules::JAMB_6A);
+        assert_eq!(rows[11], SlipRow::Box(JambBox::ThreeKind));
+        assert_eq!(rows[12], SlipRow::Box(JambBox::Straight));
+        assert_eq!(rows[16], SlipRow::LowerSum);
+        assert_eq!(rows.len(), 17);
     }
 
     #[test]

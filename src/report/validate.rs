@@ -350,6 +350,20 @@ pub struct Announcement {
     pub cell: String,
 }
 
+/// The boxes the game's turns announced after their first roll, in turn order.
+fn announcements(game: &GameRecord) -> Vec<Announcement> {
+    game.turns
+        .iter()
+        .filter_map(|turn| {
+            turn.announced.as_ref().map(|cell| Announcement {
+                seat: usize::from(turn.seat),
+                round: turn.round,
+                cell: cell.as_str().to_string(),
+            })
+        })
+        .collect()
+}
+
 /// Every player's Jamb slip where the replay stopped, in seat order; empty for a game of
 /// another family.
 fn jamb_slips(replayed: &Replayed) -> Vec<JambSheet> {
@@ -601,7 +615,7 @@ impl ValidateReport {
             violation_text: violation.map(ToString::to_string),
             planned_turns: replayed.rules.map(|r| r.rounds() * replayed.seats.max(1)),
             jamb_slips: jamb_slips(replayed),
-            announcements: Vec::new(),
+            announcements: announcements(game),
             ..ValidateReport::empty(file, format)
         }
     }

@@ -34,8 +34,8 @@ pub struct GameDescription {
     /// The columns of the sheet, left to right, each by its order of filling (one free
     /// column for the single-column games).
     pub columns: &'static [ColumnKind],
-    /// The orders of filling whose column's box must be announced after the first roll (none
-    /// in today's rule sets).
+    /// The orders of filling whose boxes are announced after the first roll (Jamb's Announce
+    /// column in `jamb-6a` and `yamb-hr`; none in the other rule sets).
     pub announced: &'static [ColumnKind],
     /// The upper bonus of a column.
     pub upper_bonus: UpperBonus,
@@ -104,6 +104,9 @@ pub enum FinalScore {
         low: usize,
         /// Index of the box the difference is multiplied by (ones).
         times: usize,
+        /// True when a negative section counts 0 (`jamb-6a`, `yamb-hr`); false when it counts
+        /// as it is (`jamb-4`, `jamb-5`).
+        never_negative: bool,
     },
 }
 
@@ -123,6 +126,14 @@ pub enum Pattern {
     Any,
     /// Any dice; the dice that count are those showing this face (the upper boxes).
     Face(u8),
+    /// Any dice; the dice that count are those showing `face`, at most `most` of them (the
+    /// upper boxes of six-dice Jamb, where the best five count).
+    FaceAtMost {
+        /// The face counted.
+        face: u8,
+        /// The most dice that count.
+        most: u8,
+    },
     /// Groups of alike dice, each of a different face, of at least these sizes, largest
     /// first: `[3]` three of a kind, `[2, 2]` two pairs, `[3, 2]` a full house, `[5]` five of
     /// a kind (for six dice: `[3, 3]` a villa, `[4, 2]` a tower, `[2, 2, 2]` three pairs). The
@@ -161,12 +172,29 @@ pub enum Payoff {
         /// Points fewer on each later roll.
         less_per_roll: u32,
     },
+    /// Points by the run a [`Pattern::Straight`] shows: entry `i` for its run `i`, the first
+    /// run shown counting (six-dice Jamb: 50 for 2-6 before 45 for 1-5).
+    ByRun(&'static [u32]),
+    /// The sum of the `count` highest dice (six-dice Jamb's Max: the best five).
+    HighestDice {
+        /// How many dice count.
+        count: u8,
+    },
+    /// The sum of the `count` lowest dice (six-dice Jamb's Min: the best five).
+    LowestDice {
+        /// How many dice count.
+        count: u8,
+    },
 }
 
 impl Scoring {
     /// Points of `dice` made on roll `roll_number` (1 for the first roll) in a box scored this
     /// way: the payoff when the pattern holds, else 0.
     pub fn points(&self, dice: &Dice, roll_number: u8) -> u32 {
+        if let Payoff::ByRun(points) = self.payoff {
+            let run = self.pattern.run_shown(dice);
+            return run.and_then(|i| points.get(i)).copied().unwrap_or(0);
+        }
         match self.pattern.dice_forming(dice) {
             Some(formed) => self.payoff.points(dice, formed, roll_number),
             None => 0,
@@ -184,6 +212,19 @@ impl Scoring {
 }
 
 impl Pattern {
+    /// The index of the first run of a [`Pattern::Straight`] that `dice` show; `None` when
+    /// they show none or the pattern is no straight.
+    fn run_shown(&self, dice: &Dice) -> Option<usize> {
+        let Pattern::Straight(runs) = *self else {
+            return None;
+        };
+        let counts = dice.counts();
+        runs.iter().position(|&(low, high)| {
+            (usize::from(low.max(1))..=usize::from(high))
+                .all(|f| counts.get(f - 1).is_some_and(|&c| c >= 1))
+        })
+    }
+
     /// The sum of the dice that form the pattern when `dice` show it, `None` when they do not.
     fn dice_forming(&self, dice: &Dice) -> Option<u32> {
         let counts = dice.counts();
@@ -191,6 +232,9 @@ impl Pattern {
         match *self {
             Pattern::Any => Some(dice.sum()),
             Pattern::Face(face) => Some(u32::from(face) * u32::from(dice.count(face))),
+            Pattern::FaceAtMost { face, most } => {
+                Some(u32::from(face) * u32::from(dice.count(face).min(most)))
+            }
             Pattern::Groups { sizes, alike_too } => {
                 let mut used = [false; FACES];
                 let mut formed = 0;
@@ -240,8 +284,20 @@ impl Payoff {
                 let later_rolls = u32::from(roll_number.saturating_sub(1));
                 first.saturating_sub(less_per_roll.saturating_mul(later_rolls))
             }
+            // Scored by `Scoring::points`, which knows the run; no run here.
+            Payoff::ByRun(_) => 0,
+            Payoff::HighestDice { count } => {
+                dice_by_face(dice).rev().take(usize::from(count)).sum()
+            }
+            Payoff::LowestDice { count } => dice_by_face(dice).take(usize::from(count)).sum(),
         }
     }
+}
+
+/// The faces of `dice`, one per die, lowest first.
+fn dice_by_face(dice: &Dice) -> impl DoubleEndedIterator<Item = u32> {
+    let counts = dice.counts();
+    (0..FACES).flat_map(move |i| std::iter::repeat(i as u32 + 1).take(usize::from(counts[i])))
 }
 
 impl GameDescription {
@@ -593,20 +649,25 @@ pub enum ColumnKind {
     Outer,
     /// From the middle: Max or Min first, then any empty box next to a filled one.
     Inner,
+    /// Announce (najava): the box announced after the turn's first roll, written at the end
+    /// of the turn; where the rule set allows it, any empty box with a pure hand (the turn's
+    /// last roll was of all the dice). Jamb's rule set decides (`JambRules::announce`).
+    Announce,
 }
 
 impl ColumnKind {
     /// Every column kind.
-    pub const ALL: [ColumnKind; 6] = [
+    pub const ALL: [ColumnKind; 7] = [
         ColumnKind::Down,
         ColumnKind::Up,
         ColumnKind::Free,
         ColumnKind::Hand,
         ColumnKind::Outer,
         ColumnKind::Inner,
+        ColumnKind::Announce,
     ];
 
-    /// The kind's letter: `D`, `U`, `F`, `H`, `O`, `I`.
+    /// The kind's letter: `D`, `U`, `F`, `H`, `O`, `I`, `A`.
     pub fn code(self) -> char {
         match self {
             ColumnKind::Down => 'D',
@@ -615,6 +676,7 @@ impl ColumnKind {
             ColumnKind::Hand => 'H',
             ColumnKind::Outer => 'O',
             ColumnKind::Inner => 'I',
+            ColumnKind::Announce => 'A',
         }
     }
 
@@ -636,7 +698,9 @@ impl fmt::Display for ColumnKind {
 mod tests {
     use super::*;
     use crate::dice::{DICE, ROLLS};
-    use crate::rules::jamb::{FourKindRule, FullHouseRule, JambBox, JambRules, MAX_ROLLS};
+    use crate::rules::jamb::{
+        FourKindRule, FullHouseRule, JambBox, JambRules, JambScoring, MAX_ROLLS,
+    };
     use crate::rules::{Category, Family};
 
     /// The most `roll` makes of groups of alike dice of different faces with these sizes (the
@@ -1010,7 +1074,10 @@ mod tests {
             (FourKindRule::FourDicePlus40, FullHouseRule::FiveAlikeToo),
             (FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo),
         ];
-        for named in JambRules::ALL {
+        let classic = JambRules::ALL
+            .into_iter()
+            .filter(|r| r.scoring == JambScoring::Classic);
+        for named in classic {
             for (four_kind, full_house) in variants {
                 let rules = JambRules {
                     four_kind,
@@ -1073,8 +1140,45 @@ mod tests {
             FinalScore::ColumnsWithMiddle {
                 high: 6,
                 low: 7,
-                times: 0
+                times: 0,
+                never_negative: false,
             }
+        );
+    }
+
+    #[test]
+    fn six_dice_payoffs_best_five_and_runs() {
+        let six = |faces: [u8; 6]| Dice::from_counts(faces);
+        let counted = |pattern: Pattern, payoff: Payoff, dice: &Dice| {
+            Scoring { pattern, payoff }.points(dice, 1)
+        };
+        // 1 2 2 5 6 6: the five highest 2+2+5+6+6, the five lowest 1+2+2+5+6.
+        let spread = six([1, 2, 0, 0, 1, 2]);
+        assert_eq!(
+            counted(Pattern::Any, Payoff::HighestDice { count: 5 }, &spread),
+            21
+        );
+        assert_eq!(
+            counted(Pattern::Any, Payoff::LowestDice { count: 5 }, &spread),
+            16
+        );
+        // Six fours: at most five count.
+        let fours = six([0, 0, 0, 6, 0, 0]);
+        let at_most_five = Pattern::FaceAtMost { face: 4, most: 5 };
+        assert_eq!(counted(at_most_five, PATTERN_SUM, &fours), 20);
+        assert_eq!(counted(Pattern::Face(4), PATTERN_SUM, &fours), 24);
+        // Runs by their order: both present, the first listed counts.
+        let both = six([1, 1, 1, 1, 1, 1]);
+        let runs = Pattern::Straight(&[(2, 6), (1, 5)]);
+        assert_eq!(counted(runs, Payoff::ByRun(&[50, 45]), &both), 50);
+        let low = six([2, 1, 1, 1, 1, 0]);
+        assert_eq!(counted(runs, Payoff::ByRun(&[50, 45]), &low), 45);
+        let none = six([2, 2, 0, 1, 1, 0]);
+        assert_eq!(counted(runs, Payoff::ByRun(&[50, 45]), &none), 0);
+        assert_eq!(
+            counted(Pattern::Any, Payoff::ByRun(&[50]), &both),
+            0,
+            "no straight pattern, no run"
         );
     }
 

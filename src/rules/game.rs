@@ -6,7 +6,7 @@
 //! Replay, rating, aggregation, reports and the turn loop ([`super::play`]) go through these;
 //! only the oracles and the scorecards look inside.
 
-use super::jamb::{JambRules, JambSheet, MAX_ROLLS};
+use super::jamb::{JambBox, JambRules, JambSheet, JambTurn};
 use super::{Choice, RuleSet, Sheet, UnknownRuleSet};
 use crate::dice::Dice;
 use std::fmt;
@@ -17,8 +17,37 @@ use std::str::FromStr;
 /// [`Sheet`] and [`JambSheet`]) and for [`PlayerSheet`], which holds either; the turn loop
 /// (`super::play::play_turn`) and every consumer that does not need the concrete sheet use it.
 pub trait GameFamily: Sized {
-    /// Rolls a turn has at most.
+    /// Rolls this turn has at most (Jamb's `jamb-6a`: five on the game's last turn).
     fn max_rolls(&self) -> u8;
+
+    /// Dice rolled.
+    fn dice_count(&self) -> usize;
+
+    /// True when box `b` of the Announce column may be announced after roll `roll_number`
+    /// (only Jamb slips with that column; never in the other families).
+    fn may_announce(&self, _roll_number: u8, _b: JambBox) -> bool {
+        false
+    }
+
+    /// [`GameFamily::may_roll_again`] in the turn `turn` (its announcement and pure hand).
+    fn may_roll_again_in(&self, turn: JambTurn) -> bool {
+        self.may_roll_again(turn.roll_number)
+    }
+
+    /// True when, in the turn `turn`, a further roll must be of all the dice (nothing kept).
+    fn next_roll_must_be_pure(&self, _turn: JambTurn) -> bool {
+        false
+    }
+
+    /// [`GameFamily::box_choices`] in the turn `turn`.
+    fn box_choices_in(&self, dice: &Dice, turn: JambTurn) -> Vec<Choice> {
+        self.box_choices(dice, turn.roll_number)
+    }
+
+    /// [`GameFamily::play`] in the turn `turn`.
+    fn play_in(&self, choice: Choice, dice: &Dice, turn: JambTurn) -> Option<(i32, Self)> {
+        self.play(choice, dice, turn.roll_number)
+    }
 
     /// Whether the dice of roll `roll_number` may be kept in part and the others rolled again.
     fn may_roll_again(&self, roll_number: u8) -> bool;
@@ -58,6 +87,10 @@ impl GameFamily for Sheet {
     fn max_rolls(&self) -> u8 {
         let turn = self.filled_count() as usize;
         self.rules.description().rolls_in_turn(turn)
+    }
+
+    fn dice_count(&self) -> usize {
+        self.rules.description().dice
     }
 
     fn may_roll_again(&self, roll_number: u8) -> bool {
@@ -108,23 +141,47 @@ impl GameFamily for Sheet {
 
 impl GameFamily for JambSheet {
     fn max_rolls(&self) -> u8 {
-        MAX_ROLLS
+        self.rolls_this_turn()
+    }
+
+    fn dice_count(&self) -> usize {
+        usize::from(self.rules().dice)
+    }
+
+    fn may_announce(&self, roll_number: u8, b: JambBox) -> bool {
+        JambSheet::may_announce(self, roll_number, b)
+    }
+
+    fn may_roll_again_in(&self, turn: JambTurn) -> bool {
+        JambSheet::may_roll_again_in(self, turn)
+    }
+
+    fn next_roll_must_be_pure(&self, turn: JambTurn) -> bool {
+        JambSheet::next_roll_must_be_pure(self, turn)
+    }
+
+    fn box_choices_in(&self, _dice: &Dice, turn: JambTurn) -> Vec<Choice> {
+        self.legal_cells_in(turn).map(Choice::Write).collect()
+    }
+
+    fn play_in(&self, choice: Choice, dice: &Dice, turn: JambTurn) -> Option<(i32, JambSheet)> {
+        let Choice::Write(cell) = choice else {
+            return None;
+        };
+        let points = self.score_cell_in(dice, turn, cell)?;
+        Some((points, self.after_cell_in(dice, turn, cell)?))
     }
 
     fn may_roll_again(&self, roll_number: u8) -> bool {
         JambSheet::may_roll_again(self, roll_number)
     }
 
-    fn box_choices(&self, _dice: &Dice, roll_number: u8) -> Vec<Choice> {
-        self.legal_cells(roll_number).map(Choice::Write).collect()
+    fn box_choices(&self, dice: &Dice, roll_number: u8) -> Vec<Choice> {
+        self.box_choices_in(dice, JambTurn::at_roll(roll_number))
     }
 
     fn play(&self, choice: Choice, dice: &Dice, roll_number: u8) -> Option<(i32, JambSheet)> {
-        let Choice::Write(cell) = choice else {
-            return None;
-        };
-        let points = self.score_cell(dice, roll_number, cell)?;
-        Some((points, self.after_cell(dice, roll_number, cell)?))
+        self.play_in(choice, dice, JambTurn::at_roll(roll_number))
     }
 
     fn total(&self) -> i64 {
@@ -164,6 +221,37 @@ macro_rules! on_sheet {
 impl GameFamily for PlayerSheet {
     fn max_rolls(&self) -> u8 {
         on_sheet!(self, s => GameFamily::max_rolls(s))
+    }
+
+    fn dice_count(&self) -> usize {
+        on_sheet!(self, s => s.dice_count())
+    }
+
+    fn may_announce(&self, roll_number: u8, b: JambBox) -> bool {
+        on_sheet!(self, s => GameFamily::may_announce(s, roll_number, b))
+    }
+
+    fn may_roll_again_in(&self, turn: JambTurn) -> bool {
+        on_sheet!(self, s => GameFamily::may_roll_again_in(s, turn))
+    }
+
+    fn next_roll_must_be_pure(&self, turn: JambTurn) -> bool {
+        on_sheet!(self, s => GameFamily::next_roll_must_be_pure(s, turn))
+    }
+
+    fn box_choices_in(&self, dice: &Dice, turn: JambTurn) -> Vec<Choice> {
+        on_sheet!(self, s => s.box_choices_in(dice, turn))
+    }
+
+    fn play_in(&self, choice: Choice, dice: &Dice, turn: JambTurn) -> Option<(i32, PlayerSheet)> {
+        match self {
+            PlayerSheet::Yahtzee(s) => s
+                .play_in(choice, dice, turn)
+                .map(|(points, after)| (points, PlayerSheet::Yahtzee(after))),
+            PlayerSheet::Jamb(s) => s
+                .play_in(choice, dice, turn)
+                .map(|(points, after)| (points, PlayerSheet::Jamb(after))),
+        }
     }
 
     fn may_roll_again(&self, roll_number: u8) -> bool {

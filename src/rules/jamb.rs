@@ -8,13 +8,16 @@ use super::description::{
     Pattern, Payoff, Section, UpperBonus, DICE_SUM,
 };
 use super::{ExtraBonus, JokerRule};
-use crate::dice::{Dice, DICE, FACES};
+use crate::dice::{Dice, FACES};
 use std::fmt;
 
 /// Number of boxes in a column.
 pub const BOXES: usize = 13;
-/// Rolls a turn may use.
+/// Rolls a turn may use (every turn of `jamb-4`, `jamb-5` and `yamb-hr`, every turn but the
+/// last of `jamb-6a`).
 pub const MAX_ROLLS: u8 = 3;
+/// The most rolls any turn of any Jamb rule set may use: the last turn of `jamb-6a`.
+pub const MOST_ROLLS: u8 = 5;
 /// Upper sum that earns the upper bonus.
 pub const UPPER_BONUS_THRESHOLD: i32 = 60;
 /// The upper bonus of a column.
@@ -38,11 +41,13 @@ pub enum JambBox {
     Fives,
     /// Upper box for sixes.
     Sixes,
-    /// Maximum: the sum of the five dice.
+    /// Maximum: the sum of the dice (of six dice, the five highest).
     Max,
-    /// Minimum: the sum of the five dice.
+    /// Minimum: the sum of the dice (of six dice, the five lowest).
     Min,
-    /// Straight (kenta): 1-2-3-4-5 or 2-3-4-5-6, worth more the earlier it is rolled.
+    /// Straight (kenta): 1-2-3-4-5 or 2-3-4-5-6 (in `jamb-4` and `jamb-5` worth more the
+    /// earlier it is rolled). Its row comes before three of a kind's in `jamb-4` and `jamb-5`,
+    /// after it in `jamb-6a` and `yamb-hr` ([`JambRules::rows`]).
     Straight,
     /// Three of a kind (triling).
     ThreeKind,
@@ -55,7 +60,9 @@ pub enum JambBox {
 }
 
 impl JambBox {
-    /// The 13 boxes in slip order; box `i` is bit `i` of a column's filled mask.
+    /// The 13 boxes in the slip order of `jamb-4` and `jamb-5`; box `i` is bit `i` of a
+    /// column's filled mask in every rule set (a rule set's own row order is
+    /// [`JambRules::rows`]).
     pub const ALL: [JambBox; BOXES] = [
         JambBox::Ones,
         JambBox::Twos,
@@ -132,7 +139,11 @@ pub use super::description::ColumnKind;
 /// Which box may come next: the fill order of each column kind, on Jamb's 13-box column.
 impl ColumnKind {
     /// Mask of the boxes that may be filled next in a column of this kind whose filled boxes
-    /// are `filled`, with dice of roll `roll_number`; 0 for a roll number outside 1..=3.
+    /// are `filled`, with dice of roll `roll_number`, in the row order of `jamb-4` and `jamb-5`
+    /// ([`JambBox::ALL`]); 0 for a roll number outside 1..=3. An Announce column is taken
+    /// without an announcement: any empty box on the first roll (a pure hand), none later.
+    /// [`JambRules::allowed_boxes`] is the rule set's answer (its rows, rolls and
+    /// announcements).
     pub fn allowed_boxes(self, filled: u16, roll_number: u8) -> u16 {
         if !(1..=MAX_ROLLS).contains(&roll_number) {
             return 0;
@@ -145,8 +156,8 @@ impl ColumnKind {
             ColumnKind::Down => topmost,
             ColumnKind::Up => bottommost,
             ColumnKind::Free => empty,
-            ColumnKind::Hand if roll_number == 1 => empty,
-            ColumnKind::Hand => 0,
+            ColumnKind::Hand | ColumnKind::Announce if roll_number == 1 => empty,
+            ColumnKind::Hand | ColumnKind::Announce => 0,
             ColumnKind::Outer => topmost | bottommost,
             ColumnKind::Inner if filled == 0 => JambBox::Max.bit() | JambBox::Min.bit(),
             ColumnKind::Inner => empty & ((filled << 1) | (filled >> 1)),
@@ -181,17 +192,109 @@ pub enum FullHouseRule {
     FiveAlikeToo,
 }
 
-/// A Jamb rule set: its columns and its scoring variants.
+/// Which boxes a rule set's dice score in: the box set and its scoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JambScoring {
+    /// Five dice, the classic Jamb scoring (straight 66/56/46 by roll, full house the dice
+    /// plus 30, ...), with the variants [`JambRules::four_kind`] and [`JambRules::full_house`].
+    Classic,
+    /// Six dice, the best five counting (`jamb-6a`): ones to sixes at most five dice, Max the
+    /// five highest, Min the five lowest, three of a kind 3 x face + 20, straight 50 for 2-6
+    /// and 45 for 1-5 whatever the roll, full house the best 3a + 2b + 40, four of a kind
+    /// 4 x face + 50, jamb 5 x face + 60.
+    SixDice,
+    /// Five dice, the Croatian site's scoring (`yamb-hr`): Max and Min the sum of the dice,
+    /// trips 3 x face + 10, straight 35 for 1-5 and 45 for 2-6 whatever the roll, boat
+    /// (full house) the dice plus 30, carriage 4 x face + 40, yamb 5 x face + 50.
+    Croatian,
+}
+
+/// How the middle section `(Max - Min) x Ones` counts when Min is above Max.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MiddleRule {
+    /// A negative section counts as it is (`jamb-4`, `jamb-5`).
+    AsIs,
+    /// A negative section counts 0 (`jamb-6a`, `yamb-hr`).
+    NeverNegative,
+}
+
+/// How a box of the Announce column ([`ColumnKind::Announce`]) may be written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnnounceRule {
+    /// The box announced after the first roll, or, with no announcement, any empty box with a
+    /// pure hand: the turn's last roll was of all the dice, nothing kept (a turn written after
+    /// its first roll is pure). `jamb-6a`.
+    AnnouncedOrPureHand,
+    /// Only the box announced after the first roll. `yamb-hr`.
+    AnnouncedOnly,
+}
+
+/// Where a turn stands when a cell is to be written: which roll the dice are from, the box
+/// announced after the first roll, and whether the hand is pure. What
+/// [`JambRules::allowed_boxes`] and the slip's `_in` methods take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JambTurn {
+    /// The roll the dice are from, 1 for the first.
+    pub roll_number: u8,
+    /// The Announce column's box announced after the first roll, `None` without one.
+    pub announced: Option<JambBox>,
+    /// True when the last roll was of all the dice, nothing kept (always on the first roll).
+    pub pure: bool,
+}
+
+impl JambTurn {
+    /// A turn at roll `roll_number` with no announcement, pure only on the first roll (the
+    /// reading of the slip methods that take a bare roll number).
+    pub fn at_roll(roll_number: u8) -> JambTurn {
+        JambTurn {
+            roll_number,
+            announced: None,
+            pure: roll_number == 1,
+        }
+    }
+}
+
+/// The row order of `jamb-6a` and `yamb-hr`: three of a kind before the straight.
+const TRIPS_FIRST_ROWS: [JambBox; BOXES] = [
+    JambBox::Ones,
+    JambBox::Twos,
+    JambBox::Threes,
+    JambBox::Fours,
+    JambBox::Fives,
+    JambBox::Sixes,
+    JambBox::Max,
+    JambBox::Min,
+    JambBox::ThreeKind,
+    JambBox::Straight,
+    JambBox::FullHouse,
+    JambBox::FourKind,
+    JambBox::Jamb,
+];
+
+/// A Jamb rule set: its dice, rolls, columns, row order and scoring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JambRules {
-    /// The name used to choose it (`jamb-4`, `jamb-5`).
+    /// The name used to choose it (`jamb-4`, `jamb-5`, `jamb-6a`, `yamb-hr`).
     pub name: &'static str,
     /// The columns of the slip, left to right.
     pub columns: &'static [ColumnKind],
-    /// What four of a kind scores.
+    /// What four of a kind scores (under [`JambScoring::Classic`]).
     pub four_kind: FourKindRule,
-    /// Whether five alike is a full house.
+    /// Whether five alike is a full house (under [`JambScoring::Classic`]).
     pub full_house: FullHouseRule,
+    /// Dice rolled (5 or 6).
+    pub dice: u8,
+    /// Rolls the last turn of the game may use (the other turns have [`MAX_ROLLS`]).
+    pub last_turn_rolls: u8,
+    /// The rows of a column, top to bottom: the order Down and Up (and the columns toward and
+    /// from the middle) fill in.
+    pub rows: &'static [JambBox; BOXES],
+    /// The box set and its scoring.
+    pub scoring: JambScoring,
+    /// Whether a negative middle section counts.
+    pub middle: MiddleRule,
+    /// How the Announce column is written (where the slip has one).
+    pub announce: AnnounceRule,
 }
 
 impl JambRules {
@@ -204,8 +307,7 @@ impl JambRules {
             ColumnKind::Up,
             ColumnKind::Hand,
         ],
-        four_kind: FourKindRule::FourDicePlus40,
-        full_house: FullHouseRule::TwoFaces,
+        ..JambRules::CLASSIC
     };
 
     /// Five columns: down, free, up, from the middle, toward the middle (65 turns).
@@ -218,12 +320,69 @@ impl JambRules {
             ColumnKind::Inner,
             ColumnKind::Outer,
         ],
+        ..JambRules::CLASSIC
+    };
+
+    /// Six dice, four columns: down, free, up, announce (52 turns), three rolls a turn and
+    /// five on the last; the best five dice count; an Announce box is the one announced after
+    /// the first roll or any with a pure hand (the rules of the public six-dice Jamb player,
+    /// docs/jamb.md).
+    pub const JAMB_6A: JambRules = JambRules {
+        name: "jamb-6a",
+        columns: &[
+            ColumnKind::Down,
+            ColumnKind::Free,
+            ColumnKind::Up,
+            ColumnKind::Announce,
+        ],
+        dice: 6,
+        last_turn_rolls: MOST_ROLLS,
+        rows: &TRIPS_FIRST_ROWS,
+        scoring: JambScoring::SixDice,
+        middle: MiddleRule::NeverNegative,
+        announce: AnnounceRule::AnnouncedOrPureHand,
+        ..JambRules::CLASSIC
+    };
+
+    /// Croatian Yamb (the site jamb.com.hr): five dice, three rolls, four columns: down, up,
+    /// free, announcement (52 turns); an Announcement box only when announced after the first
+    /// roll (docs/jamb.md says what was read from the site's code).
+    pub const YAMB_HR: JambRules = JambRules {
+        name: "yamb-hr",
+        columns: &[
+            ColumnKind::Down,
+            ColumnKind::Up,
+            ColumnKind::Free,
+            ColumnKind::Announce,
+        ],
+        rows: &TRIPS_FIRST_ROWS,
+        scoring: JambScoring::Croatian,
+        middle: MiddleRule::NeverNegative,
+        announce: AnnounceRule::AnnouncedOnly,
+        ..JambRules::CLASSIC
+    };
+
+    /// The classic rules every rule set starts from (no columns, no name).
+    const CLASSIC: JambRules = JambRules {
+        name: "",
+        columns: &[],
         four_kind: FourKindRule::FourDicePlus40,
         full_house: FullHouseRule::TwoFaces,
+        dice: 5,
+        last_turn_rolls: MAX_ROLLS,
+        rows: &JambBox::ALL,
+        scoring: JambScoring::Classic,
+        middle: MiddleRule::AsIs,
+        announce: AnnounceRule::AnnouncedOnly,
     };
 
     /// The named rule sets.
-    pub const ALL: [JambRules; 2] = [JambRules::JAMB_4, JambRules::JAMB_5];
+    pub const ALL: [JambRules; 4] = [
+        JambRules::JAMB_4,
+        JambRules::JAMB_5,
+        JambRules::JAMB_6A,
+        JambRules::YAMB_HR,
+    ];
 
     /// The rule set with the given name.
     pub fn by_name(name: &str) -> Option<JambRules> {
@@ -235,17 +394,85 @@ impl JambRules {
         self.columns.len() * BOXES
     }
 
+    /// The most rolls any turn may use (the last turn's where it has more).
+    pub fn most_rolls(&self) -> u8 {
+        self.last_turn_rolls.max(MAX_ROLLS)
+    }
+
+    /// Rolls a turn may use when `turns_left` turns are left, this one included: the last
+    /// turn's rolls on the game's last turn, [`MAX_ROLLS`] otherwise.
+    pub fn rolls_in_turn(&self, turns_left: usize) -> u8 {
+        if turns_left == 1 {
+            self.last_turn_rolls
+        } else {
+            MAX_ROLLS
+        }
+    }
+
+    /// The index of the slip's Announce column, `None` without one.
+    pub fn announce_column(&self) -> Option<usize> {
+        self.columns.iter().position(|&k| k == ColumnKind::Announce)
+    }
+
+    /// Mask of the boxes that may be written now in a column of kind `kind` whose filled
+    /// boxes are `filled`, in the turn `turn`: the order of filling along [`JambRules::rows`];
+    /// after an announcement only the announced box of the Announce column; without one an
+    /// Announce box under [`JambRules::announce`]; a Hand box on the first roll only. 0 for a
+    /// roll number outside 1..=[`JambRules::most_rolls`] (the slip checks the turn's own
+    /// rolls, [`JambSheet::rolls_this_turn`]).
+    pub fn allowed_boxes(&self, kind: ColumnKind, filled: u16, turn: JambTurn) -> u16 {
+        if !(1..=self.most_rolls()).contains(&turn.roll_number) {
+            return 0;
+        }
+        let filled = filled & FULL_COLUMN;
+        let empty = !filled & FULL_COLUMN;
+        match (kind, turn.announced) {
+            (ColumnKind::Announce, Some(announced)) => empty & announced.bit(),
+            (_, Some(_)) => 0,
+            (ColumnKind::Announce, None) => match self.announce {
+                AnnounceRule::AnnouncedOrPureHand if turn.pure => empty,
+                _ => 0,
+            },
+            (ColumnKind::Hand, None) if turn.roll_number == 1 => empty,
+            (ColumnKind::Hand, None) => 0,
+            (ColumnKind::Free, None) => empty,
+            (ColumnKind::Down | ColumnKind::Up | ColumnKind::Outer | ColumnKind::Inner, None) => {
+                self.boxes_of_rows(kind.allowed_boxes(self.rows_of_boxes(filled), 1))
+            }
+        }
+    }
+
+    /// A mask of boxes (bit [`JambBox::index`]) as a mask of rows (bit `r` for row `r` of
+    /// [`JambRules::rows`]).
+    fn rows_of_boxes(&self, boxes: u16) -> u16 {
+        self.rows
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| boxes & b.bit() != 0)
+            .fold(0, |m, (r, _)| m | 1 << r)
+    }
+
+    /// A mask of rows as a mask of boxes (the inverse of [`JambRules::rows_of_boxes`]).
+    fn boxes_of_rows(&self, rows: u16) -> u16 {
+        self.rows
+            .iter()
+            .enumerate()
+            .filter(|(r, _)| rows & 1 << r != 0)
+            .fold(0, |m, (_, b)| m | b.bit())
+    }
+
     /// Points of `dice` in box `b` when scored on roll `roll_number`; `None` unless there are
-    /// exactly five dice and the roll number is 1..=3. Dice that do not fit score 0.
+    /// exactly [`JambRules::dice`] dice and the roll number is 1..=[`JambRules::most_rolls`].
+    /// Dice that do not fit score 0.
     pub fn points(&self, b: JambBox, dice: &Dice, roll_number: u8) -> Option<i32> {
-        if dice.len() != DICE || !(1..=MAX_ROLLS).contains(&roll_number) {
+        if dice.len() != usize::from(self.dice) || !(1..=self.most_rolls()).contains(&roll_number) {
             return None;
         }
         Some(self.points_of_counts(b, &dice.counts(), roll_number))
     }
 
     /// Points of dice with these face counts (`counts[i]` dice showing face `i + 1`) in box
-    /// `b`, when scored on roll `roll_number` (1 to 3): the scoring of [`JambRules::points`]
+    /// `b`, when scored on roll `roll_number`: the scoring of [`JambRules::points`]
     /// (the rule set's [description](super::description)), also for the hands a strategy aims at.
     pub fn points_of_counts(&self, b: JambBox, counts: &[u8; FACES], roll_number: u8) -> i32 {
         box_rules(self).get(b.index()).map_or(0, |rule| {
@@ -254,6 +481,28 @@ impl JambRules {
                 .points(&Dice::from_counts(*counts), roll_number);
             i32::try_from(points).unwrap_or(i32::MAX)
         })
+    }
+
+    /// The middle section of a column under the rule set: `(Max - Min) x Ones` once the three
+    /// are filled, 0 before, a negative section counted under [`JambRules::middle`].
+    pub fn middle_of(&self, column: &ColumnState) -> i32 {
+        let middle = column.middle();
+        match self.middle {
+            MiddleRule::AsIs => middle,
+            MiddleRule::NeverNegative => middle.max(0),
+        }
+    }
+
+    /// A column's total under the rule set: upper sum, upper bonus, middle section
+    /// ([`JambRules::middle_of`]) and lower sum.
+    pub fn column_total(&self, column: &ColumnState) -> i32 {
+        [
+            column.upper_bonus(),
+            self.middle_of(column),
+            column.lower_sum(),
+        ]
+        .into_iter()
+        .fold(column.upper_sum(), i32::saturating_add)
     }
 }
 
@@ -333,7 +582,8 @@ impl ColumnState {
     }
 
     /// The middle section: (Max - Min) times the points in the Ones box, once all three are
-    /// filled (0 before). A Min above the Max gives a negative section, counted as it is.
+    /// filled (0 before). A Min above the Max gives a negative section, returned as it is
+    /// (how a rule set counts it: [`JambRules::middle_of`]).
     pub fn middle(&self) -> i32 {
         match (
             self.value(JambBox::Max),
@@ -350,8 +600,9 @@ impl ColumnState {
         self.sum_of(&JambBox::ALL[8..])
     }
 
-    /// The column's total: upper sum, upper bonus, middle section and lower sum (sums saturate
-    /// rather than overflow on values no dice can give).
+    /// The column's total: upper sum, upper bonus, middle section as it is and lower sum (sums
+    /// saturate rather than overflow on values no dice can give): the total of `jamb-4` and
+    /// `jamb-5`; [`JambRules::column_total`] is a rule set's.
     pub fn total(&self) -> i32 {
         [self.upper_bonus(), self.middle(), self.lower_sum()]
             .into_iter()
@@ -427,18 +678,30 @@ impl JambSheet {
         })
     }
 
-    /// Every cell that may be filled now with dice of roll `roll_number`, column by column, top
-    /// to bottom (the same cells as [`JambSheet::legal_boxes`]).
+    /// Every cell that may be filled now with dice of roll `roll_number`, with no announcement
+    /// and a hand pure only on the first roll ([`JambTurn::at_roll`]), column by column, top
+    /// to bottom in [`JambRules::rows`] (the same cells as [`JambSheet::legal_boxes`]).
     pub fn legal_cells(&self, roll_number: u8) -> impl Iterator<Item = Cell> + '_ {
+        self.legal_cells_in(JambTurn::at_roll(roll_number))
+    }
+
+    /// Every cell that may be filled now in the turn `turn` (its roll, announcement and pure
+    /// hand), column by column, top to bottom; none for a roll past
+    /// [`JambSheet::rolls_this_turn`].
+    pub fn legal_cells_in(&self, turn: JambTurn) -> impl Iterator<Item = Cell> + '_ {
+        let roll_ok = (1..=self.rolls_this_turn()).contains(&turn.roll_number);
         self.rules
             .columns
             .iter()
             .zip(self.columns())
             .enumerate()
+            .filter(move |_| roll_ok)
             .flat_map(move |(column, (kind, state))| {
-                let allowed = kind.allowed_boxes(state.filled, roll_number);
-                JambBox::ALL
-                    .into_iter()
+                let allowed = self.rules.allowed_boxes(*kind, state.filled, turn);
+                self.rules
+                    .rows
+                    .iter()
+                    .copied()
                     .filter(move |b| allowed & b.bit() != 0)
                     .map(move |jbox| Cell {
                         column: column as u8,
@@ -502,11 +765,56 @@ impl JambSheet {
         Ok(sheet)
     }
 
-    /// True when a player who rolled roll `roll_number` may keep dice and roll again: a roll is
-    /// left and some cell other than the Hand column's will take the next roll's dice (when
-    /// only Hand boxes are empty, the turn must be written after its first roll).
+    /// Rolls this turn may use: [`JambRules::rolls_in_turn`] with the turns left.
+    pub fn rolls_this_turn(&self) -> u8 {
+        self.rules.rolls_in_turn(self.turns_left())
+    }
+
+    /// True when a player who rolled roll `roll_number`, with no announcement, may keep dice
+    /// and roll again: a roll is left and some cell other than the Hand and Announce columns'
+    /// will take the next roll's dice (when only those boxes are empty, the turn must be
+    /// written after its first roll, or announced).
     pub fn may_roll_again(&self, roll_number: u8) -> bool {
-        roll_number < MAX_ROLLS && self.legal_cells(roll_number + 1).next().is_some()
+        roll_number < self.rolls_this_turn() && self.legal_cells(roll_number + 1).next().is_some()
+    }
+
+    /// True when a player in the turn `turn` may roll again: a roll is left and some cell will
+    /// take the next roll's dice, at least when that roll is of all the dice (see
+    /// [`JambSheet::next_roll_must_be_pure`]).
+    pub fn may_roll_again_in(&self, turn: JambTurn) -> bool {
+        let next = JambTurn {
+            roll_number: turn.roll_number.saturating_add(1),
+            pure: true,
+            ..turn
+        };
+        turn.roll_number < self.rolls_this_turn() && self.legal_cells_in(next).next().is_some()
+    }
+
+    /// True when, in the turn `turn`, rolling again is allowed only with nothing kept: the
+    /// next roll's dice fit a cell only as a pure hand (no announcement, only Announce boxes
+    /// empty under [`AnnounceRule::AnnouncedOrPureHand`]).
+    pub fn next_roll_must_be_pure(&self, turn: JambTurn) -> bool {
+        let next = JambTurn {
+            roll_number: turn.roll_number.saturating_add(1),
+            pure: false,
+            ..turn
+        };
+        self.may_roll_again_in(turn) && self.legal_cells_in(next).next().is_none()
+    }
+
+    /// Mask of the boxes that may be announced after roll `roll_number`: the empty boxes of the
+    /// Announce column after the first roll, none otherwise (or without that column).
+    pub fn announceable(&self, roll_number: u8) -> u16 {
+        match self.rules.announce_column().and_then(|c| self.column(c)) {
+            Some(state) if roll_number == 1 => !state.filled & FULL_COLUMN,
+            _ => 0,
+        }
+    }
+
+    /// True when box `b` may be announced after roll `roll_number` (see
+    /// [`JambSheet::announceable`]).
+    pub fn may_announce(&self, roll_number: u8, b: JambBox) -> bool {
+        self.announceable(roll_number) & b.bit() != 0
     }
 
     /// Points of `dice` scored on roll `roll_number` in `cell`; `None` when the cell may not be
@@ -521,39 +829,58 @@ impl JambSheet {
         self.after(dice, roll_number, usize::from(cell.column), cell.jbox)
     }
 
-    /// True when box `b` of column `column` may be filled now with dice of roll `roll_number`.
+    /// Points of `dice` in `cell` in the turn `turn` (see [`JambSheet::score_in`]).
+    pub fn score_cell_in(&self, dice: &Dice, turn: JambTurn, cell: Cell) -> Option<i32> {
+        self.score_in(dice, turn, usize::from(cell.column), cell.jbox)
+    }
+
+    /// The slip after writing `dice` in `cell` in the turn `turn` (see
+    /// [`JambSheet::after_in`]).
+    pub fn after_cell_in(&self, dice: &Dice, turn: JambTurn, cell: Cell) -> Option<JambSheet> {
+        self.after_in(dice, turn, usize::from(cell.column), cell.jbox)
+    }
+
+    /// True when box `b` of column `column` may be filled now with dice of roll `roll_number`
+    /// ([`JambTurn::at_roll`]).
     pub fn is_legal(&self, roll_number: u8, column: usize, b: JambBox) -> bool {
-        match (self.rules.columns.get(column), self.columns.get(column)) {
-            (Some(kind), Some(state)) => {
-                kind.allowed_boxes(state.filled, roll_number) & b.bit() != 0
+        self.is_legal_in(JambTurn::at_roll(roll_number), column, b)
+    }
+
+    /// True when box `b` of column `column` may be filled now in the turn `turn`.
+    pub fn is_legal_in(&self, turn: JambTurn, column: usize, b: JambBox) -> bool {
+        if !(1..=self.rolls_this_turn()).contains(&turn.roll_number) {
+            return false;
+        }
+        match (self.rules.columns.get(column), self.columns().get(column)) {
+            (Some(&kind), Some(state)) => {
+                self.rules.allowed_boxes(kind, state.filled, turn) & b.bit() != 0
             }
             _ => false,
         }
     }
 
     /// Every `(column, box)` that may be filled now with dice of roll `roll_number`, column by
-    /// column, top to bottom; empty for a roll number outside 1..=3 or a complete slip.
+    /// column, top to bottom; empty for a roll number outside the turn's rolls or a complete
+    /// slip.
     pub fn legal_boxes(&self, roll_number: u8) -> Vec<(usize, JambBox)> {
-        let mut out = Vec::new();
-        for (column, (kind, state)) in self.rules.columns.iter().zip(self.columns()).enumerate() {
-            let allowed = kind.allowed_boxes(state.filled, roll_number);
-            out.extend(
-                JambBox::ALL
-                    .into_iter()
-                    .filter(|b| allowed & b.bit() != 0)
-                    .map(|b| (column, b)),
-            );
-        }
-        out
+        self.legal_cells(roll_number)
+            .map(|cell| (usize::from(cell.column), cell.jbox))
+            .collect()
     }
 
     /// Points of `dice`, scored on roll `roll_number`, in box `b` of column `column`; `None`
     /// when that box may not be filled now or the dice or roll number are not valid.
     pub fn score(&self, dice: &Dice, roll_number: u8, column: usize, b: JambBox) -> Option<i32> {
-        if !self.is_legal(roll_number, column, b) {
+        self.score_in(dice, JambTurn::at_roll(roll_number), column, b)
+    }
+
+    /// Points of `dice` in box `b` of column `column` in the turn `turn`; `None` when that
+    /// box may not be filled now or the dice are not valid.
+    pub fn score_in(&self, dice: &Dice, turn: JambTurn, column: usize, b: JambBox) -> Option<i32> {
+        if !self.is_legal_in(turn, column, b) {
             return None;
         }
-        self.rules.points(b, dice, roll_number)
+        self.rules.points(b, dice, turn.roll_number)
     }
 
     /// The slip with box `b` of column `column` filled by `dice` scored on roll `roll_number`;
@@ -565,7 +892,19 @@ impl JambSheet {
         column: usize,
         b: JambBox,
     ) -> Option<JambSheet> {
-        let points = self.score(dice, roll_number, column, b)?;
+        self.after_in(dice, JambTurn::at_roll(roll_number), column, b)
+    }
+
+    /// The slip with box `b` of column `column` filled by `dice` in the turn `turn`; `None`
+    /// when [`JambSheet::score_in`] refuses the box.
+    pub fn after_in(
+        &self,
+        dice: &Dice,
+        turn: JambTurn,
+        column: usize,
+        b: JambBox,
+    ) -> Option<JambSheet> {
+        let points = self.score_in(dice, turn, column, b)?;
         let mut next = *self;
         let state = next.columns.get_mut(column)?;
         *state = state.with(b, points)?;
@@ -582,11 +921,11 @@ impl JambSheet {
         self.columns().iter().map(ColumnState::empty_count).sum()
     }
 
-    /// The slip's score so far: the sum of the column totals ([`ColumnState::total`]).
+    /// The slip's score so far: the sum of the column totals ([`JambRules::column_total`]).
     pub fn total(&self) -> i32 {
         self.columns()
             .iter()
-            .map(ColumnState::total)
+            .map(|c| self.rules.column_total(c))
             .fold(0, i32::saturating_add)
     }
 }
@@ -654,8 +993,113 @@ const JAMB_BOXES_ALIKE_FULL: [BoxRule; 13] =
 const JAMB_BOXES_ALL_DICE_ALIKE_FULL: [BoxRule; 13] =
     jamb_boxes(FourKindRule::AllDicePlus40, FullHouseRule::FiveAlikeToo);
 
-/// Jamb's 13 boxes under the variants of `rules`.
+/// An upper box of six-dice Jamb: the dice showing `face`, at most five of them.
+const fn upper_best_five(code: &'static str, name: &'static str, face: u8) -> BoxRule {
+    scored(
+        code,
+        name,
+        Section::Upper,
+        Pattern::FaceAtMost { face, most: 5 },
+        Payoff::PatternSum { plus: 0 },
+    )
+}
+
+/// The boxes of six-dice Jamb (`jamb-6a`), the best five dice counting, in box order.
+const SIX_DICE_BOXES: [BoxRule; 13] = [
+    upper_best_five("1", "ones", 1),
+    upper_best_five("2", "twos", 2),
+    upper_best_five("3", "threes", 3),
+    upper_best_five("4", "fours", 4),
+    upper_best_five("5", "fives", 5),
+    upper_best_five("6", "sixes", 6),
+    scored(
+        "MAX",
+        "maximum",
+        Section::Middle,
+        Pattern::Any,
+        Payoff::HighestDice { count: 5 },
+    ),
+    scored(
+        "MIN",
+        "minimum",
+        Section::Middle,
+        Pattern::Any,
+        Payoff::LowestDice { count: 5 },
+    ),
+    lower(
+        "K",
+        "straight (kenta)",
+        Pattern::Straight(&[(2, 6), (1, 5)]),
+        Payoff::ByRun(&[50, 45]),
+    ),
+    lower(
+        "T",
+        "three of a kind (triling)",
+        groups(&[3]),
+        Payoff::PatternSum { plus: 20 },
+    ),
+    lower(
+        "F",
+        "full house (ful)",
+        groups(&[3, 2]),
+        Payoff::PatternSum { plus: 40 },
+    ),
+    lower(
+        "P",
+        "four of a kind (poker)",
+        groups(&[4]),
+        Payoff::PatternSum { plus: 50 },
+    ),
+    lower(
+        "J",
+        "five of a kind (jamb)",
+        groups(&[5]),
+        Payoff::PatternSum { plus: 60 },
+    ),
+];
+
+/// The boxes of Croatian Yamb (`yamb-hr`), as the site's scoring code sums them, in box order.
+const CROATIAN_BOXES: [BoxRule; 13] = upper_then(&[
+    scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
+    scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
+    lower(
+        "K",
+        "straight",
+        Pattern::Straight(&[(1, 5), (2, 6)]),
+        Payoff::ByRun(&[35, 45]),
+    ),
+    lower("T", "trips", groups(&[3]), Payoff::PatternSum { plus: 10 }),
+    lower(
+        "F",
+        "boat (full house)",
+        groups(&[3, 2]),
+        Payoff::PatternSum { plus: 30 },
+    ),
+    lower(
+        "P",
+        "carriage (four of a kind)",
+        groups(&[4]),
+        Payoff::PatternSum { plus: 40 },
+    ),
+    lower(
+        "J",
+        "yamb (five of a kind)",
+        groups(&[5]),
+        Payoff::PatternSum { plus: 50 },
+    ),
+]);
+
+/// Jamb's 13 boxes under the scoring and variants of `rules`, in box order.
 pub(super) fn box_rules(rules: &JambRules) -> &'static [BoxRule; 13] {
+    match rules.scoring {
+        JambScoring::Classic => classic_box_rules(rules),
+        JambScoring::SixDice => &SIX_DICE_BOXES,
+        JambScoring::Croatian => &CROATIAN_BOXES,
+    }
+}
+
+/// The classic boxes under the four-of-a-kind and full-house variants of `rules`.
+fn classic_box_rules(rules: &JambRules) -> &'static [BoxRule; 13] {
     match (rules.four_kind, rules.full_house) {
         (FourKindRule::FourDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES,
         (FourKindRule::AllDicePlus40, FullHouseRule::TwoFaces) => &JAMB_BOXES_ALL_DICE,
@@ -666,19 +1110,25 @@ pub(super) fn box_rules(rules: &JambRules) -> &'static [BoxRule; 13] {
     }
 }
 
-/// Jamb under `rules`: five dice, three rolls, its columns, 30 at 60 per column, no joker,
-/// `(MAX - MIN) × ones` per column.
+/// Jamb under `rules`: its dice, three rolls (the last turn's own), its columns, 30 at 60 per
+/// column, no joker, `(MAX - MIN) × ones` per column. The boxes are in box order
+/// ([`JambBox::ALL`]); the rows Down and Up follow are [`JambRules::rows`].
 fn game_description(rules: &JambRules) -> GameDescription {
+    let announced: &'static [ColumnKind] = if rules.announce_column().is_some() {
+        &[ColumnKind::Announce]
+    } else {
+        &[]
+    };
     GameDescription {
         name: rules.name,
-        dice: 5,
+        dice: usize::from(rules.dice),
         faces: 6,
-        rolls_per_turn: 3,
-        last_turn_rolls: 3,
+        rolls_per_turn: MAX_ROLLS,
+        last_turn_rolls: rules.last_turn_rolls,
         saved_rolls: false,
         boxes: box_rules(rules),
         columns: rules.columns,
-        announced: &[],
+        announced,
         upper_bonus: UpperBonus {
             threshold: UPPER_BONUS_THRESHOLD.unsigned_abs(),
             points: UPPER_BONUS.unsigned_abs(),
@@ -692,6 +1142,7 @@ fn game_description(rules: &JambRules) -> GameDescription {
             high: 6,
             low: 7,
             times: 0,
+            never_negative: rules.middle == MiddleRule::NeverNegative,
         },
     }
 }
@@ -710,7 +1161,7 @@ mod tests {
 
     fn dice(s: &str) -> Dice {
         let faces: Vec<u8> = s.bytes().map(|b| b - b'0').collect();
-        Dice::from_faces(&faces).unwrap()
+        Dice::from_faces_up_to(&faces, 6).unwrap()
     }
 
     /// Points under the default rules (jamb-5 scoring).
@@ -1004,6 +1455,362 @@ mod tests {
         assert_eq!(c.total(), 73 + 30 + 63 + 213);
         assert_eq!(sheet.total(), 379);
         assert_eq!(sheet.turns_left(), 52);
+    }
+
+    /// Points of six dice (`jamb-6a`) in box `b`.
+    fn six(b: JambBox, d: &str) -> i32 {
+        JambRules::JAMB_6A.points(b, &dice(d), 1).unwrap()
+    }
+
+    /// Points of five dice under `yamb-hr` in box `b`.
+    fn hr(b: JambBox, d: &str) -> i32 {
+        JambRules::YAMB_HR.points(b, &dice(d), 1).unwrap()
+    }
+
+    #[test]
+    fn six_dice_upper_boxes_count_at_most_five_dice() {
+        assert_eq!(six(Fours, "444444"), 20, "six fours, five count");
+        assert_eq!(six(Fours, "444441"), 20);
+        assert_eq!(six(Fours, "444123"), 12);
+        assert_eq!(six(Ones, "111111"), 5);
+        assert_eq!(six(Sixes, "123455"), 0);
+    }
+
+    #[test]
+    fn six_dice_max_and_min_take_the_best_five() {
+        // 1 2 3 4 5 6: Max drops the 1, Min drops the 6.
+        assert_eq!(six(Max, "123456"), 20);
+        assert_eq!(six(Min, "123456"), 15);
+        assert_eq!(six(Max, "666661"), 30);
+        assert_eq!(six(Min, "111116"), 5);
+        assert_eq!(six(Min, "666661"), 25);
+    }
+
+    #[test]
+    fn six_dice_three_of_a_kind_highest_face() {
+        assert_eq!(
+            six(ThreeKind, "333666"),
+            3 * 6 + 20,
+            "two triples: the higher"
+        );
+        assert_eq!(six(ThreeKind, "222245"), 3 * 2 + 20);
+        assert_eq!(six(ThreeKind, "112256"), 0);
+        assert_eq!(six(ThreeKind, "555555"), 3 * 5 + 20);
+    }
+
+    #[test]
+    fn six_dice_straight_whatever_the_roll() {
+        let r = JambRules::JAMB_6A;
+        assert_eq!(six(Straight, "123455"), 45);
+        assert_eq!(six(Straight, "234566"), 50);
+        assert_eq!(six(Straight, "123456"), 50, "both present: 2-6 counts");
+        assert_eq!(six(Straight, "123466"), 0);
+        for roll_number in 1..=5 {
+            assert_eq!(r.points(Straight, &dice("623451"), roll_number), Some(50));
+        }
+        assert_eq!(
+            r.points(Straight, &dice("623451"), 6),
+            None,
+            "no sixth roll"
+        );
+    }
+
+    #[test]
+    fn six_dice_full_house_best_three_and_two() {
+        // 3+3: 666 333 -> 3x6 + 2x3 + 40 (not 3x3 + 2x6).
+        assert_eq!(six(FullHouse, "333666"), 18 + 6 + 40);
+        // 4+2: 1111 66 -> 3x1 + 2x6 + 40.
+        assert_eq!(six(FullHouse, "111166"), 3 + 12 + 40);
+        // 3+2+1: 555 44 2.
+        assert_eq!(six(FullHouse, "555442"), 15 + 8 + 40);
+        // 3+2+1 where the pair is higher: 222 66 5 -> 3x2 + 2x6.
+        assert_eq!(six(FullHouse, "222665"), 6 + 12 + 40);
+        assert_eq!(six(FullHouse, "111111"), 0, "six alike: no second face");
+        assert_eq!(six(FullHouse, "333336"), 0, "five and one");
+        assert_eq!(six(FullHouse, "334455"), 0, "three pairs");
+    }
+
+    #[test]
+    fn six_dice_poker_and_jamb() {
+        assert_eq!(six(FourKind, "222213"), 4 * 2 + 50);
+        assert_eq!(six(FourKind, "666666"), 4 * 6 + 50, "poker from six alike");
+        assert_eq!(six(FourKind, "222333"), 0);
+        assert_eq!(six(Jamb, "555553"), 5 * 5 + 60);
+        assert_eq!(six(Jamb, "666666"), 5 * 6 + 60, "jamb from six alike");
+        assert_eq!(six(Jamb, "555533"), 0);
+    }
+
+    #[test]
+    fn six_dice_refuses_five_dice() {
+        let r = JambRules::JAMB_6A;
+        assert_eq!(r.points(Max, &dice("12345"), 1), None);
+        assert_eq!(JambRules::JAMB_5.points(Max, &dice("123456"), 1), None);
+        assert_eq!(r.points(Max, &dice("123456"), 0), None);
+    }
+
+    #[test]
+    fn croatian_boxes_as_the_site_sums_them() {
+        // The site's own unit tests (ScoreCalculatorTest), and more by hand.
+        assert_eq!(hr(Max, "66666"), 30);
+        assert_eq!(hr(Min, "11236"), 13);
+        assert_eq!(hr(Sixes, "66611"), 18);
+        assert_eq!(hr(Sixes, "11111"), 0);
+        assert_eq!(hr(ThreeKind, "66611"), 28, "trips: the three dice + 10");
+        assert_eq!(hr(ThreeKind, "66661"), 28);
+        assert_eq!(hr(ThreeKind, "66112"), 0);
+        assert_eq!(hr(Straight, "12345"), 35);
+        assert_eq!(hr(Straight, "23456"), 45);
+        assert_eq!(hr(Straight, "23455"), 0);
+        assert_eq!(
+            JambRules::YAMB_HR.points(Straight, &dice("23456"), 3),
+            Some(45),
+            "whatever the roll"
+        );
+        assert_eq!(hr(FullHouse, "66611"), 50, "boat: all five dice + 30");
+        assert_eq!(hr(FullHouse, "44554"), 52);
+        assert_eq!(hr(FullHouse, "66661"), 0);
+        assert_eq!(hr(FullHouse, "66666"), 0, "five alike: no boat");
+        assert_eq!(hr(FourKind, "66661"), 64, "carriage: the four dice + 40");
+        assert_eq!(hr(FourKind, "66666"), 64);
+        assert_eq!(hr(FourKind, "66611"), 0);
+        assert_eq!(hr(Jamb, "66666"), 80);
+        assert_eq!(hr(Jamb, "66661"), 0);
+        assert_eq!(JambRules::YAMB_HR.points(Max, &dice("12345"), 4), None);
+    }
+
+    #[test]
+    fn rule_sets_by_name_with_their_turns_and_rolls() {
+        for (name, turns, dice, last) in [
+            ("jamb-4", 52, 5, 3),
+            ("jamb-5", 65, 5, 3),
+            ("jamb-6a", 52, 6, 5),
+            ("yamb-hr", 52, 5, 3),
+        ] {
+            let r = JambRules::by_name(name).unwrap();
+            assert_eq!((r.turns(), r.dice, r.last_turn_rolls), (turns, dice, last));
+            let description = r.description();
+            assert_eq!(description.dice, usize::from(dice));
+            assert_eq!(description.rolls_in_turn(0), MAX_ROLLS);
+            assert_eq!(description.rolls_in_turn(turns - 1), last);
+            assert_eq!(r.rolls_in_turn(2), MAX_ROLLS);
+            assert_eq!(r.rolls_in_turn(1), last);
+        }
+        assert_eq!(JambRules::JAMB_6A.announce_column(), Some(3));
+        assert_eq!(JambRules::YAMB_HR.announce_column(), Some(3));
+        assert_eq!(JambRules::JAMB_4.announce_column(), None);
+        assert_eq!(
+            JambRules::JAMB_6A.description().announced,
+            &[ColumnKind::Announce]
+        );
+        assert!(JambRules::JAMB_5.description().announced.is_empty());
+    }
+
+    #[test]
+    fn down_and_up_follow_the_rule_sets_rows() {
+        let turn = JambTurn::at_roll(2);
+        let upper_and_middle = mask(&["1", "2", "3", "4", "5", "6", "MAX", "MIN"]);
+        for r in [JambRules::JAMB_6A, JambRules::YAMB_HR] {
+            let down = r.allowed_boxes(ColumnKind::Down, upper_and_middle, turn);
+            assert_eq!(
+                codes(down),
+                ["T"],
+                "{r}: three of a kind before the straight"
+            );
+            let after_trips = upper_and_middle | ThreeKind.bit();
+            assert_eq!(
+                codes(r.allowed_boxes(ColumnKind::Down, after_trips, turn)),
+                ["K"]
+            );
+            let lower = mask(&["K", "F", "P", "J"]);
+            assert_eq!(
+                codes(r.allowed_boxes(ColumnKind::Up, lower, turn)),
+                ["T"],
+                "{r}: up reaches three of a kind after the straight"
+            );
+            assert_eq!(
+                codes(r.allowed_boxes(ColumnKind::Up, lower | ThreeKind.bit(), turn)),
+                ["MIN"]
+            );
+        }
+        let classic = JambRules::JAMB_5;
+        assert_eq!(
+            codes(classic.allowed_boxes(ColumnKind::Down, upper_and_middle, turn)),
+            ["K"]
+        );
+        for kind in ColumnKind::ALL
+            .into_iter()
+            .filter(|&k| k != ColumnKind::Announce)
+        {
+            for filled in [0, upper_and_middle, mask(&["J", "P"]), mask(&["MAX"])] {
+                for roll_number in 1..=MAX_ROLLS {
+                    assert_eq!(
+                        classic.allowed_boxes(kind, filled, JambTurn::at_roll(roll_number)),
+                        kind.allowed_boxes(filled, roll_number),
+                        "{kind} {filled:#x} {roll_number}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The turn after roll `roll_number` with an announcement and purity.
+    fn turn(roll_number: u8, announced: Option<JambBox>, pure: bool) -> JambTurn {
+        JambTurn {
+            roll_number,
+            announced,
+            pure,
+        }
+    }
+
+    #[test]
+    fn announce_column_of_jamb_6a_announced_or_pure_hand() {
+        let sheet = JambSheet::new(JambRules::JAMB_6A);
+        let announce = 3;
+        let in_announce = |t: JambTurn| -> Vec<JambBox> {
+            sheet
+                .legal_cells_in(t)
+                .filter(|c| usize::from(c.column) == announce)
+                .map(|c| c.jbox)
+                .collect()
+        };
+        // First roll: pure, every empty Announce box.
+        assert_eq!(in_announce(turn(1, None, true)).len(), BOXES);
+        // A later roll with dice kept: none; with nothing kept: every one.
+        assert!(in_announce(turn(2, None, false)).is_empty());
+        assert_eq!(in_announce(turn(3, None, true)).len(), BOXES);
+        // Announced: only that box, and no other cell of the slip.
+        let only: Vec<Cell> = sheet
+            .legal_cells_in(turn(3, Some(FourKind), false))
+            .collect();
+        assert_eq!(
+            only,
+            [Cell {
+                column: 3,
+                jbox: FourKind
+            }]
+        );
+        assert_eq!(
+            sheet.score_in(
+                &dice("555561"),
+                turn(2, Some(FourKind), false),
+                announce,
+                FourKind
+            ),
+            Some(70)
+        );
+        assert_eq!(
+            sheet.score_in(&dice("555561"), turn(2, Some(FourKind), false), 1, FourKind),
+            None,
+            "an announced turn is written in its box"
+        );
+        assert_eq!(
+            sheet.score_in(&dice("555561"), turn(2, None, false), announce, FourKind),
+            None,
+            "not announced, not pure"
+        );
+        // Announcing: after the first roll only, an empty Announce box.
+        assert!(sheet.may_announce(1, Jamb));
+        assert!(!sheet.may_announce(2, Jamb));
+        let written = sheet
+            .after_in(&dice("666666"), turn(1, Some(Jamb), true), announce, Jamb)
+            .unwrap();
+        assert_eq!(written.columns()[announce].value(Jamb), Some(90));
+        assert!(!written.may_announce(1, Jamb), "filled");
+        assert!(written.may_announce(1, Ones));
+        assert_eq!(JambSheet::new(JambRules::JAMB_4).announceable(1), 0);
+    }
+
+    #[test]
+    fn announce_column_of_yamb_hr_only_announced() {
+        let sheet = JambSheet::new(JambRules::YAMB_HR);
+        let announce = 3;
+        let pure_first = sheet
+            .legal_cells_in(turn(1, None, true))
+            .filter(|c| usize::from(c.column) == announce)
+            .count();
+        assert_eq!(pure_first, 0, "no pure hand rule on the site");
+        assert_eq!(
+            sheet.score_in(
+                &dice("12345"),
+                turn(3, Some(Straight), false),
+                announce,
+                Straight
+            ),
+            Some(35)
+        );
+    }
+
+    /// A slip of `rules` with every box filled with 0 but `left` (cells as codes).
+    fn all_but(rules: JambRules, left: &[&str]) -> JambSheet {
+        let mut text = Vec::new();
+        let sheet = JambSheet::new(rules);
+        for (c, kind) in rules.columns.iter().enumerate() {
+            for b in JambBox::ALL {
+                let code = format!("{}:{}", kind.code(), b.code());
+                let cell = sheet.parse_cell(&code).unwrap();
+                if !left.contains(&code.as_str()) {
+                    assert_eq!(usize::from(cell.column), c);
+                    text.push(format!("{code}=0"));
+                }
+            }
+        }
+        JambSheet::from_notation(rules, &text.join(",")).unwrap()
+    }
+
+    #[test]
+    fn five_rolls_on_the_last_turn_of_jamb_6a() {
+        let last = all_but(JambRules::JAMB_6A, &["F:J"]);
+        assert_eq!(last.turns_left(), 1);
+        assert_eq!(last.rolls_this_turn(), 5);
+        for roll_number in 1..5 {
+            assert!(last.may_roll_again(roll_number), "roll {roll_number}");
+        }
+        assert!(!last.may_roll_again(5));
+        assert_eq!(last.score(&dice("666662"), 5, 1, Jamb), Some(90));
+        assert_eq!(last.score(&dice("666662"), 6, 1, Jamb), None);
+        let two_left = all_but(JambRules::JAMB_6A, &["F:J", "F:P"]);
+        assert_eq!(two_left.rolls_this_turn(), 3);
+        assert!(!two_left.may_roll_again(3));
+        assert_eq!(two_left.score(&dice("666662"), 4, 1, Jamb), None);
+        let hr_last = all_but(JambRules::YAMB_HR, &["F:J"]);
+        assert_eq!(hr_last.rolls_this_turn(), 3);
+    }
+
+    #[test]
+    fn only_announce_boxes_left() {
+        let sheet = all_but(JambRules::JAMB_6A, &["A:1", "A:J"]);
+        // Without an announcement only a pure hand writes there: roll again with nothing kept.
+        assert!(!sheet.may_roll_again(1));
+        assert!(sheet.may_roll_again_in(turn(1, None, true)));
+        assert!(sheet.next_roll_must_be_pure(turn(1, None, true)));
+        assert!(!sheet.next_roll_must_be_pure(turn(1, Some(Jamb), true)));
+        assert!(sheet.may_roll_again_in(turn(2, Some(Jamb), false)));
+        assert!(!sheet.may_roll_again_in(turn(3, Some(Jamb), false)));
+        // Under yamb-hr the announcement is required: nothing is legal without one.
+        let hr = all_but(JambRules::YAMB_HR, &["A:1", "A:J"]);
+        assert_eq!(hr.legal_cells_in(turn(1, None, true)).count(), 0);
+        assert!(!hr.may_roll_again_in(turn(1, None, true)));
+        assert!(hr.may_roll_again_in(turn(1, Some(Ones), true)));
+    }
+
+    #[test]
+    fn middle_never_negative_in_jamb_6a_and_yamb_hr() {
+        let c = column(&[(Ones, 2), (Max, 10), (Min, 14)]);
+        assert_eq!(JambRules::JAMB_5.middle_of(&c), -8);
+        assert_eq!(JambRules::JAMB_6A.middle_of(&c), 0);
+        assert_eq!(JambRules::YAMB_HR.column_total(&c), 2);
+        assert_eq!(JambRules::JAMB_4.column_total(&c), 2 - 8);
+        let up = column(&[
+            (Ones, 4),
+            (Max, 28),
+            (Min, 8),
+            (Sixes, 30),
+            (Fives, 25),
+            (Jamb, 90),
+        ]);
+        assert_eq!(JambRules::JAMB_6A.column_total(&up), 59 + 20 * 4 + 90);
+        let bonus = up.with(Fours, 4).unwrap();
+        assert_eq!(JambRules::JAMB_6A.column_total(&bonus), 63 + 30 + 80 + 90);
     }
 
     /// A tiny linear congruential generator (Knuth's MMIX constants).

@@ -6,7 +6,7 @@
 //! [`play_turn`].
 
 use super::game::GameFamily;
-use super::jamb::{Cell, JambRules, JambSheet};
+use super::jamb::{Cell, JambBox, JambRules, JambSheet, JambTurn};
 use super::Choice;
 use crate::dice::Dice;
 use dicelens_parsers::Keep;
@@ -75,16 +75,11 @@ impl DiceLaw {
 }
 /// Keeps `kept` out of `shown` (the first dice that match, in table order) and rerolls the
 /// others in place (as `dice` falls), as a site shows them. Returns the keep as written and the
-/// new roll.
-pub fn reroll(
-    rng: &mut ChaCha8Rng,
-    dice: DiceLaw,
-    shown: &[u8; 5],
-    kept: &Dice,
-) -> (Keep, [u8; 5]) {
+/// new roll (as many dice as `shown`).
+pub fn reroll(rng: &mut ChaCha8Rng, dice: DiceLaw, shown: &[u8], kept: &Dice) -> (Keep, Vec<u8>) {
     let mut left = kept.counts();
-    let mut next = *shown;
-    let mut written = Vec::with_capacity(5);
+    let mut next = shown.to_vec();
+    let mut written = Vec::with_capacity(shown.len());
     for die in next.iter_mut() {
         let face = usize::from(*die - 1);
         if left[face] > 0 {
@@ -114,6 +109,29 @@ pub trait TurnPlayer<S> {
         roll_number: u8,
         rng: &mut ChaCha8Rng,
     ) -> Result<Choice, Self::Error>;
+
+    /// What to do with `dice` in the turn `turn` (its roll, announcement and pure hand): as
+    /// [`TurnPlayer::choose`] unless the player knows announcements.
+    fn choose_in(
+        &mut self,
+        sheet: &S,
+        dice: &Dice,
+        turn: JambTurn,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Choice, Self::Error> {
+        self.choose(sheet, dice, turn.roll_number, rng)
+    }
+
+    /// The box of the Announce column to announce after the first roll showed `dice`, asked
+    /// only where [`GameFamily::may_announce`] allows one; none by default.
+    fn announce(
+        &mut self,
+        _sheet: &S,
+        _dice: &Dice,
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Option<JambBox>, Self::Error> {
+        Ok(None)
+    }
 }
 
 impl<P: JambPlayer + ?Sized> TurnPlayer<JambSheet> for P {
@@ -128,17 +146,38 @@ impl<P: JambPlayer + ?Sized> TurnPlayer<JambSheet> for P {
     ) -> Result<Choice, Self::Error> {
         Ok(JambPlayer::choose(self, sheet, dice, roll_number, rng))
     }
+
+    fn choose_in(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        turn: JambTurn,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Choice, Self::Error> {
+        Ok(JambPlayer::choose_in(self, sheet, dice, turn, rng))
+    }
+
+    fn announce(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<JambBox>, Self::Error> {
+        Ok(JambPlayer::announce(self, sheet, dice, rng))
+    }
 }
 
 /// One turn as the turn loop played it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnPlay<S> {
-    /// The rolls as the dice lay (one to the turn's rolls).
-    pub rolls: Vec<[u8; 5]>,
+    /// The rolls as the dice lay (one to the turn's rolls), each of the game's dice.
+    pub rolls: Vec<Vec<u8>>,
     /// The dice kept after each roll but the last.
     pub keeps: Vec<Dice>,
     /// The same keeps as the dice lay (the first dice of the roll that match, in table order).
     pub shown_keeps: Vec<Keep>,
+    /// The box of the Announce column announced after the first roll, if any.
+    pub announced: Option<JambBox>,
     /// How the turn ended.
     pub end: TurnEnd<S>,
 }
@@ -167,41 +206,68 @@ pub enum TurnEnd<S> {
     },
 }
 
-/// Plays one turn of `player` on `sheet`: rolls five dice as `law` says, asks the player after
-/// each roll, rerolls the dice it does not keep ([`reroll`]) while the sheet allows another roll,
-/// and ends with the box it writes or its first illegal move. The dice are drawn from `rng` in
-/// the order every simulation has always drawn them: five for the first roll, then between the
-/// player's own draws one per die rolled again, in table order.
+/// Plays one turn of `player` on `sheet`: rolls the game's dice as `law` says, asks the player
+/// after the first roll for an announcement where the sheet allows one and after each roll for
+/// its move, rerolls the dice it does not keep ([`reroll`]) while the sheet allows another roll
+/// (up to the turn's rolls: five on the last turn of `jamb-6a`; only all the dice where the next
+/// roll must be a pure hand), and ends with the box it writes or its first illegal move. The
+/// dice are drawn from `rng` in the order every simulation has always drawn them: one per die
+/// for the first roll, then between the player's own draws one per die rolled again, in table
+/// order.
 pub fn play_turn<S: GameFamily, P: TurnPlayer<S> + ?Sized>(
     player: &mut P,
     sheet: &S,
     law: DiceLaw,
     rng: &mut ChaCha8Rng,
 ) -> Result<TurnPlay<S>, P::Error> {
-    let mut shown: [u8; 5] = std::array::from_fn(|_| law.roll(rng));
+    let count = sheet.dice_count();
+    let mut shown: Vec<u8> = (0..count).map(|_| law.roll(rng)).collect();
     let mut play = TurnPlay {
-        rolls: vec![shown],
+        rolls: vec![shown.clone()],
         keeps: Vec::new(),
         shown_keeps: Vec::new(),
+        announced: None,
         end: TurnEnd::Illegal {
             roll_number: sheet.max_rolls(),
             choice: Choice::Keep(Dice::default()),
         },
     };
+    let mut turn = JambTurn::at_roll(1);
     for roll_number in 1..=sheet.max_rolls() {
-        let dice = Dice::from_faces(&shown).unwrap_or_default();
-        let choice = player.choose(sheet, &dice, roll_number, rng)?;
+        turn.roll_number = roll_number;
+        let dice = Dice::from_faces_up_to(&shown, count).unwrap_or_default();
+        if roll_number == 1 && JambBox::ALL.iter().any(|&b| sheet.may_announce(1, b)) {
+            if let Some(b) = player.announce(sheet, &dice, rng)? {
+                if !sheet.may_announce(1, b) {
+                    // An announcement the slip refuses: the move named as the cell it names.
+                    let cell = Cell {
+                        column: u8::MAX,
+                        jbox: b,
+                    };
+                    play.end = TurnEnd::Illegal {
+                        roll_number,
+                        choice: Choice::Write(cell),
+                    };
+                    break;
+                }
+                turn.announced = Some(b);
+                play.announced = Some(b);
+            }
+        }
+        let choice = player.choose_in(sheet, &dice, turn, rng)?;
         if let Choice::Keep(kept) = choice {
-            if sheet.may_roll_again(roll_number) && kept.is_subset_of(&dice) {
+            let pure_enough = kept.is_empty() || !sheet.next_roll_must_be_pure(turn);
+            if sheet.may_roll_again_in(turn) && kept.is_subset_of(&dice) && pure_enough {
                 let (keep, next) = reroll(rng, law, &shown, &kept);
                 shown = next;
-                play.rolls.push(shown);
+                play.rolls.push(shown.clone());
                 play.keeps.push(kept);
                 play.shown_keeps.push(keep);
+                turn.pure = kept.is_empty();
                 continue;
             }
         }
-        play.end = match sheet.play(choice, &dice, roll_number) {
+        play.end = match sheet.play_in(choice, &dice, turn) {
             Some((points, after)) => TurnEnd::Written {
                 choice,
                 roll_number,
@@ -218,12 +284,14 @@ pub fn play_turn<S: GameFamily, P: TurnPlayer<S> + ?Sized>(
     Ok(play)
 }
 
-/// A Jamb player: after each roll, keep dice and roll again or write the dice in a cell.
+/// A Jamb player: after each roll, keep dice and roll again or write the dice in a cell; after
+/// the first roll, where the slip has an Announce column, announce one of its boxes or not.
 pub trait JambPlayer {
-    /// What to do with `dice`, shown by roll `roll_number` (1 to 3) of a turn, on slip `sheet`:
-    /// [`Choice::Keep`] (only while [`JambSheet::may_roll_again`]) or [`Choice::Write`] of a
-    /// cell in [`JambSheet::legal_cells`]. `rng` is the game's generator, for players that
-    /// draw at random.
+    /// What to do with `dice`, shown by roll `roll_number` (1 to the turn's rolls) of a turn
+    /// with no announcement, on slip `sheet`: [`Choice::Keep`] (only while
+    /// [`JambSheet::may_roll_again`]) or [`Choice::Write`] of a cell in
+    /// [`JambSheet::legal_cells`]. `rng` is the game's generator, for players that draw at
+    /// random.
     fn choose(
         &mut self,
         sheet: &JambSheet,
@@ -231,6 +299,32 @@ pub trait JambPlayer {
         roll_number: u8,
         rng: &mut ChaCha8Rng,
     ) -> Choice;
+
+    /// What to do with `dice` in the turn `turn`: a keep while
+    /// [`JambSheet::may_roll_again_in`] (of nothing where
+    /// [`JambSheet::next_roll_must_be_pure`]) or a cell of [`JambSheet::legal_cells_in`]. By
+    /// default [`JambPlayer::choose`], which knows neither announcements nor pure hands.
+    fn choose_in(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        turn: JambTurn,
+        rng: &mut ChaCha8Rng,
+    ) -> Choice {
+        self.choose(sheet, dice, turn.roll_number, rng)
+    }
+
+    /// The box of the Announce column to announce after the first roll showed `dice` (one of
+    /// [`JambSheet::announceable`]), or none; asked only on slips with such a box empty. By
+    /// default none.
+    fn announce(
+        &mut self,
+        _sheet: &JambSheet,
+        _dice: &Dice,
+        _rng: &mut ChaCha8Rng,
+    ) -> Option<JambBox> {
+        None
+    }
 }
 
 /// One turn as played: the rolls, the dice kept between them, the cell written and its points.
@@ -238,10 +332,12 @@ pub trait JambPlayer {
 pub struct PlayedTurn {
     /// Seat of the player (0-based).
     pub seat: u8,
-    /// The rolls as the dice lay (one to three).
-    pub rolls: Vec<[u8; 5]>,
+    /// The rolls as the dice lay (one to the turn's rolls), each of the game's dice.
+    pub rolls: Vec<Vec<u8>>,
     /// The dice kept after each roll but the last.
     pub keeps: Vec<Dice>,
+    /// The box of the Announce column announced after the first roll, if any.
+    pub announced: Option<JambBox>,
     /// The cell written.
     pub cell: Cell,
     /// The points written in it.
@@ -329,6 +425,7 @@ pub fn play_game(
                 seat: seat as u8,
                 rolls: played.rolls,
                 keeps: played.keeps,
+                announced: played.announced,
                 cell,
                 points,
             });
@@ -456,6 +553,124 @@ mod tests {
             }
         );
         assert_eq!(rng.gen::<u64>(), draws.gen::<u64>(), "no other draw");
+    }
+
+    /// A jamb-6a player that rolls all six dice again while it may, announces the first box it
+    /// may after the first roll and writes the announced box, or else the first legal cell.
+    struct Reroller;
+
+    impl JambPlayer for Reroller {
+        fn choose(&mut self, _: &JambSheet, _: &Dice, _: u8, _: &mut ChaCha8Rng) -> Choice {
+            Choice::Keep(Dice::default())
+        }
+
+        fn choose_in(
+            &mut self,
+            sheet: &JambSheet,
+            _: &Dice,
+            turn: JambTurn,
+            _: &mut ChaCha8Rng,
+        ) -> Choice {
+            match sheet.may_roll_again_in(turn) {
+                true => Choice::Keep(Dice::default()),
+                false => Choice::Write(sheet.legal_cells_in(turn).next().unwrap()),
+            }
+        }
+
+        fn announce(&mut self, sheet: &JambSheet, _: &Dice, _: &mut ChaCha8Rng) -> Option<JambBox> {
+            let open = sheet.announceable(1);
+            JambBox::ALL.into_iter().find(|b| open & b.bit() != 0)
+        }
+    }
+
+    /// Six dice, three rolls a turn and five on the last; announced turns written in their box.
+    #[test]
+    fn a_jamb_6a_game_rolls_six_dice_announces_and_ends_with_five_rolls() {
+        use crate::rules::jamb::{ColumnKind, JambRules};
+        let rules = JambRules::JAMB_6A;
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let game = play_game(rules, &mut [&mut Reroller], DiceLaw::Fair, &mut rng).unwrap();
+        assert_eq!(game.turns.len(), 52);
+        let announce = rules.announce_column().unwrap();
+        let mut sheet = JambSheet::new(rules);
+        for (i, turn) in game.turns.iter().enumerate() {
+            let last = i + 1 == game.turns.len();
+            assert_eq!(turn.rolls.len(), if last { 5 } else { 3 }, "turn {i}");
+            assert!(turn.rolls.iter().all(|r| r.len() == 6));
+            assert!(turn.keeps.iter().all(|k| k.is_empty()));
+            if let Some(b) = turn.announced {
+                assert_eq!(
+                    (usize::from(turn.cell.column), turn.cell.jbox),
+                    (announce, b)
+                );
+            }
+            let dice = Dice::from_faces_up_to(turn.rolls.last().unwrap(), 6).unwrap();
+            let at = JambTurn {
+                roll_number: turn.rolls.len() as u8,
+                announced: turn.announced,
+                pure: true,
+            };
+            assert_eq!(sheet.score_cell_in(&dice, at, turn.cell), Some(turn.points));
+            sheet = sheet.after_cell_in(&dice, at, turn.cell).unwrap();
+        }
+        // The Announce column was filled by announcements: 13 of them.
+        let announced = game.turns.iter().filter(|t| t.announced.is_some()).count();
+        assert_eq!(announced, 13);
+        assert_eq!(rules.columns[announce], ColumnKind::Announce);
+        assert_eq!(sheet, game.finals[0]);
+    }
+
+    /// A player that keeps dice where only a pure hand may follow makes an illegal move; so does
+    /// one announcing a box the slip does not offer.
+    #[test]
+    fn a_keep_before_a_pure_hand_and_a_refused_announcement_are_illegal() {
+        use crate::rules::jamb::JambRules;
+        let mut text = Vec::new();
+        for column in ["D", "F", "U"] {
+            for b in JambBox::ALL {
+                text.push(format!("{column}:{}=0", b.code()));
+            }
+        }
+        for b in &JambBox::ALL[1..] {
+            text.push(format!("A:{}=0", b.code()));
+        }
+        let sheet = JambSheet::from_notation(JambRules::JAMB_6A, &text.join(",")).unwrap();
+        let rng = &mut ChaCha8Rng::seed_from_u64(5);
+        // Only A:1 is left and nothing announced: keeping a die is refused.
+        struct KeepOne;
+        impl JambPlayer for KeepOne {
+            fn choose(&mut self, _: &JambSheet, d: &Dice, _: u8, _: &mut ChaCha8Rng) -> Choice {
+                Choice::Keep(Dice::from_counts(d.counts().map(|c| c.min(1))))
+            }
+        }
+        let played = play_turn(&mut KeepOne, &sheet, DiceLaw::Fair, rng).unwrap();
+        assert!(matches!(
+            played.end,
+            TurnEnd::Illegal { roll_number: 1, .. }
+        ));
+        // Announcing a filled box is refused.
+        struct AnnounceJamb;
+        impl JambPlayer for AnnounceJamb {
+            fn choose(&mut self, _: &JambSheet, _: &Dice, _: u8, _: &mut ChaCha8Rng) -> Choice {
+                Choice::Keep(Dice::default())
+            }
+            fn announce(&mut self, _: &JambSheet, _: &Dice, _: &mut ChaCha8Rng) -> Option<JambBox> {
+                Some(JambBox::Jamb)
+            }
+        }
+        let played = play_turn(&mut AnnounceJamb, &sheet, DiceLaw::Fair, rng).unwrap();
+        assert!(matches!(
+            played.end,
+            TurnEnd::Illegal { roll_number: 1, .. }
+        ));
+        // The last box, announced or written with a pure hand, after up to five rolls.
+        let played = play_turn(&mut Reroller, &sheet, DiceLaw::Fair, rng).unwrap();
+        assert_eq!(played.rolls.len(), 5);
+        assert_eq!(played.announced, Some(JambBox::Ones));
+        assert!(matches!(
+            played.end,
+            TurnEnd::Written { roll_number: 5, .. }
+        ));
     }
 
     /// A keep with no roll left, a keep of dice not shown and a box of the other family end the

@@ -8,7 +8,7 @@ pub use crate::rules::play::{
     Recorder,
 };
 
-use crate::rules::jamb::JambRules;
+use crate::rules::jamb::{Cell, JambRules};
 use crate::simulate::jamb_strategies::Strategy;
 use crate::simulate::DiceLaw;
 use crate::solve::jamb::oracle::{JambOracle, OraclePlayer};
@@ -148,17 +148,22 @@ fn turn_record(played: &PlayedGame, index: usize, turn: &PlayedTurn, seats: usiz
     let rolls: Vec<Roll> = turn
         .rolls
         .iter()
-        .take(3)
-        .map(|&roll| Roll::from(roll))
+        .map(|roll| Roll::new(roll).unwrap_or_default())
         .collect();
     let keeps: Vec<Keep> = (turn.keeps.iter())
         .map(|kept| Keep::new(&kept.faces()).unwrap_or_default())
         .collect();
-    // Three rolls at most: within the record's limit.
+    // Five rolls at most (the last turn of jamb-6a): within the record's limit.
     let _ = record.set_rolls(&rolls, &keeps);
     let sheet = played.finals.get(usize::from(turn.seat));
     let code = sheet.map(|s| s.cell_code(turn.cell)).unwrap_or_default();
     record.category = BoxCode::parse(&code).unwrap_or_default();
+    // The box announced after roll 1, as the cell of the Announce column it names.
+    let announced = sheet.zip(turn.announced).and_then(|(s, jbox)| {
+        let column = u8::try_from(s.rules().announce_column()?).ok()?;
+        BoxCode::parse(&s.cell_code(Cell { column, jbox }))
+    });
+    record.announced = announced;
     record
 }
 

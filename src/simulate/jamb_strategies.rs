@@ -72,7 +72,9 @@
 //! a game is a function of its seed.
 
 use crate::dice::{Dice, DICE, FACES};
-use crate::rules::jamb::{Cell, ColumnKind, JambBox, JambRules, JambSheet, BOXES, MAX_ROLLS};
+use crate::rules::jamb::{
+    Cell, ColumnKind, JambBox, JambRules, JambSheet, JambTurn, BOXES, MAX_ROLLS,
+};
 use crate::rules::play::JambPlayer;
 use crate::rules::Choice;
 use rand::Rng;
@@ -262,6 +264,7 @@ pub fn target(rules: &JambRules, jbox: JambBox, counts: &[u8; FACES], roll: u8) 
                 keep[f] = counts[f];
                 kept += counts[f];
             }
+            // The dice that count: five (of six, the best five).
             let change = (DICE as u8).saturating_sub(kept);
             aim = keep;
             aim[filler] += change;
@@ -269,7 +272,15 @@ pub fn target(rules: &JambRules, jbox: JambBox, counts: &[u8; FACES], roll: u8) 
         }
         JambBox::Straight => {
             let missing = |low: usize| (low..low + 5).filter(|&f| counts[f] == 0).count() as u8;
-            let low = usize::from(missing(1) < missing(0));
+            // On a tie the run that scores more (six-dice Jamb: 2-6), else the low one.
+            let run_points = |low: usize| {
+                let mut run = [0u8; FACES];
+                run[low..low + 5].fill(1);
+                rules.points_of_counts(jbox, &run, roll)
+            };
+            let higher_pays = run_points(1) > run_points(0);
+            let low =
+                usize::from(missing(1) < missing(0) || (missing(1) == missing(0) && higher_pays));
             for f in low..low + 5 {
                 keep[f] = counts[f].min(1);
                 aim[f] = 1;
@@ -366,23 +377,38 @@ impl Criterion {
     }
 }
 
-/// The boxes column `column` of `sheet` may take with dice of roll `roll`, as a mask.
-fn allowed(sheet: &JambSheet, column: usize, roll: u8) -> u16 {
+/// The boxes column `column` of `sheet` may take in the turn `turn`, as a mask.
+fn allowed(sheet: &JambSheet, column: usize, turn: JambTurn) -> u16 {
+    if turn.roll_number > sheet.rolls_this_turn() {
+        return 0;
+    }
     match (sheet.rules().columns.get(column), sheet.column(column)) {
-        (Some(kind), Some(state)) => kind.allowed_boxes(state.filled_mask(), roll),
+        (Some(&kind), Some(state)) => sheet.rules().allowed_boxes(kind, state.filled_mask(), turn),
         _ => 0,
     }
 }
 
-/// True when `cell` may be filled with dice of roll `roll`.
-fn is_allowed(sheet: &JambSheet, cell: Cell, roll: u8) -> bool {
-    allowed(sheet, usize::from(cell.column), roll) & cell.jbox.bit() != 0
+/// True when `cell` may be filled in the turn `turn`.
+fn is_allowed(sheet: &JambSheet, cell: Cell, turn: JambTurn) -> bool {
+    allowed(sheet, usize::from(cell.column), turn) & cell.jbox.bit() != 0
 }
 
-/// The cells of a mask, top to bottom.
-fn cells(column: usize, mask: u16) -> impl Iterator<Item = Cell> {
-    JambBox::ALL
-        .into_iter()
+/// The turn after rolling again with dice kept (no longer a pure hand).
+fn next_roll(turn: JambTurn) -> JambTurn {
+    JambTurn {
+        roll_number: turn.roll_number + 1,
+        pure: false,
+        ..turn
+    }
+}
+
+/// The cells of a mask, top to bottom (in the rule set's rows).
+fn cells(sheet: &JambSheet, column: usize, mask: u16) -> impl Iterator<Item = Cell> {
+    sheet
+        .rules()
+        .rows
+        .iter()
+        .copied()
         .filter(move |b| mask & b.bit() != 0)
         .map(move |jbox| Cell {
             column: column as u8,
@@ -395,6 +421,8 @@ struct Turn<'a> {
     sheet: &'a JambSheet,
     dice: &'a Dice,
     roll: u8,
+    /// The turn: its roll, announcement and pure hand.
+    turn: JambTurn,
     /// Rolls left if the player rolls again (0 when it may not).
     rolls_left: u8,
     targets: [Target; BOXES],
@@ -404,23 +432,29 @@ struct Turn<'a> {
 }
 
 impl<'a> Turn<'a> {
-    fn new(sheet: &'a JambSheet, dice: &'a Dice, roll: u8) -> Turn<'a> {
+    fn new(sheet: &'a JambSheet, dice: &'a Dice, turn: JambTurn) -> Turn<'a> {
         let counts = dice.counts();
-        let rolls_left = if sheet.may_roll_again(roll) {
-            MAX_ROLLS - roll
+        let roll = turn.roll_number;
+        let rolls_left = if sheet.may_roll_again_in(turn) && !sheet.next_roll_must_be_pure(turn) {
+            sheet.rolls_this_turn() - roll
         } else {
             0
         };
         let columns = sheet.rules().columns;
         let free = columns.iter().position(|&k| k == ColumnKind::Free);
         // The roll whose dice another column must be able to take for Free to wait.
-        let later = if rolls_left > 0 { roll + 1 } else { roll };
+        let later = if rolls_left > 0 {
+            next_roll(turn)
+        } else {
+            turn
+        };
         let other_open =
             (0..columns.len()).any(|c| Some(c) != free && allowed(sheet, c, later) != 0);
         Turn {
             sheet,
             dice,
             roll,
+            turn,
             rolls_left,
             targets: std::array::from_fn(|i| target(sheet.rules(), JambBox::ALL[i], &counts, roll)),
             reserve: free.filter(|_| other_open),
@@ -435,19 +469,22 @@ impl<'a> Turn<'a> {
     /// on a tie), among the cells that can use it: reached targets in cells open now, others
     /// in cells open after another roll; the Free column only when it is not the reserve.
     /// `None` when no target has a positive value.
-    fn best(&self, criterion: Criterion) -> Option<Cell> {
+    /// With `announcing`, after the first roll, the Announce column's empty boxes count as
+    /// open after another roll (they would be, once announced).
+    fn best(&self, criterion: Criterion, announcing: bool) -> Option<Cell> {
         let mut best: Option<(f64, Cell)> = None;
+        let announce = self.sheet.rules().announce_column();
         for column in 0..self.sheet.rules().columns.len() {
             if Some(column) == self.reserve {
                 continue;
             }
-            let now = allowed(self.sheet, column, self.roll);
-            let next = if self.rolls_left > 0 {
-                allowed(self.sheet, column, self.roll + 1)
-            } else {
-                0
+            let now = allowed(self.sheet, column, self.turn);
+            let next = match self.rolls_left > 0 {
+                true if announcing && Some(column) == announce => self.sheet.announceable(1),
+                true => allowed(self.sheet, column, next_roll(self.turn)),
+                false => 0,
             };
-            for cell in cells(column, now | next) {
+            for cell in cells(self.sheet, column, now | next) {
                 let t = self.target(cell);
                 let open = if t.reached() { now } else { next };
                 if open & cell.jbox.bit() == 0 {
@@ -480,6 +517,7 @@ impl<'a> Turn<'a> {
             .rules()
             .points(cell.jbox, self.dice, self.roll)
             .unwrap_or(0);
+        // Six dice: the target of the reference is the same, its worth measured alike.
         REFERENCE[cell.jbox.index()] - worth(points, cell.jbox)
     }
 
@@ -498,13 +536,14 @@ impl<'a> Turn<'a> {
     /// Where a missed target goes (choice 9): the Free reserve, else the chased cell, else
     /// the legal cell of least loss.
     fn missed(&self, chased: Option<Cell>) -> Choice {
-        let reserve = self
-            .reserve
-            .and_then(|free| self.least_loss(cells(free, allowed(self.sheet, free, self.roll))));
-        let chased = chased.filter(|&c| is_allowed(self.sheet, c, self.roll));
+        let reserve = self.reserve.and_then(|free| {
+            let open = allowed(self.sheet, free, self.turn);
+            self.least_loss(cells(self.sheet, free, open))
+        });
+        let chased = chased.filter(|&c| is_allowed(self.sheet, c, self.turn));
         let cell = reserve
             .or(chased)
-            .or_else(|| self.least_loss(self.sheet.legal_cells(self.roll)));
+            .or_else(|| self.least_loss(self.sheet.legal_cells_in(self.turn)));
         match cell {
             Some(cell) => Choice::Write(cell),
             // Only a complete slip has no legal cell; no move is legal then.
@@ -532,30 +571,64 @@ impl Chaser {
         }
     }
 
-    fn choose(&mut self, sheet: &JambSheet, dice: &Dice, roll: u8) -> Choice {
-        let turn = Turn::new(sheet, dice, roll);
+    fn choose(&mut self, sheet: &JambSheet, dice: &Dice, at: JambTurn) -> Choice {
+        let turn = Turn::new(sheet, dice, at);
+        let roll = at.roll_number;
         if roll <= 1 {
             self.chased = None;
         }
-        if self.keeps_target && roll > 1 {
+        let announced = at.announced.zip(sheet.rules().announce_column());
+        if let Some((jbox, column)) = announced {
+            // The announced box is the target of the whole turn.
+            self.chased = Some(Cell {
+                column: column as u8,
+                jbox,
+            });
+        }
+        if (self.keeps_target || announced.is_some()) && (roll > 1 || announced.is_some()) {
             if let Some(cell) = self.chased {
                 let t = turn.target(cell);
-                if t.reached() && is_allowed(sheet, cell, roll) {
+                if t.reached() && is_allowed(sheet, cell, at) {
                     return Choice::Write(cell);
                 }
-                if turn.rolls_left > 0 && is_allowed(sheet, cell, roll + 1) {
+                if turn.rolls_left > 0 && is_allowed(sheet, cell, next_roll(at)) {
                     return Choice::Keep(Dice::from_counts(t.keep));
                 }
                 return turn.missed(Some(cell));
             }
         }
-        match turn.best(self.criterion) {
+        match turn.best(self.criterion, false) {
             Some(cell) => {
                 self.chased = Some(cell);
                 turn.chase(cell)
             }
             None => turn.missed(self.chased),
         }
+    }
+
+    /// The box to announce after the first roll: the best target of the roll when it lies in
+    /// the Announce column and is not reached yet (a reached one is written at once, a pure
+    /// hand); when only Announce boxes are left, the best of them, or the first.
+    fn announce(&mut self, sheet: &JambSheet, dice: &Dice) -> Option<JambBox> {
+        let column = sheet.rules().announce_column()?;
+        let turn = Turn::new(sheet, dice, JambTurn::at_roll(1));
+        let best = turn.best(self.criterion, true);
+        let in_announce = best.filter(|c| usize::from(c.column) == column);
+        if let Some(cell) = in_announce {
+            return (!turn.target(cell).reached()).then_some(cell.jbox);
+        }
+        let only_announce = sheet.legal_cells_in(next_roll(turn.turn)).next().is_none();
+        if !only_announce || best.is_some() {
+            return None;
+        }
+        // Nothing else will take a later roll: announce rather than be held to a pure hand.
+        let open = sheet.announceable(1);
+        sheet
+            .rules()
+            .rows
+            .iter()
+            .copied()
+            .find(|b| open & b.bit() != 0)
     }
 }
 
@@ -572,23 +645,35 @@ impl JambPlayer for RndPlayer {
         roll_number: u8,
         rng: &mut ChaCha8Rng,
     ) -> Choice {
+        self.choose_in(sheet, dice, JambTurn::at_roll(roll_number), rng)
+    }
+
+    fn choose_in(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        turn: JambTurn,
+        rng: &mut ChaCha8Rng,
+    ) -> Choice {
         let counts = dice.counts();
-        let writes = sheet.legal_cells(roll_number).count();
-        let keeps: usize = if sheet.may_roll_again(roll_number) {
-            counts.iter().map(|&c| usize::from(c) + 1).product()
-        } else {
-            0
+        let writes = sheet.legal_cells_in(turn).count();
+        let keeps: usize = match sheet.may_roll_again_in(turn) {
+            // Only the empty keep when the next roll must be a pure hand.
+            true if sheet.next_roll_must_be_pure(turn) => 1,
+            true => counts.iter().map(|&c| usize::from(c) + 1).product(),
+            false => 0,
         };
         if writes + keeps == 0 {
             return Choice::Keep(Dice::default());
         }
         let pick = rng.gen_range(0..writes + keeps);
         if pick < writes {
-            if let Some(cell) = sheet.legal_cells(roll_number).nth(pick) {
+            if let Some(cell) = sheet.legal_cells_in(turn).nth(pick) {
                 return Choice::Write(cell);
             }
         }
-        // Keep number `k` in mixed radix: digit f counts the dice of face f kept.
+        // Keep number `k` in mixed radix: digit f counts the dice of face f kept (the empty
+        // keep first).
         let mut k = pick - writes.min(pick);
         let mut keep = [0u8; FACES];
         for (kept, &shown) in keep.iter_mut().zip(&counts) {
@@ -597,6 +682,29 @@ impl JambPlayer for RndPlayer {
             k /= radix;
         }
         Choice::Keep(Dice::from_counts(keep))
+    }
+
+    /// Uniform over no announcement and each box that may be announced; when only Announce
+    /// boxes are left, over those boxes alone (an unannounced turn could then keep no dice).
+    fn announce(
+        &mut self,
+        sheet: &JambSheet,
+        _dice: &Dice,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<JambBox> {
+        let open = sheet.announceable(1);
+        let boxes = || {
+            JambBox::ALL
+                .into_iter()
+                .filter(move |b| open & b.bit() != 0)
+        };
+        if open == 0 {
+            return None;
+        }
+        let forced = sheet.legal_cells_in(JambTurn::at_roll(2)).next().is_none();
+        let none = usize::from(!forced);
+        let pick = rng.gen_range(0..boxes().count() + none);
+        pick.checked_sub(none).and_then(|i| boxes().nth(i))
     }
 }
 
@@ -658,7 +766,26 @@ macro_rules! chasing_player {
                 roll_number: u8,
                 _rng: &mut ChaCha8Rng,
             ) -> Choice {
-                self.0.choose(sheet, dice, roll_number)
+                self.0.choose(sheet, dice, JambTurn::at_roll(roll_number))
+            }
+
+            fn choose_in(
+                &mut self,
+                sheet: &JambSheet,
+                dice: &Dice,
+                turn: JambTurn,
+                _rng: &mut ChaCha8Rng,
+            ) -> Choice {
+                self.0.choose(sheet, dice, turn)
+            }
+
+            fn announce(
+                &mut self,
+                sheet: &JambSheet,
+                dice: &Dice,
+                _rng: &mut ChaCha8Rng,
+            ) -> Option<JambBox> {
+                self.0.announce(sheet, dice)
             }
         }
     };
@@ -748,11 +875,56 @@ mod tests {
 
     /// A target the dice have reached is worth what the rules score for those dice, in every
     /// box, after every roll, under both rule sets: the strategies score with the rules.
+    /// The rule sets of five dice and no Announce column, which these tests play.
+    fn five_dice_rule_sets() -> impl Iterator<Item = JambRules> {
+        JambRules::ALL
+            .into_iter()
+            .filter(|r| r.dice == 5 && r.announce_column().is_none())
+    }
+
+    /// Every strategy plays whole `jamb-6a` and `yamb-hr` games through the turn loop, which
+    /// refuses any illegal move (announcements, pure hands and the five-roll last turn
+    /// included); the chasers announce, and the totals are the slips'.
+    #[test]
+    fn strategies_play_whole_games_with_the_announce_column() {
+        for rules in [JambRules::JAMB_6A, JambRules::YAMB_HR] {
+            let announce = rules.announce_column().unwrap();
+            for s in Strategy::ALL {
+                let mut announced = 0;
+                for seed in 0..4 {
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    let mut player = s.player();
+                    let game = play_game(rules, &mut [&mut *player], DiceLaw::Fair, &mut rng)
+                        .unwrap_or_else(|e| panic!("{rules} {s} seed {seed}: {e}"));
+                    assert_eq!(game.turns.len(), rules.turns());
+                    assert!(game.finals[0].is_complete());
+                    for turn in &game.turns {
+                        assert!(turn
+                            .rolls
+                            .iter()
+                            .all(|r| r.len() == usize::from(rules.dice)));
+                        if let Some(b) = turn.announced {
+                            announced += 1;
+                            assert_eq!(turn.cell, cell(announce as u8, b), "{rules} {s}");
+                        }
+                    }
+                    let last = game.turns.last().map_or(0, |t| t.rolls.len());
+                    assert!(last <= usize::from(rules.last_turn_rolls));
+                }
+                assert!(announced > 0, "{rules} {s}: no announcement in four games");
+            }
+        }
+    }
+
     #[test]
     fn reached_targets_score_as_the_rules() {
-        let all: Vec<[u8; FACES]> = outcomes(DICE).into_iter().map(|(c, _)| c).collect();
-        assert_eq!(all.len(), 252);
+        assert_eq!(outcomes(DICE).len(), 252);
+        assert_eq!(outcomes(6).len(), 462);
         for rules in JambRules::ALL {
+            let all: Vec<[u8; FACES]> = outcomes(usize::from(rules.dice))
+                .into_iter()
+                .map(|(c, _)| c)
+                .collect();
             for counts in &all {
                 let dice = Dice::from_counts(*counts);
                 for jbox in JambBox::ALL {
@@ -954,7 +1126,7 @@ mod tests {
             let faces: [u8; DICE] = std::array::from_fn(|_| rng.gen_range(1..=6));
             Dice::from_faces(&faces).unwrap()
         };
-        for rules in JambRules::ALL {
+        for rules in five_dice_rule_sets() {
             // One player of each strategy, reused, so P1 also meets chases left over from
             // another slip.
             let mut players: Vec<(Strategy, Box<dyn JambPlayer + Send>)> =

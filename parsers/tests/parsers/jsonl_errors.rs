@@ -357,6 +357,57 @@ fn the_turn_sequence_is_checked() {
 }
 
 #[test]
+fn an_announcement_goes_on_the_first_roll_only() {
+    let announcing = ROLL.replace(
+        r#""dice":[1,2,3,4,5]"#,
+        r#""dice":[1,2,3,4,5],"announce":"a:j""#,
+    );
+    let games = read(&[GAME, &announcing, KEEP, ROLL_2, SCORE, END]);
+    let turn = &games[0].as_ref().expect("an announcing turn is read").turns[0];
+    assert_eq!(
+        turn.announced.map(|cell| cell.to_string()),
+        Some("A:J".into())
+    );
+    assert_eq!(turn.rolls().len(), 2);
+    // A null announcement is none.
+    let null = ROLL.replace(
+        r#""dice":[1,2,3,4,5]"#,
+        r#""dice":[1,2,3,4,5],"announce":null"#,
+    );
+    let games = read(&[GAME, &null, SCORE, END]);
+    assert_eq!(games[0].as_ref().expect("read").turns[0].announced, None);
+    let late = ROLL_2.replace(r#""roll":2,"#, r#""roll":2,"announce":"A:J","#);
+    let on_keep = KEEP.replace(r#""roll":1,"#, r#""roll":1,"announce":"A:J","#);
+    let unknown = ROLL.replace(r#""roll":1,"#, r#""roll":1,"announce":"A:X","#);
+    let cases: [(&[&str], &str, &str, &str); 3] = [
+        (
+            &[GAME, ROLL, KEEP, &late],
+            "announce",
+            "no `announce` (a turn announces on its first roll only)",
+            "A:J",
+        ),
+        (
+            &[GAME, ROLL, &on_keep],
+            "announce",
+            "no `announce` on a keep",
+            "A:J",
+        ),
+        (
+            &[GAME, &unknown],
+            "announce",
+            "`announce`: the announced cell, a box code such as A:P, or null",
+            "A:X",
+        ),
+    ];
+    for (lines, key, expected, found) in cases {
+        let error = error_then_next_game(lines);
+        let line = lines.len() as u64;
+        let column = column_of(lines[lines.len() - 1], key);
+        assert_error(&error, line, column, expected, found);
+    }
+}
+
+#[test]
 fn dice_values_are_checked() {
     let no_dice = ROLL.replace("[1,2,3,4,5]", "[]");
     let seven = ROLL.replace("[1,2,3,4,5]", "[1,2,3,4,7]");

@@ -123,19 +123,30 @@ fn any_text() -> impl Strategy<Value = String> {
 
 fn turn_strategy(players: usize) -> impl Strategy<Value = TurnRecord> {
     (
-        (1u16..=20, 0..players as u8, 1u8..=3),
+        (
+            1u16..=20,
+            0..players as u8,
+            crate::common::long_roll_count(),
+        ),
         crate::common::turn_dice(),
         prop::sample::select(BoxCode::ALL.to_vec()),
         (
             prop::option::of(any::<u16>()),
             prop::option::of(any::<u32>()),
+            crate::common::announced(),
         ),
     )
         .prop_map(
-            |((round, seat, roll_count), (rolls, keeps), code, (points, total_before))| {
+            |(
+                (round, seat, roll_count),
+                (rolls, keeps),
+                code,
+                (points, total_before, announced),
+            )| {
                 let mut turn = TurnRecord::new(round, seat, BoxCode::parse(code).unwrap());
                 turn.points = points;
                 turn.total_before = total_before;
+                turn.announced = announced;
                 with_dice(turn, usize::from(roll_count), &rolls, &keeps)
             },
         )

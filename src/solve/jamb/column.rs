@@ -671,7 +671,7 @@ mod tests {
         // Outer: a prefix of p and a suffix of s boxes, p + s <= 13, the full column counted
         // once (105 - 13); Inner: the empty mask and the runs [a, b] through box 6 or 7
         // (7 * 7 + 6).
-        assert_eq!(masks, [14, 14, 8192, 8192, 92, 56]);
+        assert_eq!(masks, [14, 14, 8192, 8192, 92, 56, 8192]);
     }
 
     #[test]

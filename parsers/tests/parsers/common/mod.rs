@@ -7,18 +7,39 @@ pub mod records;
 
 pub use records::*;
 
-use dicelens_parsers::{Format, GameRecord, ParseError, MAX_DICE};
+use dicelens_parsers::{BoxCode, Format, GameRecord, ParseError, MAX_DICE};
 use proptest::prelude::*;
 
-/// The dice of a random turn: a count of dice (1 to [`MAX_DICE`]), three rolls of that many
-/// faces and two keeps of at most that many, for [`with_dice`].
+/// Most rolls of a random turn of [`turn_dice`] and [`long_roll_count`].
+pub const MOST_TEST_ROLLS: usize = 8;
+
+/// The dice of a random turn: a count of dice (1 to [`MAX_DICE`]), [`MOST_TEST_ROLLS`] rolls of
+/// that many faces and one keep fewer of at most that many, for [`with_dice`] (which takes as
+/// many as the turn has).
 pub fn turn_dice() -> impl Strategy<Value = (Vec<Vec<u8>>, Vec<Vec<u8>>)> {
     (1..=MAX_DICE).prop_flat_map(|dice| {
         (
-            prop::collection::vec(prop::collection::vec(1u8..=6, dice), 3),
-            prop::collection::vec(prop::collection::vec(1u8..=6, 0..=dice), 2),
+            prop::collection::vec(prop::collection::vec(1u8..=6, dice), MOST_TEST_ROLLS),
+            prop::collection::vec(
+                prop::collection::vec(1u8..=6, 0..=dice),
+                MOST_TEST_ROLLS - 1,
+            ),
         )
     })
+}
+
+/// A turn's number of rolls: mostly one to three, sometimes a long turn (six-dice Jamb's last
+/// turn, Maxi Yatzy's saved rolls) of up to [`MOST_TEST_ROLLS`].
+pub fn long_roll_count() -> impl Strategy<Value = u8> {
+    prop_oneof![4 => 1u8..=3, 1 => 4u8..=MOST_TEST_ROLLS as u8]
+}
+
+/// An announcement or none: a cell of Jamb's Announce column.
+pub fn announced() -> impl Strategy<Value = Option<BoxCode>> {
+    prop::option::of(
+        prop::sample::select(BoxCode::JAMB_BOXES.to_vec())
+            .prop_map(|jbox| BoxCode::parse(&format!("A:{jbox}")).unwrap_or_default()),
+    )
 }
 
 /// The fixture folders of the readers; each is read with the format of its name.
