@@ -6,7 +6,7 @@
 //! where it was read, see `ygn::strip_location`), and writing that again gives the same bytes.
 //!
 //! From the repository root, seeded with the YGN fixtures and the format's tokens:
-//! `cargo fuzz run ygn fuzz/corpus/ygn fixtures/ygn -- -dict=fuzz/ygn.dict -max_total_time=300`
+//! `cargo fuzz run ygn fuzz/corpus/ygn fixtures/ygn fuzz/seeds/ygn -- -dict=fuzz/ygn.dict -max_total_time=300`
 //! (on a stable toolchain with `RUSTC_BOOTSTRAP=1` in front).
 
 #![no_main]

@@ -40,8 +40,8 @@ const ROLL_NUMBER: &str = "a roll number 1-64";
 pub const DEFAULT_WINDOW_ROWS: usize = 1_000_000;
 
 /// The header [`write_header`] writes: the documented default column names, in this order.
-pub const WRITTEN_HEADER: &str =
-    "game,date,time,rules,seat,player,round,roll1,keep1,roll2,keep2,roll3,box,points,termination";
+pub const WRITTEN_HEADER: &str = "game,date,time,rules,seat,player,round,roll1,keep1,roll2,keep2,\
+roll3,box,points,termination,announce,more";
 
 use crate::record::MAX_PLAYERS;
 
@@ -91,10 +91,12 @@ enum Column {
     Box,
     Points,
     Termination,
+    Announce,
+    More,
 }
 
 /// Every column with its default header name, in the order of the documentation.
-const COLUMNS: [(Column, &str); 18] = [
+const COLUMNS: [(Column, &str); 20] = [
     (Column::Game, "game"),
     (Column::Date, "date"),
     (Column::Time, "time"),
@@ -113,6 +115,8 @@ const COLUMNS: [(Column, &str); 18] = [
     (Column::Box, "box"),
     (Column::Points, "points"),
     (Column::Termination, "termination"),
+    (Column::Announce, "announce"),
+    (Column::More, "more"),
 ];
 
 /// The columns both layouts need.
@@ -1326,10 +1330,56 @@ impl<'r> Fields<'r> {
     fn category(&self, column: Column) -> Result<BoxCode, Problem> {
         let field = self.get(column);
         BoxCode::from_bytes(field).ok_or_else(|| {
-            let expected = "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y, or a Jamb \
-                            cell such as D:1 or F:MAX";
+            let expected = "a box code: 1-6, 1P, 2P, 3P, 3K, 4K, 5K, FH, VI, TO, SS, LS, FS, C \
+                            or Y, or a Jamb cell such as D:1, F:MAX or A:J";
             self.problem(column, expected, field)
         })
+    }
+
+    /// The `announce` field: the cell announced after the turn's first roll, if given.
+    fn announced(&self) -> Result<Option<BoxCode>, Problem> {
+        let field = self.get(Column::Announce);
+        if field.is_empty() {
+            return Ok(None);
+        }
+        BoxCode::from_bytes(field).map(Some).ok_or_else(|| {
+            let expected = "the announced cell, a box code such as A:P, or nothing";
+            self.problem(Column::Announce, expected, field)
+        })
+    }
+
+    /// Adds to `turn` (which has its three rolls) the keeps and rolls of the `more` field:
+    /// `k` and the dice kept (or `k-`), then the roll, pair after pair, separated by blanks.
+    fn more_rolls(&self, turn: &mut TurnRecord) -> Result<(), Problem> {
+        let field = self.get(Column::More);
+        let start = self.column(Column::More);
+        let at = |offset: usize| start.saturating_add(u32::try_from(offset).unwrap_or(u32::MAX));
+        let mut tokens = tokens(field);
+        while let Some((offset, keep)) = tokens.next() {
+            let rest = field.get(offset..).unwrap_or_default();
+            let kept = match keep {
+                b"k-" => Some(Keep::default()),
+                [b'k', dice @ ..] if !dice.is_empty() => dice_of(dice).and_then(|d| Keep::new(&d)),
+                _ => None,
+            };
+            let Some(kept) = kept else {
+                let expected = "a keep: `k` and up to six dice 1-6, or `k-`";
+                return Err(self.problem_at(at(offset), expected, rest));
+            };
+            let Some((offset, roll)) = tokens.next() else {
+                let expected = "a roll after the keep (one to six dice 1-6)";
+                return Err(self.problem_at(at(field.len()), expected, b""));
+            };
+            let rest = field.get(offset..).unwrap_or_default();
+            let Some(roll) = dice_of(roll).and_then(|d| Roll::new(&d)) else {
+                return Err(self.problem_at(at(offset), "a roll: one to six dice 1-6", rest));
+            };
+            if turn.push_roll(kept, roll).is_err() {
+                let expected = format!("at most {MAX_ROLLS_PER_TURN} rolls in a turn");
+                return Err(self.problem_at(at(offset), expected, rest));
+            }
+        }
+        Ok(())
     }
 
     /// The date field as `YYYY.MM.DD` (written `YYYY-MM-DD` or `YYYY.MM.DD`), if given.
@@ -1546,6 +1596,18 @@ fn add_row(group: &mut Group, record: &Record, layout: &Layout) -> Result<(), Pr
     } else {
         key_column = fields.column(Column::Round);
         read_turn_dice(&fields, &mut turn)?;
+        if !fields.get(Column::More).is_empty() {
+            if turn.rolls().len() < 3 {
+                let expected = "no more rolls (there is no roll3)";
+                return Err(fields.problem(Column::More, expected, fields.get(Column::More)));
+            }
+            fields.more_rolls(&mut turn)?;
+        }
+    }
+    turn.announced = fields.announced()?;
+    if turn.announced.is_some() && layout.per_roll && roll_number != 1 {
+        let expected = "no announcement (it goes on the row of roll 1)";
+        return Err(fields.problem(Column::Announce, expected, fields.get(Column::Announce)));
     }
     group.rows.push(Row {
         turn,
@@ -1634,6 +1696,28 @@ fn read_turn_dice(fields: &Fields<'_>, turn: &mut TurnRecord) -> Result<(), Prob
         }
     }
     Ok(())
+}
+
+/// The blank-separated tokens of `field`, each with its byte offset.
+fn tokens(field: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = field.get(at..)?;
+        let start = at + rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        let token = field.get(start..).unwrap_or_default();
+        let len = token
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(token.len());
+        at = start + len;
+        Some((start, token.get(..len).unwrap_or_default()))
+    })
+}
+
+/// The faces of a run of digits 1-6, if it is one (at most [`MAX_DICE`]).
+fn dice_of(digits: &[u8]) -> Option<Vec<u8>> {
+    let fits = digits.len() <= MAX_DICE && digits.iter().all(|d| (b'1'..=b'6').contains(d));
+    fits.then(|| digits.iter().map(|d| d - b'0').collect())
 }
 
 /// Puts a game's rows in order, checks what needs all of them, and fills `out`.
@@ -1782,6 +1866,7 @@ fn join_rolls(rows: &[Row], turns: &mut Vec<TurnRecord>) -> Result<(), Problem> 
             seat: last.turn.seat,
             category: last.turn.category,
             points: last.turn.points,
+            announced: rolls.first().and_then(|row| row.turn.announced),
             line: rolls.first().map_or(last.turn.line, |row| row.turn.line),
             ..TurnRecord::default()
         };
@@ -1845,7 +1930,7 @@ pub fn write_header(out: &mut dyn io::Write) -> io::Result<()> {
 /// every row; fields quoted where needed. A record the table cannot hold gets an error of kind
 /// [`io::ErrorKind::InvalidInput`] and nothing is written: no game id, rules or players, text
 /// with white space around it (the reader trims fields), no turns, a seat without a player or
-/// without a turn, a turn of other than 1 to 3 rolls, round 0, a die outside 1-6, a round and
+/// without a turn, a turn of other than 1 to 64 rolls, round 0, a die outside 1-6, a round and
 /// seat given twice, a date not `YYYY.MM.DD` or a time not `HH:MM:SS`. `total_before`, the
 /// result and tags are not written.
 pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> {
@@ -1873,8 +1958,9 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
             .get(usize::from(turn.seat))
             .map_or("", String::as_str);
         let dice = DiceText::of(turn);
+        let more = more_text(turn);
         let [seat, round, points] = &mut numbers;
-        let fields: [&[u8]; 15] = [
+        let fields: [&[u8]; 17] = [
             id.as_bytes(),
             date.as_bytes(),
             time.as_bytes(),
@@ -1893,6 +1979,10 @@ pub fn write_game(game: &GameRecord, out: &mut dyn io::Write) -> io::Result<()> 
                 None => b"",
             },
             termination.as_bytes(),
+            turn.announced
+                .as_ref()
+                .map_or(&b""[..], |cell| cell.as_str().as_bytes()),
+            more.as_bytes(),
         ];
         writer.write_record(fields).map_err(io::Error::other)?;
     }
@@ -1974,6 +2064,26 @@ impl DiceText {
     }
 }
 
+/// The `more` field of a turn: the keeps and rolls after its third roll (`k` and the dice kept,
+/// or `k-`, then the roll), separated by spaces; empty for a turn of at most three rolls.
+fn more_text(turn: &TurnRecord) -> String {
+    let mut text = String::new();
+    let later = turn.keeps().iter().zip(turn.rolls().iter().skip(1)).skip(2);
+    for (kept, roll) in later {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push('k');
+        if kept.faces().is_empty() {
+            text.push('-');
+        }
+        text.extend(kept.faces().iter().map(|face| char::from(b'0' + face)));
+        text.push(' ');
+        text.extend(roll.faces().iter().map(|face| char::from(b'0' + face)));
+    }
+    text
+}
+
 /// Why a record cannot be written as table rows, if it cannot.
 fn check_writable(game: &GameRecord) -> Result<(), String> {
     // As the reader trims fields: ASCII white space (not a vertical tab, say).
@@ -2016,8 +2126,10 @@ fn check_writable(game: &GameRecord) -> Result<(), String> {
         if usize::from(turn.seat) >= game.players.len() {
             return Err(format!("{at}: the seat has no player"));
         }
-        if turn.round == 0 || !(1..=3).contains(&turn.rolls().len()) {
-            return Err(format!("{at}: round 0, or not 1 to 3 rolls"));
+        if turn.round == 0 || !(1..=MAX_ROLLS_PER_TURN).contains(&turn.rolls().len()) {
+            return Err(format!(
+                "{at}: round 0, or not 1 to {MAX_ROLLS_PER_TURN} rolls"
+            ));
         }
         if turn.rolls().iter().any(Roll::is_empty) {
             return Err(format!("{at}: a roll without dice"));

@@ -34,7 +34,7 @@ impl Rng {
 /// One turn: up to three rolls, each keep a random part of the roll before it and contained
 /// in the roll after it, a random free box, plausible points.
 pub fn turn(rng: &mut Rng, round: u16, seat: u8, category: BoxCode) -> TurnRecord {
-    let roll_count = 1 + rng.below(3) as usize;
+    let roll_count = 1 + rng.below(3);
     let mut turn = TurnRecord::new(round, seat, category);
     turn.points = Some(rng.below(51) as u16);
     let mut roll = [0u8; 5];

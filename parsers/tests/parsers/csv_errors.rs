@@ -109,7 +109,7 @@ fn each_syntax_error_names_its_field() {
                 27,
                 "g",
                 2,
-                "a box code: 1-6, 1P, 2P, 3K, 4K, FH, SS, LS, C or Y, or a Jamb cell such as D:1 or F:MAX",
+                "a box code: 1-6, 1P, 2P, 3P, 3K, 4K, 5K, FH, VI, TO, SS, LS, FS, C or Y, or a Jamb cell such as D:1, F:MAX or A:J",
                 "XX",
             ),
         ),
@@ -519,4 +519,115 @@ fn a_quoted_field_over_several_lines_is_still_read() {
     assert_eq!(outcomes.len(), 1, "{outcomes:#?}");
     let game = outcomes[0].as_ref().expect("a game");
     assert_eq!(game.players, ["ann\nsmith"]);
+}
+
+/// The header of the tables with an announcement and the rolls after the third.
+const LONG_HEADER: &str =
+    "game,rules,seat,player,round,roll1,keep1,roll2,keep2,roll3,more,announce,box,points\n";
+
+#[test]
+fn more_rolls_and_an_announcement_are_read_from_their_columns() {
+    let text = format!(
+        "{LONG_HEADER}g,jamb-6a,0,ann,1,662134,66,666134,666,666636,,A:P,A:P,74\n\
+         g,jamb-6a,0,ann,2,123456,56,561122,556,556214,k5556  555631 k- 555553,,F:J,\n"
+    );
+    let outcomes = read(&text);
+    let game = outcomes[0].as_ref().unwrap_or_else(|e| panic!("{e}"));
+    let (first, second) = (&game.turns[0], &game.turns[1]);
+    assert_eq!(
+        first.announced.map(|cell| cell.to_string()),
+        Some("A:P".into())
+    );
+    assert_eq!(first.rolls().len(), 3);
+    assert_eq!(second.announced, None);
+    assert_eq!(second.rolls().len(), 5);
+    assert_eq!(second.keeps()[2].faces(), [5, 5, 5, 6]);
+    assert_eq!(second.keeps()[3].faces(), [] as [u8; 0]);
+    assert_eq!(second.rolls()[4], [5, 5, 5, 5, 5, 3]);
+}
+
+#[test]
+fn more_rolls_and_announcements_name_their_errors() {
+    let row = |fields: &str| format!("{LONG_HEADER}{fields}\n");
+    // (row, where the error is: the text there, or "" for the end of the `more` field,
+    // expected, found)
+    let cases = [
+        (
+            "g,r,0,ann,1,12345,1,12345,,,k1 12345,,C,",
+            "k1 12345",
+            "no more rolls (there is no roll3)",
+            "k1 12345",
+        ),
+        (
+            "g,r,0,ann,1,12345,1,12345,1,12345,12345,,C,",
+            "12345,,C,",
+            "a keep: `k` and up to six dice 1-6, or `k-`",
+            "12345",
+        ),
+        (
+            "g,r,0,ann,1,12345,1,12345,1,12345,k1 12345 k7 1,,C,",
+            "k7 1",
+            "a keep: `k` and up to six dice 1-6, or `k-`",
+            "k7 1",
+        ),
+        (
+            "g,r,0,ann,1,12345,1,12345,1,12345,k1,,C,",
+            ",,C,",
+            "a roll after the keep (one to six dice 1-6)",
+            "an empty field",
+        ),
+        (
+            "g,r,0,ann,1,12345,1,12345,1,12345,k1 1234567,,C,",
+            "1234567",
+            "a roll: one to six dice 1-6",
+            "1234567",
+        ),
+        (
+            "g,r,0,ann,1,12345,,,,,,A:X,C,",
+            "A:X",
+            "the announced cell, a box code such as A:P, or nothing",
+            "A:X",
+        ),
+    ];
+    for (fields, there, expected, found) in cases {
+        let column = fields.find(there).unwrap() as u32 + 1;
+        let want = error(2, column, "g", 2, expected, found);
+        assert_eq!(only_error(&row(fields)), want, "{fields}");
+    }
+    // 65 rolls: an error at the roll past the limit.
+    let mut more = String::new();
+    for _ in 4..=64 {
+        more.push_str("k- 12345 ");
+    }
+    let at = "g,r,0,ann,1,12345,,12345,,12345,".len() + more.len() + 4;
+    more.push_str("k- 66666");
+    let fields = format!("g,r,0,ann,1,12345,,12345,,12345,{more},,C,");
+    let want = error(2, at as u32, "g", 2, "at most 64 rolls in a turn", "66666");
+    assert_eq!(only_error(&row(&fields)), want);
+}
+
+#[test]
+fn per_roll_rows_take_long_turns_and_announce_on_roll_1() {
+    let header = "game,rules,seat,player,round,roll,dice,keep,box,points,announce\n";
+    let mut text = format!("{header}g,r,0,ann,1,1,662134,66,,,A:P\n");
+    for roll in 2..=4 {
+        text.push_str(&format!("g,r,0,ann,1,{roll},662134,66,,,\n"));
+    }
+    text.push_str("g,r,0,ann,1,5,666666,,A:P,,\n");
+    let outcomes = read(&text);
+    let turn = &outcomes[0].as_ref().unwrap_or_else(|e| panic!("{e}")).turns[0];
+    assert_eq!((turn.rolls().len(), turn.keeps().len()), (5, 4));
+    assert_eq!(
+        turn.announced.map(|cell| cell.to_string()),
+        Some("A:P".into())
+    );
+    let second = "g,r,0,ann,1,2,666134,,A:P,,A:P";
+    let late = format!("{header}g,r,0,ann,1,1,662134,66,,,\n{second}\n");
+    let column = second.rfind("A:P").unwrap() as u32 + 1;
+    let expected = "no announcement (it goes on the row of roll 1)";
+    assert_eq!(only_error(&late), error(3, column, "g", 2, expected, "A:P"));
+    let past = format!("{header}g,r,0,ann,1,65,662134,,A:P,,\n");
+    let column = "g,r,0,ann,1,".len() as u32 + 1;
+    let want = error(2, column, "g", 2, "a roll number 1-64", "65");
+    assert_eq!(only_error(&past), want);
 }

@@ -102,10 +102,11 @@ fn game_strategy() -> impl Strategy<Value = GameRecord> {
         prop::sample::select(vec![Termination::Normal, Termination::Abandoned]),
         prop::collection::vec(
             (
-                1u8..=3,
+                crate::common::long_roll_count(),
                 crate::common::turn_dice(),
                 prop::sample::select(BoxCode::ALL.to_vec()),
                 prop::option::of(0u16..=50),
+                crate::common::announced(),
             ),
             12,
         ),
@@ -126,9 +127,11 @@ fn game_strategy() -> impl Strategy<Value = GameRecord> {
             let mut random = turns.into_iter().cycle();
             for round in 1..=rounds {
                 for seat in 0..game.players.len() as u8 {
-                    let (roll_count, (rolls, keeps), code, points) = random.next().unwrap();
+                    let (roll_count, (rolls, keeps), code, points, announced) =
+                        random.next().unwrap();
                     let mut turn = TurnRecord::new(round, seat, BoxCode::parse(code).unwrap());
                     turn.points = points;
+                    turn.announced = announced;
                     let roll_count = usize::from(roll_count);
                     game.turns.push(with_dice(turn, roll_count, &rolls, &keeps));
                 }

@@ -104,8 +104,19 @@ fn dice_are_written_sorted() {
 #[test]
 fn records_the_input_form_cannot_hold_are_refused() {
     type Change = fn(&mut GameRecord);
-    let cases: [(Change, &str); 10] = [
+    let cases: [(Change, &str); 12] = [
         (|g| g.players.push("bob".into()), "solitaire"),
+        (
+            |g| g.turns[0].announced = BoxCode::parse("A:P"),
+            "an announcement (A:P; Verhoeff's form has none)",
+        ),
+        (
+            |g| {
+                let roll = g.turns[0].rolls()[0];
+                g.turns[0].set_rolls(&[roll; 4], &[]).unwrap();
+            },
+            "4 rolls (1 to 3 expected)",
+        ),
         (|g| g.turns.clear(), "at least one turn"),
         (|g| g.turns[0].points = None, "no points"),
         (|g| g.turns[0].total_before = None, "no total"),

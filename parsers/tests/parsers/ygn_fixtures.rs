@@ -139,7 +139,7 @@ fn assert_keeps_contained(turn: &TurnRecord) {
 /// Every game of every fixture that parses.
 fn all_fixture_games() -> Vec<GameRecord> {
     let files = fixture_files("ygn");
-    assert_eq!(files.len(), 11);
+    assert_eq!(files.len(), 12);
     files
         .iter()
         .flat_map(|file| read_fixture("ygn", file))
