@@ -1578,14 +1578,14 @@ mod tests {
             ),
             "{out}"
         );
-        assert_eq!(out.matches(" announced").count(), 2);
+        assert_eq!(out.matches(" announced\" data-cell=").count(), 2);
         assert!(out.contains("title=\"the box announced after the first roll, or a pure hand\">Announce <span class=\"code\">A</span></th>"), "{out}");
         // Rows in jamb-6a's order: three of a kind before the straight.
         assert!(out.find("data-cell=\"D:T\"") < out.find("data-cell=\"D:K\""));
         // Another player's slip marks none of them.
         let mut other = String::new();
         jamb_slip(&mut other, 1, "other", &slip, &[]);
-        assert!(!other.contains("announced"), "{other}");
+        assert!(!other.contains("announced\" data-cell="), "{other}");
     }
 
     #[test]
