@@ -4,12 +4,13 @@
 //! independent dice ([`assess`]):
 //!
 //! - faces: Pearson's chi-square of the face counts against 1/6 each (5 degrees of freedom);
-//! - sums: for each number n = 1..5 of fresh dice, the sums of the rolls of n fresh dice
-//!   against their exact distribution, adjacent sums pooled until every cell expects at least
-//!   `MIN_EXPECTED` rolls (`pool_cells`); the chi-squares of the five n are added (their
-//!   rolls are disjoint, so their degrees of freedom add);
-//! - five of a kind: rolls that show five of a kind (kept and fresh dice together) against the
-//!   exact expectation given each roll's keep; the count is a sum of independent binomials, its
+//! - sums: for each number n = 1..6 of fresh dice (six with six-dice games), the sums of the
+//!   rolls of n fresh dice against their exact distribution, adjacent sums pooled until every
+//!   cell expects at least `MIN_EXPECTED` rolls (`pool_cells`); the chi-squares of the n are
+//!   added (their rolls are disjoint, so their degrees of freedom add);
+//! - five of a kind: rolls whose dice all show one face (kept and fresh dice together: five of
+//!   a kind with five dice, six of a kind with six) against the exact expectation given each
+//!   roll's keep and number of dice; the count is a sum of independent binomials, its
 //!   two-sided p-value exact (`five_of_a_kind_p`) for small counts, else by the normal
 //!   approximation with continuity correction;
 //! - serial dependence: the fresh dice of a roll that show a face among the fresh dice of the
@@ -21,7 +22,7 @@
 //! have data (Bonferroni, at most 1); `p_adjusted` corrects it for the number of groups (Holm
 //! or Benjamini-Hochberg); the verdict is `unfair` when `p_adjusted` is below the level.
 
-use crate::dice::{Dice, FACES};
+use crate::dice::{Dice, FACES, MAX_DICE};
 use crate::replay::Replayed;
 use dicelens_parsers::GameRecord;
 use std::collections::BTreeMap;
@@ -31,7 +32,7 @@ use std::collections::BTreeMap;
 pub(crate) struct FreshRoll {
     /// The roller's seat (0-based).
     pub seat: u8,
-    /// Which roll of the turn (1-3).
+    /// Which roll of the turn (1 for the first).
     pub roll_number: u8,
     /// The dice kept before this roll (empty for the first roll of a turn).
     pub kept: Dice,
@@ -45,15 +46,22 @@ impl FreshRoll {
         self.counts.iter().sum()
     }
 
-    /// Whether the roll, with the kept dice, shows five of a kind.
-    pub fn five_of_a_kind(&self) -> bool {
+    /// The dice on the table after the roll: those kept and those rolled.
+    pub fn table_dice(&self) -> usize {
+        self.kept.len() + usize::from(self.dice())
+    }
+
+    /// Whether the roll, with the kept dice, shows all its dice alike (five of a kind with five
+    /// dice, six of a kind with six).
+    pub fn all_alike(&self) -> bool {
         let kept = self.kept.counts();
-        (0..FACES).any(|face| kept[face] + self.counts[face] == 5)
+        let all = self.table_dice();
+        (0..FACES).any(|face| usize::from(kept[face] + self.counts[face]) == all)
     }
 }
 
 /// The fresh dice of every roll of a replayed game, in play order. The first roll of a turn
-/// brings five dice; a later roll brings the dice of the table minus those kept after the roll
+/// brings all the dice (five, or six in six-dice games); a later roll brings the dice of the table minus those kept after the roll
 /// before. A roll whose kept dice are not on the table (a replay stopped by a broken rule never
 /// yields one) is left out.
 pub(crate) fn fresh_rolls(replayed: &Replayed) -> Vec<FreshRoll> {
@@ -77,15 +85,15 @@ pub(crate) fn fresh_rolls(replayed: &Replayed) -> Vec<FreshRoll> {
     rolls
 }
 
-/// The exact probability that rolling `5 - kept.len()` fair dice beside `kept` shows five of a
-/// kind: `6 / 6^5` when nothing is kept, `(1/6)^n` when the kept dice all show one face, 0 when
-/// they show two faces.
-pub(crate) fn five_of_a_kind_probability(kept: &Dice) -> f64 {
+/// The exact probability that rolling `dice - kept.len()` fair dice beside `kept` shows all
+/// `dice` dice alike: `6 / 6^dice` when nothing is kept, `(1/6)^n` for `n` dice rolled beside
+/// kept dice all of one face, 0 when they show two faces.
+pub(crate) fn all_alike_probability(kept: &Dice, dice: usize) -> f64 {
     let counts = kept.counts();
     let faces = counts.iter().filter(|&&c| c > 0).count();
-    let rolled = 5 - kept.len() as i32;
+    let rolled = dice.saturating_sub(kept.len()) as i32;
     match faces {
-        0 => 6.0 * (1.0f64 / 6.0).powi(5),
+        0 => 6.0 * (1.0f64 / 6.0).powi(dice as i32),
         1 => (1.0f64 / 6.0).powi(rolled),
         _ => 0.0,
     }
@@ -223,7 +231,7 @@ pub(crate) fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
 }
 
 /// Most fresh dice a roll has.
-pub(crate) const MAX_FRESH: usize = 5;
+pub(crate) const MAX_FRESH: usize = MAX_DICE;
 
 /// Greatest sum of [`MAX_FRESH`] dice, the size of a sum histogram less one.
 pub(crate) const MAX_SUM: usize = 6 * MAX_FRESH;
@@ -324,11 +332,12 @@ pub struct DiceCounts {
     pub faces: [u64; FACES],
     /// `sums[n - 1][s]`: rolls of `n` fresh dice whose fresh dice add up to `s`.
     pub sums: [[u64; MAX_SUM + 1]; MAX_FRESH],
-    /// Rolls by the keep before them, for five of a kind: `[k]` counts the rolls after a keep of
-    /// `k` dice all of one face (`k = 0`: nothing kept). Rolls after a keep of two faces cannot
-    /// show five of a kind and are not counted.
-    pub(crate) five_chances: [u64; MAX_FRESH],
-    /// Rolls counted in `five_chances` that show five of a kind.
+    /// Rolls by their dice and the keep before them, for all alike: `[d - 1][k]` counts the
+    /// rolls of `d` dice on the table after a keep of `k` dice all of one face (`k = 0`:
+    /// nothing kept). Rolls after a keep of two faces cannot show all alike and are not
+    /// counted.
+    pub(crate) five_chances: [[u64; MAX_FRESH]; MAX_FRESH],
+    /// Rolls counted in `five_chances` that show all their dice alike.
     pub(crate) five_observed: u64,
     /// Fresh dice of rolls that follow another roll of the same player in the game.
     pub(crate) serial_dice: u64,
@@ -348,7 +357,7 @@ impl Default for DiceCounts {
             rolls: 0,
             faces: [0; FACES],
             sums: [[0; MAX_SUM + 1]; MAX_FRESH],
-            five_chances: [0; MAX_FRESH],
+            five_chances: [[0; MAX_FRESH]; MAX_FRESH],
             five_observed: 0,
             serial_dice: 0,
             serial_matches: 0,
@@ -383,8 +392,10 @@ impl DiceCounts {
                 *a += b;
             }
         }
-        for (a, b) in self.five_chances.iter_mut().zip(&other.five_chances) {
-            *a += b;
+        for (row, other_row) in self.five_chances.iter_mut().zip(&other.five_chances) {
+            for (a, b) in row.iter_mut().zip(other_row) {
+                *a += b;
+            }
         }
         self.five_observed += other.five_observed;
         self.serial_dice += other.serial_dice;
@@ -409,9 +420,14 @@ impl DiceCounts {
         self.sums[n - 1][sum] += 1;
         let kept = roll.kept.counts();
         let kept_faces = kept.iter().filter(|&&c| c > 0).count();
-        if kept_faces <= 1 {
-            self.five_chances[roll.kept.len()] += 1;
-            self.five_observed += u64::from(roll.five_of_a_kind());
+        let chances = roll
+            .table_dice()
+            .checked_sub(1)
+            .and_then(|d| self.five_chances.get_mut(d))
+            .and_then(|row| row.get_mut(roll.kept.len()));
+        if let (true, Some(chances)) = (kept_faces <= 1, chances) {
+            *chances += 1;
+            self.five_observed += u64::from(roll.all_alike());
         }
         if let Some(mask) = previous {
             let s = u64::from(mask.count_ones());
@@ -743,9 +759,9 @@ pub struct GroupFairness {
     pub counts: DiceCounts,
     /// Face counts against 1/6 each.
     pub faces: ChiSquareTest,
-    /// Sums of the rolls of n fresh dice against their exact distribution, per n = 1..5.
+    /// Sums of the rolls of n fresh dice against their exact distribution, per n = 1..6.
     pub(crate) sums_by_dice: [ChiSquareTest; MAX_FRESH],
-    /// The five sum tests together (chi-squares and degrees of freedom added).
+    /// The sum tests together (chi-squares and degrees of freedom added).
     pub sums: ChiSquareTest,
     /// Rolls showing five of a kind against their expectation given the keeps.
     pub five_of_a_kind: CountTest,
@@ -796,16 +812,17 @@ pub(crate) fn sum_test(counts: &DiceCounts, n: usize) -> ChiSquareTest {
     ChiSquareTest::of_cells(&pool_cells(&observed[n..], &expected[n..]))
 }
 
-/// The five-of-a-kind test of `counts`.
+/// The five-of-a-kind test of `counts` (all the dice of a roll alike).
 pub(crate) fn five_of_a_kind_test(counts: &DiceCounts) -> CountTest {
-    let binomials: Vec<(u64, f64)> = (0..MAX_FRESH)
-        .map(|kept| {
+    let binomials: Vec<(u64, f64)> = (1..=MAX_FRESH)
+        .flat_map(|dice| (0..dice).map(move |kept| (dice, kept)))
+        .map(|(dice, kept)| {
             let p = if kept == 0 {
-                five_of_a_kind_probability(&Dice::default())
+                all_alike_probability(&Dice::default(), dice)
             } else {
-                (1.0f64 / 6.0).powi((5 - kept) as i32)
+                (1.0f64 / 6.0).powi((dice - kept) as i32)
             };
-            (counts.five_chances[kept], p)
+            (counts.five_chances[dice - 1][kept], p)
         })
         .collect();
     let expected = binomials.iter().map(|&(n, p)| n as f64 * p).sum();
@@ -942,10 +959,14 @@ mod tests {
     #[test]
     fn five_of_a_kind_probabilities_are_exact() {
         let dice = |faces: &[u8]| Dice::from_faces(faces).unwrap();
-        assert!((five_of_a_kind_probability(&Dice::default()) - 6.0 / 7776.0).abs() < 1e-15);
-        assert!((five_of_a_kind_probability(&dice(&[6, 6, 6])) - 1.0 / 36.0).abs() < 1e-15);
-        assert_eq!(five_of_a_kind_probability(&dice(&[2, 2, 2, 2, 2])), 1.0);
-        assert_eq!(five_of_a_kind_probability(&dice(&[1, 2])), 0.0);
+        let p = all_alike_probability;
+        assert!((p(&Dice::default(), 5) - 6.0 / 7776.0).abs() < 1e-15);
+        assert!((p(&dice(&[6, 6, 6]), 5) - 1.0 / 36.0).abs() < 1e-15);
+        assert_eq!(p(&dice(&[2, 2, 2, 2, 2]), 5), 1.0);
+        assert_eq!(p(&dice(&[1, 2]), 5), 0.0);
+        // Six dice: six alike.
+        assert!((p(&Dice::default(), 6) - 6.0 / 46_656.0).abs() < 1e-15);
+        assert!((p(&dice(&[6, 6, 6]), 6) - 1.0 / 216.0).abs() < 1e-15);
     }
 
     /// The replay of a one-player game written in YGN (`moves`: its move lines).
@@ -977,7 +998,7 @@ mod tests {
         assert_eq!(rolls[1].counts, [1, 0, 0, 0, 1, 1], "11256 minus 12");
         assert_eq!(rolls[2].counts, [1, 0, 0, 0, 0, 1], "11126 minus 112");
         assert_eq!(rolls[2].dice(), 2);
-        assert!(rolls.iter().all(|r| !r.five_of_a_kind()));
+        assert!(rolls.iter().all(|r| !r.all_alike()));
     }
     /// Two turns whose keeps are known: every count is the one worked out by hand.
     #[test]
@@ -998,7 +1019,12 @@ mod tests {
         }
         assert_eq!(c.sums, sums);
         // Nothing kept twice, 66 and 666 once; 12 and 112 show two faces (no chance).
-        assert_eq!(c.five_chances, [2, 0, 1, 1, 0]);
+        assert_eq!(c.five_chances[4], [2, 0, 1, 1, 0, 0]);
+        assert!(c
+            .five_chances
+            .iter()
+            .enumerate()
+            .all(|(d, row)| d == 4 || row == &[0; 6]));
         assert_eq!(c.five_observed, 1);
         // Previous fresh faces {1..5}, {1,5,6}, {1,6}, {1,2,3,6}, {4,5,6}.
         assert_eq!(c.serial_dice, 3 + 2 + 5 + 3 + 2);
@@ -1043,9 +1069,45 @@ mod tests {
         assert_eq!(together.groups["all"].games, 2);
     }
 
+    /// Six-dice rolls: six fresh dice, and three beside three kept, counted in full.
+    #[test]
+    fn six_dice_rolls_are_counted() {
+        let dice = |faces: &[u8]| Dice::from_faces_up_to(faces, MAX_DICE).expect("dice");
+        let roll = |kept: &[u8], fresh: &[u8]| FreshRoll {
+            seat: 0,
+            roll_number: if kept.is_empty() { 1 } else { 2 },
+            kept: dice(kept),
+            counts: dice(fresh).counts(),
+        };
+        let first = roll(&[], &[1, 1, 1, 1, 1, 1]);
+        let second = roll(&[6, 6, 6], &[6, 5, 4]);
+        assert_eq!((first.table_dice(), second.table_dice()), (6, 6));
+        assert!(first.all_alike());
+        assert!(!second.all_alike());
+        let mut c = DiceCounts::default();
+        c.add_roll(&first, None);
+        c.add_roll(&second, Some(face_mask(&first.counts)));
+        assert_eq!(c.rolls, 2);
+        assert_eq!(c.faces, [6, 0, 0, 1, 1, 1]);
+        assert_eq!(c.sums[5][6], 1);
+        assert_eq!(c.sums[2][15], 1);
+        assert_eq!(c.five_chances[5][..4], [1, 0, 0, 1]);
+        assert_eq!(c.five_observed, 1);
+        let all_alike = five_of_a_kind_test(&c);
+        let want = 6.0 / 46_656.0 + 1.0 / 216.0;
+        assert!((all_alike.expected - want).abs() < 1e-15);
+        // The sums of six fresh dice are tested against the sum of six fair dice.
+        let sums = sum_test(&c, 6);
+        assert!((0.0..=1.0).contains(&sums.p_value), "{sums:?}");
+        let expected: f64 = expected_sums(6, 1).iter().sum();
+        assert!((expected - 1.0).abs() < 1e-12);
+        // Second roll: none of its fresh faces (4, 5, 6) were among the 1s before.
+        assert_eq!((c.serial_dice, c.serial_matches), (3, 0));
+    }
+
     #[test]
     fn sum_distributions_are_exact() {
-        for n in 1..=5 {
+        for n in 1..=6 {
             let d = sum_distribution(n);
             assert_eq!(d.len(), 6 * n + 1);
             assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-14);

@@ -3,6 +3,7 @@
 //! error names the flag whose value is wrong, so a command line or a form can point at it.
 
 use crate::dice::Dice;
+use crate::rules::jamb::JambSheet;
 use crate::rules::{RuleSet, Sheet, SheetError};
 use std::fmt;
 
@@ -177,26 +178,71 @@ fn parse_roll_and_left(
     roll: &str,
     rolls_left: Option<&str>,
 ) -> Result<(Dice, u8), FlagError> {
-    let (dice, left_in_roll) = match roll.split_once(';') {
-        Some((d, l)) => (d, Some(l)),
-        None => (roll, None),
-    };
-    let dice = parse_roll("--roll", dice, sheet.rules.description().dice)?;
-    let left = match (rolls_left, left_in_roll) {
-        (Some(l), _) => parse_number("--rolls-left", l)?,
-        (None, Some(l)) => parse_number("--roll", l)?,
-        (None, None) => 2,
-    };
-    if left > 2 {
-        return Err(FlagError::new(
-            "--rolls-left",
-            format!("{left} rolls left; a turn has at most 2 after its first roll"),
-        ));
-    }
+    let description = sheet.rules.description();
+    let (dice, left) = roll_and_left(
+        roll,
+        rolls_left,
+        description.dice,
+        description.rolls_per_turn,
+    )?;
     if sheet.is_complete() {
         return Err(FlagError::new(
             "--filled",
             "every box is filled: there is nothing to roll for",
+        ));
+    }
+    Ok((dice, left))
+}
+
+/// The roll of `--roll` on a Jamb slip (`123445` or `123445;2`: as many dice as the rule set
+/// rolls) and the rolls left after it (`--rolls-left`, else the roll's `;N`, else all the
+/// turn's rolls but one): at most the rolls of the slip's next turn less one (the last turn of
+/// a game may have more rolls than the others, five in `jamb-6a`).
+pub fn jamb_roll(
+    slip: &JambSheet,
+    roll: &str,
+    rolls_left: Option<&str>,
+) -> Result<(Dice, u8), FlagError> {
+    let description = slip.rules().description();
+    let turn = description.turns().saturating_sub(slip.turns_left());
+    let (dice, left) = roll_and_left(
+        roll,
+        rolls_left,
+        description.dice,
+        description.rolls_in_turn(turn),
+    )?;
+    if slip.is_complete() {
+        return Err(FlagError::new(
+            "--filled",
+            "every box is filled: there is nothing to roll for",
+        ));
+    }
+    Ok((dice, left))
+}
+
+/// `--roll` (`DICE` or `DICE;N`) of `dice` dice and the rolls left after it (`--rolls-left`,
+/// else the roll's `;N`, else `turn_rolls - 1`) in a turn of `turn_rolls` rolls.
+fn roll_and_left(
+    roll: &str,
+    rolls_left: Option<&str>,
+    dice: usize,
+    turn_rolls: u8,
+) -> Result<(Dice, u8), FlagError> {
+    let (dice_text, left_in_roll) = match roll.split_once(';') {
+        Some((d, l)) => (d, Some(l)),
+        None => (roll, None),
+    };
+    let dice = parse_roll("--roll", dice_text, dice)?;
+    let most = u32::from(turn_rolls.saturating_sub(1));
+    let left = match (rolls_left, left_in_roll) {
+        (Some(l), _) => parse_number("--rolls-left", l)?,
+        (None, Some(l)) => parse_number("--roll", l)?,
+        (None, None) => most,
+    };
+    if left > most {
+        return Err(FlagError::new(
+            "--rolls-left",
+            format!("{left} rolls left; this turn has at most {most} after its first roll"),
         ));
     }
     Ok((dice, left as u8))
@@ -411,6 +457,26 @@ mod tests {
             "--roll: '33636' has 5 dice, expected 6"
         );
         assert_eq!(parse_roll("--roll", "12345", 5).map(|d| d.len()), Ok(5));
+    }
+
+    #[test]
+    fn a_jamb_roll_has_the_rule_sets_dice_and_its_turns_rolls() {
+        use crate::rules::jamb::JambRules;
+        let slip = JambSheet::new(JambRules::JAMB_5);
+        let (dice, left) = jamb_roll(&slip, "54321", None).unwrap();
+        assert_eq!((dice.to_string().as_str(), left), ("12345", 2));
+        assert_eq!(jamb_roll(&slip, "12345;1", None).unwrap().1, 1);
+        assert_eq!(jamb_roll(&slip, "12345;1", Some("0")).unwrap().1, 0);
+        assert_eq!(
+            jamb_roll(&slip, "123456", None).unwrap_err().to_string(),
+            "--roll: '123456' has 6 dice, expected 5"
+        );
+        assert_eq!(
+            jamb_roll(&slip, "12345", Some("3"))
+                .unwrap_err()
+                .to_string(),
+            "--rolls-left: 3 rolls left; this turn has at most 2 after its first roll"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::{print_stdout, CliError};
 use dicelens::evaluate::{evaluate, JambQuestion, Question, Subject};
 use dicelens::pipeline::OracleRegistry;
 use dicelens::position::{
-    parse_number, FlagError, OpponentsText, Position, PositionText, EMPTY_FILLED,
+    jamb_roll, parse_number, FlagError, OpponentsText, Position, PositionText, EMPTY_FILLED,
 };
 use dicelens::rate::OracleSpec;
 use dicelens::report::eval as report;
@@ -199,14 +199,7 @@ fn jamb_question(args: &Args, rules: JambRules) -> Result<JambQuestion, CliError
             "a Jamb position needs the dice: --roll 12345",
         ));
     };
-    let position = Position::parse(&PositionText {
-        roll: Some(text.to_string()),
-        rolls_left: args.rolls_left.clone(),
-        ..PositionText::default()
-    })?;
-    let Some((roll, rolls_left)) = position.roll else {
-        return Err(CliError::flag("--roll", "five dice 1-6"));
-    };
+    let (roll, rolls_left) = jamb_roll(&sheet, text, args.rolls_left.as_deref())?;
     Ok(JambQuestion {
         sheet,
         roll,

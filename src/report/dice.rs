@@ -21,8 +21,26 @@ pub(crate) const CHARTED_GROUPS: usize = 40;
 /// Normal quantile of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
-/// The fresh dice of the rolls charted in the sum chart.
-const SUM_CHART_DICE: usize = MAX_FRESH;
+/// The fresh dice of the rolls charted in the sum chart, and the least number of fresh dice
+/// the JSON lists sum tests up to: five.
+const SUM_CHART_DICE: usize = 5;
+
+/// The most fresh dice any roll of `group` brought, at least [`SUM_CHART_DICE`] (six in a
+/// corpus of six-dice games): the sum chart shows the rolls of that many fresh dice.
+fn most_fresh_dice(group: &GroupFairness) -> usize {
+    (SUM_CHART_DICE..=MAX_FRESH)
+        .rev()
+        .find(|&n| group.counts.sums[n - 1].iter().any(|&c| c > 0))
+        .unwrap_or(SUM_CHART_DICE)
+}
+
+/// A number of dice in words (`five`, `six`).
+fn dice_word(n: usize) -> &'static str {
+    ["no", "one", "two", "three", "four", "five", "six"]
+        .get(n)
+        .copied()
+        .unwrap_or("many")
+}
 
 /// Colours of the charts: observed, expected, interval (band, whiskers), outside the interval.
 const OBSERVED: &str = "#1f6fb4";
@@ -245,6 +263,7 @@ pub fn json(report: &DiceReport) -> String {
             let by_dice: Vec<serde_json::Value> = g
                 .sums_by_dice
                 .iter()
+                .take(most_fresh_dice(g))
                 .enumerate()
                 .map(|(i, t)| {
                     let rolls: u64 = c.sums[i].iter().sum();
@@ -442,18 +461,21 @@ fn group_section(out: &mut String, index: usize, group: &GroupFairness, adjust: 
     );
     out.push_str("<h4>Face counts of the fresh dice</h4>\n");
     face_chart(out, index, group);
-    let n = &group.sums_by_dice[SUM_CHART_DICE - 1];
+    let most = most_fresh_dice(group);
+    let n = &group.sums_by_dice[most - 1];
     let _ = writeln!(
         out,
-        "<h4>Sums of the rolls of five fresh dice</h4>\n<p class=\"note\">Rolls of 1 to 4 fresh \
-         dice are tested too (chi-square {} with {} degrees of freedom over all five, p = {}); \
-         five fresh dice alone: chi-square {} with {} degrees of freedom, p = {}.</p>",
+        "<h4>Sums of the rolls of {word} fresh dice</h4>\n<p class=\"note\">Rolls of 1 to {} \
+         fresh dice are tested too (chi-square {} with {} degrees of freedom over all {word}, \
+         p = {}); {word} fresh dice alone: chi-square {} with {} degrees of freedom, p = {}.</p>",
+        most - 1,
         fixed(group.sums.chi2, 2),
         group.sums.df,
         p_text(group.sums.p_value),
         fixed(n.chi2, 2),
         n.df,
-        p_text(n.p_value)
+        p_text(n.p_value),
+        word = dice_word(most)
     );
     sum_chart(out, index, group);
     out.push_str("</section>\n");
@@ -617,7 +639,8 @@ fn face_chart(out: &mut String, index: usize, group: &GroupFairness) {
 /// expectation (line) with its 95% interval (whiskers).
 fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
     let id = format!("sums-{index}");
-    let n = SUM_CHART_DICE;
+    let n = most_fresh_dice(group);
+    let word = dice_word(n);
     let observed = &group.counts.sums[n - 1][n..=6 * n];
     let rolls: u64 = observed.iter().sum();
     let expected = &expected_sums(n, rolls)[n..=6 * n];
@@ -645,9 +668,9 @@ fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
         out,
         &id,
         height,
-        &format!("Sums of five fresh dice, {}", group.group),
+        &format!("Sums of {word} fresh dice, {}", group.group),
         &format!(
-            "Rolls of five fresh dice by the sum of the dice (count), {rolls} rolls, against \
+            "Rolls of {word} fresh dice by the sum of the dice (count), {rolls} rolls, against \
              the exact expectation under fair dice and its 95% interval; chi-square {} with {} \
              degrees of freedom, p = {}.",
             fixed(test.chi2, 2),
@@ -715,7 +738,7 @@ fn sum_chart(out: &mut String, index: usize, group: &GroupFairness) {
         out,
         (LEFT + RIGHT) / 2.0,
         PLOT_BOTTOM + 40.0,
-        "sum of the five fresh dice (pips)",
+        &format!("sum of the {word} fresh dice (pips)"),
     );
     chart_legend(out, LEGEND_Y, observed_key, interval_key);
     out.push_str("</svg>\n");

@@ -15,13 +15,12 @@ use super::svg::{
     axes, axis_title, escape, fixed, nice_axis, no_data, plot_background, px, svg_open,
     y_axis_from, Scale, LEFT, RIGHT,
 };
-use super::validate::{Scorecard, ValidateReport};
+use super::validate::{Announcement, Scorecard, ValidateReport};
 use crate::rate::{Class, Unit};
 use crate::rows::DecisionRow;
-use crate::rules::jamb::{
-    Cell, ColumnKind, ColumnState, JambBox, JambSheet, UPPER_BONUS, UPPER_BONUS_THRESHOLD,
-};
-use crate::rules::{Choice, Family, RuleSet, UPPER_BOXES, UPPER_THRESHOLD};
+use crate::rules::description::{FinalScore, Section};
+use crate::rules::jamb::{Cell, ColumnKind, ColumnState, JambBox, JambRules, JambSheet};
+use crate::rules::{Choice, GameRules, RuleSet, UPPER_BOXES};
 use std::fmt::Write;
 
 /// Style rules of the game page, after the reports' common [`STYLE`].
@@ -78,6 +77,16 @@ table.slip tr.grand td, table.slip tr.grand th { background: #eef1f5;
 .moves-box { overflow-x: auto; }
 ";
 
+/// Style rules of the page of a game with announcements (Jamb's Announce column), after
+/// [`JAMB_STYLE`]: an announced box framed on the slip, the announcement marked in the move
+/// list.
+const ANNOUNCE_STYLE: &str = "\
+table.slip td.announced { outline: 2px solid #8a5cc2; outline-offset: -3px; }
+table.slip td.announced.empty { background: #f1eafa; }
+.announce { display: inline-block; margin-left: 6px; border-radius: 8px; padding: 0 6px;
+  font-size: 12px; background: #efe7fa; color: #5a3a8c; }
+";
+
 /// Colours of the players' lines, by seat.
 const PLAYER_COLORS: [&str; 6] = [
     "#1f6fb4", "#8a5cc2", "#149fb0", "#3d7d3a", "#8c564b", "#5f6673",
@@ -100,10 +109,15 @@ pub fn page(report: &ValidateReport) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>Game {} &middot; dicelens</title>\n<style>\n{STYLE}{GAME_STYLE}{}</style>\n\
+         <title>Game {} &middot; dicelens</title>\n<style>\n{STYLE}{GAME_STYLE}{}{}</style>\n\
          </head>\n<body>\n<main>\n",
         escape(&report.game),
-        if is_jamb(report) { JAMB_STYLE } else { "" }
+        if is_jamb(report) { JAMB_STYLE } else { "" },
+        if has_announcements(report) {
+            ANNOUNCE_STYLE
+        } else {
+            ""
+        }
     );
     header(&mut out, report);
     if report.syntax_error.is_none() {
@@ -127,6 +141,15 @@ pub fn page(report: &ValidateReport) -> String {
 /// Whether the page is a Jamb game's (its slips are known).
 fn is_jamb(report: &ValidateReport) -> bool {
     !report.jamb_slips.is_empty()
+}
+
+/// Whether the page marks announcements: the game has an Announce column or announced a box.
+fn has_announcements(report: &ValidateReport) -> bool {
+    !report.announcements.is_empty()
+        || report
+            .jamb_slips
+            .first()
+            .is_some_and(|slip| has_announce_column(slip.rules().columns))
 }
 
 /// The unit of the report's values.
@@ -350,31 +373,25 @@ fn signed(x: f64, places: usize) -> String {
     }
 }
 
-/// The name of a box as a scorecard prints it.
-fn box_name(code: &str, family: Family) -> &'static str {
-    match code {
-        "1" => "Ones",
-        "2" => "Twos",
-        "3" => "Threes",
-        "4" => "Fours",
-        "5" => "Fives",
-        "6" => "Sixes",
-        "1P" => "One pair",
-        "2P" => "Two pairs",
-        "3K" => "Three of a kind",
-        "4K" => "Four of a kind",
-        "FH" => "Full house",
-        "SS" => "Small straight",
-        "LS" => "Large straight",
-        "C" => "Chance",
-        "3P" => "Three pairs",
-        "5K" => "Five of a kind",
-        "FS" => "Full straight",
-        "VI" => "Villa",
-        "TO" => "Tower",
-        "Y" if family == Family::Scandinavian => "Yatzy",
-        "Y" => "Yahtzee",
-        _ => "?",
+/// The name of a box as a scorecard prints it: the name the rule set's description gives it,
+/// capitalised (`Three of a kind`, `Yatzy`); `?` for a code the rule set does not have.
+fn box_name(code: &str, rules: RuleSet) -> String {
+    let description = rules.description();
+    match description
+        .box_index(code)
+        .and_then(|i| description.boxes.get(i))
+    {
+        Some(rule) => capitalised(rule.name),
+        None => "?".into(),
+    }
+}
+
+/// `text` with its first letter in upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -394,7 +411,6 @@ fn scorecards(out: &mut String, report: &ValidateReport) {
     let (Some(rules), Some(first)) = (rule_set(report), report.scorecards.first()) else {
         return;
     };
-    let family = rules.family();
     out.push_str("<section id=\"scorecards\">\n<h2>Scorecards</h2>\n");
     stopped_note(out, report);
     out.push_str("<table class=\"scorecards\">\n<thead><tr><th>box</th>");
@@ -407,7 +423,7 @@ fn scorecards(out: &mut String, report: &ValidateReport) {
         let _ = write!(
             out,
             "<tr><th>{} <span class=\"code\">{}</span></th>",
-            box_name(cell.code, family),
+            box_name(cell.code, rules),
             escape(cell.code)
         );
         for card in cards {
@@ -418,7 +434,10 @@ fn scorecards(out: &mut String, report: &ValidateReport) {
             sum_row(
                 out,
                 "sum",
-                &format!("Upper total <span class=\"code\">{UPPER_THRESHOLD} for the bonus</span>"),
+                &format!(
+                    "Upper total <span class=\"code\">{} for the bonus</span>",
+                    rules.upper_threshold()
+                ),
                 cards.iter().map(|c| c.upper_total),
             );
             sum_row(
@@ -510,45 +529,164 @@ fn jamb_box_name(b: JambBox) -> &'static str {
     }
 }
 
-/// The heading of a Jamb column: its name and the way it is filled.
-fn jamb_column_heading(kind: ColumnKind) -> (&'static str, &'static str) {
-    match kind {
-        ColumnKind::Down => ("Down", "top to bottom"),
-        ColumnKind::Up => ("Up", "bottom to top"),
-        ColumnKind::Free => ("Free", "any order"),
-        ColumnKind::Hand => ("Hand", "first roll only"),
-        ColumnKind::Outer => ("To middle", "from the top and the bottom toward the middle"),
-        ColumnKind::Inner => ("From middle", "from Max and Min outward"),
-        ColumnKind::Announce => ("Announce", "the box announced after the first roll"),
+/// The heading of a Jamb column, by its letter: its name and the way it is filled (a column
+/// of a kind this page does not know is headed by its letter alone).
+fn jamb_column_heading(letter: char) -> (&'static str, &'static str) {
+    match letter {
+        'D' => ("Down", "top to bottom"),
+        'U' => ("Up", "bottom to top"),
+        'F' => ("Free", "any order"),
+        'H' => ("Hand", "first roll only"),
+        'O' => ("To middle", "from the top and the bottom toward the middle"),
+        'I' => ("From middle", "from Max and Min outward"),
+        'A' => (
+            "Announce",
+            "the box announced after the first roll, or a pure hand",
+        ),
+        _ => ("Column", "its own order"),
+    }
+}
+
+/// Whether a slip of these columns has an Announce column (letter `A`).
+fn has_announce_column(kinds: &[ColumnKind]) -> bool {
+    kinds.iter().any(|k| k.code() == ANNOUNCE_LETTER)
+}
+
+/// The letter of Jamb's Announce column.
+const ANNOUNCE_LETTER: char = 'A';
+
+/// The rows of a Jamb slip in its rule set's row order ([`JambRules::rows`]), and after the
+/// last box of each section (as the rule set's description gives the sections) its sums: the
+/// upper sum and bonus, the middle section, the lower sum.
+fn slip_rows(rules: &JambRules) -> Vec<SlipRow> {
+    let description = rules.description();
+    let section = |jbox: &JambBox| {
+        description
+            .box_index(jbox.code())
+            .and_then(|i| description.boxes.get(i))
+            .map(|b| b.section)
+    };
+    let mut rows = Vec::with_capacity(rules.rows.len() + 4);
+    let mut boxes = rules.rows.iter().peekable();
+    while let Some(jbox) = boxes.next() {
+        rows.push(SlipRow::Box(*jbox));
+        let here = section(jbox);
+        if boxes.peek().is_none_or(|next| section(next) != here) {
+            match here {
+                Some(Section::Upper) => rows.extend([SlipRow::UpperSum, SlipRow::Bonus]),
+                Some(Section::Middle) => rows.push(SlipRow::Middle),
+                Some(Section::Lower) => rows.push(SlipRow::LowerSum),
+                None => {}
+            }
+        }
+    }
+    rows
+}
+
+/// A row of a drawn Jamb slip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SlipRow {
+    /// A box, one cell per column.
+    Box(JambBox),
+    /// The upper boxes' sum.
+    UpperSum,
+    /// The upper bonus.
+    Bonus,
+    /// The middle section.
+    Middle,
+    /// The lower boxes' sum.
+    LowerSum,
+}
+
+/// The middle section's formula as a slip heads it (`(MAX - MIN) &times; 1`).
+fn middle_formula(rules: &JambRules) -> String {
+    let description = rules.description();
+    let code = |i: usize| description.boxes.get(i).map_or("?", |b| b.code);
+    match description.final_score {
+        FinalScore::ColumnsWithMiddle {
+            high,
+            low,
+            times,
+            never_negative,
+        } => format!(
+            "({} - {}) &times; {}{}",
+            code(high),
+            code(low),
+            code(times),
+            if never_negative { ", at least 0" } else { "" }
+        ),
+        FinalScore::Sum => String::new(),
     }
 }
 
 /// Every player's Jamb slip as a slip is drawn: the boxes in rows, one column per column of
 /// the rule set, the upper sum with its bonus, the middle section and the lower sum of each
 /// column, and the column totals adding up to the slip's points (nothing for other families).
+/// The boxes announced in the game are marked.
 fn jamb_slips(out: &mut String, report: &ValidateReport) {
-    if report.jamb_slips.is_empty() {
+    let Some(first) = report.jamb_slips.first() else {
         return;
-    }
+    };
     out.push_str("<section id=\"slips\">\n<h2>Slips</h2>\n");
     stopped_note(out, report);
     out.push_str("<div class=\"slips\">\n");
     for (seat, slip) in report.jamb_slips.iter().enumerate() {
         let player = report.players.get(seat).map_or("?", String::as_str);
-        jamb_slip(out, seat, player, slip);
+        let announced: Vec<&Announcement> = report
+            .announcements
+            .iter()
+            .filter(|a| a.seat == seat)
+            .collect();
+        jamb_slip(out, seat, player, slip, &announced);
     }
-    let _ = writeln!(
+    let rules = first.rules();
+    let description = rules.description();
+    let lower: Vec<&str> = slip_rows(rules)
+        .into_iter()
+        .filter_map(|row| match row {
+            SlipRow::Box(jbox) => Some(jbox),
+            _ => None,
+        })
+        .filter(|jbox| {
+            description
+                .box_index(jbox.code())
+                .and_then(|i| description.boxes.get(i))
+                .is_some_and(|b| b.section == Section::Lower)
+        })
+        .map(jamb_box_name)
+        .collect();
+    let _ = write!(
         out,
         "</div>\n<p class=\"note\">Each column is filled in its own order (in its heading). \
-         Upper sum: Ones to Sixes, {UPPER_BONUS} bonus points from {UPPER_BONUS_THRESHOLD}. \
-         Middle: (Maximum - Minimum) times the Ones. Lower sum: Straight to Jamb. An empty box \
-         was not filled.</p>\n</section>"
+         Upper sum: Ones to Sixes, {} bonus points from {}. \
+         Middle: (Maximum - Minimum) times the Ones. Lower sum: {} to {}. An empty box \
+         was not filled.",
+        description.upper_bonus.points,
+        description.upper_bonus.threshold,
+        lower.first().unwrap_or(&"?"),
+        lower.last().unwrap_or(&"?"),
     );
+    if has_announce_column(rules.columns) {
+        out.push_str(
+            " Announce: a box announced after the turn's first roll, filled at the end of that \
+             turn (a box filled without an announcement needs a pure hand, the turn's last \
+             roll of all the dice); an announced box is framed, and the turn that announced it \
+             says so in the move list.",
+        );
+    }
+    out.push_str("</p>\n</section>\n");
 }
 
-/// One player's slip (`seat`, named `player`).
-fn jamb_slip(out: &mut String, seat: usize, player: &str, slip: &JambSheet) {
-    let kinds = slip.rules().columns;
+/// One player's slip (`seat`, named `player`), the boxes of `announced` marked.
+fn jamb_slip(
+    out: &mut String,
+    seat: usize,
+    player: &str,
+    slip: &JambSheet,
+    announced: &[&Announcement],
+) {
+    let rules = slip.rules();
+    let kinds = rules.columns;
     let columns = slip.columns();
     let _ = write!(
         out,
@@ -558,7 +696,7 @@ fn jamb_slip(out: &mut String, seat: usize, player: &str, slip: &JambSheet) {
         slip.total()
     );
     for &kind in kinds.iter().take(columns.len()) {
-        let (name, order) = jamb_column_heading(kind);
+        let (name, order) = jamb_column_heading(kind.code());
         let _ = write!(
             out,
             "<th class=\"num\" title=\"{order}\">{name} <span class=\"code\">{}</span></th>",
@@ -576,50 +714,75 @@ fn jamb_slip(out: &mut String, seat: usize, player: &str, slip: &JambSheet) {
         }
         let _ = writeln!(out, "<td class=\"num\">{all}</td></tr>");
     };
-    for (b, jbox) in JambBox::ALL.into_iter().enumerate() {
-        let _ = write!(
-            out,
-            "<tr><th>{} <span class=\"code\">{}</span></th>",
-            jamb_box_name(jbox),
-            jbox.code()
-        );
-        for (c, column) in columns.iter().enumerate() {
-            let code = slip.cell_code(Cell {
-                column: c as u8,
-                jbox,
-            });
-            match column.value(jbox) {
-                Some(points) => {
-                    let _ = write!(out, "<td class=\"num\" data-cell=\"{code}\">{points}</td>");
-                }
-                None => {
-                    let _ = write!(out, "<td class=\"num empty\" data-cell=\"{code}\"></td>");
-                }
-            }
-        }
-        out.push_str("<td></td></tr>\n");
-        match b + 1 {
-            6 => {
-                sum_row(out, "sum", "Upper sum", &ColumnState::upper_sum);
-                sum_row(
+    let bonus = rules.description().upper_bonus;
+    for row in slip_rows(rules) {
+        match row {
+            SlipRow::Box(jbox) => {
+                let _ = write!(
                     out,
-                    "",
-                    &format!("Bonus <span class=\"code\">{UPPER_BONUS} from {UPPER_BONUS_THRESHOLD}</span>"),
-                    &ColumnState::upper_bonus,
+                    "<tr><th>{} <span class=\"code\">{}</span></th>",
+                    jamb_box_name(jbox),
+                    jbox.code()
                 );
+                for (c, column) in columns.iter().enumerate() {
+                    let code = slip.cell_code(Cell {
+                        column: c as u8,
+                        jbox,
+                    });
+                    slip_cell(out, &code, column.value(jbox), announced);
+                }
+                out.push_str("<td></td></tr>\n");
             }
-            8 => sum_row(
+            SlipRow::UpperSum => sum_row(out, "sum", "Upper sum", &ColumnState::upper_sum),
+            SlipRow::Bonus => sum_row(
+                out,
+                "",
+                &format!(
+                    "Bonus <span class=\"code\">{} from {}</span>",
+                    bonus.points, bonus.threshold
+                ),
+                &ColumnState::upper_bonus,
+            ),
+            SlipRow::Middle => sum_row(
                 out,
                 "sum",
-                "Middle <span class=\"code\">(MAX - MIN) &times; 1</span>",
+                &format!(
+                    "Middle <span class=\"code\">{}</span>",
+                    middle_formula(rules)
+                ),
                 &ColumnState::middle,
             ),
-            13 => sum_row(out, "sum", "Lower sum", &ColumnState::lower_sum),
-            _ => {}
+            SlipRow::LowerSum => sum_row(out, "sum", "Lower sum", &ColumnState::lower_sum),
         }
     }
     sum_row(out, "grand", "Column total", &ColumnState::total);
     out.push_str("</tbody>\n</table>\n");
+}
+
+/// One cell of a slip (`code`, holding `points` once filled), framed when it was announced
+/// (`announced`: the player's announcements; the title says in which round, and whether the
+/// announced box is still to be filled).
+fn slip_cell(out: &mut String, code: &str, points: Option<i32>, announced: &[&Announcement]) {
+    let announcement = announced.iter().find(|a| a.cell == code);
+    let mut class = String::from("num");
+    if points.is_none() {
+        class.push_str(" empty");
+    }
+    let mut title = String::new();
+    if let Some(a) = announcement {
+        class.push_str(" announced");
+        title = format!(
+            " title=\"announced in round {}{}\"",
+            a.round,
+            if points.is_none() { ", not filled" } else { "" }
+        );
+    }
+    let points = points.map_or(String::new(), |p| p.to_string());
+    let _ = write!(
+        out,
+        "<td class=\"{class}\" data-cell=\"{}\"{title}>{points}</td>",
+        escape(code)
+    );
 }
 
 /// Height of the game chart.
@@ -636,15 +799,39 @@ struct Point {
     y: f64,
 }
 
-/// Where a decision sits on the chart's turn axis: a keep a third of a turn per roll into its
-/// turn, a scoring decision at the end of its turn. `seats` players take turns in seat order.
+/// Where a decision sits on the chart's turn axis: a keep after roll r of a turn of n rolls
+/// r/n of a turn into its turn (a third per roll in a turn of three), a scoring decision at the
+/// end of its turn. `seats` players take turns in seat order.
 fn decision_x(d: &DecisionRow, seats: usize) -> f64 {
     let turn = (usize::from(d.round).saturating_sub(1)) * seats + usize::from(d.seat);
     let into = match d.choice {
         Choice::Score(_) | Choice::Write(_) => 1.0,
-        Choice::Keep(_) => f64::from(d.roll) / 3.0,
+        Choice::Keep(_) => f64::from(d.roll) / f64::from(rolls_of_turn(d).max(1)),
     };
     turn as f64 + into
+}
+
+/// The rolls the turn of `d` may use: its roll and the rolls left after it.
+fn rolls_of_turn(d: &DecisionRow) -> u8 {
+    d.roll.saturating_add(d.rolls_left)
+}
+
+/// The dice of a roll of the report's game, in words (`five`, `six`; digits past ten), from
+/// its rule set, else from its first decision (`five` when neither says).
+fn dice_in_words(report: &ValidateReport) -> String {
+    let dice = report
+        .rules
+        .as_deref()
+        .and_then(|r| r.parse::<GameRules>().ok())
+        .map(GameRules::dice)
+        .or_else(|| report.decisions.first().map(|d| d.dice.len()))
+        .unwrap_or(5);
+    const WORDS: [&str; 11] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    WORDS
+        .get(dice)
+        .map_or_else(|| dice.to_string(), |w| (*w).to_string())
 }
 
 /// Each player's line: their value at the start, then after each of their decisions (in a
@@ -727,9 +914,13 @@ fn chart_section(out: &mut String, report: &ValidateReport) {
              down, errors move it down."
         }
     };
+    let rolls = match report.decisions.iter().all(|d| rolls_of_turn(d) == 3) {
+        true => "Rolls are a third of a turn apart",
+        false => "A turn of n rolls is drawn with its rolls 1/n of a turn apart",
+    };
     let _ = writeln!(
         out,
-        "<p class=\"note\">{what} Rolls are a third of a turn apart; a turn ends when its box \
+        "<p class=\"note\">{what} {rolls}; a turn ends when its box \
          is scored. Markers: errors and blunders, on the line of the player who made them; \
          click one to see the move.</p>\n</section>"
     );
@@ -986,10 +1177,12 @@ fn classes_legend(out: &mut String, report: &ValidateReport) {
              average from that choice on, with best play afterwards.</li>\n",
         );
     }
-    out.push_str(
-        "<li>Luck: the value after the roll minus the value expected before it. Dice: the five \
+    let _ = writeln!(
+        out,
+        "<li>Luck: the value after the roll minus the value expected before it. Dice: the {} \
          dice after the roll, in ascending order; keep: the dice kept for the next roll \
-         (<code>keep -</code>: reroll all).</li>\n",
+         (<code>keep -</code>: reroll all).</li>",
+        dice_in_words(report)
     );
     if shows_eval_lines(report) {
         out.push_str(
@@ -1059,10 +1252,14 @@ fn moves(out: &mut String, report: &ValidateReport) {
         }
         let anchor = decision_anchor(d.order);
         let best = d.best_text();
+        let announced = match classes.contains(&"turn-start") {
+            true => announcement_mark(report, d),
+            false => String::new(),
+        };
         let _ = writeln!(
             out,
             "<tr id=\"{anchor}\" class=\"{}\"><td class=\"num\"><a href=\"#{anchor}\">{}</a></td>\
-             <td class=\"num\">{}</td><td>{}</td><td class=\"num\">{} of 3</td><td>{}</td>\
+             <td class=\"num\">{}</td><td>{}{announced}</td><td class=\"num\">{} of {}</td><td>{}</td>\
              <td>{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}</td><td><span class=\"badge {}\">{}</span></td>\
              <td class=\"num\">{}</td></tr>",
@@ -1071,6 +1268,7 @@ fn moves(out: &mut String, report: &ValidateReport) {
             d.round,
             escape(&d.player_name()),
             d.roll,
+            d.roll.saturating_add(d.rolls_left),
             d.dice,
             escape(&d.choice_text()),
             fixed(d.value, places),
@@ -1104,6 +1302,22 @@ fn moves(out: &mut String, report: &ValidateReport) {
     out.push_str("</section>\n");
 }
 
+/// The mark of the box the turn of `d` announced, after the player's name in the turn's first
+/// row (nothing for a turn that announced none).
+fn announcement_mark(report: &ValidateReport, d: &DecisionRow) -> String {
+    report
+        .announcements
+        .iter()
+        .find(|a| a.seat == usize::from(d.seat) && a.round == d.round)
+        .map_or(String::new(), |a| {
+            format!(
+                " <span class=\"announce\" title=\"announced after the first roll\">\
+                 announced {}</span>",
+                escape(&a.cell)
+            )
+        })
+}
+
 /// A command line as HTML whose lines break only between flags: each `--flag value` (and the
 /// command before the first flag) in a span that does not wrap, except after the commas of a
 /// list when `break_lists` (a Jamb slip's filled boxes, dozens of them); the text is unchanged.
@@ -1126,6 +1340,7 @@ fn unbroken_flags(command: &str, break_lists: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::Dice;
     use crate::rate::{rate_game, OracleSpec, SolitaireCache, SolitaireOracle, Thresholds};
     use crate::replay::{replay, ReplayOptions, Replayed};
     use crate::report::validate::Rating;
@@ -1188,7 +1403,10 @@ mod tests {
                     boxes + card.upper_bonus + card.extra_bonus.unwrap_or(0),
                     card.total
                 );
-                assert_eq!(card.upper_bonus > 0, card.upper_total >= UPPER_THRESHOLD);
+                assert_eq!(
+                    card.upper_bonus > 0,
+                    card.upper_total >= RuleSet::Yahtzee.upper_threshold()
+                );
                 for cell in &card.boxes {
                     let order = cell.decision.expect("every box filled by a rated decision");
                     let d = &report.decisions[order];
@@ -1264,14 +1482,171 @@ mod tests {
     }
 
     #[test]
-    fn box_names_follow_the_family() {
-        assert_eq!(box_name("Y", Family::American), "Yahtzee");
-        assert_eq!(box_name("Y", Family::Scandinavian), "Yatzy");
+    fn box_names_follow_the_rule_set() {
+        assert_eq!(box_name("Y", RuleSet::Yahtzee), "Yahtzee");
+        assert_eq!(box_name("Y", RuleSet::Yatzy), "Yatzy");
+        assert_eq!(box_name("3K", RuleSet::Yatzy), "Three of a kind");
+        assert_eq!(box_name("1P", RuleSet::Yahtzee), "?");
         for rules in RuleSet::ALL {
             for c in rules.boxes() {
-                assert_ne!(box_name(c.code(), rules.family()), "?", "{c}");
+                assert_ne!(box_name(c.code(), rules), "?", "{rules} {c}");
             }
         }
+    }
+
+    #[test]
+    fn a_six_dice_roll_and_a_long_turn_are_drawn_whole() {
+        let mut report = report(1, 3);
+        let keep = report
+            .decisions
+            .iter()
+            .position(|d| matches!(d.choice, Choice::Keep(_)))
+            .expect("a keep");
+        let six = Dice::from_faces_up_to(&[6, 1, 2, 3, 4, 5], 6).expect("six dice");
+        let d = &mut report.decisions[keep];
+        d.dice = six;
+        d.roll = 4;
+        d.rolls_left = 1;
+        let anchor = decision_anchor(d.order);
+        let page = page(&report);
+        let row = &page[page.find(&format!("<tr id=\"{anchor}\"")).expect("its row")..];
+        let row = &row[..row.find("</tr>").expect("row end")];
+        assert!(
+            row.contains("<td class=\"num\">4 of 5</td><td>123456</td>"),
+            "{row}"
+        );
+        // The other rows keep their three rolls.
+        assert!(page.contains(" of 3</td>"));
+        // Its keep sits four fifths into its turn on the chart.
+        let d = &report.decisions[keep];
+        let x = decision_x(d, 1);
+        assert!((x - x.floor() - 0.8).abs() < 1e-12, "{x}");
+        assert!(page.contains("A turn of n rolls is drawn with its rolls 1/n of a turn apart"));
+    }
+
+    #[test]
+    fn the_dice_of_a_roll_are_named_by_the_rule_set() {
+        let mut report = report(1, 3);
+        assert_eq!(dice_in_words(&report), "five");
+        assert!(page(&report).contains("Dice: the five dice after the roll"));
+        report.rules = None;
+        report.decisions[0].dice = Dice::from_faces_up_to(&[1, 1, 2, 2, 3, 3], 6).expect("dice");
+        assert_eq!(dice_in_words(&report), "six");
+    }
+
+    /// A four-column slip (jamb-6a: Down, Free, Up, Announce) with two announced boxes, one
+    /// filled and one still empty.
+    fn announced_slip() -> (JambSheet, Vec<Announcement>) {
+        let slip = JambSheet::from_notation(
+            crate::rules::jamb::JambRules::JAMB_6A,
+            "D:1=3,F:P=64,A:P=48,U:J=80",
+        )
+        .expect("a slip");
+        let announced = vec![
+            Announcement {
+                seat: 0,
+                round: 3,
+                cell: "A:P".into(),
+            },
+            Announcement {
+                seat: 0,
+                round: 4,
+                cell: "A:J".into(),
+            },
+        ];
+        (slip, announced)
+    }
+
+    #[test]
+    fn a_four_column_slip_frames_its_announced_boxes() {
+        let (slip, announced) = announced_slip();
+        let marks: Vec<&Announcement> = announced.iter().collect();
+        let mut out = String::new();
+        jamb_slip(&mut out, 0, "ann", &slip, &marks);
+        assert_eq!(out.matches("<th class=\"num\" title=").count(), 4, "{out}");
+        assert_eq!(out.matches("data-cell=").count(), 4 * 13);
+        assert!(
+            out.contains(
+                "<td class=\"num announced\" data-cell=\"A:P\" title=\"announced in round 3\">48</td>"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "<td class=\"num empty announced\" data-cell=\"A:J\" \
+                 title=\"announced in round 4, not filled\"></td>"
+            ),
+            "{out}"
+        );
+        assert_eq!(out.matches(" announced\" data-cell=").count(), 2);
+        assert!(out.contains("title=\"the box announced after the first roll, or a pure hand\">Announce <span class=\"code\">A</span></th>"), "{out}");
+        // Rows in jamb-6a's order: three of a kind before the straight.
+        assert!(out.find("data-cell=\"D:T\"") < out.find("data-cell=\"D:K\""));
+        // Another player's slip marks none of them.
+        let mut other = String::new();
+        jamb_slip(&mut other, 1, "other", &slip, &[]);
+        assert!(!other.contains("announced\" data-cell="), "{other}");
+    }
+
+    #[test]
+    fn columns_are_headed_by_their_letter_the_announce_column_too() {
+        assert_eq!(jamb_column_heading('A').0, "Announce");
+        assert_eq!(jamb_column_heading('D').0, "Down");
+        assert_eq!(jamb_column_heading('X').0, "Column");
+        for kind in ColumnKind::ALL {
+            assert_ne!(jamb_column_heading(kind.code()).0, "Column", "{kind}");
+        }
+    }
+
+    #[test]
+    fn the_announcing_turn_is_marked_in_the_move_list() {
+        let mut report = report(2, 4);
+        let d = report
+            .decisions
+            .iter()
+            .find(|d| d.seat == 1 && d.round == 5)
+            .expect("a turn")
+            .clone();
+        report.announcements = vec![Announcement {
+            seat: 1,
+            round: 5,
+            cell: "A:P".into(),
+        }];
+        let page = page(&report);
+        assert_eq!(page.matches("class=\"announce\"").count(), 1);
+        let row = &page[page
+            .find(&format!("<tr id=\"{}\"", decision_anchor(d.order)))
+            .expect("the turn's first row")..];
+        let row = &row[..row.find("</tr>").expect("row end")];
+        assert!(row.contains("announced A:P</span>"), "{row}");
+        assert!(page.contains(ANNOUNCE_STYLE));
+        report.announcements.clear();
+        assert!(!super::page(&report).contains(ANNOUNCE_STYLE));
+    }
+
+    #[test]
+    fn slip_rows_follow_the_description_with_each_section_summed_after_it() {
+        let rows = slip_rows(&crate::rules::jamb::JambRules::JAMB_5);
+        let sums: Vec<usize> = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !matches!(r, SlipRow::Box(_)))
+            .map(|(i, _)| i)
+            .collect();
+        // Six upper boxes, their sum and bonus; Max and Min, the middle; five lower, their sum.
+        assert_eq!(sums, [6, 7, 10, 16]);
+        assert_eq!(rows[8], SlipRow::Box(JambBox::Max));
+        assert_eq!(rows[11], SlipRow::Box(JambBox::Straight));
+        assert_eq!(
+            middle_formula(&crate::rules::jamb::JambRules::JAMB_5),
+            "(MAX - MIN) &times; 1"
+        );
+        // jamb-6a's rows: three of a kind before the straight, the sums where they were.
+        let rows = slip_rows(&crate::rules::jamb::JambRules::JAMB_6A);
+        assert_eq!(rows[11], SlipRow::Box(JambBox::ThreeKind));
+        assert_eq!(rows[12], SlipRow::Box(JambBox::Straight));
+        assert_eq!(rows[16], SlipRow::LowerSum);
+        assert_eq!(rows.len(), 17);
     }
 
     #[test]
@@ -1318,7 +1693,7 @@ mod tests {
         let slip = JambSheet::from_notation(rules, "D:1=3,D:2=8,F:MAX=27,F:MIN=6,F:1=4,U:J=80")
             .expect("a slip");
         let mut out = String::new();
-        jamb_slip(&mut out, 1, "ann <b>", &slip);
+        jamb_slip(&mut out, 1, "ann <b>", &slip, &[]);
         assert!(
             out.contains("<table class=\"slip\" data-seat=\"1\">"),
             "{out}"

@@ -228,6 +228,10 @@ pub struct ValidateReport {
     /// another family; the game page draws them).
     #[serde(skip)]
     pub(crate) jamb_slips: Vec<JambSheet>,
+    /// The boxes announced in the game, in turn order (only in games with an Announce column;
+    /// left out of the JSON when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub announcements: Vec<Announcement>,
 }
 
 /// The id of a game that did not parse: its own when known, else `FILE:LINE`.
@@ -332,6 +336,32 @@ pub struct EvalLine {
     /// eval's search values positions exactly and that oracle did not, late in two-player
     /// games: there the values may differ slightly).
     pub same_values: bool,
+}
+
+/// A box announced right after the first roll of a turn (Jamb's Announce column), which the
+/// turn must then fill.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Announcement {
+    /// The announcer's seat (0-based).
+    pub seat: usize,
+    /// The round of the turn.
+    pub round: u16,
+    /// The cell announced, as logs write it (`A:P`).
+    pub cell: String,
+}
+
+/// The boxes the game's turns announced after their first roll, in turn order.
+fn announcements(game: &GameRecord) -> Vec<Announcement> {
+    game.turns
+        .iter()
+        .filter_map(|turn| {
+            turn.announced.as_ref().map(|cell| Announcement {
+                seat: usize::from(turn.seat),
+                round: turn.round,
+                cell: cell.as_str().to_string(),
+            })
+        })
+        .collect()
 }
 
 /// Every player's Jamb slip where the replay stopped, in seat order; empty for a game of
@@ -585,6 +615,7 @@ impl ValidateReport {
             violation_text: violation.map(ToString::to_string),
             planned_turns: replayed.rules.map(|r| r.rounds() * replayed.seats.max(1)),
             jamb_slips: jamb_slips(replayed),
+            announcements: announcements(game),
             ..ValidateReport::empty(file, format)
         }
     }
@@ -617,6 +648,7 @@ impl ValidateReport {
             violation_text: None,
             planned_turns: None,
             jamb_slips: Vec::new(),
+            announcements: Vec::new(),
         }
     }
 

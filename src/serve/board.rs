@@ -10,7 +10,7 @@ use crate::pipeline::OracleRegistry;
 use crate::position::Position;
 use crate::rate::{rate_game, FamilyCache, Oracle, Rated, Thresholds, Unit};
 use crate::replay::{replay, ReplayOptions, Replayed, Skip};
-use crate::rules::jamb::{Cell, JambBox};
+use crate::rules::jamb::Cell;
 use crate::rules::GameFamily;
 use crate::rules::GameRules;
 use crate::rules::{Choice, PlayerSheet};
@@ -334,7 +334,8 @@ pub(crate) fn sheet_views(
                     let mut letters = Vec::new();
                     for (c, kind) in slip.rules().columns.iter().enumerate() {
                         letters.push(kind.code().to_string());
-                        for jbox in JambBox::ALL {
+                        // The rows in the rule set's order.
+                        for &jbox in slip.rules().rows {
                             let cell = Cell {
                                 column: c as u8,
                                 jbox,

@@ -41,7 +41,7 @@ fn simulate(dir: &Path, seats: usize, seed: u64) -> (PathBuf, String) {
 
 /// `validate LOG --game ID --json EXTRA...` parsed, and the page `--html` writes into `pages`
 /// (its path, named on stderr, and its text); `legal` is the exit status expected.
-fn validate_page(
+pub(crate) fn validate_page(
     log: &Path,
     id: &str,
     pages: &Path,

@@ -47,6 +47,7 @@ mod rough_edges;
 mod screening;
 mod serve;
 mod serve_browser;
+mod six_dice;
 mod spark;
 mod table_builds;
 mod threads;

@@ -118,7 +118,11 @@ function drawSheets(sheets, mover) {
       head.appendChild(cell("th", sheet.player, { class: seat === mover ? "mover" : "" }));
       sheet.columns.forEach((c) => head.appendChild(cell("th", c)));
       table.appendChild(head);
+      // Rows in the slip's order; the sums after the last upper box (1-6) and the last middle
+      // box (MAX, MIN), wherever the rule set puts them.
       const names = [...new Set(sheet.boxes.map((b) => b.name))];
+      const lastUpper = names.filter((n) => /^[1-6]$/.test(n)).pop();
+      const lastMiddle = names.filter((n) => n === "MAX" || n === "MIN").pop();
       const sumRow = (label, key) => {
         const row = cell("tr", "", { class: "sum" });
         row.appendChild(cell("th", label));
@@ -133,8 +137,8 @@ function drawSheets(sheets, mover) {
           row.appendChild(b ? boxCell(b) : cell("td", ""));
         }
         table.appendChild(row);
-        if (name === "6") { sumRow("upper sum", "upper"); sumRow("bonus", "bonus"); }
-        if (name === "MIN") sumRow("middle", "middle");
+        if (name === lastUpper) { sumRow("upper sum", "upper"); sumRow("bonus", "bonus"); }
+        if (name === lastMiddle) sumRow("middle", "middle");
       }
       sumRow("lower", "lower");
       sumRow("column", "total");
