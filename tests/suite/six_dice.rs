@@ -15,7 +15,6 @@ use crate::browser::{chromium, keep, require_chromium};
 use crate::common::{find_game, replayed, run_ok};
 use crate::game_page::validate_page;
 use dicelens::position::{Position, PositionText};
-use dicelens::report::game::file_name;
 use dicelens::rules::jamb::JambRules;
 use dicelens::rules::{PlayerSheet, RuleSet};
 use dicelens::solve::expected::{build_subgame_table, position_options};
