@@ -296,13 +296,20 @@ impl Layout {
     }
 }
 
-/// For a header that has as many names as [`WRITTEN_HEADER`] and differs from it (ignoring
-/// case) in one name only: the index of that name (damage to the header dicelens writes).
-fn damaged_written_header(names: &[String]) -> Option<usize> {
+/// The header dicelens writes, or wrote before its optional trailing columns (`announce`,
+/// `more`) were added, with `len` names; `None` for another length.
+fn written_header_of_len(len: usize) -> Option<Vec<&'static str>> {
+    const OPTIONAL_TRAILING: usize = 2;
     let written: Vec<&str> = WRITTEN_HEADER.split(',').collect();
-    if names.len() != written.len() {
-        return None;
-    }
+    let shorter = written.len() - OPTIONAL_TRAILING;
+    (len == written.len() || len == shorter).then(|| written[..len].to_vec())
+}
+
+/// For a header that has as many names as [`WRITTEN_HEADER`] (or as it had before its
+/// optional trailing columns) and differs from it (ignoring case) in one name only: the index
+/// of that name (damage to the header dicelens writes).
+fn damaged_written_header(names: &[String]) -> Option<usize> {
+    let written = written_header_of_len(names.len())?;
     let mut differing = (0..names.len()).filter(|&i| {
         names
             .get(i)
@@ -941,7 +948,11 @@ impl<'a> Reader<'a> {
             Ok(layout) => self.layout = Some(layout),
             Err(expected) if let Some(damaged) = damaged_written_header(&names) => {
                 // The header dicelens writes, one name damaged: read on with its columns.
-                let written: Vec<String> = WRITTEN_HEADER.split(',').map(String::from).collect();
+                let written: Vec<String> = written_header_of_len(names.len())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(String::from)
+                    .collect();
                 if let Ok(layout) = Layout::of_header(&written, &CsvOptions::default()) {
                     self.layout = Some(layout);
                 }
@@ -949,8 +960,9 @@ impl<'a> Reader<'a> {
                     line: self.record.line,
                     column: 1,
                     expected: format!(
-                        "{expected}; read as the documented header ({WRITTEN_HEADER}), whose \
-                         field {} it differs in only",
+                        "{expected}; read as the documented header ({}), whose field {} it \
+                         differs in only",
+                        written.join(","),
                         damaged + 1
                     ),
                     found: ParseError::excerpt(&names.join(", ")),

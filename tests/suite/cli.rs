@@ -456,7 +456,7 @@ fn a_number_out_of_range_is_an_error_stating_the_range_and_the_value() {
         ),
         (
             vec!["eval", "--roll", "12345", "--rolls-left", "3"],
-            "--rolls-left: 3 rolls left; a turn has at most 2 after its first roll",
+            "--rolls-left: 3 rolls left; this turn has at most 2 after its first roll",
         ),
     ] {
         let run = dicelens(&args, dir.path());

@@ -255,7 +255,10 @@ fn tables_build_takes_the_jamb_rule_sets_and_lists_only_names_it_takes() {
     assert!(!stderr.contains("jamb-4"), "{stderr}");
     let args = ["tables", "build", "--rules", "jamb-9"];
     let stderr = usage_error(&dicelens(&args, dir.path()), "--rules", &args);
-    assert!(stderr.contains("jamb-4, jamb-5)"), "{stderr}");
+    assert!(
+        stderr.contains("jamb-4, jamb-5, jamb-6a, yamb-hr)"),
+        "{stderr}"
+    );
 }
 
 /// An empty `--filled` is a usage error (a sheet with no box filled is `-`): before, it was
