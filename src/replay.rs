@@ -1274,7 +1274,7 @@ mod tests {
 
         fn announce(&mut self, sheet: &JambSheet, _: &Dice, _: &mut ChaCha8Rng) -> Option<JambBox> {
             let open = sheet.announceable(1);
-            let due = sheet.turns_left() % 4 == 0;
+            let due = sheet.turns_left().is_multiple_of(4);
             JambBox::ALL
                 .into_iter()
                 .find(|b| due && open & b.bit() != 0)
@@ -1290,11 +1290,13 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let played = play_game(rules, &mut [&mut Announcer], DiceLaw::Fair, &mut rng).unwrap();
         let slip = played.finals[0];
-        let mut game = GameRecord::default();
-        game.rules = rules.name.into();
-        game.players = vec!["ann".into()];
+        let mut game = GameRecord {
+            rules: rules.name.into(),
+            players: vec!["ann".into()],
+            result: Some(vec![u32::try_from(slip.total()).unwrap()]),
+            ..GameRecord::default()
+        };
         game.provenance.game_id = "j6a-1".into();
-        game.result = Some(vec![u32::try_from(slip.total()).unwrap()]);
         for (i, turn) in played.turns.iter().enumerate() {
             let code = BoxCode::parse(&slip.cell_code(turn.cell)).unwrap();
             let mut record = TurnRecord::new(i as u16 + 1, 0, code);

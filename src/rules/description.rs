@@ -297,7 +297,7 @@ impl Payoff {
 /// The faces of `dice`, one per die, lowest first.
 fn dice_by_face(dice: &Dice) -> impl DoubleEndedIterator<Item = u32> {
     let counts = dice.counts();
-    (0..FACES).flat_map(move |i| std::iter::repeat(i as u32 + 1).take(usize::from(counts[i])))
+    (0..FACES).flat_map(move |i| std::iter::repeat_n(i as u32 + 1, usize::from(counts[i])))
 }
 
 impl GameDescription {
