@@ -396,8 +396,8 @@ impl SlipTurn {
         self.keep_value_at(JambTurn::at_roll(n), kept)
     }
 
-    /// The value of keeping `kept` at `moment` and rolling the other dice (see
-    /// [`SlipTurn::keep_value`]).
+    /// The value of keeping `kept` at `moment` (its roll number, announcement and pure hand)
+    /// and rolling the other dice.
     pub fn keep_value_at(&self, moment: JambTurn, kept: &Dice) -> Option<f64> {
         let n = moment.roll_number;
         let (keeps, next) = match moment.announced {
