@@ -475,6 +475,31 @@ fn enumerate_counts(left: usize, face: usize, cur: [u8; FACES], out: &mut Vec<[u
     }
 }
 
+/// For the brute forces of the tests, which share nothing with the dice spaces.
+#[cfg(test)]
+pub(crate) mod brute_force {
+    /// Every ordered outcome of rolling `n` dice, each as `kept` followed by the `n` faces
+    /// rolled (not sorted): `6^n` outcomes of equal chance.
+    pub(crate) fn rerolls(kept: &[u8], n: usize) -> impl Iterator<Item = Vec<u8>> + '_ {
+        (0..6usize.pow(n as u32)).map(move |mut code| {
+            let mut faces = kept.to_vec();
+            for _ in 0..n {
+                faces.push((code % 6) as u8 + 1);
+                code /= 6;
+            }
+            faces
+        })
+    }
+
+    /// [`rerolls`] with each outcome's faces sorted.
+    pub(crate) fn sorted_rerolls(kept: &[u8], n: usize) -> impl Iterator<Item = Vec<u8>> + '_ {
+        rerolls(kept, n).map(|mut faces| {
+            faces.sort_unstable();
+            faces
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

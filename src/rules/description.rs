@@ -420,13 +420,18 @@ const UPPER_BOXES: [BoxRule; 6] = [
 /// The six upper boxes followed by `lower`, as an array of `N` boxes (`N` = 6 + the lower
 /// boxes).
 pub(super) const fn upper_then<const N: usize>(lower: &[BoxRule]) -> [BoxRule; N] {
+    joined(&UPPER_BOXES, lower)
+}
+
+/// `first` followed by `then`, as an array of `N` boxes (`N` = both lengths together).
+pub(super) const fn joined<const N: usize>(first: &[BoxRule], then: &[BoxRule]) -> [BoxRule; N] {
     let mut out = [UPPER_BOXES[0]; N];
     let mut i = 0;
     while i < N {
-        out[i] = if i < UPPER_BOXES.len() {
-            UPPER_BOXES[i]
+        out[i] = if i < first.len() {
+            first[i]
         } else {
-            lower[i - UPPER_BOXES.len()]
+            then[i - first.len()]
         };
         i += 1;
     }
@@ -454,26 +459,37 @@ const YAHTZEE_BOXES: [BoxRule; 13] = upper_then(&[
     lower("C", "chance", Pattern::Any, DICE_SUM),
 ]);
 
+// Boxes Yatzy and Maxi Yatzy share: each pays the sum of the dice forming its pattern, the
+// straights the sum of their faces.
+const ONE_PAIR: BoxRule = lower("1P", "one pair", groups(&[2]), PATTERN_SUM);
+const TWO_PAIRS: BoxRule = lower("2P", "two pairs", groups(&[2, 2]), PATTERN_SUM);
+const THREE_KIND: BoxRule = lower("3K", "three of a kind", groups(&[3]), PATTERN_SUM);
+const FOUR_KIND: BoxRule = lower("4K", "four of a kind", groups(&[4]), PATTERN_SUM);
+const SMALL_STRAIGHT: BoxRule = lower(
+    "SS",
+    "small straight",
+    Pattern::Straight(&[(1, 5)]),
+    Payoff::Fixed(15),
+);
+const LARGE_STRAIGHT: BoxRule = lower(
+    "LS",
+    "large straight",
+    Pattern::Straight(&[(2, 6)]),
+    Payoff::Fixed(20),
+);
+const FULL_HOUSE: BoxRule = lower("FH", "full house", groups(&[3, 2]), PATTERN_SUM);
+const CHANCE: BoxRule = lower("C", "chance", Pattern::Any, DICE_SUM);
+
 /// Yatzy's 15 boxes, in sheet order.
 const YATZY_BOXES: [BoxRule; 15] = upper_then(&[
-    lower("1P", "one pair", groups(&[2]), PATTERN_SUM),
-    lower("2P", "two pairs", groups(&[2, 2]), PATTERN_SUM),
-    lower("3K", "three of a kind", groups(&[3]), PATTERN_SUM),
-    lower("4K", "four of a kind", groups(&[4]), PATTERN_SUM),
-    lower(
-        "SS",
-        "small straight",
-        Pattern::Straight(&[(1, 5)]),
-        Payoff::Fixed(15),
-    ),
-    lower(
-        "LS",
-        "large straight",
-        Pattern::Straight(&[(2, 6)]),
-        Payoff::Fixed(20),
-    ),
-    lower("FH", "full house", groups(&[3, 2]), PATTERN_SUM),
-    lower("C", "chance", Pattern::Any, DICE_SUM),
+    ONE_PAIR,
+    TWO_PAIRS,
+    THREE_KIND,
+    FOUR_KIND,
+    SMALL_STRAIGHT,
+    LARGE_STRAIGHT,
+    FULL_HOUSE,
+    CHANCE,
     lower("Y", "yatzy", groups(&[5]), Payoff::Fixed(50)),
 ]);
 
@@ -556,34 +572,24 @@ pub const YATZY: GameDescription = GameDescription {
 /// Maxi Yatzy's 20 boxes, in sheet order (docs/rules.md: the lower boxes pay the sum of the
 /// dice forming their pattern, the straights the sum of their faces, six alike 100).
 const MAXI_YATZY_BOXES: [BoxRule; 20] = upper_then(&[
-    lower("1P", "one pair", groups(&[2]), PATTERN_SUM),
-    lower("2P", "two pairs", groups(&[2, 2]), PATTERN_SUM),
+    ONE_PAIR,
+    TWO_PAIRS,
     lower("3P", "three pairs", groups(&[2, 2, 2]), PATTERN_SUM),
-    lower("3K", "three of a kind", groups(&[3]), PATTERN_SUM),
-    lower("4K", "four of a kind", groups(&[4]), PATTERN_SUM),
+    THREE_KIND,
+    FOUR_KIND,
     lower("5K", "five of a kind", groups(&[5]), PATTERN_SUM),
-    lower(
-        "SS",
-        "small straight",
-        Pattern::Straight(&[(1, 5)]),
-        Payoff::Fixed(15),
-    ),
-    lower(
-        "LS",
-        "large straight",
-        Pattern::Straight(&[(2, 6)]),
-        Payoff::Fixed(20),
-    ),
+    SMALL_STRAIGHT,
+    LARGE_STRAIGHT,
     lower(
         "FS",
         "full straight",
         Pattern::Straight(&[(1, 6)]),
         Payoff::Fixed(21),
     ),
-    lower("FH", "full house", groups(&[3, 2]), PATTERN_SUM),
+    FULL_HOUSE,
     lower("VI", "villa", groups(&[3, 3]), PATTERN_SUM),
     lower("TO", "tower", groups(&[4, 2]), PATTERN_SUM),
-    lower("C", "chance", Pattern::Any, DICE_SUM),
+    CHANCE,
     lower("Y", "maxi yatzy", groups(&[6]), Payoff::Fixed(100)),
 ]);
 

@@ -4,8 +4,8 @@
 //! Self-contained: nothing else in the crate depends on it, and it shares only [`Dice`].
 
 use super::description::{
-    groups, lower, scored, upper_then, BoxRule, ExtraBonusRule, FinalScore, GameDescription,
-    Pattern, Payoff, Section, UpperBonus, DICE_SUM,
+    groups, joined, lower, scored, upper_then, BoxRule, ExtraBonusRule, FinalScore,
+    GameDescription, Pattern, Payoff, Section, UpperBonus, DICE_SUM,
 };
 use super::{ExtraBonus, JokerRule};
 use crate::dice::{Dice, FACES};
@@ -932,53 +932,74 @@ impl JambSheet {
 
 // Jamb as data: its boxes under each variant, and its game description.
 
+/// Max and Min as the five-dice slips score them: the sum of the dice.
+const MAX_MIN_SUMS: [BoxRule; 2] = [
+    scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
+    scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
+];
+
+/// The names of the boxes after the straight, in box order (three of a kind, full house, four
+/// and five of a kind), as the seed paper's slips call them.
+const KIND_NAMES: [&str; 4] = [
+    "three of a kind (triling)",
+    "full house (ful)",
+    "four of a kind (poker)",
+    "five of a kind (jamb)",
+];
+
+/// Jamb's seven boxes after the upper ones: Max and Min, the straight, then three of a kind,
+/// full house (scored by `full_house`), four and five of a kind, named `names` and paying
+/// `pay` in that order.
+const fn after_upper(
+    max_min: [BoxRule; 2],
+    straight: BoxRule,
+    names: [&'static str; 4],
+    full_house: Pattern,
+    pay: [Payoff; 4],
+) -> [BoxRule; 7] {
+    [
+        max_min[0],
+        max_min[1],
+        straight,
+        lower("T", names[0], groups(&[3]), pay[0]),
+        lower("F", names[1], full_house, pay[1]),
+        lower("P", names[2], groups(&[4]), pay[2]),
+        lower("J", names[3], groups(&[5]), pay[3]),
+    ]
+}
+
+/// The pattern sum of a box's dice plus `plus`.
+const fn plus(plus: u32) -> Payoff {
+    Payoff::PatternSum { plus }
+}
+
 /// Jamb's 13 boxes under the given four-of-a-kind and full-house variants.
 const fn jamb_boxes(four_kind: FourKindRule, full_house: FullHouseRule) -> [BoxRule; 13] {
     let four_kind_payoff = match four_kind {
-        FourKindRule::FourDicePlus40 => Payoff::PatternSum { plus: 40 },
+        FourKindRule::FourDicePlus40 => plus(40),
         FourKindRule::AllDicePlus40 => Payoff::DiceSum { plus: 40 },
     };
     let alike_too = matches!(full_house, FullHouseRule::FiveAlikeToo);
-    upper_then(&[
-        scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
-        scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
-        lower(
-            "K",
-            "straight (kenta)",
-            Pattern::Straight(&[(1, 5), (2, 6)]),
-            Payoff::ByRoll {
-                first: 66,
-                less_per_roll: 10,
-            },
-        ),
-        lower(
-            "T",
-            "three of a kind (triling)",
-            groups(&[3]),
-            Payoff::PatternSum { plus: 20 },
-        ),
-        lower(
-            "F",
-            "full house (ful)",
-            Pattern::Groups {
-                sizes: &[3, 2],
-                alike_too,
-            },
-            Payoff::PatternSum { plus: 30 },
-        ),
-        lower(
-            "P",
-            "four of a kind (poker)",
-            groups(&[4]),
-            four_kind_payoff,
-        ),
-        lower(
-            "J",
-            "five of a kind (jamb)",
-            groups(&[5]),
-            Payoff::PatternSum { plus: 50 },
-        ),
-    ])
+    let straight = lower(
+        "K",
+        "straight (kenta)",
+        Pattern::Straight(&[(1, 5), (2, 6)]),
+        Payoff::ByRoll {
+            first: 66,
+            less_per_roll: 10,
+        },
+    );
+    let full_house = Pattern::Groups {
+        sizes: &[3, 2],
+        alike_too,
+    };
+    upper_then(&after_upper(
+        MAX_MIN_SUMS,
+        straight,
+        KIND_NAMES,
+        full_house,
+        [plus(20), plus(30), four_kind_payoff, plus(50)],
+    ))
 }
 
 /// Jamb's boxes under the default variants (four dice plus 40, five alike no full house).
@@ -1005,89 +1026,65 @@ const fn upper_best_five(code: &'static str, name: &'static str, face: u8) -> Bo
 }
 
 /// The boxes of six-dice Jamb (`jamb-6a`), the best five dice counting, in box order.
-const SIX_DICE_BOXES: [BoxRule; 13] = [
-    upper_best_five("1", "ones", 1),
-    upper_best_five("2", "twos", 2),
-    upper_best_five("3", "threes", 3),
-    upper_best_five("4", "fours", 4),
-    upper_best_five("5", "fives", 5),
-    upper_best_five("6", "sixes", 6),
-    scored(
-        "MAX",
-        "maximum",
-        Section::Middle,
-        Pattern::Any,
-        Payoff::HighestDice { count: 5 },
-    ),
-    scored(
-        "MIN",
-        "minimum",
-        Section::Middle,
-        Pattern::Any,
-        Payoff::LowestDice { count: 5 },
-    ),
-    lower(
+const SIX_DICE_BOXES: [BoxRule; 13] = {
+    let upper = [
+        upper_best_five("1", "ones", 1),
+        upper_best_five("2", "twos", 2),
+        upper_best_five("3", "threes", 3),
+        upper_best_five("4", "fours", 4),
+        upper_best_five("5", "fives", 5),
+        upper_best_five("6", "sixes", 6),
+    ];
+    let max_min = [
+        scored(
+            "MAX",
+            "maximum",
+            Section::Middle,
+            Pattern::Any,
+            Payoff::HighestDice { count: 5 },
+        ),
+        scored(
+            "MIN",
+            "minimum",
+            Section::Middle,
+            Pattern::Any,
+            Payoff::LowestDice { count: 5 },
+        ),
+    ];
+    let straight = lower(
         "K",
         "straight (kenta)",
         Pattern::Straight(&[(2, 6), (1, 5)]),
         Payoff::ByRun(&[50, 45]),
-    ),
-    lower(
-        "T",
-        "three of a kind (triling)",
-        groups(&[3]),
-        Payoff::PatternSum { plus: 20 },
-    ),
-    lower(
-        "F",
-        "full house (ful)",
+    );
+    let rest = after_upper(
+        max_min,
+        straight,
+        KIND_NAMES,
         groups(&[3, 2]),
-        Payoff::PatternSum { plus: 40 },
-    ),
-    lower(
-        "P",
-        "four of a kind (poker)",
-        groups(&[4]),
-        Payoff::PatternSum { plus: 50 },
-    ),
-    lower(
-        "J",
-        "five of a kind (jamb)",
-        groups(&[5]),
-        Payoff::PatternSum { plus: 60 },
-    ),
-];
+        [plus(20), plus(40), plus(50), plus(60)],
+    );
+    joined(&upper, &rest)
+};
 
 /// The boxes of Croatian Yamb (`yamb-hr`), as the site's scoring code sums them, in box order.
-const CROATIAN_BOXES: [BoxRule; 13] = upper_then(&[
-    scored("MAX", "maximum", Section::Middle, Pattern::Any, DICE_SUM),
-    scored("MIN", "minimum", Section::Middle, Pattern::Any, DICE_SUM),
+const CROATIAN_BOXES: [BoxRule; 13] = upper_then(&after_upper(
+    MAX_MIN_SUMS,
     lower(
         "K",
         "straight",
         Pattern::Straight(&[(1, 5), (2, 6)]),
         Payoff::ByRun(&[35, 45]),
     ),
-    lower("T", "trips", groups(&[3]), Payoff::PatternSum { plus: 10 }),
-    lower(
-        "F",
+    [
+        "trips",
         "boat (full house)",
-        groups(&[3, 2]),
-        Payoff::PatternSum { plus: 30 },
-    ),
-    lower(
-        "P",
         "carriage (four of a kind)",
-        groups(&[4]),
-        Payoff::PatternSum { plus: 40 },
-    ),
-    lower(
-        "J",
         "yamb (five of a kind)",
-        groups(&[5]),
-        Payoff::PatternSum { plus: 50 },
-    ),
-]);
+    ],
+    groups(&[3, 2]),
+    [plus(10), plus(30), plus(40), plus(50)],
+));
 
 /// Jamb's 13 boxes under the scoring and variants of `rules`, in box order.
 pub(super) fn box_rules(rules: &JambRules) -> &'static [BoxRule; 13] {

@@ -383,6 +383,7 @@ impl TurnValues for SingleStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::brute_force::sorted_rerolls;
     use crate::dice::{Dice, DiceSpace, MAX_DICE};
     use crate::dice::{EMPTY_KEEP, FIRST_ROLL, KEEPS, ROLLS};
     use std::collections::HashMap;
@@ -396,18 +397,6 @@ mod tests {
     /// `6^dice` first rolls).
     fn scale(dice: usize, rolls: u8) -> i128 {
         6i128.pow((dice * usize::from(rolls)) as u32)
-    }
-
-    /// Sorted faces of ordered outcome `index` (0..6^n) of `n` dice added to `kept`.
-    fn with_outcome(kept: &[u8], index: usize, n: usize) -> Vec<u8> {
-        let mut faces = kept.to_vec();
-        let mut rest = index;
-        for _ in 0..n {
-            faces.push((rest % 6) as u8 + 1);
-            rest /= 6;
-        }
-        faces.sort_unstable();
-        faces
     }
 
     /// A turn by plain expectimax over dice positions and ordered outcomes, sharing nothing
@@ -462,8 +451,8 @@ mod tests {
             }
             let n = self.dice - key.len();
             let count = 6usize.pow(n as u32);
-            let sum: i128 = (0..count)
-                .map(|i| self.hold(left - 1, with_outcome(&key, i, n)))
+            let sum: i128 = sorted_rerolls(&key, n)
+                .map(|faces| self.hold(left - 1, faces))
                 .sum();
             assert_eq!(sum % count as i128, 0, "inexact brute-force mean");
             let v = sum / count as i128;

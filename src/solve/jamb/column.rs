@@ -669,6 +669,7 @@ fn solve_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::brute_force::sorted_rerolls;
     use crate::dice::Dice;
     use crate::rules::jamb::JambBox::*;
     use std::collections::HashMap;
@@ -724,17 +725,9 @@ mod tests {
             }
             let free = 5 - key.len();
             let count = 6usize.pow(free as u32);
-            let mut sum = 0.0;
-            for outcome in 0..count {
-                let mut faces = key.clone();
-                let mut rest = outcome;
-                for _ in 0..free {
-                    faces.push((rest % 6) as u8 + 1);
-                    rest /= 6;
-                }
-                faces.sort_unstable();
-                sum += self.decide(memo, column, n + 1, faces.try_into().unwrap());
-            }
+            let sum: f64 = sorted_rerolls(&key, free)
+                .map(|faces| self.decide(memo, column, n + 1, faces.try_into().unwrap()))
+                .sum();
             let v = sum / count as f64;
             memo.kept.insert((n, key), v);
             v
@@ -905,17 +898,9 @@ mod tests {
             }
             let free = 5 - kept.len();
             let count = 6usize.pow(free as u32);
-            let mut sum = 0.0;
-            for outcome in 0..count {
-                let mut faces = kept.clone();
-                let mut rest = outcome;
-                for _ in 0..free {
-                    faces.push((rest % 6) as u8 + 1);
-                    rest /= 6;
-                }
-                faces.sort_unstable();
-                sum += self.decide(memo, column, n + 1, &faces, pure, announced);
-            }
+            let sum: f64 = sorted_rerolls(&kept, free)
+                .map(|faces| self.decide(memo, column, n + 1, &faces, pure, announced))
+                .sum();
             let v = sum / count as f64;
             memo.insert(key, v);
             v

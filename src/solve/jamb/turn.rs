@@ -562,6 +562,7 @@ impl SlipTurn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::brute_force::rerolls;
     use crate::rules::jamb::JambRules;
     use crate::solve::jamb::column::{ColumnSpace, ColumnTable};
     use crate::solve::jamb::key::{key_of_lane, keys_of_mask, step, MiddleRule};
@@ -715,16 +716,9 @@ mod announce_tests {
             }
             let free = self.dice_count() - kept.len();
             let count = 6usize.pow(free as u32);
-            let mut sum = 0.0;
-            for outcome in 0..count {
-                let mut faces = kept.clone();
-                let mut rest = outcome;
-                for _ in 0..free {
-                    faces.push((rest % 6) as u8 + 1);
-                    rest /= 6;
-                }
-                sum += self.decide(n + 1, &faces, pure, announced);
-            }
+            let sum: f64 = rerolls(&kept, free)
+                .map(|faces| self.decide(n + 1, &faces, pure, announced))
+                .sum();
             let v = sum / count as f64;
             self.rerolled.insert(key, v);
             v
