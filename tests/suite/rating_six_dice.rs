@@ -33,13 +33,18 @@ fn zero_oracle(dir: &Path, rules: JambRules) -> Arc<JambOracle> {
     Arc::new(JambOracle::from_tables(tables))
 }
 
-/// Runs `dicelens ARGS` with the tables of `tables`; its standard output (it must succeed).
-fn dicelens(args: &[&str], tables: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_dicelens"))
+/// Runs `dicelens ARGS` with the tables of `tables`.
+fn output(args: &[&str], tables: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dicelens"))
         .args(args)
         .env("DICELENS_TABLES", tables)
         .output()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// Runs `dicelens ARGS` with the tables of `tables`; its standard output (it must succeed).
+fn dicelens(args: &[&str], tables: &Path) -> String {
+    let out = output(args, tables);
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -50,22 +55,17 @@ fn dicelens(args: &[&str], tables: &Path) -> String {
 
 /// Runs `dicelens ARGS`, which must fail; its standard error.
 fn dicelens_fails(args: &[&str], tables: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_dicelens"))
-        .args(args)
-        .env("DICELENS_TABLES", tables)
-        .output()
-        .expect("the binary runs");
+    let out = output(args, tables);
     assert!(!out.status.success(), "{args:?} succeeded");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The rows of a CSV file, each with its key and its fields by column name.
+type Rows = Vec<(String, HashMap<String, String>)>;
+
 /// `analyze LOG --decisions` into `out` with the tables of `tables`: the rows of
 /// `decisions.csv` and `summary.json`.
-fn analyze(
-    log: &Path,
-    out: &Path,
-    tables: &Path,
-) -> (Vec<(String, HashMap<String, String>)>, String) {
+fn analyze(log: &Path, out: &Path, tables: &Path) -> (Rows, String) {
     let path = |p: &Path| p.to_str().expect("a UTF-8 path").to_string();
     dicelens(
         &[
