@@ -1402,6 +1402,48 @@ mod tests {
     }
 
     #[test]
+    fn jamb_decisions_carry_the_announcement_and_the_pure_hand() {
+        let text = jamb_6a_text();
+        let game = parse(&text);
+        let replay = replayed(&game, ReplayOptions::default()).unwrap();
+        let mut announced_turns = 0;
+        for (t, turn) in game.turns.iter().enumerate() {
+            let decisions: Vec<&Decision> = replay
+                .decisions
+                .iter()
+                .filter(|d| usize::from(d.turn) == t)
+                .collect();
+            assert_eq!(decisions.len(), turn.rolls().len());
+            let slip = *decisions[0].sheet.jamb().unwrap();
+            // Every decision of an announced turn names the Announce cell, roll 1's included.
+            let cell = turn
+                .announced
+                .map(|code| slip.parse_cell(code.as_str()).unwrap());
+            announced_turns += usize::from(cell.is_some());
+            for (i, d) in decisions.iter().enumerate() {
+                assert_eq!(d.announced, cell, "turn {t}");
+                let pure = i == 0 || turn.keeps()[i - 1].faces().is_empty();
+                assert_eq!(d.pure, pure, "turn {t} roll {}", i + 1);
+                assert_eq!(d.jamb_turn().announced, cell.map(|c| c.jbox));
+                assert_eq!(d.rolls_left(), slip.rolls_this_turn() - d.roll_number);
+            }
+        }
+        assert!(announced_turns >= 5, "{announced_turns}");
+        // Other games: no announcement, never pure.
+        let log = include_str!("../fixtures/ygn/valid.ygn");
+        let yahtzee = Format::Ygn
+            .games(log.as_bytes(), "valid.ygn")
+            .next()
+            .expect("a game")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let replay = replayed(&yahtzee, ReplayOptions::default()).unwrap();
+        assert!(replay
+            .decisions
+            .iter()
+            .all(|d| d.announced.is_none() && !d.pure));
+    }
+
+    #[test]
     fn four_rolls_before_the_last_turn_are_refused() {
         let text = jamb_6a_text();
         let (_, (index, line)) = announced_and_not(&text);
