@@ -432,10 +432,10 @@ fn eval_lists_announcements_after_roll_1_and_values_an_announced_turn() {
     assert!(err.contains("no pure hands"), "{err}");
 }
 
-/// The fixture `name` of `fixtures/ygn`.
+/// The fixture `name` of `fixtures/ygn/six-dice`.
 fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/ygn")
+        .join("fixtures/ygn/six-dice")
         .join(name)
 }
 
