@@ -7,7 +7,7 @@
 use crate::dice::Dice;
 use crate::position::Position;
 use crate::registry::OracleRegistry;
-use crate::rules::jamb::JambSheet;
+use crate::rules::jamb::{AnnounceRule, Cell, JambBox, JambSheet, JambTurn};
 use crate::rules::{Choice, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDist};
 use crate::solve::expected::{position_options, sheet_value, OptionValue};
@@ -46,6 +46,10 @@ pub struct JambQuestion {
     pub roll: Dice,
     /// Rolls left after this one.
     pub rolls_left: u8,
+    /// The box of the Announce column announced after roll 1 of this turn, if any.
+    pub announced: Option<JambBox>,
+    /// The dice are a pure hand: a roll of every die (always true of roll 1).
+    pub pure: bool,
 }
 
 /// A position of either family, as [`evaluate`] takes it (from a [`Question`] or a
@@ -82,8 +86,16 @@ pub enum Evaluation {
         roll: Dice,
         /// Rolls left after this one.
         rolls_left: u8,
+        /// The Announce column's cell announced in this turn, if any (then only it is written).
+        announced: Option<Cell>,
+        /// The dice are a pure hand (a roll of every die).
+        pure: bool,
         /// The options with their values, best first.
         options: Vec<(Choice, f64)>,
+        /// After roll 1 of a turn with no announcement yet: each cell that may be announced,
+        /// with the value of announcing it (the best continuation of the announced turn), best
+        /// first.
+        announcements: Vec<(Cell, f64)>,
         /// The oracle that valued them, as reports name it.
         oracle: String,
     },
@@ -160,11 +172,14 @@ pub enum EvalError {
     NotValued(Method),
     /// A table the position needs cannot be used or built (its path is not a regular file).
     Table(TableError),
-    /// No cell of the Jamb slip takes the dice of this roll (1 to 3).
+    /// No cell of the Jamb slip takes the dice of this roll (1 to the turn's rolls).
     NoJambCell {
         /// The roll of the turn the dice are.
         roll_number: u8,
     },
+    /// A Jamb moment the rules do not allow (an announcement on a slip without an Announce
+    /// column or of a filled box, a pure hand where the rules have none); says why.
+    BadJambMoment(String),
 }
 
 /// What an [`EvalError`] is about, so a front end can point at the input to change.
@@ -184,9 +199,10 @@ impl EvalError {
     /// The input the error is about.
     pub fn subject(&self) -> Subject {
         match self {
-            EvalError::MoverComplete | EvalError::NoDistribution | EvalError::NoJambCell { .. } => {
-                Subject::Sheet
-            }
+            EvalError::MoverComplete
+            | EvalError::NoDistribution
+            | EvalError::NoJambCell { .. }
+            | EvalError::BadJambMoment(_) => Subject::Sheet,
             EvalError::TargetWithOpponents => Subject::Target,
             EvalError::Table(_) => Subject::Tables,
             _ => Subject::Method,
@@ -213,6 +229,7 @@ impl fmt::Display for EvalError {
                 f,
                 "no cell of this slip takes the dice of roll {roll_number}"
             ),
+            EvalError::BadJambMoment(why) => f.write_str(why),
         }
     }
 }
@@ -260,23 +277,77 @@ fn jamb(
         sheet,
         roll,
         rolls_left,
+        announced,
+        pure,
     } = question.clone();
-    let roll_number = 3 - rolls_left.min(2);
-    if sheet.legal_cells(roll_number).next().is_none() {
+    let rules = *sheet.rules();
+    let roll_number = sheet.rolls_this_turn().saturating_sub(rolls_left).max(1);
+    let announced = match announced {
+        Some(jbox) => Some(announced_cell(&sheet, jbox)?),
+        None => None,
+    };
+    if pure && roll_number > 1 && rules.announce != AnnounceRule::AnnouncedOrPureHand {
+        return Err(EvalError::BadJambMoment(format!(
+            "{} has no pure hands (an Announce box is written only when announced)",
+            rules.name
+        )));
+    }
+    let moment = JambTurn {
+        roll_number,
+        announced: announced.map(|c| c.jbox),
+        pure: pure || roll_number == 1,
+    };
+    let first_announceable =
+        roll_number == 1 && JambBox::ALL.iter().any(|&b| sheet.may_announce(1, b));
+    if sheet.legal_cells_in(moment).next().is_none()
+        && !sheet.may_roll_again_in(moment)
+        && !first_announceable
+    {
         return Err(EvalError::NoJambCell { roll_number });
     }
-    let oracle = registry
-        .jamb(*sheet.rules(), progress)
-        .map_err(EvalError::Table)?;
-    let mut options = oracle.options(&sheet, &roll, roll_number, &mut JambTurnCache::default());
+    let oracle = registry.jamb(rules, progress).map_err(EvalError::Table)?;
+    let mut cache = JambTurnCache::default();
+    let mut options = oracle.options_at(&sheet, &roll, moment, &mut cache);
     options.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut announcements = match (roll_number, announced) {
+        (1, None) => oracle.announcements(&sheet, &roll, &mut cache),
+        _ => Vec::new(),
+    };
+    announcements.sort_by(|a, b| b.1.total_cmp(&a.1));
     Ok(Evaluation::JambOptions {
         sheet,
         roll,
         rolls_left,
+        announced,
+        pure: moment.pure,
         options,
+        announcements,
         oracle: oracle.describe(),
     })
+}
+
+/// The cell of `sheet`'s Announce column for an announcement of `jbox` made after roll 1 of
+/// the turn; an error says why it cannot have been made.
+fn announced_cell(sheet: &JambSheet, jbox: JambBox) -> Result<Cell, EvalError> {
+    let bad = |why: String| Err(EvalError::BadJambMoment(why));
+    let rules = sheet.rules();
+    let Some(column) = rules.announce_column() else {
+        return bad(format!(
+            "{} has no Announce column to announce in",
+            rules.name
+        ));
+    };
+    let cell = Cell {
+        column: column as u8,
+        jbox,
+    };
+    if !sheet.may_announce(1, jbox) {
+        return bad(format!(
+            "{} is filled: only an empty box of the Announce column may be announced",
+            sheet.cell_code(cell)
+        ));
+    }
+    Ok(cell)
 }
 
 /// A solitaire position: every option in expected final points (with a target, with its

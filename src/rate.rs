@@ -4,8 +4,8 @@
 
 use crate::dice::Dice;
 use crate::replay::{Decision, Replayed};
-use crate::rules::jamb::JambRules;
-use crate::rules::{Choice, GameRules, PlayerSheet, RuleSet, Sheet};
+use crate::rules::jamb::{Cell, JambRules, JambTurn};
+use crate::rules::{Choice, GameFamily, GameRules, PlayerSheet, RuleSet, Sheet};
 use crate::solve::decoded::DecodedDists;
 use crate::solve::distribution::{DistSource, DistTableData};
 use crate::solve::expected::{sheet_value, TurnOracle};
@@ -210,6 +210,9 @@ pub struct Valued {
     pub best: f64,
     /// The best option (the first listed among equals).
     pub best_choice: Choice,
+    /// Jamb: the cell the best option announces first after roll 1 (`best_choice` is then
+    /// its continuation in the announced turn); `None` otherwise.
+    pub best_announced: Option<Cell>,
     /// Value of the worst option.
     pub worst: f64,
     /// Value of the position before the roll (the expectation over the roll).
@@ -315,25 +318,27 @@ impl Oracle for SolitaireOracle {
         let turn = self.turn(table, sheet, cache)?;
         let points = f64::from(sheet.points);
         let rolls_left = decision.rolls_left();
-        // Keeping all five dice is rolling none: worth the best option of the same dice
-        // with one roll fewer.
+        // Keeping every die (five, or six in Maxi Yatzy) is rolling none: worth the best
+        // option of the same dice with one roll fewer.
+        let all = decision.sheet.dice_count();
         let keep_all = |dice: &Dice, left: u8| {
             turn.decision(dice, left, decision.choice)
                 .map(|d| d.best + points)
         };
         let before_roll = match before {
             Before::TurnStart => sheet_value(table, sheet)?,
-            Before::Keep(kept) if kept.len() == 5 => keep_all(&kept, rolls_left)?,
+            Before::Keep(kept) if kept.len() == all => keep_all(&kept, rolls_left)?,
             Before::Keep(kept) => turn.keep_value(&kept, rolls_left + 1)? + points,
         };
         let d = turn.decision(&decision.dice, rolls_left, decision.choice)?;
         let chosen = match decision.choice {
-            Choice::Keep(k) if k.len() == 5 => keep_all(&k, rolls_left.checked_sub(1)?)?,
+            Choice::Keep(k) if k.len() == all => keep_all(&k, rolls_left.checked_sub(1)?)?,
             _ => d.chosen? + points,
         };
         Some(Valued {
             best: d.best + points,
             best_choice: d.best_choice,
+            best_announced: None,
             worst: d.worst + points,
             before_roll,
             chosen,
@@ -473,6 +478,8 @@ pub struct Rated {
     pub best: f64,
     /// The best option.
     pub best_choice: Choice,
+    /// Jamb: the cell the best option announces first after roll 1 ([`Valued::best_announced`]).
+    pub best_announced: Option<Cell>,
     /// Value of the option taken.
     pub chosen: f64,
     /// `best - chosen` (never negative).
@@ -507,9 +514,12 @@ impl Rated {
                 sheet: PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
                 dice,
                 choice: Choice::Keep(dice),
+                announced: None,
+                pure: false,
             },
             best: 1.0,
             best_choice: Choice::Keep(dice),
+            best_announced: None,
             chosen: 1.0 - error,
             error,
             luck: 0.0,
@@ -621,6 +631,7 @@ pub fn rate_game<O: Oracle + ?Sized>(
             decision: *decision,
             best: valued.best,
             best_choice: valued.best_choice,
+            best_announced: valued.best_announced,
             chosen: valued.chosen,
             error,
             luck: valued.best - valued.before_roll,
@@ -1154,20 +1165,23 @@ impl MatchOracle {
             best_and_worst(&options).map(|(c, v, worst)| (c, v, worst, options))
         };
         let (best_choice, best, worst, options) = pick(&decision.dice, rolls_left)?;
+        let all = decision.sheet.dice_count();
         let chosen = match decision.choice {
-            // Keeping all five is rolling none: the best option of the same dice, one roll fewer.
-            Choice::Keep(k) if k.len() == 5 => pick(&k, rolls_left.checked_sub(1)?)?.1,
+            // Keeping every die is rolling none: the best option of the same dice, one roll
+            // fewer.
+            Choice::Keep(k) if k.len() == all => pick(&k, rolls_left.checked_sub(1)?)?.1,
             c => options.iter().find(|o| o.0 == c)?.1,
         };
         let before_roll = match before {
             Before::TurnStart => turn.before(),
-            Before::Keep(kept) if kept.len() == 5 => best,
+            Before::Keep(kept) if kept.len() == all => best,
             Before::Keep(_) => cache.last_chosen.unwrap_or(best),
         };
         cache.last_chosen = Some(chosen);
         Some(Valued {
             best,
             best_choice,
+            best_announced: None,
             worst,
             before_roll,
             chosen,
@@ -1456,19 +1470,59 @@ impl Oracle for JambOracles {
             return None;
         };
         let oracle = self.get(slip.rules())?;
-        let roll = decision.roll_number;
-        let options = oracle.options(slip, &decision.dice, roll, cache);
-        let (best_choice, best, worst) = best_and_worst(&options)?;
-        let chosen = options.iter().find(|o| o.0 == decision.choice)?.1;
+        let dice = &decision.dice;
+        let moment = decision.jamb_turn();
+        // Roll 1's options: the writes and keeps, and each announcement (valued as the best
+        // continuation of the turn announced on it); the option taken is, after announcing,
+        // the keep or write taken in the announced turn.
+        let first = decision.roll_number == 1;
+        let listed = match first {
+            true => JambTurn::at_roll(1),
+            false => moment,
+        };
+        let options = oracle.options_at(slip, dice, listed, cache);
+        let (mut best_choice, mut best, mut worst) =
+            best_and_worst(&options).unwrap_or((decision.choice, f64::NEG_INFINITY, f64::INFINITY));
+        let mut best_announced = None;
+        if first {
+            for (cell, value) in oracle.announcements(slip, dice, cache) {
+                worst = worst.min(value);
+                if value > best {
+                    best = value;
+                    best_announced = Some(cell);
+                }
+            }
+        }
+        if let Some(cell) = best_announced {
+            let announced = JambTurn {
+                announced: Some(cell.jbox),
+                ..listed
+            };
+            best_choice = oracle.best_at(slip, dice, announced, cache)?.0;
+        }
+        if !best.is_finite() {
+            return None;
+        }
+        let chosen = match (first, decision.announced) {
+            (false, _) | (true, None) => options.iter().find(|o| o.0 == decision.choice)?.1,
+            (true, Some(_)) => {
+                oracle
+                    .options_at(slip, dice, moment, cache)
+                    .iter()
+                    .find(|o| o.0 == decision.choice)?
+                    .1
+            }
+        };
         let kept = match before {
             Before::TurnStart => None,
             Before::Keep(kept) => Some(kept),
         };
-        let before_roll = oracle.before_roll(slip, roll, kept.as_ref(), cache)?;
+        let before_roll = oracle.before_roll_in(slip, moment, kept.as_ref(), cache)?;
         Some(Valued {
             best,
             best_choice,
-            worst,
+            best_announced,
+            worst: worst.min(chosen),
             before_roll,
             chosen,
         })

@@ -3,7 +3,7 @@
 //! where, and what the log says against what the rules give.
 
 use crate::dice::Dice;
-use crate::rules::jamb::{AnnounceRule, JambTurn};
+use crate::rules::jamb::{AnnounceRule, Cell, JambTurn};
 use crate::rules::{Choice, GameFamily, GameRules, PlayerSheet, Refused, Written};
 use dicelens_parsers::{GameRecord, LineNumber, Roll, Termination, TurnRecord, MAX_PLAYERS};
 use std::fmt;
@@ -25,9 +25,25 @@ pub struct Decision {
     pub dice: Dice,
     /// What the player did: keep dice and roll again, or score a box.
     pub choice: Choice,
+    /// Jamb: the Announce column's cell announced after roll 1 of the turn (on every decision
+    /// of an announced turn, roll 1's included: announcing is part of roll 1's choice); `None`
+    /// without an announcement and in other games.
+    pub announced: Option<Cell>,
+    /// Jamb: the dice are a pure hand, a roll of every die (roll 1, or a roll after keeping
+    /// nothing); `false` in other games.
+    pub pure: bool,
 }
 
 impl Decision {
+    /// Where the Jamb turn stands at this decision: its roll, announcement and pure hand.
+    pub fn jamb_turn(&self) -> JambTurn {
+        JambTurn {
+            roll_number: self.roll_number,
+            announced: self.announced.map(|c| c.jbox),
+            pure: self.pure,
+        }
+    }
+
     /// Rolls left after the roll this decision follows (of the turn's rolls: three, five on
     /// the last turn of `jamb-6a`).
     pub fn rolls_left(&self) -> u8 {
@@ -504,6 +520,13 @@ fn replay_turn(
         })?),
         None => None,
     };
+    // The announced box as a cell of the Announce column (an announcement is only accepted
+    // on a slip with one).
+    let announced_cell = announced.and_then(|jbox| {
+        let column = u8::try_from(sheet.jamb()?.rules().announce_column()?).ok()?;
+        Some(Cell { column, jbox })
+    });
+    let jamb = sheet.jamb().is_some();
     let rolls = turn.rolls();
     let keeps = turn.keeps();
     let mut previous: Option<Dice> = None;
@@ -542,6 +565,10 @@ fn replay_turn(
             }
         }
         let roll_number = i as u8 + 1;
+        // A pure hand: the turn's first roll, or a roll of all the dice (nothing kept).
+        let pure = keeps
+            .get(i.wrapping_sub(1))
+            .is_none_or(|k| k.faces().is_empty());
         let decision = |choice| Decision {
             seat: turn.seat,
             round: turn.round,
@@ -550,6 +577,8 @@ fn replay_turn(
             sheet,
             dice,
             choice,
+            announced: announced_cell,
+            pure: jamb && pure,
         };
         if let Some(keep) = keeps.get(i) {
             if keep.faces().len() > dice_count {
@@ -571,10 +600,6 @@ fn replay_turn(
             decisions.push(decision(Choice::Keep(kept)));
             previous = Some(kept);
         } else {
-            // A pure hand: the turn's first roll, or a roll of all the dice (nothing kept).
-            let pure = keeps
-                .get(i.wrapping_sub(1))
-                .is_none_or(|k| k.faces().is_empty());
             let at = JambTurn {
                 roll_number,
                 announced,
@@ -1374,6 +1399,48 @@ mod tests {
             broken(&with_line(&text, index, &six)).rule,
             Broken::RollCount
         );
+    }
+
+    #[test]
+    fn jamb_decisions_carry_the_announcement_and_the_pure_hand() {
+        let text = jamb_6a_text();
+        let game = parse(&text);
+        let replay = replayed(&game, ReplayOptions::default()).unwrap();
+        let mut announced_turns = 0;
+        for (t, turn) in game.turns.iter().enumerate() {
+            let decisions: Vec<&Decision> = replay
+                .decisions
+                .iter()
+                .filter(|d| usize::from(d.turn) == t)
+                .collect();
+            assert_eq!(decisions.len(), turn.rolls().len());
+            let slip = *decisions[0].sheet.jamb().unwrap();
+            // Every decision of an announced turn names the Announce cell, roll 1's included.
+            let cell = turn
+                .announced
+                .map(|code| slip.parse_cell(code.as_str()).unwrap());
+            announced_turns += usize::from(cell.is_some());
+            for (i, d) in decisions.iter().enumerate() {
+                assert_eq!(d.announced, cell, "turn {t}");
+                let pure = i == 0 || turn.keeps()[i - 1].faces().is_empty();
+                assert_eq!(d.pure, pure, "turn {t} roll {}", i + 1);
+                assert_eq!(d.jamb_turn().announced, cell.map(|c| c.jbox));
+                assert_eq!(d.rolls_left(), slip.rolls_this_turn() - d.roll_number);
+            }
+        }
+        assert!(announced_turns >= 5, "{announced_turns}");
+        // Other games: no announcement, never pure.
+        let log = include_str!("../fixtures/ygn/valid.ygn");
+        let yahtzee = Format::Ygn
+            .games(log.as_bytes(), "valid.ygn")
+            .next()
+            .expect("a game")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let replay = replayed(&yahtzee, ReplayOptions::default()).unwrap();
+        assert!(replay
+            .decisions
+            .iter()
+            .all(|d| d.announced.is_none() && !d.pure));
     }
 
     #[test]

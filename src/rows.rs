@@ -4,6 +4,7 @@
 
 use crate::dice::Dice;
 use crate::rate::{Class, Rated, Unit};
+use crate::rules::jamb::Cell;
 use crate::rules::{Choice, GameFamily, PlayerSheet};
 use dicelens_parsers::GameRecord;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
@@ -25,9 +26,9 @@ pub struct DecisionRow<'a> {
     pub seat: u8,
     /// Round, 1-based.
     pub round: u16,
-    /// Which roll of the turn the decision follows (1-3).
+    /// Which roll of the turn the decision follows (1-3; up to 5 on a five-roll last turn).
     pub roll: u8,
-    /// Rolls left after that roll (0-2).
+    /// Rolls left after that roll (0-2; up to 4 on a five-roll last turn).
     pub rolls_left: u8,
     /// The mover's sheet before the turn.
     pub sheet: PlayerSheet,
@@ -35,10 +36,15 @@ pub struct DecisionRow<'a> {
     pub dice: Dice,
     /// What the player did.
     pub choice: Choice,
+    /// Jamb: the cell the player announced with this choice (roll 1 of an announced turn: the
+    /// choice is "announce it, then `choice`"); `None` otherwise.
+    pub announced: Option<Cell>,
     /// Its value.
     pub value: f64,
     /// The best option.
     pub best: Choice,
+    /// Jamb: the cell the best option announces first (then `best` in the announced turn).
+    pub best_announced: Option<Cell>,
     /// Its value.
     pub best_value: f64,
     /// `best_value - value` (never negative).
@@ -71,8 +77,10 @@ impl<'a> DecisionRow<'a> {
             sheet: d.sheet,
             dice: d.dice,
             choice: d.choice,
+            announced: d.announced.filter(|_| d.roll_number == 1),
             value: rated.chosen,
             best: rated.best_choice,
+            best_announced: rated.best_announced,
             best_value: rated.best,
             loss: rated.error,
             luck: rated.luck,
@@ -116,16 +124,29 @@ impl<'a> DecisionRow<'a> {
     }
 
     /// The choice as a table shows it: `keep 234`, `keep -`, or `score LS=40` with the points
-    /// the box gets.
+    /// the box gets; after an announcement made with it, `@A:P ` first (`@A:P keep 66`).
     pub(crate) fn choice_text(&self) -> String {
-        choice_with_points(&self.sheet, &self.dice, self.roll, self.choice)
+        self.announcing(
+            self.announced,
+            choice_with_points(&self.sheet, &self.dice, self.roll, self.choice),
+        )
+    }
+
+    /// True when the option taken is not the best one (another choice or announcement, and a
+    /// loss beyond a tie of 1e-9).
+    fn missed_best(&self) -> bool {
+        (self.best != self.choice || self.best_announced != self.announced) && self.loss > 1e-9
     }
 
     /// The best option as a table shows it ([`DecisionRow::choice_text`]), when the choice is
     /// not one of the best (a tie within 1e-9 is one of the best).
     pub(crate) fn best_text(&self) -> Option<String> {
-        (self.best != self.choice && self.loss > 1e-9)
-            .then(|| choice_with_points(&self.sheet, &self.dice, self.roll, self.best))
+        self.missed_best().then(|| {
+            self.announcing(
+                self.best_announced,
+                choice_with_points(&self.sheet, &self.dice, self.roll, self.best),
+            )
+        })
     }
 
     /// A choice of this decision as JSON names it: `keep 234`, `score 3K`, `score D:MAX`.
@@ -133,6 +154,36 @@ impl<'a> DecisionRow<'a> {
         match self.sheet.code_of(choice) {
             Some(code) => format!("score {code}"),
             None => choice.to_string(),
+        }
+    }
+
+    /// The option taken as JSON names it ([`DecisionRow::choice_name`]), after `@A:P ` when an
+    /// announcement was made with it.
+    pub(crate) fn chosen_name(&self) -> String {
+        self.announcing(self.announced, self.choice_name(self.choice))
+    }
+
+    /// The best option as JSON names it ([`DecisionRow::chosen_name`]).
+    pub(crate) fn best_name(&self) -> String {
+        self.announcing(self.best_announced, self.choice_name(self.best))
+    }
+
+    /// The option taken as `decisions.csv` and the player's lists write it: `keep 66`,
+    /// `write 3:P`, after `@A:P ` when an announcement was made with it.
+    pub fn chosen_label(&self) -> String {
+        self.announcing(self.announced, self.choice.to_string())
+    }
+
+    /// The best option as [`DecisionRow::chosen_label`] writes it.
+    pub fn best_label(&self) -> String {
+        self.announcing(self.best_announced, self.best.to_string())
+    }
+
+    /// `text` after `@CODE ` (the announced cell's code on the slip) when `announced`.
+    fn announcing(&self, announced: Option<Cell>, text: String) -> String {
+        match announced.and_then(|cell| self.sheet.code_of(Choice::Write(cell))) {
+            Some(code) => format!("@{code} {text}"),
+            None => text,
         }
     }
 
@@ -175,9 +226,9 @@ impl Serialize for DecisionRow<'_> {
         row.serialize_field("upper_total", &self.upper_total())?;
         row.serialize_field("points", &self.points())?;
         row.serialize_field("dice", &self.dice.to_string())?;
-        row.serialize_field("choice", &self.choice.to_string())?;
+        row.serialize_field("choice", &self.chosen_label())?;
         row.serialize_field("value", &self.value)?;
-        row.serialize_field("best", &self.best.to_string())?;
+        row.serialize_field("best", &self.best_label())?;
         row.serialize_field("best_value", &self.best_value)?;
         row.serialize_field("loss", &self.loss)?;
         row.serialize_field("luck", &self.luck)?;

@@ -251,6 +251,8 @@ impl TurnPlayer<Sheet> for SoftmaxPlayer<'_> {
             sheet: PlayerSheet::Yahtzee(*sheet),
             dice: *dice,
             choice: options[pick].choice,
+            announced: None,
+            pure: false,
         });
         Ok(options[pick].choice)
     }

@@ -13,7 +13,7 @@ use dicelens::position::{
 use dicelens::rate::OracleSpec;
 use dicelens::report::eval as report;
 use dicelens::rules::jamb::{JambRules, JambSheet};
-use dicelens::rules::GameRules;
+use dicelens::rules::{GameRules, PlayerSheet};
 use dicelens::solve::match_points::Method;
 
 /// The sheet flags of `eval` and `dist` (values are checked by `dicelens::position`).
@@ -61,9 +61,17 @@ pub struct Args {
     /// The five dice on the table, any order (12344, or 12344;2 with the rolls left).
     #[arg(long, value_name = "DICE", allow_hyphen_values = true)]
     roll: Option<String>,
-    /// Rolls left after this one: 2 (default), 1 or 0.
+    /// Rolls left after this one: 2 (default), 1 or 0 (on a five-roll last turn, up to 4).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     rolls_left: Option<String>,
+    /// Jamb with an Announce column: the box announced after roll 1 of this turn, as its cell
+    /// (`A:P`); only that cell is then written. Without it, roll 1 lists every announcement.
+    #[arg(long, value_name = "CELL")]
+    announced: Option<String>,
+    /// Jamb with an Announce column: the dice are a pure hand, a roll of every die (nothing
+    /// kept before it), so an Announce box may take them (always so on roll 1).
+    #[arg(long)]
+    pure: bool,
     /// An opponent's filled boxes (repeat per opponent, in seat order after the mover): the
     /// position is then valued in expected match points.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
@@ -181,10 +189,25 @@ fn jamb_question(args: &Args, rules: JambRules) -> Result<JambQuestion, CliError
         ("--opponent-filled", !args.opponent_filled.is_empty()),
         ("--oracle", args.oracle.is_some() || args.method.is_some()),
     ];
+    if rules.announce_column().is_none() {
+        if let Some(flag) = [
+            ("--announced", args.announced.is_some()),
+            ("--pure", args.pure),
+        ]
+        .iter()
+        .find_map(|&(flag, given)| given.then_some(flag))
+        {
+            return Err(CliError::flag(
+                flag,
+                format!("{} has no Announce column", rules.name),
+            ));
+        }
+    }
     if let Some((flag, _)) = not_jamb.iter().find(|(_, given)| *given) {
         return Err(CliError::flag(
             flag,
-            "not for Jamb: a Jamb position is --filled CELL=POINTS,..., --roll and --rolls-left",
+            "not for Jamb: a Jamb position is --filled CELL=POINTS,..., --roll and --rolls-left \
+             (--announced CELL and --pure with an Announce column)",
         ));
     }
     let filled = args.sheet.filled.as_deref().unwrap_or("-");
@@ -200,9 +223,19 @@ fn jamb_question(args: &Args, rules: JambRules) -> Result<JambQuestion, CliError
         ));
     };
     let (roll, rolls_left) = jamb_roll(&sheet, text, args.rolls_left.as_deref())?;
+    let announced = match args.announced.as_deref() {
+        Some(code) => Some(
+            PlayerSheet::Jamb(sheet)
+                .announcement(code)
+                .map_err(|why| CliError::flag("--announced", format!("{code}: expected {why}")))?,
+        ),
+        None => None,
+    };
     Ok(JambQuestion {
         sheet,
         roll,
         rolls_left,
+        announced,
+        pure: args.pure,
     })
 }

@@ -157,9 +157,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         GameRules::Jamb(rules) => return run_jamb(&args, rules),
     };
     if !args.strategy.is_empty() {
+        let jamb: Vec<&str> = JambRules::ALL.iter().map(|r| r.name).collect();
         return Err(CliError::flag(
             "--strategy",
-            "strategies are Jamb's published players: use --rules jamb-4 or jamb-5",
+            format!(
+                "strategies are Jamb's players: use --rules {}",
+                or_list(&jamb)
+            ),
         ));
     }
     if args.players < args.seats {
@@ -263,6 +267,15 @@ fn run_jamb(args: &Args, rules: JambRules) -> Result<(), CliError> {
     ));
     say_written(&args.out, truth.as_deref());
     Ok(())
+}
+
+/// `a, b, c or d`.
+fn or_list(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Simulates the games ([`simulate`]) into a new `--out` file, with a bar of the games done;

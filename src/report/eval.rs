@@ -4,7 +4,7 @@
 
 use crate::dice::Dice;
 use crate::evaluate::Evaluation;
-use crate::rules::jamb::JambSheet;
+use crate::rules::jamb::{Cell, JambSheet};
 use crate::rules::{Choice, PlayerSheet, Sheet};
 use crate::solve::distribution::OptionChance;
 use crate::solve::expected::OptionValue;
@@ -119,33 +119,70 @@ pub fn render(evaluation: &Evaluation, json: bool) -> String {
             sheet,
             roll,
             rolls_left,
+            announced,
+            pure,
             options,
+            announcements,
             oracle,
-        } => jamb_options(sheet, roll, *rolls_left, options, oracle, json),
+        } => jamb_options(
+            sheet,
+            (roll, *rolls_left, *announced, *pure),
+            options,
+            announcements,
+            oracle,
+            json,
+        ),
     }
 }
 
-/// Every option of a Jamb decision (best first) as a table or JSON.
+/// Every option of a Jamb decision (best first) as a table or JSON, the announcements of
+/// roll 1 (`announce A:P`) among them by value; `moment` is the roll, the rolls left after it,
+/// the cell announced in the turn and whether the hand is pure.
 fn jamb_options(
     sheet: &JambSheet,
-    roll: &Dice,
-    rolls_left: u8,
+    moment: (&Dice, u8, Option<Cell>, bool),
     options: &[(Choice, f64)],
+    announcements: &[(Cell, f64)],
     oracle: &str,
     json: bool,
 ) -> String {
+    let (roll, rolls_left, announced, pure) = moment;
     let slip = PlayerSheet::Jamb(*sheet);
-    let mut rows = option_rows(options.iter().copied());
-    for (row, &(choice, _)) in rows.iter_mut().zip(options) {
-        if let Some(code) = slip.code_of(choice) {
-            row.option = format!("score {code}");
-        }
-    }
+    let mut named: Vec<(String, f64)> = options
+        .iter()
+        .map(|&(choice, value)| match slip.code_of(choice) {
+            Some(code) => (format!("score {code}"), value),
+            None => (choice.to_string(), value),
+        })
+        .collect();
+    named.extend(
+        announcements
+            .iter()
+            .map(|&(cell, value)| (format!("announce {}", sheet.cell_code(cell)), value)),
+    );
+    named.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let best = named.first().map_or(0.0, |o| o.1);
+    let rows: Vec<OptionRow> = named
+        .into_iter()
+        .map(|(option, value)| OptionRow {
+            option,
+            value,
+            loss: best - value,
+            p_target: None,
+        })
+        .collect();
     if json {
         return json_rows(&rows);
     }
+    let mut turn = String::new();
+    if let Some(cell) = announced {
+        let _ = write!(turn, ", announced {}", sheet.cell_code(cell));
+    }
+    if pure && rolls_left + 1 < sheet.rolls_this_turn() {
+        turn.push_str(", a pure hand");
+    }
     let mut out = format!(
-        "{}: filled {}, points {}, roll {roll}, {}\noracle: {oracle}\n",
+        "{}: filled {}, points {}, roll {roll}, {}{turn}\noracle: {oracle}\n",
         sheet.rules(),
         sheet.notation(),
         sheet.total(),

@@ -530,9 +530,9 @@ pub fn text(r: &PlayerReport) -> String {
                     w.upper_total(),
                     w.points(),
                     w.dice.to_string(),
-                    w.choice.to_string(),
+                    w.chosen_label(),
                     w.value,
-                    w.best.to_string(),
+                    w.best_label(),
                     w.best_value,
                     w.loss
                 );
@@ -610,8 +610,8 @@ pub fn json(r: &PlayerReport) -> serde_json::Value {
                 serde_json::json!({
                     "game": w.game, "order": w.order, "round": w.round, "roll": w.roll,
                     "filled": w.filled(), "upper_total": w.upper_total(), "points": w.points(),
-                    "dice": w.dice.to_string(), "choice": w.choice.to_string(),
-                    "value": w.value, "best": w.best.to_string(), "best_value": w.best_value,
+                    "dice": w.dice.to_string(), "choice": w.chosen_label(),
+                    "value": w.value, "best": w.best_label(), "best_value": w.best_value,
                     "loss": w.loss,
                 })
             })
@@ -948,9 +948,9 @@ fn worst_section(out: &mut String, r: &PlayerReport) {
                         num(w.upper_total().to_string()),
                         num(w.points().to_string()),
                         (w.dice.to_string(), false),
-                        (w.choice.to_string(), false),
+                        (w.chosen_label(), false),
                         num(fixed(w.value, 4)),
-                        (w.best.to_string(), false),
+                        (w.best_label(), false),
                         num(fixed(w.best_value, 4)),
                         num(fixed(w.loss, 4)),
                     ],

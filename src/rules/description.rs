@@ -590,7 +590,7 @@ const MAXI_YATZY_BOXES: [BoxRule; 20] = upper_then(&[
     lower("VI", "villa", groups(&[3, 3]), PATTERN_SUM),
     lower("TO", "tower", groups(&[4, 2]), PATTERN_SUM),
     CHANCE,
-    lower("Y", "maxi yatzy", groups(&[6]), Payoff::Fixed(100)),
+    lower("Y", "maxi Yatzy", groups(&[6]), Payoff::Fixed(100)),
 ]);
 
 /// Maxi Yatzy with or without the saved-rolls rule: six dice, three rolls a turn, 20 boxes,

@@ -235,6 +235,8 @@ pub(crate) fn value_options(
                 sheet: *slip,
                 roll: *dice,
                 rolls_left,
+                announced: None,
+                pure: roll_number == 1,
             };
             evaluate(&question, registry, &Silent)
         }

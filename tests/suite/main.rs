@@ -35,6 +35,7 @@ mod player;
 mod progress;
 mod properties;
 mod ranges;
+mod rating_six_dice;
 mod reliability_inputs;
 mod reliability_limits;
 mod reliability_merge;

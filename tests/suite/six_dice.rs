@@ -240,7 +240,7 @@ const MAXI_OPEN: [&str; 6] = ["3P", "FS", "Y", "VI", "TO", "C"];
 
 /// A tables directory whose `maxi-yatzy` table is the sub-game with every box but
 /// [`MAXI_OPEN`] filled (exact there, 0 elsewhere).
-fn maxi_sub_game_tables(dir: &Path) -> PathBuf {
+pub(crate) fn maxi_sub_game_tables(dir: &Path) -> PathBuf {
     let rules = RuleSet::MaxiYatzy;
     let open = MAXI_OPEN.iter().fold(0u32, |mask, code| {
         mask | 1 << rules.parse_box(code).expect("a Maxi Yatzy box").0
@@ -333,7 +333,7 @@ fn maxi_yatzy_draws_six_dice_and_twenty_boxes_and_evals_a_reduced_position() {
         "Full straight",
         "Villa",
         "Tower",
-        "Maxi yatzy",
+        "Maxi Yatzy",
     ] {
         assert!(
             cards.contains(&format!("<th>{name} <span")),

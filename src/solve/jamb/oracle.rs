@@ -11,7 +11,7 @@ use super::tables::JambTables;
 use super::turn::SlipTurn;
 use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{Cell, JambRules, JambSheet, JambTurn, BOXES};
+use crate::rules::jamb::{Cell, JambBox, JambRules, JambSheet, JambTurn, BOXES};
 use crate::rules::play::JambPlayer;
 use crate::rules::Choice;
 use rand_chacha::ChaCha8Rng;
@@ -428,6 +428,19 @@ impl JambOracle {
         self.turn(sheet, cache)?.best_announcement(dice)
     }
 
+    /// The box the oracle announces after a first roll of `dice`: its best announcement when
+    /// worth more than every other option of roll 1 (ties go to not announcing), with its value.
+    pub fn announcement_to_make(
+        &self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        cache: &mut JambTurnCache,
+    ) -> Option<(Cell, f64)> {
+        let (cell, value) = self.best_announcement(sheet, dice, cache)?;
+        let best = self.best_at(sheet, dice, JambTurn::at_roll(1), cache);
+        best.is_none_or(|(_, b)| value > b).then_some((cell, value))
+    }
+
     /// The best option (the first listed among equals) and its value.
     pub fn best(
         &self,
@@ -440,9 +453,10 @@ impl JambOracle {
             .best(&self.points, roll_number, dice)
     }
 
-    /// The value before roll `roll_number` of `sheet`'s turn: before roll 1 (`kept` `None`),
-    /// or before roll 2 or 3 with `kept` held (the value of that keep). `None` when there is no
-    /// such moment (a complete slip, a reroll the rules refuse, a keep of more than five dice).
+    /// The value before roll `roll_number` of `sheet`'s turn (no announcement): before roll 1
+    /// (`kept` `None`), or before a later roll with `kept` held (the value of that keep).
+    /// `None` when there is no such moment (a complete slip, a reroll the rules refuse, a keep
+    /// of more dice than the rules roll).
     pub fn before_roll(
         &self,
         sheet: &JambSheet,
@@ -450,13 +464,33 @@ impl JambOracle {
         kept: Option<&Dice>,
         cache: &mut JambTurnCache,
     ) -> Option<f64> {
+        self.before_roll_in(sheet, JambTurn::at_roll(roll_number), kept, cache)
+    }
+
+    /// The value before the roll of `moment` (its roll number and announcement): before roll 1
+    /// (the announcement comes after it), or before a later roll with `kept` held after the
+    /// roll before (nothing held when `None`): the value of that keep in the turn as announced.
+    /// `None` when there is no such moment.
+    pub fn before_roll_in(
+        &self,
+        sheet: &JambSheet,
+        moment: JambTurn,
+        kept: Option<&Dice>,
+        cache: &mut JambTurnCache,
+    ) -> Option<f64> {
         let turn = self.turn(sheet, cache)?;
-        match (roll_number, kept) {
-            (1, None) => Some(turn.before_first_roll()),
-            (1, Some(k)) if k.is_empty() => Some(turn.before_first_roll()),
-            (2 | 3, Some(k)) => turn.keep_value(roll_number - 1, k),
-            (2 | 3, None) => turn.keep_value(roll_number - 1, &Dice::default()),
-            _ => None,
+        match moment.roll_number {
+            0 => None,
+            1 if kept.is_none_or(|k| k.is_empty()) => Some(turn.before_first_roll()),
+            1 => None,
+            n => {
+                let before = JambTurn {
+                    roll_number: n - 1,
+                    pure: false,
+                    ..moment
+                };
+                turn.keep_value_at(before, kept.unwrap_or(&Dice::default()))
+            }
         }
     }
 
@@ -493,15 +527,37 @@ impl JambPlayer for OraclePlayer {
         sheet: &JambSheet,
         dice: &Dice,
         roll_number: u8,
+        rng: &mut ChaCha8Rng,
+    ) -> Choice {
+        self.choose_in(sheet, dice, JambTurn::at_roll(roll_number), rng)
+    }
+
+    fn choose_in(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        turn: JambTurn,
         _rng: &mut ChaCha8Rng,
     ) -> Choice {
-        if let Some((choice, _)) = self.oracle.best(sheet, dice, roll_number, &mut self.cache) {
+        if let Some((choice, _)) = self.oracle.best_at(sheet, dice, turn, &mut self.cache) {
             return choice;
         }
         // No option: a complete or impossible slip; any legal cell (or none) will do.
-        match sheet.legal_cells(roll_number).next() {
+        match sheet.legal_cells_in(turn).next() {
             Some(cell) => Choice::Write(cell),
             None => Choice::Keep(*dice),
         }
+    }
+
+    fn announce(
+        &mut self,
+        sheet: &JambSheet,
+        dice: &Dice,
+        _rng: &mut ChaCha8Rng,
+    ) -> Option<JambBox> {
+        let (cell, _) = self
+            .oracle
+            .announcement_to_make(sheet, dice, &mut self.cache)?;
+        Some(cell.jbox)
     }
 }

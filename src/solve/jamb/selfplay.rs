@@ -34,7 +34,8 @@ pub fn needs_own_turn(rules: &JambRules) -> bool {
 }
 
 /// Plays one game of the oracle's rules, taking its best option at every decision (the first
-/// listed among equals; an announcement only when worth more than every other option).
+/// listed among equals; an announcement only when worth more than every other option,
+/// [`JambOracle::announcement_to_make`]).
 /// An error names the turn and the move the rules refused.
 pub fn play_oracle_game(oracle: &JambOracle, rng: &mut ChaCha8Rng) -> Result<OracleGame, String> {
     let rules = *oracle.rules();
@@ -55,21 +56,17 @@ pub fn play_oracle_game(oracle: &JambOracle, rng: &mut ChaCha8Rng) -> Result<Ora
         loop {
             let dice = Dice::from_faces_up_to(&faces, MAX_DICE)
                 .ok_or_else(|| format!("turn {number}: bad dice"))?;
-            let best = oracle.best_at(&sheet, &dice, turn, &mut cache);
             if turn.roll_number == 1 && turn.announced.is_none() {
-                let announce = oracle.best_announcement(&sheet, &dice, &mut cache);
-                if let Some((cell, value)) = announce {
-                    if best.is_none_or(|(_, b)| value > b) {
-                        if !sheet.may_announce(1, cell.jbox) {
-                            return Err(format!("turn {number}: announcing {cell:?} refused"));
-                        }
-                        turn.announced = Some(cell.jbox);
-                        announcements += 1;
-                        decisions.pop();
-                        continue;
+                if let Some((cell, _)) = oracle.announcement_to_make(&sheet, &dice, &mut cache) {
+                    if !sheet.may_announce(1, cell.jbox) {
+                        return Err(format!("turn {number}: announcing {cell:?} refused"));
                     }
+                    turn.announced = Some(cell.jbox);
+                    announcements += 1;
                 }
             }
+            decisions.push((sheet, dice, turn));
+            let best = oracle.best_at(&sheet, &dice, turn, &mut cache);
             let Some((choice, _)) = best else {
                 return Err(format!("turn {number}: no option at {turn:?}"));
             };

@@ -84,6 +84,29 @@ impl JambTables {
         }
     }
 
+    /// Tables of the shape [`JambTables::build`] gives `rules` (every column kind, the default
+    /// slack levels, no fitted weights) whose every value is 0: an oracle on them values a slip
+    /// by the points credited, the exact turn and, with the strong value function, the exact
+    /// endgame. Built in a moment, for tests of what reads an oracle (rating, evaluation, the
+    /// commands) on rule sets whose real tables take long to build; no measure of strength.
+    #[cfg(feature = "test-oracles")]
+    pub fn zero(rules: JambRules) -> JambTables {
+        let slack_model = BuildOptions::default().slack;
+        let zeros = |kind: ColumnKind| {
+            let space = ColumnSpace::of_rules(&rules, kind, 0);
+            let values = vec![0.0; space.len()];
+            ColumnTable::from_parts(space, values).map(Arc::new)
+        };
+        // One table of zeros per kind, shared by its exact and slack levels.
+        let tables: Vec<Arc<ColumnTable>> =
+            kinds_of(&rules).into_iter().filter_map(zeros).collect();
+        let slack = tables
+            .iter()
+            .map(|t| vec![Arc::clone(t); slack_model.turns])
+            .collect();
+        JambTables::from_parts(rules, tables, slack_model, slack)
+    }
+
     /// The rules.
     pub fn rules(&self) -> &JambRules {
         &self.rules

@@ -392,6 +392,7 @@ impl SlipTurn {
 
     /// The value of keeping `kept` after roll `n` and rolling the other dice: the expected
     /// value of roll `n + 1`; `None` when no reroll is allowed or `kept` is not a keep.
+    #[cfg(test)]
     pub(crate) fn keep_value(&self, n: u8, kept: &Dice) -> Option<f64> {
         self.keep_value_at(JambTurn::at_roll(n), kept)
     }

@@ -64,21 +64,31 @@ pub fn fixture(folder: &str, name: &str) -> (String, Vec<u8>) {
     (path, content)
 }
 
-/// The names of the fixtures of `folder`, sorted: every file but `EXPECTED.*`.
+/// The names of the fixtures of `folder`, sorted: every file but `EXPECTED.*`, and the files of
+/// its sub-folders as `sub/name` (`ygn/six-dice`: games of the six-dice rule sets, one folder
+/// deeper than the `fixtures/*/*.ygn` the README's first command reads, whose tables take long
+/// to build).
 pub fn fixture_files(folder: &str) -> Vec<String> {
-    let dir = fixture_dir(folder);
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .map(|entry| {
-            let entry = entry.unwrap_or_else(|e| panic!("{dir}: {e}"));
-            let name = entry.file_name();
-            name.into_string()
-                .unwrap_or_else(|name| panic!("{dir}: {name:?} is not UTF-8"))
-        })
-        .filter(|name| !name.starts_with("EXPECTED."))
-        .collect();
+    let mut files = Vec::new();
+    list_files(&fixture_dir(folder), "", &mut files);
     files.sort();
     files
+}
+
+/// Appends to `files` the names of the files below `dir`, each after `prefix`.
+fn list_files(dir: &str, prefix: &str, files: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+        let entry = entry.unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let name = entry
+            .file_name()
+            .into_string()
+            .unwrap_or_else(|name| panic!("{dir}: {name:?} is not UTF-8"));
+        if entry.path().is_dir() {
+            list_files(&format!("{dir}/{name}"), &format!("{prefix}{name}/"), files);
+        } else if !name.starts_with("EXPECTED.") {
+            files.push(format!("{prefix}{name}"));
+        }
+    }
 }
 
 /// Every fixture of every folder of [`FIXTURE_FOLDERS`]: its folder's format, its name and its
