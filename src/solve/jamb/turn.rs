@@ -563,7 +563,6 @@ impl SlipTurn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::brute_force::rerolls;
     use crate::rules::jamb::JambRules;
     use crate::solve::jamb::column::{ColumnSpace, ColumnTable};
     use crate::solve::jamb::key::{key_of_lane, keys_of_mask, step, MiddleRule};
@@ -634,6 +633,7 @@ mod tests {
 #[cfg(test)]
 mod announce_tests {
     use super::*;
+    use crate::dice::brute_force::rerolls;
     use crate::rules::jamb::{JambRules, BOXES};
     use std::collections::HashMap;
 
