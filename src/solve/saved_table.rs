@@ -10,7 +10,7 @@
 //! of `W_{2 + b}`: `3 + min(K, 2n)` widget levels per state where the plain table needs three.
 //!
 //! Values are stored bank-major: one slice of [`StateSpace::len`] values per bank, indexed like
-//! the plain table, so the plain successor code ([`Moves`]) reads a bank's slice unchanged.
+//! the plain table, so the plain successor code (`Moves`) reads a bank's slice unchanged.
 //! With `K` at least twice the boxes less one (38 for Maxi Yatzy) the values are exact;
 //! below, they are the values of a player whose bank never exceeds `K` (a lower bound).
 
