@@ -175,10 +175,7 @@ impl fmt::Display for TableProblem {
             ),
             TableProblem::SavesRolls(rules) => write!(
                 f,
-                "not usable: {rules} saves rolls, so its values depend on the bank of saved \
-                 rolls, and rating, eval and simulate of {rules} are not supported yet \
-                 (`dicelens tables build --rules {rules}` builds its saved-rolls table; the \
-                 plain table would value every decision wrongly)"
+                "not usable: {rules} saves rolls, and its values depend on the bank"
             ),
         }
     }
@@ -202,6 +199,16 @@ impl fmt::Display for TableError {
                 f,
                 "table {} needs {bytes} bytes of memory, and they cannot be allocated (is the \
                  memory of the process limited, as by `ulimit -v`?)",
+                self.path.display()
+            );
+        }
+        if let TableProblem::SavesRolls(rules) = self.problem {
+            return write!(
+                f,
+                "{rules} cannot be rated, evaluated or simulated yet: it saves rolls, so its \
+                 values depend on the bank of saved rolls, which the oracle does not read yet \
+                 (its saved-rolls table, {}, is built by `dicelens tables build --rules \
+                 {rules}`); the plain table is not used, it would value every decision wrongly",
                 self.path.display()
             );
         }
@@ -1248,7 +1255,7 @@ mod tests {
         assert!(error.problem.stops_the_run());
         let message = error.to_string();
         assert!(
-            message.contains("maxi-yatzy-saved saves rolls"),
+            message.starts_with("maxi-yatzy-saved cannot be rated") && message.contains("bank"),
             "{message}"
         );
         // Nothing was built or written.
