@@ -1214,6 +1214,7 @@ mod tests {
                 round,
                 turn: 0,
                 roll_number: roll,
+                saved: 0,
                 sheet: crate::rules::PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
                 dice,
                 choice: Choice::Keep(dice),

@@ -511,6 +511,7 @@ impl Rated {
                 round: 1,
                 turn: 0,
                 roll_number: 1,
+                saved: 0,
                 sheet: PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
                 dice,
                 choice: Choice::Keep(dice),

@@ -19,6 +19,9 @@ pub struct Decision {
     pub turn: u16,
     /// Which roll of the turn this decision follows (1 to the turn's rolls).
     pub roll_number: u8,
+    /// Rolls saved before the turn, which the turn may use on top of its own (the
+    /// saved-rolls rule of `maxi-yatzy-saved`; always 0 without it).
+    pub saved: u8,
     /// The player's sheet before the turn.
     pub sheet: PlayerSheet,
     /// The dice on the table.
@@ -45,9 +48,13 @@ impl Decision {
     }
 
     /// Rolls left after the roll this decision follows (of the turn's rolls: three, five on
-    /// the last turn of `jamb-6a`).
+    /// the last turn of `jamb-6a`, and the rolls saved before the turn under the saved-rolls
+    /// rule).
     pub fn rolls_left(&self) -> u8 {
-        self.sheet.max_rolls().saturating_sub(self.roll_number)
+        self.sheet
+            .max_rolls()
+            .saturating_add(self.saved)
+            .saturating_sub(self.roll_number)
     }
 }
 
@@ -482,6 +489,9 @@ fn replay_turn(
     violation: &dyn Fn(Broken, String, String) -> Skip,
     decisions: &mut Vec<Decision>,
 ) -> Result<Written, Skip> {
+    // Rolls saved before the turn: what it may roll beyond its own.
+    let own_rolls = u32::from(sheet.max_rolls());
+    let saved = u8::try_from(available.saturating_sub(own_rolls)).unwrap_or(u8::MAX);
     if !(1..=available).contains(&(turn.rolls().len() as u32)) {
         let own = match sheet.rules() {
             GameRules::Yahtzee(r) => u32::from(r.rolls_per_turn()),
@@ -574,6 +584,7 @@ fn replay_turn(
             round: turn.round,
             turn: turn_index,
             roll_number,
+            saved,
             sheet,
             dice,
             choice,
@@ -1084,6 +1095,15 @@ mod tests {
         let opts = ReplayOptions::default();
         replay(&maxi_game(saved, &rolls), opts, &mut out).unwrap();
         assert_eq!(out.decisions.len(), 19 + 3 + 2 * 19);
+        // Each decision knows the turn's bank: the last turn's first roll leaves 40 rolls
+        // (2 of its own and 38 saved), its last none; the second turn's only roll leaves 4
+        // (2 of its own and the 2 the first turn saved).
+        let last_turn: Vec<&Decision> = out.decisions.iter().filter(|d| d.turn == 19).collect();
+        assert_eq!(last_turn[0].saved, 38);
+        assert_eq!(last_turn[0].rolls_left(), 40);
+        assert_eq!(last_turn.last().map(|d| d.rolls_left()), Some(0));
+        let second = out.decisions.iter().find(|d| d.turn == 1).unwrap();
+        assert_eq!((second.saved, second.rolls_left()), (2, 4));
         rolls[19] += 1;
         let v = violation(&maxi_game(saved, &rolls));
         assert_eq!(

@@ -248,6 +248,7 @@ impl TurnPlayer<Sheet> for SoftmaxPlayer<'_> {
             round,
             turn,
             roll_number,
+            saved: 0,
             sheet: PlayerSheet::Yahtzee(*sheet),
             dice: *dice,
             choice: options[pick].choice,

@@ -22,6 +22,7 @@ use crate::rules::RuleSet;
 use crate::solve::distribution::{build_dist, BuildObserver, Dist, DistSource, DistTableData};
 use crate::solve::expected::build_table;
 use crate::solve::jamb::tables::JambTables;
+use crate::solve::saved_table::{build_saved_table, exact_bank_cap, SavedTable};
 use crate::solve::states::StateSpace;
 
 #[cfg(target_endian = "big")]
@@ -131,6 +132,10 @@ pub enum TableProblem {
         /// Bytes the table needs.
         bytes: u64,
     },
+    /// The rule set saves rolls: its values need the bank (the saved-rolls table), which
+    /// rating, `eval` and `simulate` do not read yet; an error, never replaced by the plain
+    /// table's values.
+    SavesRolls(RuleSet),
 }
 
 impl TableProblem {
@@ -139,7 +144,7 @@ impl TableProblem {
     pub(crate) fn stops_the_run(&self) -> bool {
         matches!(
             self,
-            TableProblem::NotAFile(_) | TableProblem::NoMemory { .. }
+            TableProblem::NotAFile(_) | TableProblem::NoMemory { .. } | TableProblem::SavesRolls(_)
         )
     }
 }
@@ -168,6 +173,10 @@ impl fmt::Display for TableProblem {
                 f,
                 "too large for the memory available: its {bytes} bytes cannot be allocated"
             ),
+            TableProblem::SavesRolls(rules) => write!(
+                f,
+                "not usable: {rules} saves rolls, and its values depend on the bank"
+            ),
         }
     }
 }
@@ -190,6 +199,16 @@ impl fmt::Display for TableError {
                 f,
                 "table {} needs {bytes} bytes of memory, and they cannot be allocated (is the \
                  memory of the process limited, as by `ulimit -v`?)",
+                self.path.display()
+            );
+        }
+        if let TableProblem::SavesRolls(rules) = self.problem {
+            return write!(
+                f,
+                "{rules} cannot be rated, evaluated or simulated yet: it saves rolls, so its \
+                 values depend on the bank of saved rolls, which the oracle does not read yet \
+                 (its saved-rolls table, {}, is built by `dicelens tables build --rules \
+                 {rules}`); the plain table is not used, it would value every decision wrongly",
                 self.path.display()
             );
         }
@@ -560,6 +579,79 @@ pub fn write_expected(dir: &Path, rules: RuleSet, values: &[f64]) -> io::Result<
     )
 }
 
+/// Version of the saved-rolls builder; bump when its results change.
+pub(crate) const SAVED_BUILDER_VERSION: u32 = 1;
+const KIND_SAVED: u32 = 4;
+
+/// Saved-rolls tables: the header's extra field is the bank cap, the payload one value per
+/// state and bank (`cap + 1` slices of the state space, bank-major).
+const SAVED: Kind = Kind {
+    code: KIND_SAVED,
+    builder: SAVED_BUILDER_VERSION,
+    name: "saved-rolls",
+    payload_len: |entries, cap| entries * (u64::from(cap) + 1) * 8,
+};
+
+/// The saved-rolls table of a rule set that saves rolls (`maxi-yatzy-saved`) in `dir`.
+pub fn saved_path(dir: &Path, rules: RuleSet) -> PathBuf {
+    dir.join(format!("{}.saved.tbl", rules.name()))
+}
+
+/// Opens and verifies the saved-rolls table of `rules` in `dir` without building anything
+/// (checked like every table: header, size before any memory is reserved, checksum).
+pub fn open_saved(dir: &Path, rules: RuleSet) -> Result<SavedTable, TableProblem> {
+    let size = |len: u64, head: &[u8]| {
+        check_size(head, len, rules, SAVED)?;
+        // The bank cap counts whole slices: a cap over 255 is a damaged header.
+        match read_u32(head, 44) {
+            cap if cap <= u32::from(u8::MAX) => Ok(()),
+            cap => Err(TableProblem::Mismatch(format!(
+                "its header gives a bank cap of {cap}, at most 255 is built"
+            ))),
+        }
+    };
+    let bytes = read_file(&saved_path(dir, rules), &size)?;
+    verify(&bytes, rules, SAVED)?;
+    let cap = read_u32(&bytes, 44) as u8;
+    // The header's words dropped, the file's words become the values in place.
+    let values: Vec<f64> = bytes
+        .words
+        .into_iter()
+        .skip(HEADER_LEN / 8)
+        .map(f64::from_bits)
+        .collect();
+    SavedTable::from_values(rules, cap, values).ok_or(TableProblem::NotATable)
+}
+
+/// Builds the saved-rolls table of `rules` at the bank cap that makes it exact, reporting its
+/// progress (in states) to `progress`. Returns the table and the seconds the build took.
+pub fn build_saved(rules: RuleSet, progress: &dyn Progress) -> (SavedTable, f64) {
+    let cap = exact_bank_cap(rules);
+    progress.build_started(
+        &format!("building the {rules} saved-rolls table (bank cap {cap})"),
+        "states",
+    );
+    let start = std::time::Instant::now();
+    let table = build_saved_table(rules, cap, 0, &|done, total| {
+        progress.build_progress(done, total)
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    progress.build_finished();
+    (table, seconds)
+}
+
+/// Writes a saved-rolls table file atomically (temporary file, then rename).
+pub fn write_saved(dir: &Path, table: &SavedTable) -> io::Result<()> {
+    let rules = table.rules();
+    let entries = StateSpace::new(rules).len() as u64;
+    let head = header(SAVED, rules, entries, u32::from(table.bank_cap()));
+    write_table(
+        &saved_path(dir, rules),
+        head,
+        &[bytemuck::cast_slice(table.values())],
+    )
+}
+
 /// What was found when a table was opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Found {
@@ -579,6 +671,13 @@ pub(crate) fn load_expected(
     progress: &dyn Progress,
 ) -> Result<(ExpectedTable, Found), TableError> {
     let path = expected_path(dir, rules);
+    if rules.saves_rolls() {
+        let problem = TableProblem::SavesRolls(rules);
+        return Err(TableError {
+            path: saved_path(dir, rules),
+            problem,
+        });
+    }
     open_or_build(&path, open_expected(dir, rules), "", progress, || {
         let (table, _) = build_expected(rules, progress);
         if let Err(e) = write_expected(dir, rules, table.values()) {
@@ -1105,6 +1204,63 @@ mod tests {
     use std::time::Duration;
 
     const RULES: RuleSet = RuleSet::Yahtzee;
+
+    #[test]
+    fn a_saved_rolls_table_is_written_and_read_back_checked() {
+        let dir = std::env::temp_dir().join(format!("dicelens-saved-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        // A Yatzy sub-game (the file format does not depend on the rule set): ones to fours
+        // and the pairs filled.
+        let rules = RuleSet::Yatzy;
+        let filled = 0b1111 | 1 << 6 | 1 << 7;
+        let table = build_saved_table(rules, 2, filled, &|_, _| {});
+        assert_eq!(open_saved(&dir, rules).err(), Some(TableProblem::Missing));
+        write_saved(&dir, &table).unwrap();
+        let read = open_saved(&dir, rules).unwrap();
+        assert_eq!(read.bank_cap(), 2);
+        assert!(read
+            .values()
+            .iter()
+            .zip(table.values())
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert_eq!(read.values().len(), table.values().len());
+        // One byte changed: the checksum refuses it; cut short: the size.
+        let path = saved_path(&dir, rules);
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        assert_eq!(open_saved(&dir, rules).err(), Some(TableProblem::Checksum));
+        fs::write(&path, &bytes[..last]).unwrap();
+        assert!(matches!(
+            open_saved(&dir, rules),
+            Err(TableProblem::WrongSize { .. })
+        ));
+        // A plain expected-score table in its place is another kind of table.
+        write_expected(&dir, rules, &vec![0.0; StateSpace::new(rules).len()]).unwrap();
+        fs::rename(expected_path(&dir, rules), &path).unwrap();
+        assert!(matches!(
+            open_saved(&dir, rules),
+            Err(TableProblem::Mismatch(_))
+        ));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_rule_set_that_saves_rolls_gets_no_plain_table() {
+        let dir = std::env::temp_dir().join(format!("dicelens-saves-{}", std::process::id()));
+        let rules = RuleSet::MaxiYatzySaved;
+        let error = load_expected(&dir, rules, &Silent).err().unwrap();
+        assert_eq!(error.problem, TableProblem::SavesRolls(rules));
+        assert!(error.problem.stops_the_run());
+        let message = error.to_string();
+        assert!(
+            message.starts_with("maxi-yatzy-saved cannot be rated") && message.contains("bank"),
+            "{message}"
+        );
+        // Nothing was built or written.
+        assert!(!expected_path(&dir, rules).exists());
+    }
 
     #[test]
     fn every_kind_of_table_is_opened_or_built_the_same_way() {

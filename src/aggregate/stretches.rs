@@ -243,6 +243,7 @@ mod tests {
                 round: 1,
                 turn: 0,
                 roll_number: 1,
+                saved: 0,
                 sheet: crate::rules::PlayerSheet::Yahtzee(Sheet::empty(RuleSet::MAIN[0])),
                 dice,
                 choice: Choice::Keep(dice),

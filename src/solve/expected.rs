@@ -488,10 +488,51 @@ fn build_states_within(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Vec<f64> {
     let space = StateSpace::new(rules);
+    let mut table = vec![0.0f64; space.len()];
+    solve_layers(
+        space,
+        grouping,
+        within,
+        &mut table,
+        progress,
+        || {
+            let store = LaneStore::<f64>::new(rules.dice_space(), 0);
+            (store, LastRollPlan::default())
+        },
+        |table, (store, plan), lower, lanes| match grouping {
+            Grouping::Tiles(path) => solve_group_tiles(space, table, lower, lanes, path, plan),
+            _ => solve_group_fast(space, table, lower, lanes, store),
+        },
+        |table, start, count, values| {
+            table[start..start + count].copy_from_slice(&values[..count]);
+        },
+    );
+    table
+}
+
+/// The layered build shared by the table builders: the states whose filled boxes include
+/// `within` (0: every state), grouped into widget runs by `grouping`, solved layer by layer from
+/// the fullest sheets back to the empty one. Within a layer, `solve(table, scratch, lower,
+/// lanes)` values the run of states `(lower, pair)` for the pairs `lanes` (padded for the
+/// lanes) in parallel, reading only states of later layers from `table`; then, in a fixed
+/// order, `write(table, start, count, result)` stores each run's result, the run's states
+/// being the `count` table indices from `start`. The results do not depend on the number of
+/// threads. `progress` gets the states solved so far and the total.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_layers<T: Send, S>(
+    space: StateSpace,
+    grouping: Grouping,
+    within: u32,
+    table: &mut Vec<f64>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    scratch: impl Fn() -> S + Sync + Send,
+    solve: impl Fn(&[f64], &mut S, usize, &[u16]) -> T + Sync + Send,
+    write: impl Fn(&mut Vec<f64>, usize, usize, T),
+) {
+    let rules = space.rules;
     let runs_of_mask: Vec<Vec<Run>> = (0..64)
         .map(|mask| Run::of_mask(space.pairs, mask, grouping))
         .collect();
-    let mut table = vec![0.0f64; space.len()];
     // Runs by number of filled boxes.
     let mut layers: Vec<Vec<(usize, &Run)>> = vec![Vec::new(); rules.box_count() + 1];
     for lower in 0..space.lower_count() {
@@ -510,29 +551,19 @@ fn build_states_within(
     let total: u64 = layers.iter().map(|l| states(l)).sum();
     let mut done: u64 = states(&layers[rules.box_count()]);
     for layer in layers[..rules.box_count()].iter().rev() {
-        let solved: Vec<Vec<f64>> = layer
+        let read: &[f64] = table;
+        let solved: Vec<T> = layer
             .par_iter()
-            .map_init(
-                || {
-                    let store = LaneStore::<f64>::new(rules.dice_space(), 0);
-                    (store, LastRollPlan::default())
-                },
-                |(store, plan), &(lower, run)| match grouping {
-                    Grouping::Tiles(path) => {
-                        solve_group_tiles(space, &table, lower, &run.lanes, path, plan)
-                    }
-                    _ => solve_group_fast(space, &table, lower, &run.lanes, store),
-                },
-            )
+            .map_init(&scratch, |s, &(lower, run)| {
+                solve(read, s, lower, &run.lanes)
+            })
             .collect();
         for (&(lower, run), values) in layer.iter().zip(solved) {
-            let start = space.index(lower, run.first);
-            table[start..start + run.count].copy_from_slice(&values[..run.count]);
+            write(table, space.index(lower, run.first), run.count, values);
         }
         done += states(layer);
         progress(done, total);
     }
-    table
 }
 
 /// [`solve_group`] compiled for the widest vector instructions this CPU has (same results:

@@ -8,6 +8,7 @@ pub mod jamb;
 pub mod match_points;
 pub mod prob_code;
 pub mod saved;
+pub mod saved_table;
 pub mod simd;
 pub mod states;
 pub mod two_player;
