@@ -10,8 +10,9 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
-use dicelens::solve::expected::{build_table, build_table_with, position_options, Grouping};
+use dicelens::solve::expected::{build_table, build_table_with, Grouping};
 use dicelens::solve::simd::Path;
+use dicelens::solve::turn_oracle::position_options;
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -10,9 +10,10 @@ use crate::registry::OracleRegistry;
 use crate::rules::jamb::{AnnounceRule, Cell, JambBox, JambSheet, JambTurn};
 use crate::rules::{Choice, Sheet};
 use crate::solve::distribution::{DistSource, DistTableData, OptionChance, TurnDist};
-use crate::solve::expected::{position_options, sheet_value, OptionValue};
+use crate::solve::expected::OptionValue;
 use crate::solve::jamb::oracle::JambTurnCache;
 use crate::solve::match_points::{ExactRange, MatchSearch, Method};
+use crate::solve::turn_oracle::{position_options, sheet_value_saved};
 use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
 use crate::tables::{Progress, TableError};
 use std::fmt;
@@ -377,7 +378,7 @@ fn solitaire(
         None => None,
     };
     let Some((roll, rolls_left)) = question.position.roll else {
-        let value = sheet_value(values, &sheet).unwrap_or(f64::NAN);
+        let value = sheet_value_saved(values, &sheet, question.position.saved).unwrap_or(f64::NAN);
         let target = target.zip(dists).map(|(t, d)| {
             let p = d
                 .sheet_dist(&sheet)
@@ -515,6 +516,7 @@ mod tests {
             position: Position {
                 sheet: mover,
                 roll: None,
+                saved: 0,
             },
             opponents,
             method: None,
@@ -667,6 +669,7 @@ mod tests {
             position: Position {
                 sheet: mover,
                 roll: Some((sixes, 2)),
+                saved: 0,
             },
             ..question(mover, vec![other])
         };

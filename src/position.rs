@@ -50,8 +50,11 @@ pub struct PositionText {
     pub state: Option<String>,
     /// `--roll`: five dice in any order, optionally `;N` with the rolls left (`12344;2`).
     pub roll: Option<String>,
-    /// `--rolls-left`: rolls left after the roll, 0 to 2 (default 2).
+    /// `--rolls-left`: rolls left after the roll, 0 to 2 (default 2), more with saved rolls.
     pub rolls_left: Option<String>,
+    /// `--saved`: rolls saved before this turn, which it may use on top of its own (only a
+    /// rule set that saves rolls, `maxi-yatzy-saved`; default 0).
+    pub saved: Option<String>,
 }
 
 /// A checked position: a sheet, and optionally the roll on the table and the rolls left.
@@ -59,8 +62,11 @@ pub struct PositionText {
 pub struct Position {
     /// The player's sheet.
     pub sheet: Sheet,
-    /// The dice on the table and how many rolls are left (0..=2), if a roll is given.
+    /// The dice on the table and how many rolls are left (0..=2, more with saved rolls), if
+    /// a roll is given.
     pub roll: Option<(Dice, u8)>,
+    /// Rolls saved before this turn (the saved-rolls rule; 0 without it).
+    pub saved: u8,
 }
 
 /// A whole number given to `flag`.
@@ -119,6 +125,7 @@ impl Position {
                 MOVER_FLAGS,
             )?,
         };
+        let saved = parse_saved(&sheet, text.saved.as_deref())?;
         let roll = match &text.roll {
             None => {
                 if text.rolls_left.is_some() {
@@ -130,10 +137,38 @@ impl Position {
                 &sheet,
                 roll,
                 text.rolls_left.as_deref(),
+                saved,
             )?),
         };
-        Ok(Position { sheet, roll })
+        Ok(Position { sheet, roll, saved })
     }
+}
+
+/// The rolls saved before the sheet's next turn (`--saved`, default 0): only under the
+/// saved-rolls rule, and at most the two a turn each filled box's turn could leave.
+fn parse_saved(sheet: &Sheet, saved: Option<&str>) -> Result<u8, FlagError> {
+    let Some(text) = saved else {
+        return Ok(0);
+    };
+    let n = parse_number("--saved", text)?;
+    if !sheet.rules.saves_rolls() {
+        return Err(FlagError::new(
+            "--saved",
+            format!("{} saves no rolls (maxi-yatzy-saved does)", sheet.rules),
+        ));
+    }
+    let rerolls = u32::from(sheet.rules.rolls_per_turn().saturating_sub(1));
+    let most = rerolls * sheet.filled_count();
+    if n > most {
+        return Err(FlagError::new(
+            "--saved",
+            format!(
+                "{n} rolls saved; {} turns played can save at most {most}",
+                sheet.filled_count()
+            ),
+        ));
+    }
+    u8::try_from(n).map_err(|_| FlagError::new("--saved", format!("{n} is too many")))
 }
 
 /// The sheet of `--state`, in the thesis's notation or (with a `;`) Verhoeff's.
@@ -172,18 +207,20 @@ fn sheet_from_state(
 }
 
 /// The roll of `--roll` (`12344` or `12344;2`) and the rolls left (`--rolls-left`, else the
-/// roll's `;N`, else 2), on `sheet`.
+/// roll's `;N`, else all the turn's rolls but one), on `sheet`, in a turn that may also use
+/// `saved` rolls saved before it.
 fn parse_roll_and_left(
     sheet: &Sheet,
     roll: &str,
     rolls_left: Option<&str>,
+    saved: u8,
 ) -> Result<(Dice, u8), FlagError> {
     let description = sheet.rules.description();
     let (dice, left) = roll_and_left(
         roll,
         rolls_left,
         description.dice,
-        description.rolls_per_turn,
+        description.rolls_per_turn.saturating_add(saved),
     )?;
     if sheet.is_complete() {
         return Err(FlagError::new(
@@ -383,6 +420,7 @@ mod tests {
                 "state" => t.state = v,
                 "roll" => t.roll = v,
                 "rolls_left" => t.rolls_left = v,
+                "saved" => t.saved = v,
                 _ => unreachable!(),
             }
         }
@@ -391,6 +429,46 @@ mod tests {
 
     fn error(fields: &[(&str, &str)]) -> String {
         Position::parse(&text(fields)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn saved_rolls_add_to_the_rolls_left_under_the_saved_rolls_rule_only() {
+        let filled = "1,2,3,4";
+        let p = Position::parse(&text(&[
+            ("rules", "maxi-yatzy-saved"),
+            ("filled", filled),
+            ("upper", "10"),
+            ("saved", "5"),
+            ("roll", "123456"),
+            ("rolls_left", "7"),
+        ]))
+        .unwrap();
+        assert_eq!((p.saved, p.roll.map(|r| r.1)), (5, Some(7)));
+        // Without a bank, the turn's own two rerolls.
+        let p =
+            Position::parse(&text(&[("rules", "maxi-yatzy-saved"), ("roll", "123456")])).unwrap();
+        assert_eq!((p.saved, p.roll.map(|r| r.1)), (0, Some(2)));
+        let refused = |fields: &[(&str, &str)]| Position::parse(&text(fields)).unwrap_err();
+        // More rerolls than the bank gives; a bank the turns played cannot have saved; a rule
+        // set that saves nothing.
+        let e = refused(&[
+            ("rules", "maxi-yatzy-saved"),
+            ("filled", filled),
+            ("saved", "5"),
+            ("roll", "123456"),
+            ("rolls_left", "8"),
+        ]);
+        assert_eq!(e.flag, "--rolls-left", "{e}");
+        let e = refused(&[
+            ("rules", "maxi-yatzy-saved"),
+            ("filled", filled),
+            ("saved", "9"),
+        ]);
+        assert_eq!(e.flag, "--saved");
+        assert!(e.message.contains("at most 8"), "{e}");
+        let e = refused(&[("rules", "maxi-yatzy"), ("saved", "0")]);
+        assert_eq!(e.flag, "--saved");
+        assert!(e.message.contains("saves no rolls"), "{e}");
     }
 
     #[test]

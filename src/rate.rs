@@ -8,10 +8,10 @@ use crate::rules::jamb::{Cell, JambRules, JambTurn};
 use crate::rules::{Choice, GameFamily, GameRules, PlayerSheet, RuleSet, Sheet};
 use crate::solve::decoded::DecodedDists;
 use crate::solve::distribution::{DistSource, DistTableData};
-use crate::solve::expected::{sheet_value, TurnOracle};
 use crate::solve::jamb::oracle::{JambOracle, JambTurnCache, DESCRIBED_AS as JAMB_DESCRIBED_AS};
 use crate::solve::match_points::{ExactRange, MatchSearch, MatchTurn, Method};
 use crate::solve::states::StateSpace;
+use crate::solve::turn_oracle::{sheet_value_saved, TurnOracle};
 use crate::solve::two_player::{ExactTwoPlayer, MOST_EXACT_FREE};
 use crate::tables::DistTable;
 use std::collections::HashMap;
@@ -326,7 +326,7 @@ impl Oracle for SolitaireOracle {
                 .map(|d| d.best + points)
         };
         let before_roll = match before {
-            Before::TurnStart => sheet_value(table, sheet)?,
+            Before::TurnStart => sheet_value_saved(table, sheet, decision.saved)?,
             Before::Keep(kept) if kept.len() == all => keep_all(&kept, rolls_left)?,
             Before::Keep(kept) => turn.keep_value(&kept, rolls_left + 1)? + points,
         };

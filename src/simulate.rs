@@ -14,9 +14,10 @@ pub use crate::rules::play::DiceLaw;
 
 use crate::dice::Dice;
 use crate::replay::Decision;
-use crate::rules::play::{play_turn, TurnEnd, TurnPlayer};
+use crate::rules::play::{play_turn_saved, TurnEnd, TurnPlayer};
 use crate::rules::{Choice, GameFamily, PlayerSheet, RuleSet, Sheet};
-use crate::solve::expected::{OptionValue, TurnOracle};
+use crate::solve::expected::OptionValue;
+use crate::solve::turn_oracle::TurnOracle;
 use dicelens_parsers::{BoxCode, GameRecord, Provenance, Roll, Termination, TurnRecord};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -223,6 +224,8 @@ fn sim_record(
 struct SoftmaxPlayer<'a> {
     oracle: TurnOracle,
     temperature: f64,
+    /// Rolls saved before the turn (the saved-rolls rule; 0 without it).
+    saved: u8,
     /// The decision's seat, round and turn index in the game.
     at: (u8, u16, u16),
     decisions: &'a mut Vec<Decision>,
@@ -239,7 +242,8 @@ impl TurnPlayer<Sheet> for SoftmaxPlayer<'_> {
         roll_number: u8,
         rng: &mut ChaCha8Rng,
     ) -> Result<Choice, Self::Error> {
-        let options = self.oracle.options(dice, sheet.max_rolls() - roll_number);
+        let rolls = sheet.max_rolls().saturating_add(self.saved);
+        let options = self.oracle.options(dice, rolls.saturating_sub(roll_number));
         let pick = choose(rng, &options, self.temperature);
         self.errors.push(options[0].value - options[pick].value);
         let (seat, round, turn) = self.at;
@@ -248,7 +252,7 @@ impl TurnPlayer<Sheet> for SoftmaxPlayer<'_> {
             round,
             turn,
             roll_number,
-            saved: 0,
+            saved: self.saved,
             sheet: PlayerSheet::Yahtzee(*sheet),
             dice: *dice,
             choice: options[pick].choice,
@@ -266,6 +270,8 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
     let seats = pick_seats(&mut rng, &weights, plan.seats);
     let rules = plan.rules;
     let mut sheets = vec![Sheet::empty(rules); seats.len()];
+    // Rolls each seat saved for later turns (the saved-rolls rule; always 0 without it).
+    let mut banks = vec![0u8; seats.len()];
     let mut turns = Vec::with_capacity(rules.box_count() * seats.len());
     let mut errors = Vec::new();
     let mut decisions = Vec::new();
@@ -278,18 +284,26 @@ pub fn simulate_game(table: &[f64], plan: &Plan, players: &[SimPlayer], index: u
             let mut softmax = SoftmaxPlayer {
                 oracle,
                 temperature: players[player].temperature,
+                saved: banks[seat],
                 at: (seat as u8, round as u16, turns.len() as u16),
                 decisions: &mut decisions,
                 errors: &mut errors,
             };
-            let Ok(played) = play_turn(&mut softmax, &sheet, plan.dice, &mut rng);
+            let Ok(played) =
+                play_turn_saved(&mut softmax, &sheet, banks[seat], plan.dice, &mut rng);
+            let available = u32::from(sheet.max_rolls()) + u32::from(banks[seat]);
+            let saved = rules
+                .description()
+                .saved_after(available, played.rolls.len() as u32);
+            banks[seat] = u8::try_from(saved).unwrap_or(u8::MAX);
             let mut turn = TurnRecord::new(round as u16, seat as u8, BoxCode::default());
             let rolls: Vec<Roll> = played
                 .rolls
                 .iter()
                 .map(|roll| Roll::new(roll).unwrap_or_default())
                 .collect();
-            // A turn of the five-dice games rolls at most three times: within the limit.
+            // A turn rolls at most three times, or 41 with the most rolls saved: within the
+            // record's limit.
             let _ = turn.set_rolls(&rolls, &played.shown_keeps);
             // The solitaire table's options are legal boxes of the sheet, so every turn ends
             // written; a turn that did not leaves its box empty.

@@ -132,10 +132,6 @@ pub enum TableProblem {
         /// Bytes the table needs.
         bytes: u64,
     },
-    /// The rule set saves rolls: its values need the bank (the saved-rolls table), which
-    /// rating, `eval` and `simulate` do not read yet; an error, never replaced by the plain
-    /// table's values.
-    SavesRolls(RuleSet),
 }
 
 impl TableProblem {
@@ -144,7 +140,7 @@ impl TableProblem {
     pub(crate) fn stops_the_run(&self) -> bool {
         matches!(
             self,
-            TableProblem::NotAFile(_) | TableProblem::NoMemory { .. } | TableProblem::SavesRolls(_)
+            TableProblem::NotAFile(_) | TableProblem::NoMemory { .. }
         )
     }
 }
@@ -173,10 +169,6 @@ impl fmt::Display for TableProblem {
                 f,
                 "too large for the memory available: its {bytes} bytes cannot be allocated"
             ),
-            TableProblem::SavesRolls(rules) => write!(
-                f,
-                "not usable: {rules} saves rolls, and its values depend on the bank"
-            ),
         }
     }
 }
@@ -199,16 +191,6 @@ impl fmt::Display for TableError {
                 f,
                 "table {} needs {bytes} bytes of memory, and they cannot be allocated (is the \
                  memory of the process limited, as by `ulimit -v`?)",
-                self.path.display()
-            );
-        }
-        if let TableProblem::SavesRolls(rules) = self.problem {
-            return write!(
-                f,
-                "{rules} cannot be rated, evaluated or simulated yet: it saves rolls, so its \
-                 values depend on the bank of saved rolls, which the oracle does not read yet \
-                 (its saved-rolls table, {}, is built by `dicelens tables build --rules \
-                 {rules}`); the plain table is not used, it would value every decision wrongly",
                 self.path.display()
             );
         }
@@ -293,7 +275,16 @@ impl ExpectedTable {
         self.rules
     }
 
-    /// The values, indexed by [`StateSpace::index`].
+    /// The saved-rolls table's values as an expected-score table of its rule set (bank-major).
+    fn from_saved(table: SavedTable) -> ExpectedTable {
+        ExpectedTable {
+            rules: table.rules(),
+            storage: Storage::Owned(table.into_values()),
+        }
+    }
+
+    /// The values, indexed by [`StateSpace::index`] (under the saved-rolls rule, one slice of
+    /// them per bank, bank-major).
     pub fn values(&self) -> &[f64] {
         match &self.storage {
             Storage::Owned(v) => v,
@@ -664,20 +655,28 @@ pub enum Found {
 /// Opens the table of `rules`, building it first when it is missing, damaged or mismatched,
 /// and saving what it built. `progress` receives a notice before any build starts, and one if
 /// the built table cannot be saved (it is then used from memory), and the build's progress.
+/// A rule set that saves rolls gets its saved-rolls table (bank-major values, every bank).
 /// Fails, building nothing, when the table's path is not a regular file.
 pub(crate) fn load_expected(
     dir: &Path,
     rules: RuleSet,
     progress: &dyn Progress,
 ) -> Result<(ExpectedTable, Found), TableError> {
-    let path = expected_path(dir, rules);
     if rules.saves_rolls() {
-        let problem = TableProblem::SavesRolls(rules);
-        return Err(TableError {
-            path: saved_path(dir, rules),
-            problem,
+        let path = saved_path(dir, rules);
+        let opened = open_saved(dir, rules).map(ExpectedTable::from_saved);
+        return open_or_build(&path, opened, "", progress, || {
+            let (table, _) = build_saved(rules, progress);
+            if let Err(e) = write_saved(dir, &table) {
+                progress.notice(&format!(
+                    "cannot save {}: {e}; using the table from memory",
+                    path.display()
+                ));
+            }
+            ExpectedTable::from_saved(table)
         });
     }
+    let path = expected_path(dir, rules);
     open_or_build(&path, open_expected(dir, rules), "", progress, || {
         let (table, _) = build_expected(rules, progress);
         if let Err(e) = write_expected(dir, rules, table.values()) {
@@ -1200,6 +1199,7 @@ pub(crate) fn build_jamb(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Category;
     use std::sync::mpsc;
     use std::time::Duration;
 
@@ -1247,19 +1247,26 @@ mod tests {
     }
 
     #[test]
-    fn a_rule_set_that_saves_rolls_gets_no_plain_table() {
+    fn a_rule_set_that_saves_rolls_loads_its_saved_rolls_table() {
         let dir = std::env::temp_dir().join(format!("dicelens-saves-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        // Maxi Yatzy with every box but chance filled, banks up to 1 (a small sub-game).
         let rules = RuleSet::MaxiYatzySaved;
-        let error = load_expected(&dir, rules, &Silent).err().unwrap();
-        assert_eq!(error.problem, TableProblem::SavesRolls(rules));
-        assert!(error.problem.stops_the_run());
-        let message = error.to_string();
-        assert!(
-            message.starts_with("maxi-yatzy-saved cannot be rated") && message.contains("bank"),
-            "{message}"
-        );
-        // Nothing was built or written.
+        let chance = rules
+            .boxes()
+            .iter()
+            .position(|b| *b == Category::Chance)
+            .unwrap();
+        let within = rules.full_mask() & !(1 << chance);
+        let built = build_saved_table(rules, 1, within, &|_, _| {});
+        write_saved(&dir, &built).unwrap();
+        let (table, found) = load_expected(&dir, rules, &Silent).unwrap();
+        assert_eq!(found, Found::Valid);
+        assert_eq!(table.values().len(), built.values().len());
+        // Nothing plain was built or written.
         assert!(!expected_path(&dir, rules).exists());
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

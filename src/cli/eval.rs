@@ -64,6 +64,10 @@ pub struct Args {
     /// Rolls left after this one: 2 (default), 1 or 0 (on a five-roll last turn, up to 4).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     rolls_left: Option<String>,
+    /// maxi-yatzy-saved: rolls saved before this turn, which it may use on top of its own
+    /// three (default 0; at most two a filled box).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    saved: Option<String>,
     /// Jamb with an Announce column: the box announced after roll 1 of this turn, as its cell
     /// (`A:P`); only that cell is then written. Without it, roll 1 lists every announcement.
     #[arg(long, value_name = "CELL")]
@@ -113,6 +117,7 @@ impl Args {
         PositionText {
             roll: self.roll.clone(),
             rolls_left: self.rolls_left.clone(),
+            saved: self.saved.clone(),
             ..self.sheet.text()
         }
     }

@@ -220,6 +220,24 @@ pub fn play_turn<S: GameFamily, P: TurnPlayer<S> + ?Sized>(
     law: DiceLaw,
     rng: &mut ChaCha8Rng,
 ) -> Result<TurnPlay<S>, P::Error> {
+    play_turn_saved(player, sheet, 0, law, rng)
+}
+
+/// [`play_turn`] for a turn that may also use `saved` rolls saved before it (the saved-rolls
+/// rule of `maxi-yatzy-saved`): it may roll up to the turn's own rolls and `saved` more. With
+/// `saved` 0, exactly [`play_turn`].
+pub fn play_turn_saved<S: GameFamily, P: TurnPlayer<S> + ?Sized>(
+    player: &mut P,
+    sheet: &S,
+    saved: u8,
+    law: DiceLaw,
+    rng: &mut ChaCha8Rng,
+) -> Result<TurnPlay<S>, P::Error> {
+    let rolls = sheet.max_rolls().saturating_add(saved);
+    let may_roll_again = |turn: JambTurn| match saved {
+        0 => sheet.may_roll_again_in(turn),
+        _ => turn.roll_number < rolls,
+    };
     let count = sheet.dice_count();
     let mut shown: Vec<u8> = (0..count).map(|_| law.roll(rng)).collect();
     let mut play = TurnPlay {
@@ -228,12 +246,12 @@ pub fn play_turn<S: GameFamily, P: TurnPlayer<S> + ?Sized>(
         shown_keeps: Vec::new(),
         announced: None,
         end: TurnEnd::Illegal {
-            roll_number: sheet.max_rolls(),
+            roll_number: rolls,
             choice: Choice::Keep(Dice::default()),
         },
     };
     let mut turn = JambTurn::at_roll(1);
-    for roll_number in 1..=sheet.max_rolls() {
+    for roll_number in 1..=rolls {
         turn.roll_number = roll_number;
         let dice = Dice::from_faces_up_to(&shown, count).unwrap_or_default();
         if roll_number == 1 && JambBox::ALL.iter().any(|&b| sheet.may_announce(1, b)) {
@@ -257,7 +275,7 @@ pub fn play_turn<S: GameFamily, P: TurnPlayer<S> + ?Sized>(
         let choice = player.choose_in(sheet, &dice, turn, rng)?;
         if let Choice::Keep(kept) = choice {
             let pure_enough = kept.is_empty() || !sheet.next_roll_must_be_pure(turn);
-            if sheet.may_roll_again_in(turn) && kept.is_subset_of(&dice) && pure_enough {
+            if may_roll_again(turn) && kept.is_subset_of(&dice) && pure_enough {
                 let (keep, next) = reroll(rng, law, &shown, &kept);
                 shown = next;
                 play.rolls.push(shown.clone());

@@ -248,6 +248,7 @@ pub(crate) fn value_options(
                 position: Position {
                     sheet: *sheet,
                     roll: Some((*dice, rolls_left)),
+                    saved: 0,
                 },
                 method: (!opponents.is_empty()).then_some(method),
                 opponents,
@@ -266,6 +267,7 @@ pub(crate) fn value_options(
                 position: Position {
                     sheet: *sheet,
                     roll: Some((*dice, rolls_left)),
+                    saved: 0,
                 },
                 opponents: Vec::new(),
                 method: None,

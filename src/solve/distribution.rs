@@ -26,6 +26,7 @@
 //! [`relative_error_bound`].
 
 use super::prob_code::{self, COARSE_ROUNDING, DEEP_ROUNDING, FINE_ROUNDING};
+use super::simd::fn_with_avx2;
 use super::states::{Next, StateSpace};
 use super::widget::{
     keeps_from_rolls, rolls_from_keeps, solve_turn, Lane, LaneStore, SingleStore, SlotAccess,
@@ -925,22 +926,12 @@ fn run_widget_lanes<T: DistLane>(
     (turn.lo, values, turn.split)
 }
 
-/// The widget over a filled last roll, vectorised for the widest instructions this CPU has.
-fn fill_and_solve<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { fill_and_solve_avx2(turn, store) };
+fn_with_avx2! {
+    /// The widget over a filled last roll, vectorised for the widest instructions this CPU has.
+    fn fill_and_solve<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
+        turn.fill(store);
+        solve_turn(store, turn.scoring.rolls);
     }
-    turn.fill(store);
-    solve_turn(store, turn.scoring.rolls);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fill_and_solve_avx2<T: DistLane>(turn: &LastRoll<T>, store: &mut LaneStore<T>) {
-    turn.fill(store);
-    solve_turn(store, turn.scoring.rolls);
 }
 
 /// Every option of a position valued by the largest probability of reaching a target, from

@@ -4,14 +4,11 @@
 //! Values exclude the points already on the sheet: `V(K, c)` is the expected number of points
 //! still to come under optimal play, upper and extra bonuses included.
 
+use super::simd::{fn_with_avx2, Lanes, Path, Scalar};
 #[cfg(target_arch = "x86_64")]
 use super::simd::{Avx2, Avx512};
-use super::simd::{Lanes, Path, Scalar};
 use super::states::{BoxStep, StateSpace, UpperPairs};
-use super::widget::{
-    keep_values_by_rolls_left, keeps_for_rolls_left, solve_turn, solve_turn_tile, LaneStore,
-    SingleStore, SlotAccess,
-};
+use super::widget::{solve_turn, solve_turn_tile, LaneStore, SlotAccess};
 use crate::dice::{Dice, DiceSpace, EMPTY_KEEP, FIRST_ROLL, KEEPS};
 pub use crate::rules::Choice;
 use crate::rules::{PerRuleSet, RuleSet, Sheet};
@@ -566,34 +563,12 @@ pub(crate) fn solve_layers<T: Send, S>(
     }
 }
 
+fn_with_avx2!(
 /// [`solve_group`] compiled for the widest vector instructions this CPU has (same results:
 /// the code performs the same operations in the same order, only more lanes at a time).
-fn solve_group_fast(
-    space: StateSpace,
-    table: &[f64],
-    lower: usize,
-    pairs: &[u16],
-    store: &mut LaneStore<f64>,
-) -> Vec<f64> {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { solve_group_avx2(space, table, lower, pairs, store) };
-    }
-    solve_group(space, table, lower, pairs, store)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn solve_group_avx2(
-    space: StateSpace,
-    table: &[f64],
-    lower: usize,
-    pairs: &[u16],
-    store: &mut LaneStore<f64>,
-) -> Vec<f64> {
-    solve_group(space, table, lower, pairs, store)
-}
+fn solve_group_fast = solve_group(
+    space: StateSpace, table: &[f64], lower: usize, pairs: &[u16], store: &mut LaneStore<f64>
+) -> Vec<f64>);
 
 /// Values of the states `(lower, pair)` for `pair` in `pairs` (all of one upper mask).
 #[inline(always)]
@@ -633,133 +608,15 @@ pub(crate) struct DecisionValues {
     pub chosen: Option<f64>,
 }
 
-/// The values of every option of one turn of one sheet: the widget is run once, and every
-/// decision of the turn (any roll, any rolls left) is then read from it.
-pub(crate) struct TurnOracle {
-    sheet: Sheet,
-    moves: Moves,
-    /// `keep_values[n - 1]`: the values of the keeps smaller than a roll with `n` rolls left
-    /// (after the last roll but `n`), for `n` from 1 to the rolls of a turn less one.
-    keep_values: Vec<Vec<f64>>,
-}
-
-impl TurnOracle {
-    /// Runs the widget for `sheet`'s next turn; `None` if the sheet is impossible.
-    pub fn new(table: &[f64], sheet: &Sheet) -> Option<TurnOracle> {
-        let space = StateSpace::new(sheet.rules);
-        let pair = space.pairs.pair(sheet.upper_mask(), sheet.capped_upper())?;
-        let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
-        let moves = Moves::new(space, table, lower, &[pair as u16]);
-        let mut store = SingleStore::new(moves.dice);
-        moves.fill_last_roll(&mut store);
-        let keep_values = keep_values_by_rolls_left(&mut store, sheet.rules.rolls_per_turn());
-        Some(TurnOracle {
-            sheet: *sheet,
-            moves,
-            keep_values,
-        })
-    }
-
-    /// The values of the keeps with `rolls_left` rolls left (1 or more; more than the turn
-    /// has reads the first reroll's).
-    fn keeps_with(&self, rolls_left: u8) -> Option<&Vec<f64>> {
-        keeps_for_rolls_left(&self.keep_values, rolls_left)
-    }
-
-    /// Expected final score of keeping `keep` and rolling the other dice, with `rolls_left`
-    /// rolls left before that reroll (1 or 2); the sheet's points included.
-    pub(crate) fn keep_value(&self, keep: &Dice, rolls_left: u8) -> Option<f64> {
-        if usize::from(rolls_left) > self.keep_values.len() {
-            return None;
-        }
-        let values = self.keeps_with(rolls_left)?;
-        Some(f64::from(self.sheet.points) + values.get(self.moves.dice.keep_index(keep)?)?)
-    }
-
-    /// The best option, the worst option's value and the value of `choice` (if legal) after
-    /// rolling `roll` with `rolls_left` rolls left, without listing the options: what rating a
-    /// decision needs. Ties go to the option [`TurnOracle::options`] lists first.
-    pub fn decision(&self, roll: &Dice, rolls_left: u8, choice: Choice) -> Option<DecisionValues> {
-        let points = f64::from(self.sheet.points);
-        let mut d = DecisionValues {
-            best: f64::NEG_INFINITY,
-            best_choice: choice,
-            worst: f64::INFINITY,
-            chosen: None,
-        };
-        let mut consider = |c: Choice, v: f64| {
-            if v > d.best {
-                d.best = v;
-                d.best_choice = c;
-            }
-            d.worst = d.worst.min(v);
-            if c == choice {
-                d.chosen = Some(v);
-            }
-        };
-        if let Some(values) = self.keeps_with(rolls_left) {
-            let dice = self.moves.dice;
-            for &k in &dice.proper_sub_keeps[dice.roll_index(roll)?] {
-                let k = usize::from(k);
-                consider(Choice::Keep(dice.keeps[k]), points + values[k]);
-            }
-        }
-        let rules = self.sheet.rules;
-        self.moves.for_each_box_value(roll, 0, |b, v| {
-            consider(Choice::Score(rules.boxes()[b]), points + v)
-        });
-        d.best.is_finite().then_some(d)
-    }
-
-    /// Every legal option after rolling `roll` with `rolls_left` rolls left (0..=2), best
-    /// first; ties keep keeps before boxes and each in index order. Values are expected final
-    /// scores, the sheet's points included.
-    pub fn options(&self, roll: &Dice, rolls_left: u8) -> Vec<OptionValue> {
-        let points = f64::from(self.sheet.points);
-        let mut options: Vec<OptionValue> = Vec::new();
-        let dice = self.moves.dice;
-        if let (Some(values), Some(r)) = (self.keeps_with(rolls_left), dice.roll_index(roll)) {
-            for &k in &dice.proper_sub_keeps[r] {
-                let k = usize::from(k);
-                options.push(OptionValue {
-                    choice: Choice::Keep(dice.keeps[k]),
-                    value: points + values[k],
-                });
-            }
-        }
-        let rules = self.sheet.rules;
-        for (b, v) in self.moves.box_values(roll, 0) {
-            options.push(OptionValue {
-                choice: Choice::Score(rules.boxes()[b]),
-                value: points + v,
-            });
-        }
-        // Stable sort: equal values keep their listing order.
-        options.sort_by(|a, b| b.value.total_cmp(&a.value));
-        options
-    }
-}
-
-/// Every legal option of a position (a sheet, a roll and the rolls left), best first; see
-/// `TurnOracle::options`. `table` is the rule set's expected-score table.
-pub fn position_options(
-    table: &[f64],
-    sheet: &Sheet,
-    roll: &Dice,
-    rolls_left: u8,
-) -> Vec<OptionValue> {
-    TurnOracle::new(table, sheet)
-        .map(|t| t.options(roll, rolls_left))
-        .unwrap_or_default()
-}
-
-/// Expected final score of a sheet before its next turn (points so far included).
+/// Expected final score of a sheet before its next turn (points so far included). On a
+/// saved-rolls table (bank-major) this is the value with no rolls saved, bank 0's slice coming
+/// first; see [`crate::solve::turn_oracle::sheet_value_saved`].
 pub fn sheet_value(table: &[f64], sheet: &Sheet) -> Option<f64> {
     if sheet.is_complete() {
         return Some(f64::from(sheet.points));
     }
     let index = StateSpace::new(sheet.rules).index_of(sheet)?;
-    Some(f64::from(sheet.points) + table[index])
+    Some(f64::from(sheet.points) + table.get(index)?)
 }
 
 #[cfg(test)]
@@ -768,6 +625,7 @@ mod tests {
     use crate::dice::{self, OUTCOMES, ROLLS};
     use crate::rules::{Category, UPPER_BOXES};
     use crate::solve::states::Next;
+    use crate::solve::turn_oracle::{position_options, TurnOracle};
 
     /// P(five of a kind within three rolls, optimal keeps) = 2,783,176 / 6^10, the classic
     /// figure (derived by brute force in `solve::widget`'s tests).

@@ -11,5 +11,6 @@ pub mod saved;
 pub mod saved_table;
 pub mod simd;
 pub mod states;
+pub mod turn_oracle;
 pub mod two_player;
 pub mod widget;

@@ -15,10 +15,11 @@
 //! below, they are the values of a player whose bank never exceeds `K` (a lower bound).
 
 use super::expected::{solve_layers, Grouping, Moves};
+use super::simd::fn_with_avx2;
 use super::states::StateSpace;
 use super::widget::{
-    expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, LaneStore, SlotAccess,
-    TurnValues,
+    expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, LaneStore, SingleStore,
+    SlotAccess, TurnValues,
 };
 use crate::dice::EMPTY_KEEP;
 use crate::rules::{RuleSet, Sheet};
@@ -44,8 +45,17 @@ pub(crate) struct Banks<'a> {
 }
 
 impl<'a> Banks<'a> {
+    /// The banks of `values`, a bank-major table of `rules` (one or more whole slices of its
+    /// state space, at most 256); `None` otherwise.
+    pub(crate) fn of(rules: RuleSet, values: &'a [f64]) -> Option<Banks<'a>> {
+        let len = StateSpace::new(rules).len();
+        let slices = values.len().checked_div(len)?;
+        let cap = u8::try_from(slices.checked_sub(1)?).ok()?;
+        (slices * len == values.len()).then_some(Banks { values, len, cap })
+    }
+
     /// The values of bank `min(bank, cap)`.
-    fn slice(&self, bank: u8) -> &'a [f64] {
+    pub(crate) fn slice(&self, bank: u8) -> &'a [f64] {
         let b = usize::from(bank.min(self.cap));
         &self.values[b * self.len..(b + 1) * self.len]
     }
@@ -105,6 +115,46 @@ pub(crate) fn run_levels<S: TurnValues + SlotAccess>(
     }
 }
 
+/// The levels of the next turn of `sheet` (one lane, its own state), what an oracle reads
+/// every decision of the turn from, whatever bank it starts with: the successors at each bank
+/// from 0 to the largest the turn can write with (writing with `t` rerolls unused leads to bank
+/// `min(t, cap)`), and for `t` from 1 to the most rerolls the turn can have, the value of each
+/// keep rerolled with `t - 1` rerolls left after it. `None` for an impossible sheet.
+pub(crate) fn turn_levels(banks: Banks, sheet: &Sheet) -> Option<(Vec<Moves>, Vec<Vec<f64>>)> {
+    let rules = sheet.rules;
+    let space = StateSpace::new(rules);
+    let pair = [u16::try_from(space.pairs.pair(sheet.upper_mask(), sheet.capped_upper())?).ok()?];
+    let lower = space.lower_index(sheet.filled, sheet.yahtzee_50);
+    let top = rerolls_per_turn(rules) + largest_bank(rules, sheet.filled_count(), banks.cap);
+    let mut store = SingleStore::new(rules.dice_space());
+    // The keeps' values with `t + 1` rerolls left come from the rolls' at level `t` (the
+    // level's own keep slots hold, once it is solved, the best keep within each).
+    let mut keep_store = SingleStore::new(rules.dice_space());
+    let first_roll = rules.dice_space().first_roll();
+    let mut keeps = Vec::with_capacity(usize::from(top));
+    run_levels(
+        space,
+        banks,
+        lower,
+        &pair,
+        top,
+        &mut store,
+        |t, _, store| {
+            if t < top {
+                keep_store
+                    .rolls_mut()
+                    .copy_from_slice(&store.values()[first_roll..]);
+                keeps_from_rolls(&mut keep_store);
+                keeps.push(keep_store.values()[..first_roll].to_vec());
+            }
+        },
+    );
+    let moves = (0..=top.min(banks.cap))
+        .map(|bank| Moves::new(space, banks.slice(bank), lower, &pair))
+        .collect();
+    Some((moves, keeps))
+}
+
 /// The values of the states `(lower, pair)` for `pair` in `pairs` at every bank from 0 to
 /// `banks_of_state` less one, bank-major (`banks_of_state` blocks of `pairs.len()` values).
 #[inline(always)]
@@ -133,34 +183,12 @@ fn solve_saved_group(
     out
 }
 
+fn_with_avx2!(
 /// [`solve_saved_group`] compiled for the widest vector instructions this CPU has (the same
 /// operations in the same order, so the same bits).
-fn solve_saved_group_fast(
-    space: StateSpace,
-    banks: Banks,
-    lower: usize,
-    pairs: &[u16],
-    store: &mut LaneStore<f64>,
-) -> Vec<f64> {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { solve_saved_group_avx2(space, banks, lower, pairs, store) };
-    }
-    solve_saved_group(space, banks, lower, pairs, store)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn solve_saved_group_avx2(
-    space: StateSpace,
-    banks: Banks,
-    lower: usize,
-    pairs: &[u16],
-    store: &mut LaneStore<f64>,
-) -> Vec<f64> {
-    solve_saved_group(space, banks, lower, pairs, store)
-}
+fn solve_saved_group_fast = solve_saved_group(
+    space: StateSpace, banks: Banks, lower: usize, pairs: &[u16], store: &mut LaneStore<f64>
+) -> Vec<f64>);
 
 /// Builds the saved-rolls table of `rules` with banks capped at `bank_cap`, for the states
 /// whose filled boxes include `within` (0: the whole table; a sub-game's states otherwise, the
@@ -244,6 +272,11 @@ impl SavedTable {
         &self.values
     }
 
+    /// Every value, bank-major, taken out of the table.
+    pub fn into_values(self) -> Vec<f64> {
+        self.values
+    }
+
     /// The banks as the level code reads them.
     pub(crate) fn banks(&self) -> Banks<'_> {
         Banks {
@@ -276,8 +309,11 @@ impl SavedTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::Dice;
+    use crate::rules::Choice;
     use crate::solve::expected::build_subgame_table;
     use crate::solve::saved::{SavedRollsSolver, SavedState};
+    use crate::solve::turn_oracle::{sheet_value_saved, TurnOracle};
 
     const RULES: RuleSet = RuleSet::MaxiYatzySaved;
 
@@ -332,6 +368,66 @@ mod tests {
                         "open {open:b} upper {upper} cap {cap} bank {bank}: \
                          table {from_table} memo {from_memo}"
                     );
+                }
+            }
+        }
+    }
+
+    /// Every roll of six dice, one per class, with a few keeps of each.
+    fn rolls_and_keeps() -> Vec<(Dice, Vec<Dice>)> {
+        let dice = RULES.dice_space();
+        dice.rolls()
+            .iter()
+            .step_by(37)
+            .map(|roll| (*roll, roll.sub_multisets().into_iter().step_by(5).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn the_turn_oracle_reads_every_option_as_the_memo_solver_values_it() {
+        // A sub-game with two filled upper boxes' worth of banks, valued exactly (the cap
+        // above its largest bank) and with a cap its banks exceed.
+        let (open, upper) = SUBGAMES[2];
+        let s = sheet(open, upper);
+        let filled = s.filled_count();
+        for cap in [3u8, (2 * filled) as u8] {
+            let table = build_saved_table(RULES, cap, s.filled, &|_, _| {});
+            let turn = TurnOracle::new(table.values(), &s).unwrap();
+            let mut memo = SavedRollsSolver::new(RULES.description(), cap).unwrap();
+            for bank in banks_of(open) {
+                let state = SavedState {
+                    open,
+                    upper,
+                    bank: bank as u8,
+                };
+                let memo_turn = memo.turn(state);
+                // Before the turn: the table's value of the sheet at this bank.
+                let before = sheet_value_saved(table.values(), &s, bank as u8).unwrap();
+                assert!(
+                    (before - memo.value(state)).abs() < 1e-9,
+                    "cap {cap} bank {bank}"
+                );
+                // A bank above the cap is valued as the cap (as the memo solver does).
+                for left in 0..=2 + cap.min(bank as u8) {
+                    for (roll, keeps) in rolls_and_keeps() {
+                        let options = turn.options(&roll, left);
+                        let best = memo_turn.roll_value(&memo, &roll, left).unwrap();
+                        let at = format!("cap {cap} bank {bank} left {left} roll {roll:?}");
+                        assert!((options[0].value - best).abs() < 1e-9, "{at}: best");
+                        for keep in keeps.iter().filter(|k| left > 0 && k.len() < 6) {
+                            let ours = turn.keep_value(keep, left).unwrap();
+                            let theirs = memo_turn.keep_value(&memo, keep, left).unwrap();
+                            assert!((ours - theirs).abs() < 1e-9, "{at}: keep {keep:?}");
+                        }
+                        for b in (0..RULES.box_count()).filter(|b| open & (1 << b) != 0) {
+                            let choice = Choice::Score(RULES.boxes()[b]);
+                            let Some(ours) = options.iter().find(|o| o.choice == choice) else {
+                                continue;
+                            };
+                            let theirs = memo.box_value(state, &roll, b, left).unwrap();
+                            assert!((ours.value - theirs).abs() < 1e-9, "{at}: box {b}");
+                        }
+                    }
                 }
             }
         }

@@ -6,6 +6,40 @@
 //! carries it: `Scalar` (one lane, any CPU), AVX2 (four lanes) or AVX-512 (eight lanes).
 //! The vector types can only be used through [`Path`], which checks the CPU first.
 
+/// Defines a function whose body runs compiled for AVX2 when this CPU has it, plainly
+/// otherwise: the same operations in the same order, so the same bits, with the compiler free to
+/// use 256-bit vectors. For that to reach the hot loops, what the body calls must be
+/// `#[inline(always)]`. At most one generic parameter, with one bound. The short form
+/// `fn NAME = INNER(ARGS) -> R` defines `NAME` as the call of `INNER` with the same arguments.
+macro_rules! fn_with_avx2 {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident = $inner:ident
+        ($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
+        fn_with_avx2! {
+            $(#[$attr])*
+            $vis fn $name($($arg: $ty),*) -> $ret {
+                $inner($($arg),*)
+            }
+        }
+    };
+    ($(#[$attr:meta])* $vis:vis fn $name:ident $(<$g:ident: $bound:path>)?
+        ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
+        $(#[$attr])*
+        $vis fn $name $(<$g: $bound>)? ($($arg: $ty),*) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2")]
+            unsafe fn avx2 $(<$g: $bound>)? ($($arg: $ty),*) $(-> $ret)? $body
+
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked just above.
+                return unsafe { avx2($($arg),*) };
+            }
+            $body
+        }
+    };
+}
+pub(crate) use fn_with_avx2;
+
 /// A vector of `f64` lanes with the widget's arithmetic.
 pub(crate) trait Lanes: Copy {
     /// Number of `f64` lanes.

@@ -2,9 +2,8 @@
 //! do not depend on the thread count, malformed games are counted with their reasons, and
 //! luck and error account for every point of a game.
 
-use crate::common::{csv_rows, run_ok as dicelens, table};
-use dicelens::rate::{rate_game, SolitaireCache, SolitaireOracle, Thresholds};
-use dicelens::replay::{replay, ReplayOptions, Replayed};
+use crate::common::{csv_rows, rated_by_solitaire, run_ok as dicelens, table};
+use dicelens::rate::{SolitaireCache, SolitaireOracle};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::simulate::{players, simulate_batch, Plan};
 use dicelens::solve::expected::sheet_value;
@@ -246,17 +245,7 @@ fn luck_minus_error_accounts_for_the_final_score() {
         let start = sheet_value(table_values, &Sheet::empty(rules)).unwrap();
         let mut cache = SolitaireCache::default();
         for game in simulate_batch(table_values, &plan, &players(&plan), 0..plan.games) {
-            let mut replayed = Replayed::default();
-            replay(&game.record, ReplayOptions::default(), &mut replayed).unwrap();
-            let mut rated = Vec::new();
-            rate_game(
-                &oracle,
-                &replayed,
-                &Thresholds::default(),
-                &mut cache,
-                &mut rated,
-            )
-            .unwrap();
+            let (replayed, rated) = rated_by_solitaire(&oracle, &mut cache, &game.record);
             let luck: f64 = rated.iter().map(|r| r.luck).sum();
             let error: f64 = rated.iter().map(|r| r.error).sum();
             let final_score = replayed.finals()[0].points() as f64;

@@ -435,3 +435,18 @@ pub fn replayed(game: &GameRecord) -> (Replayed, Result<(), Skip>) {
     let result = replay(game, options, &mut out);
     (out, result)
 }
+
+/// A simulated (complete, legal) game replayed and rated by the solitaire `oracle`: the replay
+/// and every decision's rating.
+pub fn rated_by_solitaire(
+    oracle: &dicelens::rate::SolitaireOracle,
+    cache: &mut dicelens::rate::SolitaireCache,
+    game: &GameRecord,
+) -> (Replayed, Vec<dicelens::Rated>) {
+    let mut replayed = Replayed::default();
+    replay(game, ReplayOptions::default(), &mut replayed).expect("a legal game");
+    let mut rated = Vec::new();
+    let thresholds = dicelens::Thresholds::default();
+    dicelens::rate_game(oracle, &replayed, &thresholds, cache, &mut rated).expect("rated");
+    (replayed, rated)
+}

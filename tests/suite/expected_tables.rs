@@ -5,10 +5,11 @@ use crate::common::table;
 use dicelens::dice::{self, Dice, OUTCOMES};
 use dicelens::rules::{RuleSet, Sheet, UPPER_BOXES};
 use dicelens::solve::expected::{
-    build_table, build_table_with, position_options, sheet_value, solve_group, Grouping,
+    build_table, build_table_with, sheet_value, solve_group, Grouping,
 };
 use dicelens::solve::simd::Path;
 use dicelens::solve::states::{upper_pairs, StateSpace};
+use dicelens::solve::turn_oracle::position_options;
 use dicelens::solve::widget::LaneStore;
 
 #[test]

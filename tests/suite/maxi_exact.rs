@@ -9,7 +9,8 @@
 use crate::common::{reduced, table};
 use dicelens::dice::Dice;
 use dicelens::rules::{RuleSet, Sheet};
-use dicelens::solve::expected::{build_subgame_table, position_options, sheet_value, Choice};
+use dicelens::solve::expected::{build_subgame_table, sheet_value, Choice};
+use dicelens::solve::turn_oracle::position_options;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;

@@ -4,7 +4,8 @@
 use dicelens::dice::Dice;
 use dicelens::position::{Position, PositionText};
 use dicelens::rules::{RuleSet, Sheet};
-use dicelens::solve::expected::{build_table, position_options, sheet_value};
+use dicelens::solve::expected::{build_table, sheet_value};
+use dicelens::solve::turn_oracle::position_options;
 use dicelens::tables::{expected_path, open_expected, TableProblem};
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -31,7 +32,7 @@ proptest! {
         filled in flag_text(), upper in flag_text(), points in flag_text(),
         state in flag_text(), roll in flag_text(), rolls_left in flag_text(),
     ) {
-        let text = PositionText { rules, filled, upper, points, state, roll, rolls_left };
+        let text = PositionText { rules, filled, upper, points, state, roll, rolls_left, saved: None };
         match Position::parse(&text) {
             Ok(position) => {
                 prop_assert!(position.sheet.check().is_ok());

@@ -97,6 +97,7 @@ fn empty_sheet_value(rules: RuleSet) -> f64 {
     let position = Position {
         sheet: Sheet::empty(rules),
         roll: None,
+        saved: 0,
     };
     match value_of(position) {
         Evaluation::SheetValue { value, .. } => value,
@@ -147,6 +148,7 @@ fn the_documentation_example_replays_with_our_values() {
     let position = Position {
         sheet: Sheet::empty(RuleSet::Yatzy),
         roll: Some((roll, 2)),
+        saved: 0,
     };
     let Evaluation::SolitaireOptions { options, .. } = value_of(position) else {
         panic!("options of a decision")

@@ -19,6 +19,7 @@ use crate::dice::EMPTY_KEEP;
 use crate::rules::jamb::{
     AnnounceRule, ColumnKind, ColumnState, JambBox, JambRules, JambTurn, BOXES,
 };
+use crate::solve::simd::fn_with_avx2;
 use crate::solve::widget::{
     expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, LaneStore,
 };
@@ -419,36 +420,13 @@ impl Scratch {
     }
 }
 
+fn_with_avx2!(
 /// [`solve_run`] compiled for AVX2 when the CPU has it (the same operations in the same order,
 /// so the same results).
-fn solve_run_fast(
-    points: &BoxPoints,
-    space: &ColumnSpace,
-    table: &[f64],
-    run: Run,
-    pass: Option<(&[f64], u8)>,
-    store: &mut Scratch,
-) -> Vec<f64> {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { solve_run_avx2(points, space, table, run, pass, store) };
-    }
-    solve_run(points, space, table, run, pass, store)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn solve_run_avx2(
-    points: &BoxPoints,
-    space: &ColumnSpace,
-    table: &[f64],
-    run: Run,
-    pass: Option<(&[f64], u8)>,
-    store: &mut Scratch,
-) -> Vec<f64> {
-    solve_run(points, space, table, run, pass, store)
-}
+fn solve_run_fast = solve_run(
+    points: &BoxPoints, space: &ColumnSpace, table: &[f64], run: Run,
+    pass: Option<(&[f64], u8)>, store: &mut Scratch,
+) -> Vec<f64>);
 
 /// The values of writing each class of each allowed box, lane by lane: `arena[off + c * lanes
 /// + lane]` for box at offset `off` and class `c`.
