@@ -38,6 +38,14 @@ pub(crate) fn missing_table(
     method: Method,
 ) -> Option<String> {
     let dir = registry.dir();
+    if let GameRules::Yahtzee(r) = rules {
+        if r.saves_rolls() {
+            return Some(format!(
+                "the board does not keep the bank of saved rolls of {r}; value its positions \
+                 with `dicelens eval --rules {r} --saved N`"
+            ));
+        }
+    }
     let (path, flag) = match rules {
         GameRules::Jamb(r) => (jamb_path(dir, r), ""),
         GameRules::Yahtzee(r) => {

@@ -124,6 +124,10 @@ impl Browser {
 
     /// Loads `url` in the tab and waits until the document has loaded.
     pub(crate) fn navigate(&mut self, url: &str) {
+        // The document shown now is marked, so that the wait below is for the new one: until
+        // the navigation commits, the old document answers (already complete, its elements
+        // there), and what a test does to it is lost when the new one replaces it.
+        self.eval("window.dicelensLeft = true; true");
         let result = self.call("Page.navigate", json!({ "url": url }));
         assert!(
             result.get("errorText").is_none(),
@@ -131,7 +135,7 @@ impl Browser {
             result["errorText"]
         );
         self.wait_for(
-            "document.readyState === 'complete'",
+            "!window.dicelensLeft && document.readyState === 'complete'",
             Duration::from_secs(30),
         );
     }
