@@ -29,6 +29,7 @@ enum Successor {
 
 /// The successors of every free box for a group of states with the same filled boxes
 /// (one lane per upper pair).
+#[derive(Clone)]
 pub(crate) struct Moves {
     rules: RuleSet,
     dice: &'static DiceSpace,

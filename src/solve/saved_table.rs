@@ -132,6 +132,7 @@ pub(crate) fn turn_levels(banks: Banks, sheet: &Sheet) -> Option<(Vec<Moves>, Ve
     let mut keep_store = SingleStore::new(rules.dice_space());
     let first_roll = rules.dice_space().first_roll();
     let mut keeps = Vec::with_capacity(usize::from(top));
+    let mut moves = Vec::new();
     run_levels(
         space,
         banks,
@@ -139,7 +140,11 @@ pub(crate) fn turn_levels(banks: Banks, sheet: &Sheet) -> Option<(Vec<Moves>, Ve
         &pair,
         top,
         &mut store,
-        |t, _, store| {
+        |t, level_moves, store| {
+            // Level t writes to bank min(t, cap): one successor set per bank up to the cap.
+            if t <= banks.cap {
+                moves.push(level_moves.clone());
+            }
             if t < top {
                 keep_store
                     .rolls_mut()
@@ -149,9 +154,6 @@ pub(crate) fn turn_levels(banks: Banks, sheet: &Sheet) -> Option<(Vec<Moves>, Ve
             }
         },
     );
-    let moves = (0..=top.min(banks.cap))
-        .map(|bank| Moves::new(space, banks.slice(bank), lower, &pair))
-        .collect();
     Some((moves, keeps))
 }
 
