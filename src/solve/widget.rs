@@ -79,29 +79,47 @@ pub(crate) fn solve_turn_tile<V: SimdLanes>(
     first_roll: usize,
     rolls: u8,
 ) -> V {
-    let sixth = V::splat(1.0 / 6.0);
     for _ in 1..rolls {
-        for keep in (0..first_roll).rev() {
-            let v = space.add_face[keep].map(|k| slots[usize::from(k)]);
-            slots[keep] = v[0]
-                .add(v[1])
-                .add(v[2].add(v[3]))
-                .add(v[4].add(v[5]))
-                .mul(sixth);
-        }
-        for keep in EMPTY_KEEP + 1..slots.len() {
-            let mut best = slots[keep];
-            for &smaller in &space.remove_one[keep] {
-                best = best.larger(slots[usize::from(smaller)]);
-            }
-            slots[keep] = best;
-        }
+        keeps_from_rolls_tile(space, slots, first_roll);
+        rolls_from_keeps_tile(space, slots);
     }
     let mut sum = V::splat(0.0);
     for (&w, &slot) in space.roll_weight.iter().zip(&slots[first_roll..]) {
         sum = sum.add(V::splat(f64::from(w)).mul(slot));
     }
     sum.div(V::splat(f64::from(space.outcomes_total())))
+}
+
+/// [`keeps_from_rolls`] on one tile of lanes held in vectors (`slots` as in
+/// [`solve_turn_tile`]): the same operations in the same order, so the same bits.
+#[inline(always)]
+pub(crate) fn keeps_from_rolls_tile<V: SimdLanes>(
+    space: &DiceSpace,
+    slots: &mut [V],
+    first_roll: usize,
+) {
+    let sixth = V::splat(1.0 / 6.0);
+    for keep in (0..first_roll).rev() {
+        let v = space.add_face[keep].map(|k| slots[usize::from(k)]);
+        slots[keep] = v[0]
+            .add(v[1])
+            .add(v[2].add(v[3]))
+            .add(v[4].add(v[5]))
+            .mul(sixth);
+    }
+}
+
+/// [`rolls_from_keeps`] on one tile of lanes held in vectors: the maxima of a slot are taken
+/// in registers and the slot is written once (maxima are exact, so the same bits).
+#[inline(always)]
+pub(crate) fn rolls_from_keeps_tile<V: SimdLanes>(space: &DiceSpace, slots: &mut [V]) {
+    for keep in EMPTY_KEEP + 1..slots.len() {
+        let mut best = slots[keep];
+        for &smaller in &space.remove_one[keep] {
+            best = best.larger(slots[usize::from(smaller)]);
+        }
+        slots[keep] = best;
+    }
 }
 
 /// Runs the widget's rerolls on `store`, whose roll slots hold the values after the last of

@@ -4,12 +4,12 @@
 //! states ([`ColumnKey`]).
 
 use super::key::{key_of, pending_credit, step, ColumnKey, MiddleRule, FULL};
-use super::turn::SlipTurn;
+use super::turn::{values_before, SlipTurn, TurnShape};
 use super::{turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
 use crate::rules::jamb::{Cell, JambRules, JambSheet, JambTurn, MAX_COLUMNS};
 use crate::rules::Choice;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// The reduced states of a slip's columns (unused columns full).
@@ -47,7 +47,17 @@ pub struct Endgame {
     rules: JambRules,
     points: Arc<BoxPoints>,
     max_empty: usize,
-    memo: HashMap<SlipKeys, f64>,
+    memo: HashMap<SlipKeys, f64, BuildFold>,
+}
+
+/// The memo's hasher: the keys are a few bytes of our own, no input from outside.
+type BuildFold = foldhash::fast::FixedState;
+
+/// Empty boxes of the columns `keys`.
+fn empty_boxes(keys: &[ColumnKey]) -> usize {
+    keys.iter()
+        .map(|k| (!k.mask & FULL).count_ones() as usize)
+        .sum()
 }
 
 impl Endgame {
@@ -66,7 +76,7 @@ impl Endgame {
             rules,
             points: Arc::new(BoxPoints::new(&rules)),
             max_empty,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
         }
     }
 
@@ -87,22 +97,38 @@ impl Endgame {
 
     /// The optimal expected credits still to come from `keys`.
     pub fn future(&mut self, keys: &SlipKeys) -> f64 {
-        let columns = self.rules.columns.len();
-        if keys[..columns].iter().all(ColumnKey::is_full) {
+        if self.is_full(keys) {
             return 0.0;
         }
         if let Some(&v) = self.memo.get(keys) {
             return v;
         }
-        let turn = self.turn_of_keys(keys, 0.0);
-        let v = turn.before_first_roll();
-        self.memo.insert(*keys, v);
-        v
+        self.solve(std::slice::from_ref(keys));
+        self.known_future(keys)
     }
 
-    /// The exact turn from `keys`, its values offset by `base` (the points credited so far).
-    fn turn_of_keys(&mut self, keys: &SlipKeys, base: f64) -> SlipTurn {
-        let points = Arc::clone(&self.points);
+    /// True when every column of `keys` is full.
+    fn is_full(&self, keys: &SlipKeys) -> bool {
+        keys[..self.rules.columns.len()]
+            .iter()
+            .all(ColumnKey::is_full)
+    }
+
+    /// The future of `keys` once solved: 0 for a full slip, else the memo's.
+    fn known_future(&self, keys: &SlipKeys) -> f64 {
+        if self.is_full(keys) {
+            return 0.0;
+        }
+        debug_assert!(
+            self.memo.contains_key(keys),
+            "an endgame slip left unsolved"
+        );
+        self.memo.get(keys).copied().unwrap_or(f64::NEG_INFINITY)
+    }
+
+    /// The turn of the slip `keys`: its shape and the slip after each of its writes (`None`
+    /// for a score no dice can give).
+    fn shape_of(&self, keys: &SlipKeys) -> TurnShape {
         let columns = self.rules.columns.len();
         let masks: Vec<u16> = keys[..columns].iter().map(|k| k.mask).collect();
         let turns_left = masks
@@ -110,18 +136,99 @@ impl Endgame {
             .map(|m| (!m & FULL).count_ones() as usize)
             .sum();
         let shape = turn_columns(&self.rules, &masks);
-        let rolls = turn_rolls(&self.rules, turns_left);
-        SlipTurn::with_rolls(&points, &shape, rolls, |cell, p| {
+        TurnShape::new(&self.points, &shape, turn_rolls(&self.rules, turns_left))
+    }
+
+    /// Calls `each(credit, after)` for every write of `shape` from `keys`: the points it
+    /// credits and the slip after it (`None` for a score no dice can give).
+    fn for_each_step(
+        points: &BoxPoints,
+        keys: &SlipKeys,
+        shape: &TurnShape,
+        mut each: impl FnMut(Option<(i32, SlipKeys)>),
+    ) {
+        shape.for_each_write(points, |cell, p| {
             let c = usize::from(cell.column);
-            match step(keys[c], cell.jbox, p, points.middle()) {
-                Some((credit, next)) => {
+            each(
+                step(keys[c], cell.jbox, p, points.middle()).map(|(credit, next)| {
                     let mut after = *keys;
                     after[c] = next;
-                    base + f64::from(credit) + self.future(&after)
-                }
-                None => f64::NEG_INFINITY,
+                    (credit, after)
+                }),
+            );
+        });
+    }
+
+    /// Solves every slip reachable from `roots` that the memo lacks, a level of empty boxes at a
+    /// time from the fewest: the slips of one level are solved together
+    /// ([`values_before`], several slips in the lanes of one widget run).
+    pub(crate) fn solve(&mut self, roots: &[SlipKeys]) {
+        let points = Arc::clone(&self.points);
+        let mut seen: HashSet<SlipKeys, BuildFold> = HashSet::default();
+        let mut stack: Vec<SlipKeys> = Vec::new();
+        for keys in roots {
+            if !self.is_full(keys) && !self.memo.contains_key(keys) && seen.insert(*keys) {
+                stack.push(*keys);
             }
-        })
+        }
+        // The slips to solve by number of empty boxes, each with its turn.
+        let mut levels: Vec<Vec<(SlipKeys, TurnShape)>> = Vec::new();
+        while let Some(keys) = stack.pop() {
+            let shape = self.shape_of(&keys);
+            Endgame::for_each_step(&points, &keys, &shape, |next| {
+                if let Some((_, after)) = next {
+                    if !self.is_full(&after)
+                        && !self.memo.contains_key(&after)
+                        && seen.insert(after)
+                    {
+                        stack.push(after);
+                    }
+                }
+            });
+            let empty = empty_boxes(&keys[..self.rules.columns.len()]);
+            if levels.len() <= empty {
+                levels.resize_with(empty + 1, Vec::new);
+            }
+            levels[empty].push((keys, shape));
+        }
+        for level in levels {
+            let turns: Vec<(TurnShape, Vec<f64>)> = level
+                .iter()
+                .map(|(keys, shape)| {
+                    let mut values = Vec::new();
+                    Endgame::for_each_step(&points, keys, shape, |next| {
+                        values.push(match next {
+                            Some((credit, after)) => f64::from(credit) + self.known_future(&after),
+                            None => f64::NEG_INFINITY,
+                        });
+                    });
+                    (shape.clone(), values)
+                })
+                .collect();
+            let before = values_before(&points, &turns);
+            for ((keys, _), v) in level.iter().zip(before) {
+                self.memo.insert(*keys, v);
+            }
+        }
+    }
+
+    /// The exact turn from `keys`, its values offset by `base` (the points credited so far).
+    pub(crate) fn turn_of_keys(&mut self, keys: &SlipKeys, base: f64) -> SlipTurn {
+        let points = Arc::clone(&self.points);
+        let shape = self.shape_of(keys);
+        let mut after = Vec::new();
+        Endgame::for_each_step(&points, keys, &shape, |next| {
+            after.extend(next.map(|n| n.1))
+        });
+        self.solve(&after);
+        let mut values = Vec::with_capacity(after.len());
+        Endgame::for_each_step(&points, keys, &shape, |next| {
+            values.push(match next {
+                Some((credit, after)) => base + f64::from(credit) + self.known_future(&after),
+                None => f64::NEG_INFINITY,
+            });
+        });
+        SlipTurn::solved(&points, shape, values)
     }
 
     /// True when the solver takes `sheet` (few enough empty boxes, values dice can give).

@@ -309,16 +309,19 @@ impl JambOracle {
     }
 
     /// The turn from the columns' `keys` (`turns_left` empty boxes, `base` points credited so
-    /// far): writes valued by the exact endgame when given, else by `plies` further exact turns
-    /// and then the value function.
+    /// far): the exact endgame's turn when given (its writes valued by the exact endgame), else
+    /// writes valued by `plies` further exact turns and then the value function.
     fn turn_of_keys(
         &self,
         keys: &SlipKeys,
         base: f64,
         turns_left: usize,
-        mut endgame: Option<&mut Endgame>,
+        endgame: Option<&mut Endgame>,
         plies: usize,
     ) -> SlipTurn {
+        if let Some(e) = endgame {
+            return e.turn_of_keys(keys, base);
+        }
         let columns = self.rules.columns.len();
         let after_empty = turns_left.saturating_sub(1);
         let stage = stage_terms(after_empty, self.rules.turns());
@@ -345,9 +348,6 @@ impl JambOracle {
             let now = base + f64::from(credit);
             let mut after = *keys;
             after[c] = next;
-            if let Some(e) = endgame.as_deref_mut() {
-                return now + e.future(&after);
-            }
             if plies > 0 && after_empty > 0 {
                 return self
                     .turn_of_keys(&after, now, after_empty, None, plies - 1)

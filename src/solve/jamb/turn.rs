@@ -23,8 +23,12 @@ use super::BoxPoints;
 use crate::dice::{Dice, DiceSpace, EMPTY_KEEP};
 use crate::rules::jamb::{Cell, ColumnKind, JambBox, JambTurn, MAX_ROLLS};
 use crate::rules::Choice;
+#[cfg(target_arch = "x86_64")]
+use crate::solve::simd::Avx2;
+use crate::solve::simd::{Lanes, Scalar};
 use crate::solve::widget::{
-    expectation_before_first_roll, keeps_from_rolls, rolls_from_keeps, SingleStore, SlotAccess,
+    expectation_before_first_roll, keeps_from_rolls, keeps_from_rolls_tile, rolls_from_keeps,
+    rolls_from_keeps_tile, Lane, SingleStore, SlotAccess,
 };
 
 /// Most rolls a turn may have (a game's last turn of five rolls).
@@ -101,17 +105,556 @@ struct TurnCell {
     offset: usize,
 }
 
-/// The rest of the turn after announcing one box: a turn over that single cell.
+/// What one turn of one slip asks of the values after it, before any value is known: the
+/// cells each roll may be written in, the boxes that may be announced, and where each cell's
+/// values (one per point class of its box) lie in the turn's write values.
 #[derive(Clone, Debug)]
-struct Announced {
+pub(crate) struct TurnShape {
+    /// Rolls in the turn.
+    rolls: u8,
+    /// The cells that take the dice of some roll (announcements aside).
+    cells: Vec<TurnCell>,
+    /// The cells that may be announced after roll 1, each with the offset of its values.
+    announceable: Vec<(Cell, usize)>,
+    /// Every cell with values, with their offset, in the order of the write values.
+    valued: Vec<(Cell, usize)>,
+    /// Number of write values.
+    values_len: usize,
+    /// `may_reroll[n - 1]`: whether a player may keep dice and roll again after roll `n`.
+    may_reroll: Vec<bool>,
+    /// True when some cell takes a pure hand.
+    any_pure: bool,
+}
+
+impl TurnShape {
+    /// The turn of a slip whose columns are `columns`, of `rolls` rolls (1 to
+    /// [`MAX_TURN_ROLLS`]).
+    pub(crate) fn new(points: &BoxPoints, columns: &[TurnColumn], rolls: u8) -> TurnShape {
+        let rolls = rolls.clamp(1, MAX_TURN_ROLLS);
+        let mut cells = Vec::new();
+        let mut announceable = Vec::new();
+        let mut valued = Vec::new();
+        let mut values_len = 0;
+        for (c, column) in columns.iter().enumerate() {
+            let allowed: Vec<u16> = (1..=rolls).map(|n| column.allowed(n)).collect();
+            let pure_hand = if column.pure_hand { column.empty() } else { 0 };
+            let announced = if column.announce && rolls > 1 {
+                column.empty()
+            } else {
+                0
+            };
+            for jbox in JambBox::ALL {
+                let taken = allowed
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |acc, (n, &a)| acc | u8::from(a & jbox.bit() != 0) << n);
+                let pure = pure_hand & jbox.bit() != 0;
+                let announceable_box = announced & jbox.bit() != 0;
+                if taken == 0 && !pure && !announceable_box {
+                    continue;
+                }
+                let cell = Cell {
+                    column: c as u8,
+                    jbox,
+                };
+                let offset = values_len;
+                values_len += points.values(jbox).len();
+                valued.push((cell, offset));
+                if announceable_box {
+                    announceable.push((cell, offset));
+                }
+                if taken != 0 || pure {
+                    cells.push(TurnCell {
+                        cell,
+                        rolls: if pure { u8::MAX } else { taken },
+                        pure,
+                        offset,
+                    });
+                }
+            }
+        }
+        let any_pure = cells.iter().any(|c| c.pure);
+        let may_reroll = (1..rolls)
+            .map(|n| any_pure || cells.iter().any(|c| c.rolls & (1 << n) != 0))
+            .collect();
+        TurnShape {
+            rolls,
+            cells,
+            announceable,
+            valued,
+            values_len,
+            may_reroll,
+            any_pure,
+        }
+    }
+
+    /// Calls `each(cell, points)` for every score of every cell the turn may write (announced
+    /// cells included), in the order of the write values.
+    pub(crate) fn for_each_write(&self, points: &BoxPoints, mut each: impl FnMut(Cell, i32)) {
+        for &(cell, _) in &self.valued {
+            for &p in points.values(cell.jbox) {
+                each(cell, p);
+            }
+        }
+    }
+
+    /// The write values of the turn: `value(cell, points)` for every write of
+    /// [`TurnShape::for_each_write`], in its order.
+    pub(crate) fn write_values(
+        &self,
+        points: &BoxPoints,
+        mut value: impl FnMut(Cell, i32) -> f64,
+    ) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.values_len);
+        self.for_each_write(points, |cell, p| out.push(value(cell, p)));
+        out
+    }
+
+    /// The value of writing each roll (by roll index) on roll number `n` in its best cell
+    /// among the Announce cells (`pure`) or the others (minus infinity when no cell takes it).
+    /// The cells of one box share their scores: their values are maximised per score first.
+    fn best_writes(&self, points: &BoxPoints, write_values: &[f64], n: u8, pure: bool) -> Vec<f64> {
+        let bit = 1 << (n - 1);
+        let mut out = vec![f64::NEG_INFINITY; points.dice().roll_count()];
+        let mut best = Vec::new();
+        for jbox in JambBox::ALL {
+            let len = points.values(jbox).len();
+            best.clear();
+            best.resize(len, f64::NEG_INFINITY);
+            let mut taken = false;
+            for c in &self.cells {
+                if c.cell.jbox == jbox && c.rolls & bit != 0 && c.pure == pure {
+                    raise(&mut best, &write_values[c.offset..c.offset + len]);
+                    taken = true;
+                }
+            }
+            if taken {
+                for (o, &k) in out.iter_mut().zip(points.classes(jbox, n)) {
+                    *o = o.max(best[usize::from(k)]);
+                }
+            }
+        }
+        out
+    }
+
+    /// True when the same cells (Announce cells when `pure`, else the others) take the dice
+    /// of roll numbers `a` and `b`.
+    fn same_cells(&self, a: u8, b: u8, pure: bool) -> bool {
+        let (a, b) = (1u8 << (a - 1), 1u8 << (b - 1));
+        self.cells
+            .iter()
+            .filter(|c| c.pure == pure)
+            .all(|c| (c.rolls & a != 0) == (c.rolls & b != 0))
+    }
+
+    /// [`TurnShape::best_writes`] for every roll number of the turn, by roll number.
+    fn writes_by_roll(
+        &self,
+        points: &BoxPoints,
+        write_values: &[f64],
+        pure: bool,
+    ) -> Vec<Vec<f64>> {
+        let mut by_roll: Vec<Vec<f64>> = Vec::with_capacity(usize::from(self.rolls));
+        for n in 1..=self.rolls {
+            let values = match by_roll.last() {
+                // Every roll after the third scores as the third.
+                Some(last) if n > MAX_ROLLS => last.clone(),
+                // The same cells as on the roll before: only the rolls scoring differently
+                // (the straights) change.
+                Some(last) if self.same_cells(n - 1, n, pure) => {
+                    let mut values = last.clone();
+                    let bit = 1 << (n - 1);
+                    for &r in points.differ_from_next(n - 1) {
+                        values[r] = self
+                            .cells
+                            .iter()
+                            .filter(|c| c.rolls & bit != 0 && c.pure == pure)
+                            .map(|c| write_values[c.offset + points.class(c.cell.jbox, n, r)])
+                            .fold(f64::NEG_INFINITY, f64::max);
+                    }
+                    values
+                }
+                _ => self.best_writes(points, write_values, n, pure),
+            };
+            by_roll.push(values);
+        }
+        by_roll
+    }
+}
+
+/// The rest of the turn after announcing each announceable box: a turn over that single cell,
+/// all of them solved together with a lane per box.
+#[derive(Clone, Debug, Default)]
+struct Announcements {
+    /// The announceable cells, by lane, with the offset of each cell's values in
+    /// `write_values`.
+    cells: Vec<(Cell, usize)>,
+    /// The values of the announced turns, a lane per cell.
+    runs: AnnouncedRuns,
+}
+
+impl Announcements {
+    /// The announced turns of `shape` with write values `write_values`, every roll kept.
+    fn solve(points: &BoxPoints, shape: &TurnShape, write_values: &[f64]) -> Announcements {
+        let lanes: Vec<AnnounceLane> = shape
+            .announceable
+            .iter()
+            .map(|&(cell, offset)| AnnounceLane {
+                values: write_values,
+                cell,
+                offset,
+            })
+            .collect();
+        Announcements {
+            cells: shape.announceable.clone(),
+            runs: announced_runs(points, shape.rolls, &lanes, true),
+        }
+    }
+
+    /// The lane of the announced box `jbox`, `None` when it may not be announced.
+    fn lane(&self, jbox: JambBox) -> Option<usize> {
+        self.cells.iter().position(|(cell, _)| cell.jbox == jbox)
+    }
+
+    /// The value of keep `k` after roll `n` in lane `lane`.
+    fn keep(&self, n: u8, lane: usize, k: usize) -> Option<f64> {
+        let values = self.runs.keep_values.get(usize::from(n).checked_sub(1)?)?;
+        values.get(k * self.runs.lanes + lane).copied()
+    }
+
+    /// The value of roll `r` on roll number `n` in lane `lane`.
+    fn roll(&self, n: u8, lane: usize, r: usize) -> Option<f64> {
+        let values = self.runs.roll_values.get(usize::from(n).checked_sub(1)?)?;
+        values.get(r * self.runs.lanes + lane).copied()
+    }
+}
+
+/// One announced turn to solve: the announced cell and its values (from `offset` in `values`,
+/// the write values of its slip's turn).
+#[derive(Clone, Copy)]
+struct AnnounceLane<'a> {
+    values: &'a [f64],
     cell: Cell,
-    /// Offset of the cell's values in `write_values`.
     offset: usize,
-    /// `keep_values[n - 1]`: the keeps smaller than a roll after roll `n` (1..rolls).
+}
+
+/// The values of announced turns solved together, a lane each (lanes padded to a whole
+/// vector).
+#[derive(Clone, Debug, Default)]
+struct AnnouncedRuns {
+    /// Values per slot (the announced turns, padded).
+    lanes: usize,
+    /// `keep_values[n - 1][k * lanes + lane]`: keep `k` (smaller than a roll) after roll `n`
+    /// (1..rolls); empty when only roll 1 was kept.
     keep_values: Vec<Vec<f64>>,
-    /// `roll_values[n - 1]`: each roll's best option on roll number `n` (1..=rolls); on roll 1
-    /// the value of announcing the box with those dice.
+    /// `roll_values[n - 1][r * lanes + lane]`: roll `r`'s best option on roll number `n`
+    /// (1..=rolls); on roll 1 the value of announcing the box with those dice. Only roll 1's
+    /// when only roll 1 was kept.
     roll_values: Vec<Vec<f64>>,
+}
+
+/// The announced turns `lanes`, all of `rolls` rolls, in vectors as wide as this CPU has (the
+/// same operations in the same order in every lane, so the same bits on every CPU): every
+/// roll's values when `every_roll`, else roll 1's only.
+fn announced_runs(
+    points: &BoxPoints,
+    rolls: u8,
+    lanes: &[AnnounceLane],
+    every_roll: bool,
+) -> AnnouncedRuns {
+    announced_runs_with(points, rolls, lanes, every_roll, true)
+}
+
+/// [`announced_runs`], in scalars unless `vectors` (tests compare both).
+fn announced_runs_with(
+    points: &BoxPoints,
+    rolls: u8,
+    lanes: &[AnnounceLane],
+    every_roll: bool,
+    vectors: bool,
+) -> AnnouncedRuns {
+    if lanes.is_empty() {
+        return AnnouncedRuns::default();
+    }
+    #[cfg(target_arch = "x86_64")]
+    if vectors && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has the AVX2 instructions (checked just above).
+        return unsafe { announced_avx2(points, rolls, lanes, every_roll) };
+    }
+    announced_tiles::<Scalar>(points, rolls, lanes, every_roll)
+}
+
+/// [`announced_tiles`] with AVX2 vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn announced_avx2(
+    points: &BoxPoints,
+    rolls: u8,
+    lanes: &[AnnounceLane],
+    every_roll: bool,
+) -> AnnouncedRuns {
+    announced_tiles::<Avx2>(points, rolls, lanes, every_roll)
+}
+
+/// [`announced_runs`], [`Lanes::WIDTH`] announced turns at a time: the announced cell's values
+/// on the last roll, then for each earlier roll the keeps' values (the mean of the next roll)
+/// and the rolls' (the best of writing now and the keeps they contain).
+#[inline(always)]
+fn announced_tiles<V: Lanes>(
+    points: &BoxPoints,
+    rolls: u8,
+    cells: &[AnnounceLane],
+    every_roll: bool,
+) -> AnnouncedRuns {
+    let dice = points.dice();
+    let first_roll = dice.first_roll();
+    let roll_count = dice.roll_count();
+    let lanes = cells.len().next_multiple_of(V::WIDTH);
+    let kept = if every_roll { usize::from(rolls) } else { 1 };
+    let mut keep_values =
+        vec![vec![0.0; first_roll * lanes]; if every_roll { kept - 1 } else { 0 }];
+    let mut roll_values = vec![vec![0.0; roll_count * lanes]; kept];
+    let mut slots = vec![V::splat(0.0); dice.keep_count()];
+    for tile in (0..lanes).step_by(V::WIDTH) {
+        let tile_cells = &cells[tile..cells.len().min(tile + V::WIDTH)];
+        write_rolls(points, tile_cells, &mut slots, rolls, false);
+        if let Some(last) = roll_values.get_mut(usize::from(rolls - 1)) {
+            store_tile(&slots[first_roll..], last, lanes, tile);
+        }
+        for n in (1..rolls).rev() {
+            keeps_from_rolls_tile(dice, &mut slots, first_roll);
+            if let Some(keeps) = keep_values.get_mut(usize::from(n - 1)) {
+                store_tile(&slots[..first_roll], keeps, lanes, tile);
+            }
+            write_rolls(points, tile_cells, &mut slots, n, true);
+            rolls_from_keeps_tile(dice, &mut slots);
+            if let Some(values) = roll_values.get_mut(usize::from(n - 1)) {
+                store_tile(&slots[first_roll..], values, lanes, tile);
+            }
+        }
+    }
+    AnnouncedRuns {
+        lanes,
+        keep_values,
+        roll_values,
+    }
+}
+
+/// Sets (`raise`: raises) the roll slots of a tile to the value of writing each roll on roll
+/// number `n` in the tile's announced cells; lanes past the cells hold 0.
+#[inline(always)]
+fn write_rolls<V: Lanes>(
+    points: &BoxPoints,
+    tile_cells: &[AnnounceLane],
+    slots: &mut [V],
+    n: u8,
+    raise: bool,
+) {
+    let first_roll = points.dice().first_roll();
+    let mut lane_values = [0.0f64; MAX_WIDTH];
+    for (r, slot) in slots[first_roll..].iter_mut().enumerate() {
+        for (w, a) in lane_values.iter_mut().zip(tile_cells) {
+            *w = a.values[a.offset + points.class(a.cell.jbox, n, r)];
+        }
+        let w = V::load(&lane_values);
+        *slot = if raise { slot.larger(w) } else { w };
+    }
+}
+
+/// Stores a tile's slots into `into` (`lanes` values per slot, the tile's from lane `tile`).
+#[inline(always)]
+fn store_tile<V: Lanes>(slots: &[V], into: &mut [f64], lanes: usize, tile: usize) {
+    for (i, v) in slots.iter().enumerate() {
+        v.store(&mut into[i * lanes + tile..]);
+    }
+}
+
+/// Loads lane `lane` of every slot of `slots` into `into`.
+#[inline(always)]
+fn load_lane<V: Lanes>(slots: &[V], lane: usize, into: &mut [f64]) {
+    let mut lane_values = [0.0f64; MAX_WIDTH];
+    for (o, v) in into.iter_mut().zip(slots) {
+        v.store(&mut lane_values);
+        *o = lane_values[lane];
+    }
+}
+
+/// Sets lane `lane` of every slot of `slots` to `from`'s values.
+#[inline(always)]
+fn set_lane<V: Lanes>(slots: &mut [V], lane: usize, from: &[f64]) {
+    let mut lane_values = [0.0f64; MAX_WIDTH];
+    for (v, &f) in slots.iter_mut().zip(from) {
+        v.store(&mut lane_values);
+        lane_values[lane] = f;
+        *v = V::load(&lane_values);
+    }
+}
+
+/// The widest vector of lanes the tiles are given.
+const MAX_WIDTH: usize = 8;
+
+/// The value before the first roll of each of `turns` (each a shape with its write values):
+/// the same bits as [`SlipTurn::solved`]'s [`SlipTurn::before_first_roll`], with
+/// [`Lanes::WIDTH`] turns of as many rolls solved at a time (the exact endgame solves its
+/// slips this way, a level of empty boxes at a time).
+pub(crate) fn values_before(points: &BoxPoints, turns: &[(TurnShape, Vec<f64>)]) -> Vec<f64> {
+    values_before_with(points, turns, true)
+}
+
+/// [`values_before`], in scalars unless `vectors` (tests compare both).
+fn values_before_with(
+    points: &BoxPoints,
+    turns: &[(TurnShape, Vec<f64>)],
+    vectors: bool,
+) -> Vec<f64> {
+    let mut out = Vec::with_capacity(turns.len());
+    for group in turns.chunk_by(|a, b| a.0.rolls == b.0.rolls) {
+        // Roll 1's value of announcing, the best announcement of each turn.
+        let lanes: Vec<AnnounceLane> = group
+            .iter()
+            .flat_map(|(shape, values)| {
+                shape
+                    .announceable
+                    .iter()
+                    .map(|&(cell, offset)| AnnounceLane {
+                        values,
+                        cell,
+                        offset,
+                    })
+            })
+            .collect();
+        let runs = announced_runs_with(points, group[0].0.rolls, &lanes, false, vectors);
+        let roll_count = points.dice().roll_count();
+        let mut lane = 0;
+        let announced: Vec<Vec<f64>> = group
+            .iter()
+            .map(|(shape, _)| {
+                let count = shape.announceable.len();
+                let mut best = Vec::new();
+                if count > 0 {
+                    best = vec![f64::NEG_INFINITY; roll_count];
+                    for (b, values) in best
+                        .iter_mut()
+                        .zip(runs.roll_values[0].chunks_exact(runs.lanes))
+                    {
+                        for &v in &values[lane..lane + count] {
+                            *b = b.max(v);
+                        }
+                    }
+                }
+                lane += count;
+                best
+            })
+            .collect();
+        #[cfg(target_arch = "x86_64")]
+        if vectors && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has the AVX2 instructions (checked just above).
+            unsafe { befores_avx2(points, group, &announced, &mut out) };
+            continue;
+        }
+        befores_tiles::<Scalar>(points, group, &announced, &mut out);
+    }
+    out
+}
+
+/// [`befores_tiles`] with AVX2 vectors.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn befores_avx2(
+    points: &BoxPoints,
+    turns: &[(TurnShape, Vec<f64>)],
+    announced: &[Vec<f64>],
+    out: &mut Vec<f64>,
+) {
+    befores_tiles::<Avx2>(points, turns, announced, out)
+}
+
+/// Appends to `out` the value before the first roll of each of `turns` (all of the same
+/// rolls; `announced[i]`: the best announcement's value of each first roll of turn `i`, empty
+/// without one), [`Lanes::WIDTH`] turns at a time: the operations of [`SlipTurn::solve`] in
+/// its order, lane by lane.
+#[inline(always)]
+fn befores_tiles<V: Lanes>(
+    points: &BoxPoints,
+    turns: &[(TurnShape, Vec<f64>)],
+    announced: &[Vec<f64>],
+    out: &mut Vec<f64>,
+) {
+    let dice = points.dice();
+    let first_roll = dice.first_roll();
+    let roll_count = dice.roll_count();
+    let mut slots = vec![V::splat(0.0); dice.keep_count()];
+    let mut lane_rolls = vec![0.0; roll_count];
+    for (tile, group) in turns.chunks(V::WIDTH).enumerate() {
+        let rolls = usize::from(group[0].0.rolls);
+        let plain: Vec<Vec<Vec<f64>>> = group
+            .iter()
+            .map(|(shape, values)| shape.writes_by_roll(points, values, false))
+            .collect();
+        let pure: Vec<Vec<Vec<f64>>> = group
+            .iter()
+            .map(|(shape, values)| match shape.any_pure {
+                true => shape.writes_by_roll(points, values, true),
+                false => Vec::new(),
+            })
+            .collect();
+        // The roll slots of the tile from each lane's writes on roll number `n` (index n - 1);
+        // lanes past the turns hold 0.
+        let writes = |n: usize, r: usize| -> V {
+            let mut lane_values = [0.0f64; MAX_WIDTH];
+            for (w, p) in lane_values.iter_mut().zip(&plain) {
+                *w = p[n][r];
+            }
+            V::load(&lane_values)
+        };
+        for r in 0..roll_count {
+            slots[first_roll + r] = writes(rolls - 1, r);
+        }
+        for n in (1..rolls).rev() {
+            keeps_from_rolls_tile(dice, &mut slots, first_roll);
+            // A pure next roll: the empty keep is worth the mean of the next roll's pure values.
+            for (lane, p) in pure.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
+                load_lane(&slots[first_roll..], lane, &mut lane_rolls);
+                raise(&mut lane_rolls, &p[n]);
+                set_lane(
+                    &mut slots[EMPTY_KEEP..=EMPTY_KEEP],
+                    lane,
+                    &[roll_mean(dice, &lane_rolls)],
+                );
+            }
+            for r in 0..roll_count {
+                let w = writes(n - 1, r);
+                let slot = &mut slots[first_roll + r];
+                *slot = slot.larger(w);
+            }
+            rolls_from_keeps_tile(dice, &mut slots);
+            // A turn that may not roll again: its rolls are worth their writes.
+            for (lane, (shape, _)) in group.iter().enumerate() {
+                if !shape.may_reroll[n - 1] {
+                    set_lane(&mut slots[first_roll..], lane, &plain[lane][n - 1]);
+                }
+            }
+        }
+        // Roll 1 is a roll of every die, and the moment to announce.
+        for (lane, p) in pure.iter().enumerate() {
+            load_lane(&slots[first_roll..], lane, &mut lane_rolls);
+            if let Some(first) = p.first() {
+                raise(&mut lane_rolls, first);
+            }
+            raise(&mut lane_rolls, &announced[tile * V::WIDTH + lane]);
+            out.push(roll_expectation(dice, &lane_rolls));
+        }
+    }
+}
+
+/// The expected value of `values` (one per roll of `dice`) over a roll of every die, as the
+/// widget's [`expectation_before_first_roll`] computes it.
+fn roll_expectation(dice: &DiceSpace, values: &[f64]) -> f64 {
+    let mut acc = f64::ZERO;
+    for (&w, &v) in dice.roll_weights().iter().zip(values) {
+        acc = f64::add_weighted(acc, w, v);
+    }
+    f64::per_outcome(acc, dice.outcomes_total())
 }
 
 /// The values of every option of one turn of one slip (see the module documentation). Values
@@ -120,12 +663,9 @@ struct Announced {
 pub struct SlipTurn {
     /// The dice of the rules (from [`BoxPoints::dice`]).
     dice: &'static DiceSpace,
-    /// Rolls in the turn.
-    rolls: u8,
-    cells: Vec<TurnCell>,
+    /// The cells, rolls and announcements of the turn.
+    shape: TurnShape,
     write_values: Vec<f64>,
-    /// `may_reroll[n - 1]`: whether a player may keep dice and roll again after roll `n`.
-    may_reroll: Vec<bool>,
     /// `keep_values[n - 1]`: the values of the keeps smaller than a roll after roll `n` (the
     /// keep's expected value for the next roll; the empty keep's with a pure next roll).
     keep_values: Vec<Vec<f64>>,
@@ -136,7 +676,7 @@ pub struct SlipTurn {
     /// die (empty without Announce boxes: the same as `roll_values`).
     pure_values: Vec<Vec<f64>>,
     /// The turns after announcing each announceable box.
-    announced: Vec<Announced>,
+    announced: Announcements,
     /// The value before the first roll.
     before: f64,
 }
@@ -182,131 +722,44 @@ impl SlipTurn {
         points: &BoxPoints,
         columns: &[TurnColumn],
         rolls: u8,
-        mut value: impl FnMut(Cell, i32) -> f64,
+        value: impl FnMut(Cell, i32) -> f64,
     ) -> SlipTurn {
-        let rolls = rolls.clamp(1, MAX_TURN_ROLLS);
-        let mut cells = Vec::new();
-        let mut write_values = Vec::new();
-        let mut announceable = Vec::new();
-        for (c, column) in columns.iter().enumerate() {
-            let allowed: Vec<u16> = (1..=rolls).map(|n| column.allowed(n)).collect();
-            let pure_hand = if column.pure_hand { column.empty() } else { 0 };
-            let announced = if column.announce && rolls > 1 {
-                column.empty()
-            } else {
-                0
-            };
-            for jbox in JambBox::ALL {
-                let taken = allowed
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |acc, (n, &a)| acc | u8::from(a & jbox.bit() != 0) << n);
-                let pure = pure_hand & jbox.bit() != 0;
-                let announceable_box = announced & jbox.bit() != 0;
-                if taken == 0 && !pure && !announceable_box {
-                    continue;
-                }
-                let cell = Cell {
-                    column: c as u8,
-                    jbox,
-                };
-                let offset = write_values.len();
-                write_values.extend(points.values(jbox).iter().map(|&p| value(cell, p)));
-                if announceable_box {
-                    announceable.push((cell, offset));
-                }
-                if taken != 0 || pure {
-                    cells.push(TurnCell {
-                        cell,
-                        rolls: if pure { u8::MAX } else { taken },
-                        pure,
-                        offset,
-                    });
-                }
-            }
-        }
-        let any_pure = cells.iter().any(|c| c.pure);
-        let may_reroll = (1..rolls)
-            .map(|n| any_pure || cells.iter().any(|c| c.rolls & (1 << n) != 0))
-            .collect();
+        let shape = TurnShape::new(points, columns, rolls);
+        let write_values = shape.write_values(points, value);
+        SlipTurn::solved(points, shape, write_values)
+    }
+
+    /// The turn of `shape` with write values `write_values` (see
+    /// [`TurnShape::write_values`]), solved.
+    pub(crate) fn solved(points: &BoxPoints, shape: TurnShape, write_values: Vec<f64>) -> SlipTurn {
+        let announced = Announcements::solve(points, &shape, &write_values);
         let mut turn = SlipTurn {
             dice: points.dice(),
-            rolls,
-            cells,
+            shape,
             write_values,
-            may_reroll,
             keep_values: Vec::new(),
             roll_values: Vec::new(),
             pure_values: Vec::new(),
-            announced: Vec::new(),
+            announced,
             before: f64::NEG_INFINITY,
         };
-        turn.announced = announceable
-            .into_iter()
-            .map(|(cell, offset)| turn.solve_announced(points, cell, offset))
-            .collect();
-        turn.solve(points, any_pure);
+        turn.solve(points);
         turn
     }
 
-    /// The value of writing roll `r` on roll number `n` in its best cell among the Announce
-    /// cells (`pure`) or the others (minus infinity when no cell takes it).
-    fn write_value(&self, points: &BoxPoints, n: u8, r: usize, pure: bool) -> f64 {
-        let bit = 1 << (n - 1);
-        self.cells
-            .iter()
-            .filter(|c| c.rolls & bit != 0 && c.pure == pure)
-            .map(|c| self.write_values[c.offset + points.class(c.cell.jbox, n, r)])
-            .fold(f64::NEG_INFINITY, f64::max)
-    }
-
-    /// The turn after announcing `cell` (values from `offset` in `write_values`) after roll 1.
-    fn solve_announced(&self, points: &BoxPoints, cell: Cell, offset: usize) -> Announced {
-        let dice = points.dice();
-        let first_roll = dice.first_roll();
-        let write = |n: u8| -> Vec<f64> {
-            (0..dice.roll_count())
-                .map(|r| self.write_values[offset + points.class(cell.jbox, n, r)])
-                .collect()
-        };
-        let mut store = SingleStore::new(dice);
-        let last = write(self.rolls);
-        store.rolls_mut().copy_from_slice(&last);
-        let mut roll_values = vec![Vec::new(); usize::from(self.rolls)];
-        let mut keep_values = vec![Vec::new(); usize::from(self.rolls - 1)];
-        roll_values[usize::from(self.rolls - 1)] = last;
-        for n in (1..self.rolls).rev() {
-            keeps_from_rolls(&mut store);
-            keep_values[usize::from(n - 1)] = store.values()[..first_roll].to_vec();
-            raise(store.rolls_mut(), &write(n));
-            rolls_from_keeps(&mut store);
-            roll_values[usize::from(n - 1)] = store.values()[first_roll..].to_vec();
-        }
-        Announced {
-            cell,
-            offset,
-            keep_values,
-            roll_values,
-        }
-    }
-
     /// Runs the widget backwards from the last roll to the value before the first.
-    fn solve(&mut self, points: &BoxPoints, any_pure: bool) {
+    fn solve(&mut self, points: &BoxPoints) {
         let dice = points.dice();
         let first_roll = dice.first_roll();
-        let rolls = usize::from(self.rolls);
+        let shape = &self.shape;
+        let any_pure = shape.any_pure;
+        let rolls = usize::from(shape.rolls);
         let mut store = SingleStore::new(dice);
-        let writes = |pure: bool| -> Vec<Vec<f64>> {
-            (1..=self.rolls)
-                .map(|n| {
-                    (0..dice.roll_count())
-                        .map(|r| self.write_value(points, n, r, pure))
-                        .collect()
-                })
-                .collect()
+        let plain = shape.writes_by_roll(points, &self.write_values, false);
+        let pure = match any_pure {
+            true => shape.writes_by_roll(points, &self.write_values, true),
+            false => Vec::new(),
         };
-        let plain = writes(false);
-        let pure = if any_pure { writes(true) } else { Vec::new() };
         let pure_of = |values: &[f64], n: usize| -> Vec<f64> {
             let mut v = values.to_vec();
             raise(&mut v, &pure[n - 1]);
@@ -328,7 +781,7 @@ impl SlipTurn {
         // values, then each roll's value is the best of writing now and its best keep
         // (keeping every die included).
         for n in (1..rolls).rev() {
-            if self.may_reroll[n - 1] {
+            if shape.may_reroll[n - 1] {
                 keeps_from_rolls(&mut store);
                 if any_pure {
                     store.slot_mut(EMPTY_KEEP)[0] = roll_mean(dice, &self.pure_values[n]);
@@ -350,13 +803,18 @@ impl SlipTurn {
             }
         }
         // Roll 1 is a roll of every die, and the moment to announce.
-        if any_pure || !self.announced.is_empty() {
+        if any_pure || !self.announced.cells.is_empty() {
             let mut first = match self.pure_values.first() {
                 Some(pure) => pure.clone(),
                 None => self.roll_values[0].clone(),
             };
-            for a in &self.announced {
-                raise(&mut first, &a.roll_values[0]);
+            let runs = &self.announced.runs;
+            if let Some(announced) = runs.roll_values.first() {
+                for (f, values) in first.iter_mut().zip(announced.chunks_exact(runs.lanes)) {
+                    for &v in &values[..self.announced.cells.len()] {
+                        *f = f.max(v);
+                    }
+                }
             }
             store.rolls_mut().copy_from_slice(&first);
             self.roll_values[0] = first.clone();
@@ -375,19 +833,13 @@ impl SlipTurn {
 
     /// Rolls in the turn.
     pub fn rolls(&self) -> u8 {
-        self.rolls
+        self.shape.rolls
     }
 
     /// True when a player may keep dice and roll again after roll `n` (without an
     /// announcement).
     pub(crate) fn may_reroll(&self, n: u8) -> bool {
-        n >= 1 && self.may_reroll.get(usize::from(n - 1)).copied() == Some(true)
-    }
-
-    /// The turn after announcing box `jbox` of the Announce column, `None` when it may not be
-    /// announced.
-    fn announcement(&self, jbox: JambBox) -> Option<&Announced> {
-        self.announced.iter().find(|a| a.cell.jbox == jbox)
+        n >= 1 && self.shape.may_reroll.get(usize::from(n - 1)).copied() == Some(true)
     }
 
     /// The value of keeping `kept` after roll `n` and rolling the other dice: the expected
@@ -401,31 +853,29 @@ impl SlipTurn {
     /// and rolling the other dice.
     pub fn keep_value_at(&self, moment: JambTurn, kept: &Dice) -> Option<f64> {
         let n = moment.roll_number;
-        let (keeps, next) = match moment.announced {
+        let k = self.dice.keep_index(kept)?;
+        let r = k.checked_sub(self.dice.first_roll());
+        match moment.announced {
             Some(jbox) => {
-                let a = self.announcement(jbox)?;
-                if n == 0 || n >= self.rolls {
+                let a = &self.announced;
+                let lane = a.lane(jbox)?;
+                if n == 0 || n >= self.shape.rolls {
                     return None;
                 }
-                (
-                    &a.keep_values[usize::from(n - 1)],
-                    &a.roll_values[usize::from(n)],
-                )
+                match r {
+                    None => a.keep(n, lane, k),
+                    Some(r) => a.roll(n + 1, lane, r),
+                }
             }
             None => {
                 if !self.may_reroll(n) {
                     return None;
                 }
-                (
-                    &self.keep_values[usize::from(n - 1)],
-                    &self.roll_values[usize::from(n)],
-                )
+                match r {
+                    None => self.keep_values[usize::from(n - 1)].get(k).copied(),
+                    Some(r) => self.roll_values[usize::from(n)].get(r).copied(),
+                }
             }
-        };
-        let k = self.dice.keep_index(kept)?;
-        match k.checked_sub(self.dice.first_roll()) {
-            None => keeps.get(k).copied(),
-            Some(r) => next.get(r).copied(),
         }
     }
 
@@ -453,26 +903,35 @@ impl SlipTurn {
         mut each: impl FnMut(Choice, f64),
     ) {
         let n = moment.roll_number;
-        let (Some(r), true) = (self.dice.roll_index(dice), (1..=self.rolls).contains(&n)) else {
+        let (Some(r), true) = (
+            self.dice.roll_index(dice),
+            (1..=self.shape.rolls).contains(&n),
+        ) else {
             return;
         };
-        let (keys, next) = if let Some(jbox) = moment.announced {
-            let Some(a) = self.announcement(jbox) else {
+        // The keeps' values after this roll and the rolls' values on the next, `stride`
+        // values per slot, read at `lane`.
+        let (keys, next, stride, lane) = if let Some(jbox) = moment.announced {
+            let a = &self.announced;
+            let Some(lane) = a.lane(jbox) else {
                 return;
             };
-            let v = self.write_values[a.offset + points.class(jbox, n, r)];
-            each(Choice::Write(a.cell), v);
-            if n >= self.rolls {
+            let (cell, offset) = a.cells[lane];
+            let v = self.write_values[offset + points.class(jbox, n, r)];
+            each(Choice::Write(cell), v);
+            if n >= self.shape.rolls {
                 return;
             }
             (
-                &a.keep_values[usize::from(n - 1)],
-                &a.roll_values[usize::from(n)],
+                &a.runs.keep_values[usize::from(n - 1)],
+                &a.runs.roll_values[usize::from(n)],
+                a.runs.lanes,
+                lane,
             )
         } else {
             let bit = 1u8 << (n - 1);
             let pure = moment.pure || n == 1;
-            for c in self.cells.iter().filter(|c| c.rolls & bit != 0) {
+            for c in self.shape.cells.iter().filter(|c| c.rolls & bit != 0) {
                 if c.pure && !pure {
                     continue;
                 }
@@ -485,13 +944,15 @@ impl SlipTurn {
             (
                 &self.keep_values[usize::from(n - 1)],
                 &self.roll_values[usize::from(n)],
+                1,
+                0,
             )
         };
         for &k in &self.dice.proper_sub_keeps[r] {
             let k = usize::from(k);
-            each(Choice::Keep(self.dice.keeps[k]), keys[k]);
+            each(Choice::Keep(self.dice.keeps[k]), keys[k * stride + lane]);
         }
-        each(Choice::Keep(*dice), next[r]);
+        each(Choice::Keep(*dice), next[r * stride + lane]);
     }
 
     /// Calls `each(cell, value)` for every box that may be announced after a first roll of
@@ -500,8 +961,11 @@ impl SlipTurn {
         let Some(r) = self.dice.roll_index(dice) else {
             return;
         };
-        for a in &self.announced {
-            each(a.cell, a.roll_values[0][r]);
+        let a = &self.announced;
+        for (lane, &(cell, _)) in a.cells.iter().enumerate() {
+            if let Some(v) = a.roll(1, lane, r) {
+                each(cell, v);
+            }
         }
     }
 
@@ -596,6 +1060,68 @@ mod tests {
                     "{kind:?} lane {lane}: {got} vs {want}"
                 );
                 assert_eq!(turn.may_reroll(1), kind != ColumnKind::Hand);
+            }
+        }
+    }
+
+    /// Turns solved together, several in the lanes of one run ([`values_before`]), are each
+    /// worth exactly (the same bits) what the turn solved alone says before its first roll, in
+    /// vectors and in scalars: slips of every rule set with an Announce column (pure hands
+    /// or not), five-roll last turns, a Hand column alone (no reroll), turns of different
+    /// rolls mixed in one call, and writes no dice can give (minus infinity).
+    #[test]
+    fn turns_solved_together_are_worth_what_each_turn_alone_is() {
+        use crate::solve::jamb::turn_columns;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(33);
+        for rules in [JambRules::JAMB_6A, JambRules::YAMB_HR, JambRules::JAMB_4] {
+            let points = BoxPoints::new(&rules);
+            let full = crate::solve::jamb::key::FULL;
+            let mut turns = Vec::new();
+            for t in 0..23 {
+                let masks: Vec<u16> = rules
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(c, _)| match (t % 4, c) {
+                        // Only the Hand column of jamb-4 open (its last column).
+                        (0, c) if c + 1 < rules.columns.len() => full,
+                        (1, _) => full & !(1 << rng.gen_range(0..13)),
+                        _ => rng.gen_range(0..=full) | rng.gen_range(0..=full),
+                    })
+                    .collect();
+                if masks.iter().all(|&m| m == full) {
+                    continue;
+                }
+                let rolls = if t % 3 == 0 { 5 } else { 3 };
+                let shape = TurnShape::new(&points, &turn_columns(&rules, &masks), rolls);
+                let values = shape.write_values(&points, |_, p| {
+                    if rng.gen_range(0..20) == 0 {
+                        f64::NEG_INFINITY
+                    } else {
+                        f64::from(p) + rng.gen_range(0.0..300.0)
+                    }
+                });
+                turns.push((shape, values));
+            }
+            let alone: Vec<f64> = turns
+                .iter()
+                .map(|(shape, values)| {
+                    SlipTurn::solved(&points, shape.clone(), values.clone()).before_first_roll()
+                })
+                .collect();
+            // A turn whose only cell cannot take some roll is worth minus infinity.
+            let finite = alone.iter().filter(|v| v.is_finite()).count();
+            assert!(finite * 3 > alone.len() * 2, "{}", rules.name);
+            for vectors in [true, false] {
+                let together = values_before_with(&points, &turns, vectors);
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&together),
+                    bits(&alone),
+                    "{} vectors {vectors}",
+                    rules.name
+                );
             }
         }
     }
