@@ -109,7 +109,7 @@ fn build(rules: &str, file: &str, fit_games: u64) -> Result<(), String> {
     let rules = JambRules::by_name(rules).ok_or("unknown rules")?;
     let options = BuildOptions {
         fit_games,
-        ..BuildOptions::default()
+        ..BuildOptions::for_rules(&rules)
     };
     let start = Instant::now();
     let tables = JambTables::build_with(rules, &options, &|_, _| {});

@@ -32,8 +32,9 @@ enum Action {
         /// Rule set, comma-separated list, or `all` (the four main rule sets). jamb-4 and
         /// jamb-5 build the Jamb oracle's column tables (jamb-5: 66 MB, about 2 minutes to
         /// build on an idle 2-core machine, jamb-4: 130 MB, about 1.5 minutes; 9 and 14 minutes
-        /// on one loaded by other builds;
-        /// a first Jamb analysis otherwise builds them before it rates a game).
+        /// on one loaded by other builds; jamb-6a: 448 MB, about 95 minutes and then five
+        /// rounds of fitting its weights, 12 to 24 minutes each; a first Jamb analysis
+        /// otherwise builds them before it rates a game).
         #[arg(long, default_value = "all")]
         rules: String,
         /// Rebuild even valid tables (a distribution build then starts over).

@@ -24,10 +24,10 @@ impl JambOracle {
 }
 
 impl JambTables {
-    /// Builds the tables of `rules` with the default [`BuildOptions`]; `progress(done, total)`
+    /// Builds the tables of `rules` with their [`BuildOptions::for_rules`]; `progress(done, total)`
     /// counts work units (widget runs, then fitting games).
     pub fn build(rules: JambRules, progress: &(dyn Fn(u64, u64) + Sync)) -> JambTables {
-        JambTables::build_with(rules, &BuildOptions::default(), progress)
+        JambTables::build_with(rules, &BuildOptions::for_rules(&rules), progress)
     }
 
     /// Builds the tables of `rules` as `options` say. Deterministic: the same bytes whatever
@@ -44,7 +44,8 @@ impl JambTables {
             .map(|&k| ColumnTable::runs(&ColumnSpace::of_rules(&rules, k, 0)))
             .collect();
         let levels = options.slack.turns as u64;
-        let total = runs.iter().sum::<u64>() * (1 + levels) + options.fit_games;
+        let total = runs.iter().sum::<u64>() * (1 + levels)
+            + options.fit_games * u64::from(options.fit_rounds.max(1));
         let mut done = 0u64;
         let mut tables = Vec::new();
         let mut slack = Vec::new();
@@ -65,25 +66,31 @@ impl JambTables {
             done += n * (options.slack.turns as u64 + 1);
         }
         let mut out = JambTables::from_parts(rules, tables, options.slack, slack);
-        if options.fit_games > 0 {
-            let offset = done;
-            let oracle = Arc::new(JambOracle::with_value(
-                out.clone(),
-                ValueFunction {
+        for round in 0..u64::from(options.fit_rounds.max(1)) {
+            if options.fit_games == 0 {
+                break;
+            }
+            let offset = done + round * options.fit_games;
+            let value = match round {
+                0 => ValueFunction {
                     slack: options.slack.turns,
                     ..ValueFunction::default()
                 },
-            ));
-            out = out.with_correction(
-                fit(
-                    &oracle,
-                    options.fit_games,
-                    options.fit_seed,
-                    options.ridge,
-                    &|d| progress(offset + d, total),
-                )
-                .map(Arc::new),
+                _ => ValueFunction::strong(&out),
+            };
+            let oracle = Arc::new(JambOracle::with_value(out.clone(), value));
+            let fitted = fit(
+                &oracle,
+                options.fit_games,
+                options.fit_seed + 2 * round,
+                options.ridge,
+                &|d| progress(offset + d, total),
             );
+            // No weights from a round (a singular fit): keep the round before's.
+            let Some(fitted) = fitted else {
+                break;
+            };
+            out = out.with_correction(Some(Arc::new(fitted)));
         }
         progress(total, total);
         out

@@ -50,6 +50,12 @@ pub struct Endgame {
     memo: HashMap<SlipKeys, f64, BuildFold>,
 }
 
+/// A write's credit and the slip after it.
+type Step = (i32, SlipKeys);
+
+/// A slip to solve, with its turn and the steps of its writes.
+type Unsolved = (SlipKeys, TurnShape, Vec<Option<Step>>);
+
 /// The memo's hasher: the keys are a few bytes of our own, no input from outside.
 type BuildFold = foldhash::fast::FixedState;
 
@@ -139,17 +145,13 @@ impl Endgame {
         TurnShape::new(&self.points, &shape, turn_rolls(&self.rules, turns_left))
     }
 
-    /// Calls `each(credit, after)` for every write of `shape` from `keys`: the points it
-    /// credits and the slip after it (`None` for a score no dice can give).
-    fn for_each_step(
-        points: &BoxPoints,
-        keys: &SlipKeys,
-        shape: &TurnShape,
-        mut each: impl FnMut(Option<(i32, SlipKeys)>),
-    ) {
+    /// Every write of `shape` from `keys`, in the turn's order: the points it credits and the
+    /// slip after it (`None` for a score no dice can give).
+    fn steps(points: &BoxPoints, keys: &SlipKeys, shape: &TurnShape) -> Vec<Option<Step>> {
+        let mut out = Vec::with_capacity(shape.values_len());
         shape.for_each_write(points, |cell, p| {
             let c = usize::from(cell.column);
-            each(
+            out.push(
                 step(keys[c], cell.jbox, p, points.middle()).map(|(credit, next)| {
                     let mut after = *keys;
                     after[c] = next;
@@ -157,6 +159,31 @@ impl Endgame {
                 }),
             );
         });
+        out
+    }
+
+    /// The write values of a turn whose steps are `steps`, offset by `base`: each step's
+    /// credit plus the (solved) future of the slip after it.
+    fn write_values(&self, steps: &[Option<Step>], base: f64) -> Vec<f64> {
+        steps
+            .iter()
+            .map(|next| match next {
+                Some((credit, after)) => base + f64::from(*credit) + self.known_future(after),
+                None => f64::NEG_INFINITY,
+            })
+            .collect()
+    }
+
+    /// Puts `keys` on `stack` the first time it is `seen`, unless it is full or solved.
+    fn visit(
+        &self,
+        keys: &SlipKeys,
+        seen: &mut HashSet<SlipKeys, BuildFold>,
+        stack: &mut Vec<SlipKeys>,
+    ) {
+        if !self.is_full(keys) && !self.memo.contains_key(keys) && seen.insert(*keys) {
+            stack.push(*keys);
+        }
     }
 
     /// Solves every slip reachable from `roots` that the memo lacks, a level of empty boxes at a
@@ -167,68 +194,52 @@ impl Endgame {
         let mut seen: HashSet<SlipKeys, BuildFold> = HashSet::default();
         let mut stack: Vec<SlipKeys> = Vec::new();
         for keys in roots {
-            if !self.is_full(keys) && !self.memo.contains_key(keys) && seen.insert(*keys) {
-                stack.push(*keys);
-            }
+            self.visit(keys, &mut seen, &mut stack);
         }
-        // The slips to solve by number of empty boxes, each with its turn.
-        let mut levels: Vec<Vec<(SlipKeys, TurnShape)>> = Vec::new();
+        // The slips to solve by number of empty boxes, each with its turn and its steps.
+        let mut levels: Vec<Vec<Unsolved>> = Vec::new();
         while let Some(keys) = stack.pop() {
             let shape = self.shape_of(&keys);
-            Endgame::for_each_step(&points, &keys, &shape, |next| {
-                if let Some((_, after)) = next {
-                    if !self.is_full(&after)
-                        && !self.memo.contains_key(&after)
-                        && seen.insert(after)
-                    {
-                        stack.push(after);
-                    }
+            let steps = Endgame::steps(&points, &keys, &shape);
+            // Writes of one box often lead to the same slip: look each up once in a row.
+            let mut last = None;
+            for (_, after) in steps.iter().flatten() {
+                if last != Some(after) {
+                    self.visit(after, &mut seen, &mut stack);
+                    last = Some(after);
                 }
-            });
+            }
             let empty = empty_boxes(&keys[..self.rules.columns.len()]);
             if levels.len() <= empty {
                 levels.resize_with(empty + 1, Vec::new);
             }
-            levels[empty].push((keys, shape));
+            levels[empty].push((keys, shape, steps));
         }
         for level in levels {
+            let mut solved = Vec::with_capacity(level.len());
             let turns: Vec<(TurnShape, Vec<f64>)> = level
-                .iter()
-                .map(|(keys, shape)| {
-                    let mut values = Vec::new();
-                    Endgame::for_each_step(&points, keys, shape, |next| {
-                        values.push(match next {
-                            Some((credit, after)) => f64::from(credit) + self.known_future(&after),
-                            None => f64::NEG_INFINITY,
-                        });
-                    });
-                    (shape.clone(), values)
+                .into_iter()
+                .map(|(keys, shape, steps)| {
+                    solved.push(keys);
+                    let values = self.write_values(&steps, 0.0);
+                    (shape, values)
                 })
                 .collect();
             let before = values_before(&points, &turns);
-            for ((keys, _), v) in level.iter().zip(before) {
-                self.memo.insert(*keys, v);
+            for (keys, v) in solved.into_iter().zip(before) {
+                self.memo.insert(keys, v);
             }
         }
     }
 
     /// The exact turn from `keys`, its values offset by `base` (the points credited so far).
     pub(crate) fn turn_of_keys(&mut self, keys: &SlipKeys, base: f64) -> SlipTurn {
-        let points = Arc::clone(&self.points);
         let shape = self.shape_of(keys);
-        let mut after = Vec::new();
-        Endgame::for_each_step(&points, keys, &shape, |next| {
-            after.extend(next.map(|n| n.1))
-        });
+        let steps = Endgame::steps(&self.points, keys, &shape);
+        let after: Vec<SlipKeys> = steps.iter().flatten().map(|s| s.1).collect();
         self.solve(&after);
-        let mut values = Vec::with_capacity(after.len());
-        Endgame::for_each_step(&points, keys, &shape, |next| {
-            values.push(match next {
-                Some((credit, after)) => base + f64::from(credit) + self.known_future(&after),
-                None => f64::NEG_INFINITY,
-            });
-        });
-        SlipTurn::solved(&points, shape, values)
+        let values = self.write_values(&steps, base);
+        SlipTurn::solved(&self.points, shape, values)
     }
 
     /// True when the solver takes `sheet` (few enough empty boxes, values dice can give).

@@ -41,6 +41,9 @@ fn game_samples(oracle: &Arc<JambOracle>, seed: u64, target: Target) -> Vec<(Vec
     let mut out = Vec::with_capacity(game.turns.len());
     let mut cache = JambTurnCache::default();
     for turn in &game.turns {
+        if !valued_by_fit(oracle, &sheet) {
+            break;
+        }
         let row = oracle.features(&sheet);
         let y = match target {
             Target::Outcome => final_total,
@@ -67,6 +70,13 @@ fn game_samples(oracle: &Arc<JambOracle>, seed: u64, target: Target) -> Vec<(Vec
     out
 }
 
+/// True when the oracle values `sheet` with the fitted function: the exact endgame values the
+/// slips with at most its limit of empty boxes, so those are no samples of the fit (they would
+/// only pull the last stage's weights towards slips where they are never used).
+fn valued_by_fit(oracle: &JambOracle, sheet: &JambSheet) -> bool {
+    sheet.turns_left() > oracle.value_function().endgame
+}
+
 /// [`game_samples`] of a game played by [`play_oracle_game`].
 fn own_turn_samples(oracle: &JambOracle, seed: u64, target: Target) -> Vec<(Vec<f64>, f64)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -78,6 +88,7 @@ fn own_turn_samples(oracle: &JambOracle, seed: u64, target: Target) -> Vec<(Vec<
     let mut cache = JambTurnCache::default();
     game.before_turns
         .iter()
+        .filter(|sheet| valued_by_fit(oracle, sheet))
         .map(|sheet| {
             let y = match target {
                 Target::Outcome => final_total,
@@ -95,7 +106,8 @@ fn own_turn_samples(oracle: &JambOracle, seed: u64, target: Target) -> Vec<(Vec<
 
 /// Fits the weights by ridge regression (penalty `ridge` on every weight but each column's
 /// one-column value at stage 1) on the futures of the slips met in `games` self-played games
-/// of `oracle` (seeds `seed * 1_000_003 + game`). Deterministic whatever the thread count.
+/// of `oracle` (seeds `seed * 1_000_003 + game`), leaving out the slips its exact endgame
+/// values. Deterministic whatever the thread count.
 pub fn fit(
     oracle: &Arc<JambOracle>,
     games: u64,
@@ -212,6 +224,27 @@ fn solve_symmetric(a: &mut [f64], b: &mut [f64], n: usize) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::jamb::JambRules;
+    use crate::solve::jamb::oracle::ValueFunction;
+    use crate::solve::jamb::tables::JambTables;
+
+    #[test]
+    fn the_fit_samples_only_the_slips_its_weights_value() {
+        // Tables of the right shape whose values are 0 build in a moment; the oracle on them
+        // still plays whole games.
+        let tables = JambTables::zero(JambRules::JAMB_5);
+        let turns = JambRules::JAMB_5.turns();
+        for endgame in [0, 3] {
+            let value = ValueFunction {
+                endgame,
+                ..ValueFunction::default()
+            };
+            let oracle = Arc::new(JambOracle::with_value(tables.clone(), value));
+            let samples = game_samples(&oracle, 5, Target::Outcome);
+            // One sample a turn, less the last `endgame` turns, which the exact endgame values.
+            assert_eq!(samples.len(), turns - endgame, "endgame {endgame}");
+        }
+    }
 
     #[test]
     fn cholesky_solves_a_small_system() {

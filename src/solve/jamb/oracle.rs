@@ -340,6 +340,9 @@ impl JambOracle {
         let masks: Vec<u16> = keys[..columns].iter().map(|k| k.mask).collect();
         let shape = turn_columns(&self.rules, &masks);
         let rolls = turn_rolls(&self.rules, turns_left);
+        // The writes of one cell come one after another, and most scores of a box lead to the
+        // same column state: its future is computed once for them.
+        let mut last: Option<(usize, ColumnKey, f64)> = None;
         SlipTurn::with_rolls(&self.points, &shape, rolls, |cell, p| {
             let c = usize::from(cell.column);
             let Some((credit, next)) = step(keys[c], cell.jbox, p, self.points.middle()) else {
@@ -353,9 +356,15 @@ impl JambOracle {
                     .turn_of_keys(&after, now, after_empty, None, plies - 1)
                     .before_first_roll();
             }
-            now + total_future - futures[c] - slip_now
-                + slip_after[cell.jbox.index()]
-                + self.column_future(c, next, after_empty, &stage)
+            let future = match last {
+                Some((lc, lk, f)) if lc == c && lk == next => f,
+                _ => {
+                    let f = self.column_future(c, next, after_empty, &stage);
+                    last = Some((c, next, f));
+                    f
+                }
+            };
+            now + total_future - futures[c] - slip_now + slip_after[cell.jbox.index()] + future
         })
     }
 

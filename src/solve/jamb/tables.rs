@@ -19,6 +19,11 @@ pub struct BuildOptions {
     pub fit_seed: u64,
     /// Ridge penalty of the fit (per sample).
     pub ridge: f64,
+    /// Rounds of the fit (at least one). Round 1 fits on games of the oracle with the slack
+    /// values alone; each later round fits on games of the strong oracle with the weights of
+    /// the round before (seed `fit_seed + 2 * round`), on the slips it values with those
+    /// weights (not the exact endgame's).
+    pub fit_rounds: u32,
 }
 
 impl Default for BuildOptions {
@@ -32,6 +37,20 @@ impl Default for BuildOptions {
             fit_games: 40_000,
             fit_seed: 9,
             ridge: 3e-5,
+            fit_rounds: 1,
+        }
+    }
+}
+
+impl BuildOptions {
+    /// The measured choice for `rules` (docs/jamb-oracle.md): the defaults, with five rounds of
+    /// the fit for `jamb-6a` (each of rounds 2 to 5 added strength there; the five-dice slips
+    /// keep the one round they were measured with, and their tables the same bytes).
+    pub fn for_rules(rules: &JambRules) -> BuildOptions {
+        let fit_rounds = if *rules == JambRules::JAMB_6A { 5 } else { 1 };
+        BuildOptions {
+            fit_rounds,
+            ..BuildOptions::default()
         }
     }
 }

@@ -188,6 +188,11 @@ impl TurnShape {
         }
     }
 
+    /// Number of write values the turn takes (one per score of every cell it may write).
+    pub(crate) fn values_len(&self) -> usize {
+        self.values_len
+    }
+
     /// Calls `each(cell, points)` for every score of every cell the turn may write (announced
     /// cells included), in the order of the write values.
     pub(crate) fn for_each_write(&self, points: &BoxPoints, mut each: impl FnMut(Cell, i32)) {
