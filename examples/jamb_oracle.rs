@@ -10,6 +10,7 @@
 //! cargo run --release --example jamb_oracle -- endgame [file] [games] [most empty boxes]
 //! cargo run --release --example jamb_oracle -- breakdown [file] [games] [seed] [variant...]
 //! cargo run --release --example jamb_oracle -- fit [file] [games] [seed] [rounds] [ridge] [out] [variant...]
+//! cargo run --release --example jamb_oracle -- reweight [file] [weights] [out]
 //! ```
 //!
 //! Variants (default: the strong value function of the tables): `plain` (sum of the exact
@@ -97,8 +98,33 @@ fn main() -> Result<(), String> {
             }
             Ok(())
         }
-        _ => Err("usage: jamb_oracle build|play|loss|speed ...".into()),
+        "reweight" => reweight(&arg(1, "target/jamb-5.tables"), &arg(2, ""), &arg(3, "")),
+        _ => Err(
+            "usage: jamb_oracle build|play|loss|speed|endgame|breakdown|fit|reweight ...".into(),
+        ),
     }
+}
+
+/// Weights written by `fit` (one number a line).
+fn read_weights(file: &str) -> Result<Correction, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let weights = text
+        .split_whitespace()
+        .map(parse)
+        .collect::<Result<_, _>>()?;
+    Ok(Correction { weights })
+}
+
+/// Writes the tables `file` with the weights `weights` (written by `fit`) to `out`: the rounds
+/// of the fit applied to built tables without building their column tables again.
+fn reweight(file: &str, weights: &str, out: &str) -> Result<(), String> {
+    let tables = JambTables::from_bytes(&std::fs::read(file).map_err(|e| e.to_string())?)?;
+    let bytes = tables
+        .with_correction(Some(Arc::new(read_weights(weights)?)))
+        .to_bytes();
+    // Read back: the weights must fit the tables' slip.
+    JambTables::from_bytes(&bytes)?;
+    std::fs::write(out, &bytes).map_err(|e| e.to_string())
 }
 
 fn parse<T: std::str::FromStr>(s: &str) -> Result<T, String> {
@@ -186,14 +212,7 @@ fn load(file: &str, variant: &[String]) -> Result<JambOracle, String> {
             Some(("lookahead", k)) => value.lookahead = parse(k)?,
             Some(("slack", k)) => value.slack = parse(k)?,
             Some(("correction", "none")) => value.correction = None,
-            Some(("correction", f)) => {
-                let text = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
-                let weights = text
-                    .split_whitespace()
-                    .map(parse)
-                    .collect::<Result<_, _>>()?;
-                value.correction = Some(Arc::new(Correction { weights }));
-            }
+            Some(("correction", f)) => value.correction = Some(Arc::new(read_weights(f)?)),
             Some(("skip" | "pass" | "reslack", _)) => {}
             _ => return Err(format!("unknown variant {v}")),
         }
