@@ -66,10 +66,11 @@ impl JambTables {
             done += n * (options.slack.turns as u64 + 1);
         }
         let mut out = JambTables::from_parts(rules, tables, options.slack, slack);
-        for round in 0..u64::from(options.fit_rounds.max(1)) {
-            if options.fit_games == 0 {
-                break;
-            }
+        let rounds = match options.fit_games {
+            0 => 0,
+            _ => u64::from(options.fit_rounds.max(1)),
+        };
+        for round in 0..rounds {
             let offset = done + round * options.fit_games;
             let value = match round {
                 0 => ValueFunction {
