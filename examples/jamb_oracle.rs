@@ -15,7 +15,8 @@
 //!
 //! Variants (default: the strong value function of the tables): `plain` (sum of the exact
 //! one-column values), `slack=k`, `correction=none|file`, `endgame=k` (exact values once at most
-//! k boxes are left), `lookahead=k`, `scale=a,b,c,d,e` (factor of each column's value), and
+//! k boxes are left), `budget=n` (only while the slip's future has at most n slips; 0: no
+//! limit), `lookahead=k`, `scale=a,b,c,d,e` (factor of each column's value), and
 //! `reslack=k`, `pass=n`, `skip=x` to rebuild the slack tables another way.
 
 use dicelens::dice::Dice;
@@ -209,6 +210,7 @@ fn load(file: &str, variant: &[String]) -> Result<JambOracle, String> {
                 value.scale = s.split(',').map(parse).collect::<Result<_, _>>()?;
             }
             Some(("endgame", k)) => value.endgame = parse(k)?,
+            Some(("budget", k)) => value.endgame_budget = parse(k)?,
             Some(("lookahead", k)) => value.lookahead = parse(k)?,
             Some(("slack", k)) => value.slack = parse(k)?,
             Some(("correction", "none")) => value.correction = None,
@@ -362,7 +364,13 @@ fn speed_own_turn(oracle: &JambOracle, games: u64) {
                 };
                 oracle.options_at(sheet, dice, *turn, &mut cache).len() + announced
             })
-            .sum()
+            .sum::<usize>()
+            + if std::env::var("STATES").is_ok() {
+                eprintln!("states {}", cache.endgame_states());
+                0
+            } else {
+                0
+            }
     };
     time_rating(&recorded, rate, games);
 }
@@ -371,8 +379,28 @@ fn speed_own_turn(oracle: &JambOracle, games: u64) {
 /// all, and prints the speeds.
 fn time_rating<D: Sync>(recorded: &[Vec<D>], rate: impl Fn(&Vec<D>) -> usize + Sync, games: u64) {
     let start = Instant::now();
-    let options: usize = recorded.iter().map(&rate).sum();
+    let mut times: Vec<f64> = Vec::with_capacity(recorded.len());
+    let options: usize = recorded
+        .iter()
+        .map(|g| {
+            let t = Instant::now();
+            let n = rate(g);
+            times.push(t.elapsed().as_secs_f64());
+            if std::env::var("STATES").is_ok() {
+                eprintln!("time {:.3}", 1000.0 * t.elapsed().as_secs_f64());
+            }
+            n
+        })
+        .sum();
     let one = start.elapsed().as_secs_f64();
+    times.sort_by(f64::total_cmp);
+    let slowest: f64 = times.iter().rev().take(times.len().div_ceil(20)).sum();
+    println!(
+        "per game: median {:.2} ms, slowest {:.1} ms, the slowest 5% take {:.0}% of the time",
+        1000.0 * times[times.len() / 2],
+        1000.0 * times.last().copied().unwrap_or(0.0),
+        100.0 * slowest / one
+    );
     let start = Instant::now();
     let again: usize = recorded.par_iter().map(&rate).sum();
     let all = start.elapsed().as_secs_f64();

@@ -5,9 +5,9 @@
 
 use super::key::{key_of, pending_credit, step, ColumnKey, MiddleRule, FULL};
 use super::turn::{values_before, SlipTurn, TurnShape};
-use super::{turn_columns, turn_rolls, BoxPoints};
+use super::{turn_column, turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
-use crate::rules::jamb::{Cell, JambRules, JambSheet, JambTurn, MAX_COLUMNS};
+use crate::rules::jamb::{Cell, JambBox, JambRules, JambSheet, JambTurn, MAX_COLUMNS};
 use crate::rules::Choice;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -48,6 +48,9 @@ pub struct Endgame {
     points: Arc<BoxPoints>,
     max_empty: usize,
     memo: HashMap<SlipKeys, f64, BuildFold>,
+    /// Column states reachable from each column's state met, and whether counted whole (see
+    /// [`Endgame::reachable`]).
+    reach: HashMap<(usize, ColumnKey), (u64, bool), BuildFold>,
 }
 
 /// A write's credit and the slip after it.
@@ -78,11 +81,18 @@ impl Endgame {
     /// The solver for slips of `rules` with at most `max_empty` empty boxes (the work about
     /// doubles per box: most writes lead to the same reduced state).
     pub fn with_limit(rules: JambRules, max_empty: usize) -> Endgame {
+        Endgame::sharing(rules, Arc::new(BoxPoints::new(&rules)), max_empty)
+    }
+
+    /// [`Endgame::with_limit`] with the score table `points` of `rules`, shared with its other
+    /// users (what it builds on first use is built once).
+    pub(crate) fn sharing(rules: JambRules, points: Arc<BoxPoints>, max_empty: usize) -> Endgame {
         Endgame {
             rules,
-            points: Arc::new(BoxPoints::new(&rules)),
+            points,
             max_empty,
             memo: HashMap::default(),
+            reach: HashMap::default(),
         }
     }
 
@@ -111,6 +121,57 @@ impl Endgame {
         }
         self.solve(std::slice::from_ref(keys));
         self.known_future(keys)
+    }
+
+    /// True when the slip `keys` is solved or its whole future has at most `budget` slips
+    /// ([`Endgame::reachable`]): whether a turn from it may be solved exactly at that cost.
+    pub(crate) fn within(&mut self, keys: &SlipKeys, budget: u64) -> bool {
+        self.memo.contains_key(keys) || self.reachable(keys, budget) <= budget
+    }
+
+    /// The slips reachable from `keys` (itself and the full slip included), counted up to a
+    /// little over `cap`: the product over the columns of the states each can reach, since the
+    /// columns fill independently of each other. A pure function of `keys`; a solved slip's
+    /// future lies within the future of the slip that was solved from.
+    pub fn reachable(&mut self, keys: &SlipKeys, cap: u64) -> u64 {
+        (0..self.rules.columns.len()).fold(1u64, |n, c| {
+            n.saturating_mul(self.column_reach(c, keys[c], cap))
+        })
+    }
+
+    /// The states column `c` can reach from `key` (itself included), counted whole or until
+    /// the count passes `cap`.
+    fn column_reach(&mut self, c: usize, key: ColumnKey, cap: u64) -> u64 {
+        // A count stored whole, or one already over this cap, answers.
+        if let Some(&(n, whole)) = self.reach.get(&(c, key)) {
+            if whole || n > cap {
+                return n;
+            }
+        }
+        let kind = self.rules.columns[c];
+        let middle = self.points.middle();
+        let mut seen: HashSet<ColumnKey, BuildFold> = HashSet::default();
+        seen.insert(key);
+        let mut stack = vec![key];
+        while seen.len() as u64 <= cap {
+            let Some(k) = stack.pop() else {
+                break;
+            };
+            let writable = turn_column(&self.rules, kind, k.mask).writable();
+            for jbox in JambBox::ALL.into_iter().filter(|b| writable & b.bit() != 0) {
+                for &p in self.points.values(jbox) {
+                    if let Some((_, next)) = step(k, jbox, p, middle) {
+                        if seen.insert(next) {
+                            stack.push(next);
+                        }
+                    }
+                }
+            }
+        }
+        let whole = stack.is_empty();
+        let n = seen.len() as u64;
+        self.reach.insert((c, key), (n, whole));
+        n
     }
 
     /// True when every column of `keys` is full.
@@ -305,5 +366,69 @@ impl Endgame {
     /// The score table the solver uses.
     pub fn points(&self) -> &BoxPoints {
         &self.points
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::jamb::key::{key_of_lane, keys_of_mask};
+
+    /// Keys of a jamb-6a slip with only `empty[c]` boxes empty in column `c`, each column at
+    /// lane `lane` of its keys (modulo their number).
+    fn slip(rules: &JambRules, empty: &[&[JambBox]], lane: usize) -> SlipKeys {
+        let mut keys = [ColumnKey {
+            mask: FULL,
+            upper: 0,
+            mid: 0,
+        }; MAX_COLUMNS];
+        for (c, boxes) in empty.iter().enumerate().take(rules.columns.len()) {
+            let mask = boxes.iter().fold(FULL, |m, b| m & !b.bit());
+            let lanes = keys_of_mask(mask, rules.middle);
+            keys[c] = key_of_lane(mask, (lane * 7 + c) % lanes, rules.middle);
+        }
+        keys
+    }
+
+    /// The count of reachable slips is exact: solving a slip stores each reachable slip but
+    /// the full one once, in Down, Up, Free and Announce columns, upper boxes, Max, Min and
+    /// Ones among them; it is the same whatever was solved before, and counts stop a little
+    /// past a cap.
+    #[test]
+    fn the_reachable_count_is_the_number_of_slips_the_solve_stores() {
+        use JambBox::*;
+        let rules = JambRules::JAMB_6A;
+        let cases: [&[&[JambBox]]; 3] = [
+            &[&[Jamb], &[Ones, Max], &[Sixes], &[Min, FourKind]],
+            &[&[], &[Twos, Threes], &[Fours], &[Ones, Max, Min]],
+            &[&[FullHouse, Jamb], &[], &[Ones], &[Fives, Sixes]],
+        ];
+        for (i, empty) in cases.iter().enumerate() {
+            for lane in 0..3 {
+                let keys = slip(&rules, empty, lane);
+                let mut endgame = Endgame::with_limit(rules, 6);
+                let counted = endgame.reachable(&keys, u64::MAX);
+                endgame.future(&keys);
+                assert_eq!(
+                    counted,
+                    endgame.memo_len() as u64 + 1,
+                    "case {i} lane {lane}"
+                );
+                assert_eq!(endgame.reachable(&keys, u64::MAX), counted);
+                let mut fresh = Endgame::with_limit(rules, 6);
+                assert!(fresh.reachable(&keys, 10) > 10 || counted <= 10);
+                assert_eq!(
+                    fresh.reachable(&keys, u64::MAX),
+                    counted,
+                    "after a capped count"
+                );
+                assert!(
+                    endgame.within(&keys, 1),
+                    "a solved slip is within any budget"
+                );
+                assert!(fresh.within(&keys, counted));
+                assert!(!fresh.within(&keys, counted - 1));
+            }
+        }
     }
 }

@@ -26,7 +26,8 @@ use crate::rules::jamb::{
     AnnounceRule, ColumnKind, JambBox, JambRules, JambTurn, BOXES, MAX_ROLLS,
 };
 use key::MiddleRule;
-use turn::TurnColumn;
+use std::sync::OnceLock;
+use turn::{ClosedForms, TurnColumn};
 
 /// What each box scores, by roll and roll number, as an index into the box's distinct scores
 /// (a "point class"): the turn solvers value each (box, class) once and read it for every roll.
@@ -43,6 +44,8 @@ pub struct BoxPoints {
     differ_from_next: [Vec<usize>; 2],
     /// How the rules count the middle section (the columns' keys depend on it).
     middle: MiddleRule,
+    /// The announced turns in closed form, built on first use.
+    closed: OnceLock<ClosedForms>,
 }
 
 impl BoxPoints {
@@ -87,7 +90,13 @@ impl BoxPoints {
             class,
             differ_from_next,
             middle: rules.middle,
+            closed: OnceLock::new(),
         }
+    }
+
+    /// What the announced turns in closed form read ([`ClosedForms`]), built on first use.
+    pub(crate) fn closed_forms(&self) -> &ClosedForms {
+        self.closed.get_or_init(|| ClosedForms::build(self))
     }
 
     /// How the rules count the middle section.
@@ -132,20 +141,25 @@ pub(crate) fn turn_columns(rules: &JambRules, masks: &[u16]) -> Vec<TurnColumn> 
         .columns
         .iter()
         .zip(masks)
-        .map(|(&kind, &mask)| match kind {
-            ColumnKind::Announce => {
-                let pure_hand = rules.announce == AnnounceRule::AnnouncedOrPureHand;
-                TurnColumn::announce(mask, pure_hand)
-            }
-            _ => TurnColumn {
-                mask,
-                first_roll: rules.allowed_boxes(kind, mask, JambTurn::at_roll(1)),
-                later_rolls: rules.allowed_boxes(kind, mask, JambTurn::at_roll(2)),
-                announce: false,
-                pure_hand: false,
-            },
-        })
+        .map(|(&kind, &mask)| turn_column(rules, kind, mask))
         .collect()
+}
+
+/// A column of `kind` of a slip of `rules` with filled mask `mask`, as its turn sees it.
+pub(crate) fn turn_column(rules: &JambRules, kind: ColumnKind, mask: u16) -> TurnColumn {
+    match kind {
+        ColumnKind::Announce => {
+            let pure_hand = rules.announce == AnnounceRule::AnnouncedOrPureHand;
+            TurnColumn::announce(mask, pure_hand)
+        }
+        _ => TurnColumn {
+            mask,
+            first_roll: rules.allowed_boxes(kind, mask, JambTurn::at_roll(1)),
+            later_rolls: rules.allowed_boxes(kind, mask, JambTurn::at_roll(2)),
+            announce: false,
+            pure_hand: false,
+        },
+    }
 }
 
 /// Rolls in a turn of `rules` with `turns_left` empty boxes before it.

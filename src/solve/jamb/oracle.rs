@@ -22,6 +22,10 @@ use std::sync::Arc;
 /// rating above 350 games a second on one core (docs/jamb-oracle.md).
 pub(crate) const STRONG_ENDGAME: usize = 6;
 
+/// Most slips in the future of a slip that the strong oracle solves exactly
+/// ([`ValueFunction::endgame_budget`]; docs/jamb-oracle.md §7).
+pub(crate) const STRONG_ENDGAME_BUDGET: u64 = 5000;
+
 /// The value function the oracle puts after the turn (see docs/jamb-oracle.md); the default
 /// is the plain one ([`ValueFunction::plain`]).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -31,6 +35,9 @@ pub struct ValueFunction {
     /// Exact endgame values when the slip after the turn has at most this many empty boxes
     /// (0: never).
     pub endgame: usize,
+    /// The exact endgame only for slips whose whole future has at most this many slips
+    /// ([`Endgame::reachable`]); the value function values the others (0: no limit).
+    pub endgame_budget: u64,
     /// Weights fitted by self-play ([`fit`](super::fit)) replacing the scaled sum of one-column
     /// values.
     pub correction: Option<Arc<Correction>>,
@@ -55,6 +62,7 @@ impl ValueFunction {
             slack: tables.slack_model().turns,
             correction: tables.correction(),
             endgame: STRONG_ENDGAME,
+            endgame_budget: STRONG_ENDGAME_BUDGET,
             ..ValueFunction::default()
         }
     }
@@ -92,6 +100,12 @@ impl ValueFunction {
                 "; exact endgame once at most {} boxes are left",
                 self.endgame
             ));
+            if self.endgame_budget > 0 {
+                s.push_str(&format!(
+                    " and the slip's future has at most {} slips",
+                    self.endgame_budget
+                ));
+            }
         }
         s
     }
@@ -106,6 +120,13 @@ pub struct JambTurnCache {
     sheet: Option<JambSheet>,
     turn: Option<SlipTurn>,
     endgame: Option<Endgame>,
+}
+
+impl JambTurnCache {
+    /// Slips the exact endgame has solved since the cache was last emptied.
+    pub fn endgame_states(&self) -> usize {
+        self.endgame.as_ref().map_or(0, Endgame::memo_len)
+    }
 }
 
 /// How the description of a Jamb oracle ([`JambOracle::describe`]) begins; the rule set's
@@ -291,11 +312,11 @@ impl JambOracle {
         let base = f64::from(credited(sheet, middle));
         let after_empty = sheet.turns_left() - 1;
         let endgame = if after_empty > 0 && after_empty <= self.value.endgame {
-            Some(
-                cache
-                    .endgame
-                    .get_or_insert_with(|| Endgame::with_limit(self.rules, self.value.endgame)),
-            )
+            let endgame = cache.endgame.get_or_insert_with(|| {
+                Endgame::sharing(self.rules, Arc::clone(&self.points), self.value.endgame)
+            });
+            let budget = self.value.endgame_budget;
+            (budget == 0 || endgame.within(&keys, budget)).then_some(endgame)
         } else {
             None
         };

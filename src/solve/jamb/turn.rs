@@ -31,6 +31,10 @@ use crate::solve::widget::{
     rolls_from_keeps_tile, Lane, SingleStore, SlotAccess,
 };
 
+mod closed;
+pub(crate) use closed::ClosedForms;
+use closed::LaneSolve;
+
 /// Most rolls a turn may have (a game's last turn of five rolls).
 pub const MAX_TURN_ROLLS: u8 = 5;
 
@@ -85,6 +89,16 @@ impl TurnColumn {
         } else {
             self.later_rolls
         }
+    }
+
+    /// The boxes a turn may write in some way (on some roll, with a pure hand, or announced).
+    pub(crate) fn writable(&self) -> u16 {
+        let any = if self.announce || self.pure_hand {
+            self.empty()
+        } else {
+            0
+        };
+        self.first_roll | self.later_rolls | any
     }
 
     /// The empty boxes.
@@ -288,14 +302,21 @@ impl TurnShape {
 }
 
 /// The rest of the turn after announcing each announceable box: a turn over that single cell,
-/// all of them solved together with a lane per box.
+/// in closed form where its values allow ([`ClosedForms`]), the others solved together by the
+/// widget with a lane per box.
 #[derive(Clone, Debug, Default)]
 struct Announcements {
     /// The announceable cells, by lane, with the offset of each cell's values in
     /// `write_values`.
     cells: Vec<(Cell, usize)>,
-    /// The values of the announced turns, a lane per cell.
+    /// How each lane is valued, by lane.
+    solves: Vec<LaneSolve>,
+    /// The values of the lanes valued by the widget, a lane each in lane order.
     runs: AnnouncedRuns,
+    /// `runs`' lane of each lane valued by the widget.
+    widget_lane: Vec<usize>,
+    /// Rolls in the turn.
+    rolls: u8,
 }
 
 impl Announcements {
@@ -310,9 +331,28 @@ impl Announcements {
                 offset,
             })
             .collect();
+        if lanes.is_empty() {
+            return Announcements::default();
+        }
+        let forms = points.closed_forms();
+        let solves: Vec<LaneSolve> = lanes
+            .iter()
+            .map(|l| forms.solve_of(points, shape.rolls, l))
+            .collect();
+        let mut by_widget = Vec::new();
+        let mut widget_lane = Vec::with_capacity(lanes.len());
+        for (lane, solve) in lanes.iter().zip(&solves) {
+            widget_lane.push(by_widget.len());
+            if matches!(solve, LaneSolve::Widget) {
+                by_widget.push(*lane);
+            }
+        }
         Announcements {
             cells: shape.announceable.clone(),
-            runs: announced_runs(points, shape.rolls, &lanes, true),
+            solves,
+            runs: announced_runs(points, shape.rolls, &by_widget, true),
+            widget_lane,
+            rolls: shape.rolls,
         }
     }
 
@@ -321,16 +361,37 @@ impl Announcements {
         self.cells.iter().position(|(cell, _)| cell.jbox == jbox)
     }
 
-    /// The value of keep `k` after roll `n` in lane `lane`.
-    fn keep(&self, n: u8, lane: usize, k: usize) -> Option<f64> {
-        let values = self.runs.keep_values.get(usize::from(n).checked_sub(1)?)?;
-        values.get(k * self.runs.lanes + lane).copied()
+    /// The value of keep `k` (smaller than a roll) after roll `n` in lane `lane`.
+    fn keep(&self, dice: &DiceSpace, n: u8, lane: usize, k: usize) -> Option<f64> {
+        if n == 0 || n >= self.rolls || k >= dice.first_roll() {
+            return None;
+        }
+        match self.solves.get(lane)? {
+            LaneSolve::Widget => self.runs.keep(n, k, self.widget_lane[lane]),
+            closed => closed.keep(dice, self.rolls, n, k),
+        }
     }
 
     /// The value of roll `r` on roll number `n` in lane `lane`.
-    fn roll(&self, n: u8, lane: usize, r: usize) -> Option<f64> {
-        let values = self.runs.roll_values.get(usize::from(n).checked_sub(1)?)?;
-        values.get(r * self.runs.lanes + lane).copied()
+    fn roll(&self, dice: &DiceSpace, n: u8, lane: usize, r: usize) -> Option<f64> {
+        if n == 0 || n > self.rolls || r >= dice.roll_count() {
+            return None;
+        }
+        match self.solves.get(lane)? {
+            LaneSolve::Widget => self.runs.roll(n, r, self.widget_lane[lane]),
+            closed => closed.roll(dice, self.rolls, n, r),
+        }
+    }
+
+    /// Raises `best` (one value per roll) to every lane's value of announcing after roll 1.
+    fn raise_first_roll(&self, dice: &DiceSpace, best: &mut [f64]) {
+        for lane in 0..self.cells.len() {
+            for (r, b) in best.iter_mut().enumerate() {
+                if let Some(v) = self.roll(dice, 1, lane, r) {
+                    *b = b.max(v);
+                }
+            }
+        }
     }
 }
 
@@ -356,6 +417,24 @@ struct AnnouncedRuns {
     /// (1..=rolls); on roll 1 the value of announcing the box with those dice. Only roll 1's
     /// when only roll 1 was kept.
     roll_values: Vec<Vec<f64>>,
+}
+
+impl AnnouncedRuns {
+    /// The value of keep `k` after roll `n` in lane `lane` (`None` when not kept).
+    fn keep(&self, n: u8, k: usize, lane: usize) -> Option<f64> {
+        self.slot(&self.keep_values, n, k, lane)
+    }
+
+    /// The value of roll `r` on roll number `n` in lane `lane` (`None` when not kept).
+    fn roll(&self, n: u8, r: usize, lane: usize) -> Option<f64> {
+        self.slot(&self.roll_values, n, r, lane)
+    }
+
+    /// Slot `slot` of lane `lane` on roll number `n` of `by_roll`.
+    fn slot(&self, by_roll: &[Vec<f64>], n: u8, slot: usize, lane: usize) -> Option<f64> {
+        let values = by_roll.get(usize::from(n).checked_sub(1)?)?;
+        values.get(slot * self.lanes + lane).copied()
+    }
 }
 
 /// The announced turns `lanes`, all of `rolls` rolls, in vectors as wide as this CPU has (the
@@ -514,43 +593,7 @@ fn values_before_with(
 ) -> Vec<f64> {
     let mut out = Vec::with_capacity(turns.len());
     for group in turns.chunk_by(|a, b| a.0.rolls == b.0.rolls) {
-        // Roll 1's value of announcing, the best announcement of each turn.
-        let lanes: Vec<AnnounceLane> = group
-            .iter()
-            .flat_map(|(shape, values)| {
-                shape
-                    .announceable
-                    .iter()
-                    .map(|&(cell, offset)| AnnounceLane {
-                        values,
-                        cell,
-                        offset,
-                    })
-            })
-            .collect();
-        let runs = announced_runs_with(points, group[0].0.rolls, &lanes, false, vectors);
-        let roll_count = points.dice().roll_count();
-        let mut lane = 0;
-        let announced: Vec<Vec<f64>> = group
-            .iter()
-            .map(|(shape, _)| {
-                let count = shape.announceable.len();
-                let mut best = Vec::new();
-                if count > 0 {
-                    best = vec![f64::NEG_INFINITY; roll_count];
-                    for (b, values) in best
-                        .iter_mut()
-                        .zip(runs.roll_values[0].chunks_exact(runs.lanes))
-                    {
-                        for &v in &values[lane..lane + count] {
-                            *b = b.max(v);
-                        }
-                    }
-                }
-                lane += count;
-                best
-            })
-            .collect();
+        let announced = best_announcements(points, group, vectors);
         #[cfg(target_arch = "x86_64")]
         if vectors && std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has the AVX2 instructions (checked just above).
@@ -560,6 +603,54 @@ fn values_before_with(
         befores_tiles::<Scalar>(points, group, &announced, &mut out);
     }
     out
+}
+
+/// Roll 1's value of announcing in each of `turns` (all of the same rolls): the best
+/// announcement of each first roll, empty for a turn without one. The lanes in closed form
+/// ([`ClosedForms`]) are valued one by one, the others in one widget run.
+fn best_announcements(
+    points: &BoxPoints,
+    turns: &[(TurnShape, Vec<f64>)],
+    vectors: bool,
+) -> Vec<Vec<f64>> {
+    let Some(rolls) = turns.first().map(|t| t.0.rolls) else {
+        return Vec::new();
+    };
+    let roll_count = points.dice().roll_count();
+    let forms = points.closed_forms();
+    let mut best: Vec<Vec<f64>> = Vec::with_capacity(turns.len());
+    let mut by_widget: Vec<AnnounceLane> = Vec::new();
+    let mut owners: Vec<usize> = Vec::new();
+    for (t, (shape, values)) in turns.iter().enumerate() {
+        let mut turn_best = Vec::new();
+        if !shape.announceable.is_empty() {
+            turn_best = vec![f64::NEG_INFINITY; roll_count];
+        }
+        for &(cell, offset) in &shape.announceable {
+            let lane = AnnounceLane {
+                values,
+                cell,
+                offset,
+            };
+            match forms.solve_of(points, rolls, &lane) {
+                LaneSolve::Widget => {
+                    by_widget.push(lane);
+                    owners.push(t);
+                }
+                solve => solve.raise_first_roll(points.dice(), rolls, &mut turn_best),
+            }
+        }
+        best.push(turn_best);
+    }
+    let runs = announced_runs_with(points, rolls, &by_widget, false, vectors);
+    if let Some(first) = runs.roll_values.first() {
+        for (r, values) in first.chunks_exact(runs.lanes).enumerate() {
+            for (&v, &t) in values.iter().zip(&owners) {
+                best[t][r] = best[t][r].max(v);
+            }
+        }
+    }
+    best
 }
 
 /// [`befores_tiles`] with AVX2 vectors.
@@ -813,14 +904,7 @@ impl SlipTurn {
                 Some(pure) => pure.clone(),
                 None => self.roll_values[0].clone(),
             };
-            let runs = &self.announced.runs;
-            if let Some(announced) = runs.roll_values.first() {
-                for (f, values) in first.iter_mut().zip(announced.chunks_exact(runs.lanes)) {
-                    for &v in &values[..self.announced.cells.len()] {
-                        *f = f.max(v);
-                    }
-                }
-            }
+            self.announced.raise_first_roll(dice, &mut first);
             store.rolls_mut().copy_from_slice(&first);
             self.roll_values[0] = first.clone();
             if any_pure {
@@ -868,8 +952,8 @@ impl SlipTurn {
                     return None;
                 }
                 match r {
-                    None => a.keep(n, lane, k),
-                    Some(r) => a.roll(n + 1, lane, r),
+                    None => a.keep(self.dice, n, lane, k),
+                    Some(r) => a.roll(self.dice, n + 1, lane, r),
                 }
             }
             None => {
@@ -914,9 +998,7 @@ impl SlipTurn {
         ) else {
             return;
         };
-        // The keeps' values after this roll and the rolls' values on the next, `stride`
-        // values per slot, read at `lane`.
-        let (keys, next, stride, lane) = if let Some(jbox) = moment.announced {
+        if let Some(jbox) = moment.announced {
             let a = &self.announced;
             let Some(lane) = a.lane(jbox) else {
                 return;
@@ -927,37 +1009,35 @@ impl SlipTurn {
             if n >= self.shape.rolls {
                 return;
             }
-            (
-                &a.runs.keep_values[usize::from(n - 1)],
-                &a.runs.roll_values[usize::from(n)],
-                a.runs.lanes,
-                lane,
-            )
-        } else {
-            let bit = 1u8 << (n - 1);
-            let pure = moment.pure || n == 1;
-            for c in self.shape.cells.iter().filter(|c| c.rolls & bit != 0) {
-                if c.pure && !pure {
-                    continue;
-                }
-                let v = self.write_values[c.offset + points.class(c.cell.jbox, n, r)];
-                each(Choice::Write(c.cell), v);
+            for &k in &self.dice.proper_sub_keeps[r] {
+                let k = usize::from(k);
+                let v = a.keep(self.dice, n, lane, k).unwrap_or(f64::NEG_INFINITY);
+                each(Choice::Keep(self.dice.keeps[k]), v);
             }
-            if !self.may_reroll(n) {
-                return;
+            let v = a
+                .roll(self.dice, n + 1, lane, r)
+                .unwrap_or(f64::NEG_INFINITY);
+            each(Choice::Keep(*dice), v);
+            return;
+        }
+        let bit = 1u8 << (n - 1);
+        let pure = moment.pure || n == 1;
+        for c in self.shape.cells.iter().filter(|c| c.rolls & bit != 0) {
+            if c.pure && !pure {
+                continue;
             }
-            (
-                &self.keep_values[usize::from(n - 1)],
-                &self.roll_values[usize::from(n)],
-                1,
-                0,
-            )
-        };
+            let v = self.write_values[c.offset + points.class(c.cell.jbox, n, r)];
+            each(Choice::Write(c.cell), v);
+        }
+        if !self.may_reroll(n) {
+            return;
+        }
+        let keeps = &self.keep_values[usize::from(n - 1)];
         for &k in &self.dice.proper_sub_keeps[r] {
             let k = usize::from(k);
-            each(Choice::Keep(self.dice.keeps[k]), keys[k * stride + lane]);
+            each(Choice::Keep(self.dice.keeps[k]), keeps[k]);
         }
-        each(Choice::Keep(*dice), next[r * stride + lane]);
+        each(Choice::Keep(*dice), self.roll_values[usize::from(n)][r]);
     }
 
     /// Calls `each(cell, value)` for every box that may be announced after a first roll of
@@ -968,7 +1048,7 @@ impl SlipTurn {
         };
         let a = &self.announced;
         for (lane, &(cell, _)) in a.cells.iter().enumerate() {
-            if let Some(v) = a.roll(1, lane, r) {
+            if let Some(v) = a.roll(self.dice, 1, lane, r) {
                 each(cell, v);
             }
         }
@@ -1328,9 +1408,25 @@ mod announce_tests {
         f64::from(p) * scale - 3.0 * cell.jbox.index() as f64
     }
 
+    /// Write values the announced turns take in closed form: the lower boxes but Max and Min
+    /// their points plus a constant, the upper boxes rising with the count, with a bonus.
+    fn closed_value(cell: Cell, p: i32) -> f64 {
+        let b = cell.jbox.index();
+        match b {
+            0..=5 if p >= 3 * (b as i32 + 1) => f64::from(p) + 30.0,
+            6 | 7 => f64::from(p) * 1.5,
+            _ => f64::from(p) + 10.0 * f64::from(cell.column) - b as f64,
+        }
+    }
+
     /// Compares the widget turn with the brute force: before the turn, and every option of
     /// a few rolls at every moment.
     fn compare(columns: &[TurnColumn], rolls: u8) {
+        compare_with(columns, rolls, &value);
+    }
+
+    /// [`compare`] with write values `value`.
+    fn compare_with(columns: &[TurnColumn], rolls: u8, value: &dyn Fn(Cell, i32) -> f64) {
         let rules = JambRules::JAMB_5;
         let points = BoxPoints::new(&rules);
         let turn = SlipTurn::with_rolls(&points, columns, rolls, value);
@@ -1338,7 +1434,7 @@ mod announce_tests {
             rules,
             columns,
             rolls,
-            value: &value,
+            value,
             decided: HashMap::new(),
             rerolled: HashMap::new(),
         };
@@ -1435,6 +1531,33 @@ mod announce_tests {
             TurnColumn::announce(all_but(&[Sixes, FourKind]), false),
         ];
         compare(&columns, 3);
+    }
+
+    /// Announced turns in closed form (affine lower boxes, counted upper boxes) beside Max and
+    /// Min by the widget, in three- and five-roll turns.
+    #[test]
+    fn announced_turns_in_closed_form_match_brute_force() {
+        use JambBox::*;
+        let column = TurnColumn::announce(all_but(&[Ones, Fours, Max, Straight, Jamb]), true);
+        let points = BoxPoints::new(&JambRules::JAMB_5);
+        let shape = TurnShape::new(&points, &[column], 3);
+        let values = shape.write_values(&points, closed_value);
+        let kinds: Vec<&str> = Announcements::solve(&points, &shape, &values)
+            .solves
+            .iter()
+            .map(|s| match s {
+                LaneSolve::Widget => "widget",
+                LaneSolve::Affine { .. } => "affine",
+                LaneSolve::Counted { .. } => "counted",
+            })
+            .collect();
+        assert_eq!(kinds, ["counted", "counted", "widget", "affine", "affine"]);
+        compare_with(&[column], 3, &closed_value);
+        compare_with(
+            &[TurnColumn::announce(all_but(&[Twos, FourKind]), false)],
+            5,
+            &closed_value,
+        );
     }
 
     #[test]
