@@ -364,13 +364,7 @@ fn speed_own_turn(oracle: &JambOracle, games: u64) {
                 };
                 oracle.options_at(sheet, dice, *turn, &mut cache).len() + announced
             })
-            .sum::<usize>()
-            + if std::env::var("STATES").is_ok() {
-                eprintln!("states {}", cache.endgame_states());
-                0
-            } else {
-                0
-            }
+            .sum()
     };
     time_rating(&recorded, rate, games);
 }
@@ -386,9 +380,6 @@ fn time_rating<D: Sync>(recorded: &[Vec<D>], rate: impl Fn(&Vec<D>) -> usize + S
             let t = Instant::now();
             let n = rate(g);
             times.push(t.elapsed().as_secs_f64());
-            if std::env::var("STATES").is_ok() {
-                eprintln!("time {:.3}", 1000.0 * t.elapsed().as_secs_f64());
-            }
             n
         })
         .sum();

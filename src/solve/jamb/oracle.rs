@@ -122,13 +122,6 @@ pub struct JambTurnCache {
     endgame: Option<Endgame>,
 }
 
-impl JambTurnCache {
-    /// Slips the exact endgame has solved since the cache was last emptied.
-    pub fn endgame_states(&self) -> usize {
-        self.endgame.as_ref().map_or(0, Endgame::memo_len)
-    }
-}
-
 /// How the description of a Jamb oracle ([`JambOracle::describe`]) begins; the rule set's
 /// name and `)` follow.
 pub(crate) const DESCRIBED_AS: &str = "heuristic Jamb oracle (";
