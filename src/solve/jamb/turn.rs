@@ -1153,7 +1153,8 @@ mod tests {
     /// worth exactly (the same bits) what the turn solved alone says before its first roll, in
     /// vectors and in scalars: slips of every rule set with an Announce column (pure hands
     /// or not), five-roll last turns, a Hand column alone (no reroll), turns of different
-    /// rolls mixed in one call, and writes no dice can give (minus infinity).
+    /// rolls mixed in one call, writes no dice can give (minus infinity), and announced turns
+    /// in closed form.
     #[test]
     fn turns_solved_together_are_worth_what_each_turn_alone_is() {
         use crate::solve::jamb::turn_columns;
@@ -1180,12 +1181,13 @@ mod tests {
                 }
                 let rolls = if t % 3 == 0 { 5 } else { 3 };
                 let shape = TurnShape::new(&points, &turn_columns(&rules, &masks), rolls);
-                let values = shape.write_values(&points, |_, p| {
-                    if rng.gen_range(0..20) == 0 {
-                        f64::NEG_INFINITY
-                    } else {
-                        f64::from(p) + rng.gen_range(0.0..300.0)
-                    }
+                let values = shape.write_values(&points, |cell, p| match t % 5 {
+                    // Values whose announced turns take the closed forms: affine, and rising
+                    // with the count (the upper boxes; the others by the widget).
+                    4 => f64::from(p) + 7.0 * f64::from(cell.column),
+                    3 => f64::from(p) * 1.5 + f64::from(cell.column),
+                    _ if rng.gen_range(0..20) == 0 => f64::NEG_INFINITY,
+                    _ => f64::from(p) + rng.gen_range(0.0..300.0),
                 });
                 turns.push((shape, values));
             }
