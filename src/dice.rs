@@ -237,6 +237,9 @@ pub struct DiceSpace {
     pub(crate) add_face: Vec<[u16; FACES]>,
     /// For each keep: the distinct keeps with one die fewer (one per face present).
     pub(crate) remove_one: Vec<Vec<u16>>,
+    /// `remove_one` padded to one keep per face with the keep itself (whose maximum with
+    /// itself changes nothing): a loop of fixed length, for the widget's vector tiles.
+    pub(crate) remove_one_padded: Vec<[u16; FACES]>,
     /// Every `(keep, keep with one die fewer)` pair, keeps in ascending order: the order in
     /// which the widget raises each keep to the best keep it contains (a flat list, read
     /// front to back).
@@ -340,6 +343,17 @@ impl DiceSpace {
                     .collect()
             })
             .collect();
+        let remove_one_padded = remove_one
+            .iter()
+            .enumerate()
+            .map(|(keep, smaller)| {
+                let mut padded = [keep as u16; FACES];
+                for (p, &s) in padded.iter_mut().zip(smaller) {
+                    *p = s;
+                }
+                padded
+            })
+            .collect();
         let raise_order = remove_one
             .iter()
             .enumerate()
@@ -352,6 +366,7 @@ impl DiceSpace {
             size_start,
             add_face,
             remove_one,
+            remove_one_padded,
             raise_order,
             proper_sub_keeps,
             roll_weight,

@@ -4,7 +4,7 @@
 //! states ([`ColumnKey`]).
 
 use super::key::{key_of, pending_credit, step, ColumnKey, MiddleRule, FULL};
-use super::turn::{values_before, SlipTurn, TurnShape};
+use super::turn::{tile_lanes, values_before, SlipTurn, TurnShape, ValuedTurn};
 use super::{turn_column, turn_columns, turn_rolls, BoxPoints};
 use crate::dice::Dice;
 use crate::rules::jamb::{Cell, JambBox, JambRules, JambSheet, JambTurn, MAX_COLUMNS};
@@ -51,13 +51,19 @@ pub struct Endgame {
     /// Column states reachable from each column's state met, and whether counted whole (see
     /// [`Endgame::reachable`]).
     reach: HashMap<(usize, ColumnKey), (u64, bool), BuildFold>,
+    /// The turn of each slip met, by its columns' filled masks (slips that fill the same
+    /// boxes have the same turn).
+    shapes: HashMap<SlipMasks, Arc<TurnShape>, BuildFold>,
 }
+
+/// The filled masks of a slip's columns (unused columns full).
+type SlipMasks = [u16; MAX_COLUMNS];
 
 /// A write's credit and the slip after it.
 type Step = (i32, SlipKeys);
 
-/// A slip to solve, with its turn and the steps of its writes.
-type Unsolved = (SlipKeys, TurnShape, Vec<Option<Step>>);
+/// A slip to solve, with its turn.
+type Unsolved = (SlipKeys, Arc<TurnShape>);
 
 /// The memo's hasher: the keys are a few bytes of our own, no input from outside.
 type BuildFold = foldhash::fast::FixedState;
@@ -67,6 +73,22 @@ fn empty_boxes(keys: &[ColumnKey]) -> usize {
     keys.iter()
         .map(|k| (!k.mask & FULL).count_ones() as usize)
         .sum()
+}
+
+/// The slips of `level` in the order they are solved in: slips that fill the same boxes
+/// share their turn's shape, and a tile of `lanes` turns of one shape takes its best writes
+/// in vectors; so the whole tiles of each shape come first, then what is left of each shape.
+fn by_shape(mut level: Vec<Unsolved>, lanes: usize) -> Vec<Unsolved> {
+    level.sort_by_key(|(keys, _)| keys.map(|k| k.mask));
+    let mut ordered = Vec::with_capacity(level.len());
+    let mut rest = Vec::new();
+    for run in level.chunk_by(|a, b| Arc::ptr_eq(&a.1, &b.1)) {
+        let whole = run.len() - run.len() % lanes.max(1);
+        ordered.extend_from_slice(&run[..whole]);
+        rest.extend_from_slice(&run[whole..]);
+    }
+    ordered.append(&mut rest);
+    ordered
 }
 
 impl Endgame {
@@ -93,6 +115,7 @@ impl Endgame {
             max_empty,
             memo: HashMap::default(),
             reach: HashMap::default(),
+            shapes: HashMap::default(),
         }
     }
 
@@ -193,26 +216,38 @@ impl Endgame {
         self.memo.get(keys).copied().unwrap_or(f64::NEG_INFINITY)
     }
 
-    /// The turn of the slip `keys`: its shape and the slip after each of its writes (`None`
-    /// for a score no dice can give).
-    fn shape_of(&self, keys: &SlipKeys) -> TurnShape {
+    /// The turn of the slip `keys` (built once per set of filled boxes).
+    fn shape_of(&mut self, keys: &SlipKeys) -> Arc<TurnShape> {
         let columns = self.rules.columns.len();
-        let masks: Vec<u16> = keys[..columns].iter().map(|k| k.mask).collect();
-        let turns_left = masks
+        let mut masks: SlipMasks = [FULL; MAX_COLUMNS];
+        for (m, k) in masks.iter_mut().zip(&keys[..columns]) {
+            *m = k.mask;
+        }
+        if let Some(shape) = self.shapes.get(&masks) {
+            return Arc::clone(shape);
+        }
+        let turns_left = masks[..columns]
             .iter()
             .map(|m| (!m & FULL).count_ones() as usize)
             .sum();
-        let shape = turn_columns(&self.rules, &masks);
-        TurnShape::new(&self.points, &shape, turn_rolls(&self.rules, turns_left))
+        let columns = turn_columns(&self.rules, &masks[..columns]);
+        let rolls = turn_rolls(&self.rules, turns_left);
+        let shape = Arc::new(TurnShape::new(&self.points, &columns, rolls));
+        self.shapes.insert(masks, Arc::clone(&shape));
+        shape
     }
 
-    /// Every write of `shape` from `keys`, in the turn's order: the points it credits and the
-    /// slip after it (`None` for a score no dice can give).
-    fn steps(points: &BoxPoints, keys: &SlipKeys, shape: &TurnShape) -> Vec<Option<Step>> {
-        let mut out = Vec::with_capacity(shape.values_len());
+    /// Calls `each` with every write of `shape` from `keys`, in the turn's order: the points
+    /// it credits and the slip after it (`None` for a score no dice can give).
+    fn for_each_step(
+        points: &BoxPoints,
+        keys: &SlipKeys,
+        shape: &TurnShape,
+        mut each: impl FnMut(Option<Step>),
+    ) {
         shape.for_each_write(points, |cell, p| {
             let c = usize::from(cell.column);
-            out.push(
+            each(
                 step(keys[c], cell.jbox, p, points.middle()).map(|(credit, next)| {
                     let mut after = *keys;
                     after[c] = next;
@@ -220,19 +255,31 @@ impl Endgame {
                 }),
             );
         });
-        out
     }
 
-    /// The write values of a turn whose steps are `steps`, offset by `base`: each step's
-    /// credit plus the (solved) future of the slip after it.
-    fn write_values(&self, steps: &[Option<Step>], base: f64) -> Vec<f64> {
-        steps
-            .iter()
-            .map(|next| match next {
-                Some((credit, after)) => base + f64::from(*credit) + self.known_future(after),
+    /// The write values of the turn `shape` from `keys`, offset by `base`: each write's
+    /// credit plus the (solved) future of the slip after it (looked up once for a row of
+    /// writes to the same slip).
+    fn write_values(&self, keys: &SlipKeys, shape: &TurnShape, base: f64) -> Vec<f64> {
+        let mut out = Vec::with_capacity(shape.values_len());
+        let mut last: Option<(SlipKeys, f64)> = None;
+        Endgame::for_each_step(&self.points, keys, shape, |next| {
+            out.push(match next {
+                Some((credit, after)) => {
+                    let future = match last {
+                        Some((keys, f)) if keys == after => f,
+                        _ => {
+                            let f = self.known_future(&after);
+                            last = Some((after, f));
+                            f
+                        }
+                    };
+                    base + f64::from(credit) + future
+                }
                 None => f64::NEG_INFINITY,
             })
-            .collect()
+        });
+        out
     }
 
     /// Puts `keys` on `stack` the first time it is `seen`, unless it is full or solved.
@@ -257,37 +304,36 @@ impl Endgame {
         for keys in roots {
             self.visit(keys, &mut seen, &mut stack);
         }
-        // The slips to solve by number of empty boxes, each with its turn and its steps.
+        // The slips to solve by number of empty boxes, each with its turn.
         let mut levels: Vec<Vec<Unsolved>> = Vec::new();
         while let Some(keys) = stack.pop() {
             let shape = self.shape_of(&keys);
-            let steps = Endgame::steps(&points, &keys, &shape);
             // Writes of one box often lead to the same slip: look each up once in a row.
             let mut last = None;
-            for (_, after) in steps.iter().flatten() {
-                if last != Some(after) {
-                    self.visit(after, &mut seen, &mut stack);
-                    last = Some(after);
+            Endgame::for_each_step(&points, &keys, &shape, |next| {
+                if let Some((_, after)) = next {
+                    if last != Some(after) {
+                        self.visit(&after, &mut seen, &mut stack);
+                        last = Some(after);
+                    }
                 }
-            }
+            });
             let empty = empty_boxes(&keys[..self.rules.columns.len()]);
             if levels.len() <= empty {
                 levels.resize_with(empty + 1, Vec::new);
             }
-            levels[empty].push((keys, shape, steps));
+            levels[empty].push((keys, shape));
         }
+        let lanes = tile_lanes();
         for level in levels {
-            let mut solved = Vec::with_capacity(level.len());
-            let turns: Vec<(TurnShape, Vec<f64>)> = level
-                .into_iter()
-                .map(|(keys, shape, steps)| {
-                    solved.push(keys);
-                    let values = self.write_values(&steps, 0.0);
-                    (shape, values)
-                })
+            let level = by_shape(level, lanes);
+            let turns: Vec<ValuedTurn> = level
+                .iter()
+                .map(|(keys, shape)| (&**shape, self.write_values(keys, shape, 0.0)))
                 .collect();
             let before = values_before(&points, &turns);
-            for (keys, v) in solved.into_iter().zip(before) {
+            drop(turns);
+            for ((keys, _), v) in level.into_iter().zip(before) {
                 self.memo.insert(keys, v);
             }
         }
@@ -295,11 +341,17 @@ impl Endgame {
 
     /// The exact turn from `keys`, its values offset by `base` (the points credited so far).
     pub(crate) fn turn_of_keys(&mut self, keys: &SlipKeys, base: f64) -> SlipTurn {
-        let shape = self.shape_of(keys);
-        let steps = Endgame::steps(&self.points, keys, &shape);
-        let after: Vec<SlipKeys> = steps.iter().flatten().map(|s| s.1).collect();
+        let shape = Arc::unwrap_or_clone(self.shape_of(keys));
+        let mut after: Vec<SlipKeys> = Vec::new();
+        Endgame::for_each_step(&self.points, keys, &shape, |next| {
+            if let Some((_, slip)) = next {
+                if after.last() != Some(&slip) {
+                    after.push(slip);
+                }
+            }
+        });
         self.solve(&after);
-        let values = self.write_values(&steps, base);
+        let values = self.write_values(keys, &shape, base);
         SlipTurn::solved(&self.points, shape, values)
     }
 

@@ -28,7 +28,7 @@ use crate::solve::simd::Avx2;
 use crate::solve::simd::{Lanes, Scalar};
 use crate::solve::widget::{
     expectation_before_first_roll, keeps_from_rolls, keeps_from_rolls_tile, rolls_from_keeps,
-    rolls_from_keeps_tile, Lane, SingleStore, SlotAccess,
+    rolls_from_keeps_tile, SingleStore, SlotAccess,
 };
 
 mod closed;
@@ -108,7 +108,7 @@ impl TurnColumn {
 }
 
 /// One cell that may be written during the turn.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct TurnCell {
     cell: Cell,
     /// Bit `n - 1` set when the cell takes dice of roll number `n`.
@@ -122,7 +122,7 @@ struct TurnCell {
 /// What one turn of one slip asks of the values after it, before any value is known: the
 /// cells each roll may be written in, the boxes that may be announced, and where each cell's
 /// values (one per point class of its box) lie in the turn's write values.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct TurnShape {
     /// Rolls in the turn.
     rolls: u8,
@@ -256,6 +256,15 @@ impl TurnShape {
         out
     }
 
+    /// The cells taking the dice of roll number `n` (1 and up): the Announce cells when `pure`,
+    /// else the others.
+    fn cells_on(&self, n: u8, pure: bool) -> impl Iterator<Item = &TurnCell> + '_ {
+        let bit = 1u8 << (n - 1);
+        self.cells
+            .iter()
+            .filter(move |c| c.pure == pure && c.rolls & bit != 0)
+    }
+
     /// True when the same cells (Announce cells when `pure`, else the others) take the dice
     /// of roll numbers `a` and `b`.
     fn same_cells(&self, a: u8, b: u8, pure: bool) -> bool {
@@ -383,13 +392,19 @@ impl Announcements {
         }
     }
 
-    /// Raises `best` (one value per roll) to every lane's value of announcing after roll 1.
-    fn raise_first_roll(&self, dice: &DiceSpace, best: &mut [f64]) {
-        for lane in 0..self.cells.len() {
-            for (r, b) in best.iter_mut().enumerate() {
-                if let Some(v) = self.roll(dice, 1, lane, r) {
-                    *b = b.max(v);
+    /// Raises `best` (one value per roll) to every lane's value of announcing after roll 1
+    /// (the closed lanes read from `forms`).
+    fn raise_first_roll(&self, forms: &ClosedForms, best: &mut [f64]) {
+        for (solve, &lane) in self.solves.iter().zip(&self.widget_lane) {
+            match solve {
+                LaneSolve::Widget => {
+                    for (r, b) in best.iter_mut().enumerate() {
+                        if let Some(v) = self.runs.roll(1, r, lane) {
+                            *b = b.max(v);
+                        }
+                    }
                 }
+                closed => closed.raise_first_roll(forms, self.rolls, best),
             }
         }
     }
@@ -553,44 +568,33 @@ fn store_tile<V: Lanes>(slots: &[V], into: &mut [f64], lanes: usize, tile: usize
     }
 }
 
-/// Loads lane `lane` of every slot of `slots` into `into`.
-#[inline(always)]
-fn load_lane<V: Lanes>(slots: &[V], lane: usize, into: &mut [f64]) {
-    let mut lane_values = [0.0f64; MAX_WIDTH];
-    for (o, v) in into.iter_mut().zip(slots) {
-        v.store(&mut lane_values);
-        *o = lane_values[lane];
-    }
-}
-
-/// Sets lane `lane` of every slot of `slots` to `from`'s values.
-#[inline(always)]
-fn set_lane<V: Lanes>(slots: &mut [V], lane: usize, from: &[f64]) {
-    let mut lane_values = [0.0f64; MAX_WIDTH];
-    for (v, &f) in slots.iter_mut().zip(from) {
-        v.store(&mut lane_values);
-        lane_values[lane] = f;
-        *v = V::load(&lane_values);
-    }
-}
-
 /// The widest vector of lanes the tiles are given.
 const MAX_WIDTH: usize = 8;
+
+/// A turn to value before its first roll: its shape and its write values.
+pub(crate) type ValuedTurn<'a> = (&'a TurnShape, Vec<f64>);
 
 /// The value before the first roll of each of `turns` (each a shape with its write values):
 /// the same bits as [`SlipTurn::solved`]'s [`SlipTurn::before_first_roll`], with
 /// [`Lanes::WIDTH`] turns of as many rolls solved at a time (the exact endgame solves its
-/// slips this way, a level of empty boxes at a time).
-pub(crate) fn values_before(points: &BoxPoints, turns: &[(TurnShape, Vec<f64>)]) -> Vec<f64> {
+/// slips this way, a level of empty boxes at a time). Turns of one shape next to each other
+/// share their tile's best writes, taken in vectors.
+pub(crate) fn values_before(points: &BoxPoints, turns: &[ValuedTurn]) -> Vec<f64> {
     values_before_with(points, turns, true)
 }
 
+/// The turns one tile of [`values_before`] holds on this CPU: a tile of turns of one shape
+/// takes its best writes in vectors.
+pub(crate) fn tile_lanes() -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        return Avx2::WIDTH;
+    }
+    Scalar::WIDTH
+}
+
 /// [`values_before`], in scalars unless `vectors` (tests compare both).
-fn values_before_with(
-    points: &BoxPoints,
-    turns: &[(TurnShape, Vec<f64>)],
-    vectors: bool,
-) -> Vec<f64> {
+fn values_before_with(points: &BoxPoints, turns: &[ValuedTurn], vectors: bool) -> Vec<f64> {
     let mut out = Vec::with_capacity(turns.len());
     for group in turns.chunk_by(|a, b| a.0.rolls == b.0.rolls) {
         let announced = best_announcements(points, group, vectors);
@@ -608,11 +612,7 @@ fn values_before_with(
 /// Roll 1's value of announcing in each of `turns` (all of the same rolls): the best
 /// announcement of each first roll, empty for a turn without one. The lanes in closed form
 /// ([`ClosedForms`]) are valued one by one, the others in one widget run.
-fn best_announcements(
-    points: &BoxPoints,
-    turns: &[(TurnShape, Vec<f64>)],
-    vectors: bool,
-) -> Vec<Vec<f64>> {
+fn best_announcements(points: &BoxPoints, turns: &[ValuedTurn], vectors: bool) -> Vec<Vec<f64>> {
     let Some(rolls) = turns.first().map(|t| t.0.rolls) else {
         return Vec::new();
     };
@@ -637,7 +637,7 @@ fn best_announcements(
                     by_widget.push(lane);
                     owners.push(t);
                 }
-                solve => solve.raise_first_roll(points.dice(), rolls, &mut turn_best),
+                solve => solve.raise_first_roll(forms, rolls, &mut turn_best),
             }
         }
         best.push(turn_best);
@@ -658,11 +658,168 @@ fn best_announcements(
 #[target_feature(enable = "avx2")]
 fn befores_avx2(
     points: &BoxPoints,
-    turns: &[(TurnShape, Vec<f64>)],
+    turns: &[ValuedTurn],
     announced: &[Vec<f64>],
     out: &mut Vec<f64>,
 ) {
     befores_tiles::<Avx2>(points, turns, announced, out)
+}
+
+/// True when `a` and `b` are the same turn shape.
+fn same_shape(a: &TurnShape, b: &TurnShape) -> bool {
+    std::ptr::eq(a, b) || a == b
+}
+
+/// The best writes of one tile of turns (of the same rolls), interleaved by lane: the value of
+/// writing roll `r` on roll number `n` in lane `lane` at `((n - 1) * rolls + r) * width + lane`
+/// (`rolls`: the dice's roll count), in the cells other than the Announce cells (`plain`) and
+/// in the Announce cells (`pure`, minus infinity in lanes without them).
+#[derive(Default)]
+struct TileWrites {
+    plain: Vec<f64>,
+    pure: Vec<f64>,
+    /// Some lane has Announce cells.
+    any_pure: bool,
+    /// The lanes with Announce cells.
+    pure_lanes: [bool; MAX_WIDTH],
+    /// `no_reroll[n - 1][lane]`: the lane's turn may not roll again after roll `n`.
+    no_reroll: Vec<[bool; MAX_WIDTH]>,
+    /// The lanes' write values, interleaved (`values[i * width + lane]`).
+    values: Vec<f64>,
+}
+
+impl TileWrites {
+    /// The best writes of `lanes` (turns of the same rolls, at most `V::WIDTH`): in vectors
+    /// from the interleaved write values when the turns have one shape, else turn by turn.
+    /// Both take the same maxima, so give the same bits.
+    #[inline(always)]
+    fn fill<V: Lanes>(&mut self, points: &BoxPoints, lanes: &[ValuedTurn]) {
+        let width = V::WIDTH;
+        let roll_count = points.dice().roll_count();
+        let Some(&(shape, _)) = lanes.first() else {
+            return;
+        };
+        let rolls = usize::from(shape.rolls);
+        let len = rolls * roll_count * width;
+        self.plain.clear();
+        self.plain.resize(len, f64::NEG_INFINITY);
+        self.pure.clear();
+        self.any_pure = lanes.iter().any(|t| t.0.any_pure);
+        if self.any_pure {
+            self.pure.resize(len, f64::NEG_INFINITY);
+        }
+        self.pure_lanes = [false; MAX_WIDTH];
+        self.no_reroll.clear();
+        self.no_reroll.resize(rolls, [false; MAX_WIDTH]);
+        for (lane, (turn, _)) in lanes.iter().enumerate() {
+            self.pure_lanes[lane] = turn.any_pure;
+            for (n, &may) in turn.may_reroll.iter().enumerate() {
+                self.no_reroll[n][lane] = !may;
+            }
+        }
+        if lanes.iter().all(|t| same_shape(t.0, shape)) {
+            self.values.clear();
+            self.values.resize(shape.values_len * width, 0.0);
+            for (lane, (_, values)) in lanes.iter().enumerate() {
+                for (i, &v) in values.iter().take(shape.values_len).enumerate() {
+                    self.values[i * width + lane] = v;
+                }
+            }
+            let into = (&mut self.plain[..], &mut self.pure[..], width, 0);
+            best_writes_into::<V>(points, shape, &self.values, into);
+            return;
+        }
+        for (lane, (turn, values)) in lanes.iter().enumerate() {
+            let into = (&mut self.plain[..], &mut self.pure[..], width, lane);
+            best_writes_into::<Scalar>(points, turn, values, into);
+        }
+    }
+
+    /// Lanes of `writes` (plain or pure) for roll `r` on roll number `n`.
+    #[inline(always)]
+    fn at<V: Lanes>(writes: &[f64], roll_count: usize, n: usize, r: usize) -> V {
+        V::load(&writes[((n - 1) * roll_count + r) * V::WIDTH..])
+    }
+}
+
+/// Where [`best_writes_into`] stores: the plain and the pure writes of a tile
+/// ([`TileWrites`]), its width, and the first lane written.
+type WritesInto<'a> = (&'a mut [f64], &'a mut [f64], usize, usize);
+
+/// Stores the best writes of `L::WIDTH` turns of shape `shape` (write values `values`,
+/// interleaved by lane) into lanes `lane..lane + L::WIDTH` of a tile of `width` lanes: on every
+/// roll number, in the cells other than the Announce cells (`plain`) and in the Announce
+/// cells (`pure`, only when the shape has some). A roll number whose cells are the roll
+/// before's takes the roll before's values but for the rolls scoring differently (the
+/// straights; none after the third roll).
+#[inline(always)]
+fn best_writes_into<L: Lanes>(
+    points: &BoxPoints,
+    shape: &TurnShape,
+    values: &[f64],
+    (plain, pure, width, lane): WritesInto,
+) {
+    let roll_count = points.dice().roll_count();
+    let block = roll_count * width;
+    for n in 1..=shape.rolls {
+        let at = usize::from(n - 1) * block + lane;
+        for (is_pure, into) in [(false, &mut *plain), (true, &mut *pure)] {
+            if is_pure && !shape.any_pure {
+                continue;
+            }
+            let cells: Vec<(usize, &[u8])> = shape
+                .cells_on(n, is_pure)
+                .map(|c| (c.offset, points.classes(c.cell.jbox, n)))
+                .collect();
+            let best = |r: usize| -> L {
+                cells.iter().fold(L::splat(f64::NEG_INFINITY), |w, c| {
+                    let i = (c.0 + usize::from(c.1[r])) * L::WIDTH;
+                    w.larger(L::load(&values[i..]))
+                })
+            };
+            let changed: Option<&[usize]> = match n {
+                1 => None,
+                _ if !shape.same_cells(n - 1, n, is_pure) => None,
+                _ if n - 1 < MAX_ROLLS => Some(points.differ_from_next(n - 1)),
+                _ => Some(&[]),
+            };
+            match changed {
+                Some(rolls) if L::WIDTH == width => {
+                    into.copy_within(at - block..at, at);
+                    for &r in rolls {
+                        best(r).store(&mut into[at + r * width..]);
+                    }
+                }
+                Some(rolls) => {
+                    for r in 0..roll_count {
+                        into[at + r * width] = into[at - block + r * width];
+                    }
+                    for &r in rolls {
+                        best(r).store(&mut into[at + r * width..]);
+                    }
+                }
+                None => {
+                    for r in 0..roll_count {
+                        best(r).store(&mut into[at + r * width..]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `lanes` of `a` where `take[lane]`, else of `b`.
+#[inline(always)]
+fn blend<V: Lanes>(a: V, b: V, take: &[bool; MAX_WIDTH]) -> V {
+    let (mut x, mut y) = ([0.0f64; MAX_WIDTH], [0.0f64; MAX_WIDTH]);
+    a.store(&mut x);
+    b.store(&mut y);
+    for ((y, x), &t) in y.iter_mut().zip(x).zip(take) {
+        if t {
+            *y = x;
+        }
+    }
+    V::load(&y)
 }
 
 /// Appends to `out` the value before the first roll of each of `turns` (all of the same
@@ -672,85 +829,89 @@ fn befores_avx2(
 #[inline(always)]
 fn befores_tiles<V: Lanes>(
     points: &BoxPoints,
-    turns: &[(TurnShape, Vec<f64>)],
+    turns: &[ValuedTurn],
     announced: &[Vec<f64>],
     out: &mut Vec<f64>,
 ) {
     let dice = points.dice();
     let first_roll = dice.first_roll();
     let roll_count = dice.roll_count();
+    let weights: Vec<V> = dice
+        .roll_weights()
+        .iter()
+        .map(|&w| V::splat(f64::from(w)))
+        .collect();
+    let total = V::splat(f64::from(dice.outcomes_total()));
     let mut slots = vec![V::splat(0.0); dice.keep_count()];
-    let mut lane_rolls = vec![0.0; roll_count];
-    for (tile, group) in turns.chunks(V::WIDTH).enumerate() {
-        let rolls = usize::from(group[0].0.rolls);
-        let plain: Vec<Vec<Vec<f64>>> = group
-            .iter()
-            .map(|(shape, values)| shape.writes_by_roll(points, values, false))
-            .collect();
-        let pure: Vec<Vec<Vec<f64>>> = group
-            .iter()
-            .map(|(shape, values)| match shape.any_pure {
-                true => shape.writes_by_roll(points, values, true),
-                false => Vec::new(),
-            })
-            .collect();
-        // The roll slots of the tile from each lane's writes on roll number `n` (index n - 1);
-        // lanes past the turns hold 0.
-        let writes = |n: usize, r: usize| -> V {
-            let mut lane_values = [0.0f64; MAX_WIDTH];
-            for (w, p) in lane_values.iter_mut().zip(&plain) {
-                *w = p[n][r];
-            }
-            V::load(&lane_values)
-        };
+    let mut writes = TileWrites::default();
+    let mut announce: Vec<f64> = Vec::new();
+    for (tile, lanes) in turns.chunks(V::WIDTH).enumerate() {
+        let rolls = usize::from(lanes[0].0.rolls);
+        writes.fill::<V>(points, lanes);
+        let plain = |n: usize, r: usize| TileWrites::at::<V>(&writes.plain, roll_count, n, r);
+        let pure = |n: usize, r: usize| TileWrites::at::<V>(&writes.pure, roll_count, n, r);
+        let all_pure = writes.pure_lanes[..lanes.len()].iter().all(|&p| p);
         for r in 0..roll_count {
-            slots[first_roll + r] = writes(rolls - 1, r);
+            slots[first_roll + r] = plain(rolls, r);
         }
         for n in (1..rolls).rev() {
             keeps_from_rolls_tile(dice, &mut slots, first_roll);
-            // A pure next roll: the empty keep is worth the mean of the next roll's pure values.
-            for (lane, p) in pure.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
-                load_lane(&slots[first_roll..], lane, &mut lane_rolls);
-                raise(&mut lane_rolls, &p[n]);
-                set_lane(
-                    &mut slots[EMPTY_KEEP..=EMPTY_KEEP],
-                    lane,
-                    &[roll_mean(dice, &lane_rolls)],
-                );
+            if writes.any_pure {
+                // A pure next roll: the empty keep is worth the mean of the next roll's pure
+                // values (in the lanes with Announce cells).
+                let mut acc = V::splat(0.0);
+                for (r, w) in weights.iter().enumerate() {
+                    let v = slots[first_roll + r].larger(pure(n + 1, r));
+                    acc = acc.add(w.mul(v));
+                }
+                let mean = acc.div(total);
+                slots[EMPTY_KEEP] = match all_pure {
+                    true => mean,
+                    false => blend(mean, slots[EMPTY_KEEP], &writes.pure_lanes),
+                };
             }
             for r in 0..roll_count {
-                let w = writes(n - 1, r);
                 let slot = &mut slots[first_roll + r];
-                *slot = slot.larger(w);
+                *slot = slot.larger(plain(n, r));
             }
             rolls_from_keeps_tile(dice, &mut slots);
             // A turn that may not roll again: its rolls are worth their writes.
-            for (lane, (shape, _)) in group.iter().enumerate() {
-                if !shape.may_reroll[n - 1] {
-                    set_lane(&mut slots[first_roll..], lane, &plain[lane][n - 1]);
+            let stop = &writes.no_reroll[n - 1];
+            if stop.iter().any(|&s| s) {
+                for r in 0..roll_count {
+                    let slot = &mut slots[first_roll + r];
+                    *slot = blend(plain(n, r), *slot, stop);
                 }
             }
         }
         // Roll 1 is a roll of every die, and the moment to announce.
-        for (lane, p) in pure.iter().enumerate() {
-            load_lane(&slots[first_roll..], lane, &mut lane_rolls);
-            if let Some(first) = p.first() {
-                raise(&mut lane_rolls, first);
+        let announcing = &announced[tile * V::WIDTH..tile * V::WIDTH + lanes.len()];
+        let any_announcing = announcing.iter().any(|a| !a.is_empty());
+        if any_announcing {
+            // Interleaved by lane first (a vector read right after its lanes' writes waits).
+            announce.clear();
+            announce.resize(roll_count * V::WIDTH, f64::NEG_INFINITY);
+            for (lane, a) in announcing.iter().enumerate() {
+                for (r, &x) in a.iter().enumerate().take(roll_count) {
+                    announce[r * V::WIDTH + lane] = x;
+                }
             }
-            raise(&mut lane_rolls, &announced[tile * V::WIDTH + lane]);
-            out.push(roll_expectation(dice, &lane_rolls));
         }
+        let mut acc = V::splat(0.0);
+        for (r, w) in weights.iter().enumerate() {
+            let mut v = slots[first_roll + r];
+            if writes.any_pure {
+                v = v.larger(pure(1, r));
+            }
+            if any_announcing {
+                v = v.larger(V::load(&announce[r * V::WIDTH..]));
+            }
+            acc = acc.add(w.mul(v));
+        }
+        let mut before = [0.0f64; MAX_WIDTH];
+        acc.div(total).store(&mut before);
+        out.extend_from_slice(&before[..lanes.len()]);
     }
-}
-
-/// The expected value of `values` (one per roll of `dice`) over a roll of every die, as the
-/// widget's [`expectation_before_first_roll`] computes it.
-fn roll_expectation(dice: &DiceSpace, values: &[f64]) -> f64 {
-    let mut acc = f64::ZERO;
-    for (&w, &v) in dice.roll_weights().iter().zip(values) {
-        acc = f64::add_weighted(acc, w, v);
-    }
-    f64::per_outcome(acc, dice.outcomes_total())
 }
 
 /// The values of every option of one turn of one slip (see the module documentation). Values
@@ -904,7 +1065,8 @@ impl SlipTurn {
                 Some(pure) => pure.clone(),
                 None => self.roll_values[0].clone(),
             };
-            self.announced.raise_first_roll(dice, &mut first);
+            self.announced
+                .raise_first_roll(points.closed_forms(), &mut first);
             store.rolls_mut().copy_from_slice(&first);
             self.roll_values[0] = first.clone();
             if any_pure {
@@ -1153,8 +1315,8 @@ mod tests {
     /// worth exactly (the same bits) what the turn solved alone says before its first roll, in
     /// vectors and in scalars: slips of every rule set with an Announce column (pure hands
     /// or not), five-roll last turns, a Hand column alone (no reroll), turns of different
-    /// rolls mixed in one call, writes no dice can give (minus infinity), and announced turns
-    /// in closed form.
+    /// rolls mixed in one call, writes no dice can give (minus infinity), announced turns in
+    /// closed form, and runs of turns of one shape (tiles of one shape and mixed tiles).
     #[test]
     fn turns_solved_together_are_worth_what_each_turn_alone_is() {
         use crate::solve::jamb::turn_columns;
@@ -1181,15 +1343,19 @@ mod tests {
                 }
                 let rolls = if t % 3 == 0 { 5 } else { 3 };
                 let shape = TurnShape::new(&points, &turn_columns(&rules, &masks), rolls);
-                let values = shape.write_values(&points, |cell, p| match t % 5 {
-                    // Values whose announced turns take the closed forms: affine, and rising
-                    // with the count (the upper boxes; the others by the widget).
-                    4 => f64::from(p) + 7.0 * f64::from(cell.column),
-                    3 => f64::from(p) * 1.5 + f64::from(cell.column),
-                    _ if rng.gen_range(0..20) == 0 => f64::NEG_INFINITY,
-                    _ => f64::from(p) + rng.gen_range(0.0..300.0),
-                });
-                turns.push((shape, values));
+                // Runs of one shape: 5, 1, 9 or 2 turns (whole tiles of one shape, and tiles
+                // that mix shapes).
+                for copy in 0..[5, 1, 9, 2][t % 4] {
+                    let values = shape.write_values(&points, |cell, p| match (t + copy) % 5 {
+                        // Values whose announced turns take the closed forms: affine, and
+                        // rising with the count (the upper boxes; the others by the widget).
+                        4 => f64::from(p) + 7.0 * f64::from(cell.column),
+                        3 => f64::from(p) * 1.5 + f64::from(cell.column),
+                        _ if rng.gen_range(0..20) == 0 => f64::NEG_INFINITY,
+                        _ => f64::from(p) + rng.gen_range(0.0..300.0),
+                    });
+                    turns.push((shape.clone(), values));
+                }
             }
             let alone: Vec<f64> = turns
                 .iter()
@@ -1200,8 +1366,9 @@ mod tests {
             // A turn whose only cell cannot take some roll is worth minus infinity.
             let finite = alone.iter().filter(|v| v.is_finite()).count();
             assert!(finite * 3 > alone.len() * 2, "{}", rules.name);
+            let valued: Vec<ValuedTurn> = turns.iter().map(|(s, v)| (s, v.clone())).collect();
             for vectors in [true, false] {
-                let together = values_before_with(&points, &turns, vectors);
+                let together = values_before_with(&points, &valued, vectors);
                 let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(
                     bits(&together),

@@ -31,6 +31,11 @@ pub(crate) struct ClosedForms {
     /// `score_turns[rolls - 2]`: every box's announced turn of `rolls` rolls (2 to
     /// [`MAX_TURN_ROLLS`]) valued by its points, every roll kept, lane = the box's index.
     score_turns: Vec<Arc<AnnouncedRuns>>,
+    /// `first_rolls[rolls - 2][box][r]`: roll 1's values of those score turns, box by box
+    /// (`score_turns`' roll 1 slots of the box's lane, in roll order).
+    first_rolls: Vec<Vec<Vec<f64>>>,
+    /// `face_counts[face - 1][r]`: how many dice of roll `r` show `face`.
+    face_counts: Vec<Vec<u8>>,
     /// For a box whose class on every roll number depends only on how many dice show one
     /// face: that face and the class of each count (0 to the number of dice).
     counted: [Option<(u8, Vec<u8>)>; BOXES],
@@ -79,8 +84,23 @@ impl ClosedForms {
                 lane
             })
             .collect();
-        let score_turns = (2..=MAX_TURN_ROLLS)
+        let score_turns: Vec<Arc<AnnouncedRuns>> = (2..=MAX_TURN_ROLLS)
             .map(|rolls| Arc::new(announced_runs(points, rolls, &lanes, true)))
+            .collect();
+        let first_rolls = score_turns
+            .iter()
+            .map(|turns| {
+                (0..BOXES)
+                    .map(|b| {
+                        (0..dice.roll_count())
+                            .map(|r| turns.roll(1, r, b).unwrap_or(f64::NEG_INFINITY))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let face_counts = (1..=FACES as u8)
+            .map(|face| dice.rolls().iter().map(|roll| roll.count(face)).collect())
             .collect();
         let counted = std::array::from_fn(|b| counted_face(points, JambBox::ALL[b]));
         let binomial = (0..=dice.dice())
@@ -95,6 +115,8 @@ impl ClosedForms {
             .collect();
         ClosedForms {
             score_turns,
+            first_rolls,
+            face_counts,
             counted,
             binomial: Arc::new(binomial),
         }
@@ -217,11 +239,35 @@ impl LaneSolve {
     }
 
     /// Raises `best` (one value per roll) to roll 1's value of announcing the lane in a turn of
-    /// `rolls` rolls (nothing for the widget's lanes).
-    pub(super) fn raise_first_roll(&self, dice: &DiceSpace, rolls: u8, best: &mut [f64]) {
-        for (r, b) in best.iter_mut().enumerate() {
-            if let Some(v) = self.roll(dice, rolls, 1, r) {
-                *b = b.max(v);
+    /// `rolls` rolls, read from `forms` (the closed forms the lane was valued by; nothing for
+    /// the widget's lanes): the same values as [`LaneSolve::roll`]'s on roll 1, read in a row.
+    pub(super) fn raise_first_roll(&self, forms: &ClosedForms, rolls: u8, best: &mut [f64]) {
+        match self {
+            LaneSolve::Widget => {}
+            LaneSolve::Affine { from, constant, .. } => {
+                let first = usize::from(rolls)
+                    .checked_sub(2)
+                    .and_then(|i| forms.first_rolls.get(i))
+                    .and_then(|boxes| boxes.get(*from));
+                for (b, &v) in best.iter_mut().zip(first.into_iter().flatten()) {
+                    *b = b.max(v + constant);
+                }
+            }
+            LaneSolve::Counted { face, by_count, .. } => {
+                let row = usize::from(rolls)
+                    .checked_sub(1)
+                    .and_then(|j| by_count.get(j));
+                let counts = usize::from(*face)
+                    .checked_sub(1)
+                    .and_then(|f| forms.face_counts.get(f));
+                let (Some(row), Some(counts)) = (row, counts) else {
+                    return;
+                };
+                for (b, &c) in best.iter_mut().zip(counts) {
+                    if let Some(&v) = row.get(usize::from(c)) {
+                        *b = b.max(v);
+                    }
+                }
             }
         }
     }
@@ -322,6 +368,13 @@ mod tests {
                     assert_eq!(got_kind, *kind, "{} {:?}", rules.name, lane.cell.jbox);
                     if got_kind == "widget" {
                         continue;
+                    }
+                    // Roll 1 read in a row is roll 1 read slot by slot, to the bit.
+                    let mut first = vec![f64::NEG_INFINITY; dice.roll_count()];
+                    solve.raise_first_roll(forms, rolls, &mut first);
+                    for (r, v) in first.iter().enumerate() {
+                        let slot = solve.roll(dice, rolls, 1, r).unwrap();
+                        assert_eq!(v.to_bits(), slot.to_bits(), "roll 1, roll {r}");
                     }
                     for n in 1..=rolls {
                         for r in 0..dice.roll_count() {
