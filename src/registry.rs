@@ -104,7 +104,7 @@ impl OracleRegistry {
             self.oracle
                 .one_column
                 .solitaire
-                .add_table(rules, table.values().to_vec());
+                .add_table(rules, table.into_values());
         }
         Ok(())
     }

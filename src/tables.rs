@@ -292,6 +292,25 @@ impl ExpectedTable {
         }
     }
 
+    /// The values ([`ExpectedTable::values`]), owned: moved out of the table, without a copy
+    /// beside them (the saved-rolls table's are 9 GB).
+    pub fn into_values(self) -> Vec<f64> {
+        match self.storage {
+            Storage::Owned(v) => v,
+            Storage::Read(bytes) => {
+                let len = payload(&bytes).map_or(0, <[f64]>::len);
+                // The header's words dropped, the file's words become the values in place.
+                bytes
+                    .words
+                    .into_iter()
+                    .skip(HEADER_LEN / 8)
+                    .take(len)
+                    .map(f64::from_bits)
+                    .collect()
+            }
+        }
+    }
+
     /// Optimal expected score of the empty sheet.
     pub fn empty_sheet_value(&self) -> f64 {
         let sheet = crate::rules::Sheet::empty(self.rules);
@@ -1264,8 +1283,31 @@ mod tests {
         let (table, found) = load_expected(&dir, rules, &Silent).unwrap();
         assert_eq!(found, Found::Valid);
         assert_eq!(table.values().len(), built.values().len());
+        // Its values move out as they are.
+        let values = table.values().to_vec();
+        assert_eq!(table.into_values(), values);
         // Nothing plain was built or written.
         assert!(!expected_path(&dir, rules).exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A table read from its file gives its values, moved out, the same as it reads them (the
+    /// header left out): bit for bit, every one.
+    #[test]
+    fn a_read_table_moves_its_values_out_unchanged() {
+        let dir = std::env::temp_dir().join(format!("dicelens-moves-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let rules = RuleSet::Yahtzee;
+        let (built, found) = load_expected(&dir, rules, &Silent).unwrap();
+        assert_ne!(found, Found::Valid, "a fresh directory has no table");
+        let (read, found) = load_expected(&dir, rules, &Silent).unwrap();
+        assert_eq!(found, Found::Valid);
+        assert!(matches!(read.storage, Storage::Read(_)));
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+        let want = bits(built.values());
+        assert_eq!(bits(read.values()), want);
+        assert_eq!(bits(&read.into_values()), want);
         let _ = fs::remove_dir_all(&dir);
     }
 
