@@ -243,15 +243,30 @@ pub struct MatchCache {
     last_chosen: Option<f64>,
 }
 
-/// Turn evaluations the solitaire oracle keeps (about 4 KB each, so about 280 MB when full);
-/// early-game states recur in every game and stay, late-game states mostly come and go.
+/// Turn evaluations the solitaire oracle expects to keep (at most 4.9 KB each with five dice).
 const SHARED_TURNS: usize = 65_536;
+
+/// Bytes of turn evaluations the solitaire oracle keeps (320 MiB): the 65,536 five-dice ones
+/// it was sized for; six dice under the saved-rolls rule weigh up to tens of times as much
+/// each, so fewer of them. Early-game states recur in every game and stay, late-game states
+/// mostly come and go.
+const SHARED_TURN_BYTES: u64 = 320 << 20;
+
+/// Weighs a cached turn evaluation by the bytes it holds.
+#[derive(Clone, Copy, Default)]
+struct TurnBytes;
+
+impl quick_cache::Weighter<TurnKey, Arc<TurnOracle>> for TurnBytes {
+    fn weight(&self, _key: &TurnKey, turn: &Arc<TurnOracle>) -> u64 {
+        turn.bytes()
+    }
+}
 
 /// The solitaire oracle: optimal expected final score, from the expected-score tables.
 pub struct SolitaireOracle {
     tables: HashMap<RuleSet, Vec<f64>>,
-    /// Turn evaluations shared by every thread, bounded (scan-resistant eviction).
-    turns: quick_cache::sync::Cache<TurnKey, Arc<TurnOracle>>,
+    /// Turn evaluations shared by every thread, bounded in bytes (scan-resistant eviction).
+    turns: quick_cache::sync::Cache<TurnKey, Arc<TurnOracle>, TurnBytes>,
 }
 
 impl SolitaireOracle {
@@ -259,7 +274,11 @@ impl SolitaireOracle {
     pub fn new(tables: HashMap<RuleSet, Vec<f64>>) -> SolitaireOracle {
         SolitaireOracle {
             tables,
-            turns: quick_cache::sync::Cache::new(SHARED_TURNS),
+            turns: quick_cache::sync::Cache::with_weighter(
+                SHARED_TURNS,
+                SHARED_TURN_BYTES,
+                TurnBytes,
+            ),
         }
     }
 
@@ -1193,6 +1212,39 @@ impl MatchOracle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shared cache's bytes hold the 65,536 five-dice turn evaluations it was sized for
+    /// (the empty sheet's is the largest of a rule set: every box open), and a six-dice
+    /// saved-rolls evaluation weighs several times a five-dice one even with a bank of at most
+    /// two (the whole table's, up to 41 levels, far more), so fewer of them are kept.
+    #[test]
+    fn the_turn_cache_is_bounded_in_bytes() {
+        let table = crate::solve::expected::build_table(RuleSet::Yahtzee, &|_, _| {});
+        let five = TurnOracle::new(&table, &Sheet::empty(RuleSet::Yahtzee)).unwrap();
+        assert!(
+            five.bytes() * SHARED_TURNS as u64 <= SHARED_TURN_BYTES,
+            "{} bytes a five-dice turn",
+            five.bytes()
+        );
+        assert!(five.bytes() > 4_000, "{}", five.bytes());
+        let rules = RuleSet::MaxiYatzySaved;
+        let chance = rules
+            .boxes()
+            .iter()
+            .position(|b| *b == crate::rules::Category::Chance)
+            .unwrap();
+        let within = rules.full_mask() & !(1 << chance);
+        let saved = crate::solve::saved_table::build_saved_table(rules, 2, within, &|_, _| {});
+        let mut sheet = Sheet::empty(rules);
+        sheet.filled = within;
+        let six = TurnOracle::new(saved.values(), &sheet).unwrap();
+        assert!(
+            six.bytes() > 2 * five.bytes(),
+            "{} against {}",
+            six.bytes(),
+            five.bytes()
+        );
+    }
 
     /// An output names only the parts of the oracle its games have; all when all are there.
     #[test]

@@ -42,6 +42,13 @@ pub(crate) struct Moves {
 }
 
 impl Moves {
+    /// Bytes the successors hold on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.boxes.capacity() * std::mem::size_of::<(usize, Successor)>()
+            + self.successor.capacity() * std::mem::size_of::<Option<Successor>>()
+            + self.arena.capacity() * std::mem::size_of::<f64>()
+    }
+
     /// The successors of the states `(lower, pair)` for every `pair` in `pairs`, read from `table`
     /// (which must hold every state with more boxes filled).
     pub fn new(space: StateSpace, table: &[f64], lower: usize, pairs: &[u16]) -> Moves {

@@ -19,6 +19,8 @@ pub(crate) struct TurnOracle {
     /// `keep_values[n - 1]`: the values of the keeps smaller than a roll with `n` rolls left
     /// (after the last roll but `n`), for `n` from 1 to the most rerolls the turn can have.
     keep_values: Vec<Vec<f64>>,
+    /// Bytes the evaluation holds (its fields and what they hold on the heap).
+    bytes: u64,
 }
 
 impl TurnOracle {
@@ -28,11 +30,7 @@ impl TurnOracle {
     pub fn new(table: &[f64], sheet: &Sheet) -> Option<TurnOracle> {
         if sheet.rules.saves_rolls() {
             let (moves, keep_values) = turn_levels(Banks::of(sheet.rules, table)?, sheet)?;
-            return Some(TurnOracle {
-                sheet: *sheet,
-                moves,
-                keep_values,
-            });
+            return Some(TurnOracle::holding(*sheet, moves, keep_values));
         }
         let space = StateSpace::new(sheet.rules);
         let pair = space.pairs.pair(sheet.upper_mask(), sheet.capped_upper())?;
@@ -41,11 +39,30 @@ impl TurnOracle {
         let mut store = SingleStore::new(sheet.rules.dice_space());
         moves.fill_last_roll(&mut store);
         let keep_values = keep_values_by_rolls_left(&mut store, sheet.rules.rolls_per_turn());
-        Some(TurnOracle {
-            sheet: *sheet,
-            moves: vec![moves],
+        Some(TurnOracle::holding(*sheet, vec![moves], keep_values))
+    }
+
+    /// The evaluation of `sheet`'s turn from its successors and keep values, with its size.
+    fn holding(sheet: Sheet, moves: Vec<Moves>, keep_values: Vec<Vec<f64>>) -> TurnOracle {
+        let heap = moves.iter().map(Moves::heap_bytes).sum::<usize>()
+            + moves.capacity() * std::mem::size_of::<Moves>()
+            + keep_values
+                .iter()
+                .map(|v| v.capacity() * std::mem::size_of::<f64>())
+                .sum::<usize>()
+            + keep_values.capacity() * std::mem::size_of::<Vec<f64>>();
+        TurnOracle {
+            sheet,
+            moves,
             keep_values,
-        })
+            bytes: (heap + std::mem::size_of::<TurnOracle>()) as u64,
+        }
+    }
+
+    /// Bytes the evaluation holds, its heap included (what the rating oracle's shared cache
+    /// counts).
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     /// The successors a write with `rolls_left` rolls left leads to.
