@@ -1224,10 +1224,18 @@ mod tests {
 
     const RULES: RuleSet = RuleSet::Yahtzee;
 
+    /// An empty directory of this test process under the system's temporary directory, named
+    /// after `name`.
+    fn fresh_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dicelens-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn a_saved_rolls_table_is_written_and_read_back_checked() {
-        let dir = std::env::temp_dir().join(format!("dicelens-saved-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = fresh_dir("saved");
         // A Yatzy sub-game (the file format does not depend on the rule set): ones to fours
         // and the pairs filled.
         let rules = RuleSet::Yatzy;
@@ -1267,9 +1275,7 @@ mod tests {
 
     #[test]
     fn a_rule_set_that_saves_rolls_loads_its_saved_rolls_table() {
-        let dir = std::env::temp_dir().join(format!("dicelens-saves-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = fresh_dir("saves");
         // Maxi Yatzy with every box but chance filled, banks up to 1 (a small sub-game).
         let rules = RuleSet::MaxiYatzySaved;
         let chance = rules
@@ -1295,9 +1301,7 @@ mod tests {
     /// header left out): bit for bit, every one.
     #[test]
     fn a_read_table_moves_its_values_out_unchanged() {
-        let dir = std::env::temp_dir().join(format!("dicelens-moves-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = fresh_dir("moves");
         let rules = RuleSet::Yahtzee;
         let (built, found) = load_expected(&dir, rules, &Silent).unwrap();
         assert_ne!(found, Found::Valid, "a fresh directory has no table");
