@@ -27,8 +27,7 @@ use crate::rules::Choice;
 use crate::solve::simd::Avx2;
 use crate::solve::simd::{Lanes, Scalar};
 use crate::solve::widget::{
-    expectation_before_first_roll, keeps_from_rolls, keeps_from_rolls_tile, rolls_from_keeps,
-    rolls_from_keeps_tile, SingleStore, SlotAccess,
+    expectation_before_first_roll, keeps_from_rolls_tile, rolls_from_keeps_tile, SingleStore,
 };
 
 mod closed;
@@ -329,8 +328,15 @@ struct Announcements {
 }
 
 impl Announcements {
-    /// The announced turns of `shape` with write values `write_values`, every roll kept.
-    fn solve(points: &BoxPoints, shape: &TurnShape, write_values: &[f64]) -> Announcements {
+    /// The announced turns of `shape` with write values `write_values`, every roll kept; the
+    /// turn's own lane `own` runs in the same tiles as the announced turns the widget values
+    /// (in vectors unless told otherwise).
+    fn solve(
+        points: &BoxPoints,
+        shape: &TurnShape,
+        write_values: &[f64],
+        (own, vectors): (&mut OwnLane, bool),
+    ) -> Announcements {
         let lanes: Vec<AnnounceLane> = shape
             .announceable
             .iter()
@@ -340,9 +346,6 @@ impl Announcements {
                 offset,
             })
             .collect();
-        if lanes.is_empty() {
-            return Announcements::default();
-        }
         let forms = points.closed_forms();
         let solves: Vec<LaneSolve> = lanes
             .iter()
@@ -359,7 +362,7 @@ impl Announcements {
         Announcements {
             cells: shape.announceable.clone(),
             solves,
-            runs: announced_runs(points, shape.rolls, &by_widget, true),
+            runs: announced_runs_with(points, shape.rolls, &by_widget, true, vectors, Some(own)),
             widget_lane,
             rolls: shape.rolls,
         }
@@ -419,12 +422,14 @@ struct AnnounceLane<'a> {
     offset: usize,
 }
 
-/// The values of announced turns solved together, a lane each (lanes padded to a whole
-/// vector).
+/// The values of announced turns solved together, a lane each (after the turn's own lane when
+/// it ran with them, padded to whole vectors).
 #[derive(Clone, Debug, Default)]
 struct AnnouncedRuns {
-    /// Values per slot (the announced turns, padded).
+    /// Values per slot.
     lanes: usize,
+    /// The lane of the first announced turn (1 after the turn's own lane, else 0).
+    first_lane: usize,
     /// `keep_values[n - 1][k * lanes + lane]`: keep `k` (smaller than a roll) after roll `n`
     /// (1..rolls); empty when only roll 1 was kept.
     keep_values: Vec<Vec<f64>>,
@@ -448,7 +453,9 @@ impl AnnouncedRuns {
     /// Slot `slot` of lane `lane` on roll number `n` of `by_roll`.
     fn slot(&self, by_roll: &[Vec<f64>], n: u8, slot: usize, lane: usize) -> Option<f64> {
         let values = by_roll.get(usize::from(n).checked_sub(1)?)?;
-        values.get(slot * self.lanes + lane).copied()
+        values
+            .get(slot * self.lanes + self.first_lane + lane)
+            .copied()
     }
 }
 
@@ -461,26 +468,28 @@ fn announced_runs(
     lanes: &[AnnounceLane],
     every_roll: bool,
 ) -> AnnouncedRuns {
-    announced_runs_with(points, rolls, lanes, every_roll, true)
+    announced_runs_with(points, rolls, lanes, every_roll, true, None)
 }
 
-/// [`announced_runs`], in scalars unless `vectors` (tests compare both).
+/// [`announced_runs`], in scalars unless `vectors` (tests compare both), with the turn's own
+/// lane `own` in lane 0 of the first tile when given.
 fn announced_runs_with(
     points: &BoxPoints,
     rolls: u8,
     lanes: &[AnnounceLane],
     every_roll: bool,
     vectors: bool,
+    own: Option<&mut OwnLane>,
 ) -> AnnouncedRuns {
-    if lanes.is_empty() {
+    if lanes.is_empty() && own.is_none() {
         return AnnouncedRuns::default();
     }
     #[cfg(target_arch = "x86_64")]
     if vectors && std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has the AVX2 instructions (checked just above).
-        return unsafe { announced_avx2(points, rolls, lanes, every_roll) };
+        return unsafe { announced_avx2(points, rolls, lanes, every_roll, own) };
     }
-    announced_tiles::<Scalar>(points, rolls, lanes, every_roll)
+    announced_tiles::<Scalar>(points, rolls, lanes, every_roll, own)
 }
 
 /// [`announced_tiles`] with AVX2 vectors.
@@ -491,71 +500,132 @@ fn announced_avx2(
     rolls: u8,
     lanes: &[AnnounceLane],
     every_roll: bool,
+    own: Option<&mut OwnLane>,
 ) -> AnnouncedRuns {
-    announced_tiles::<Avx2>(points, rolls, lanes, every_roll)
+    announced_tiles::<Avx2>(points, rolls, lanes, every_roll, own)
 }
 
-/// [`announced_runs`], [`Lanes::WIDTH`] announced turns at a time: the announced cell's values
-/// on the last roll, then for each earlier roll the keeps' values (the mean of the next roll)
-/// and the rolls' (the best of writing now and the keeps they contain).
+/// [`announced_runs`], [`Lanes::WIDTH`] turns at a time: the announced cell's values on the
+/// last roll, then for each earlier roll the keeps' values (the mean of the next roll) and the
+/// rolls' (the best of writing now and the keeps they contain). The turn's own lane `own`,
+/// when given, takes lane 0 of the first tile and the announced turns the lanes after it: it
+/// goes through the operations of the turn without announcement ([`OwnLane`]).
 #[inline(always)]
 fn announced_tiles<V: Lanes>(
     points: &BoxPoints,
     rolls: u8,
     cells: &[AnnounceLane],
     every_roll: bool,
+    mut own: Option<&mut OwnLane>,
 ) -> AnnouncedRuns {
     let dice = points.dice();
     let first_roll = dice.first_roll();
     let roll_count = dice.roll_count();
-    let lanes = cells.len().next_multiple_of(V::WIDTH);
-    let kept = if every_roll { usize::from(rolls) } else { 1 };
-    let mut keep_values =
-        vec![vec![0.0; first_roll * lanes]; if every_roll { kept - 1 } else { 0 }];
+    let own_lanes = usize::from(own.is_some());
+    let lanes = (cells.len() + own_lanes).next_multiple_of(V::WIDTH);
+    let kept = match (cells.len(), every_roll) {
+        (0, _) => 0,
+        (_, true) => usize::from(rolls),
+        (_, false) => 1,
+    };
+    let mut keep_values = vec![vec![0.0; first_roll * lanes]; kept.saturating_sub(1)];
     let mut roll_values = vec![vec![0.0; roll_count * lanes]; kept];
     let mut slots = vec![V::splat(0.0); dice.keep_count()];
+    let mut scratch = Vec::new();
     for tile in (0..lanes).step_by(V::WIDTH) {
-        let tile_cells = &cells[tile..cells.len().min(tile + V::WIDTH)];
-        write_rolls(points, tile_cells, &mut slots, rolls, false);
+        // The tile's own lane (the first tile's lane 0) and its announced cells after it.
+        let mut tile_own = own.as_deref_mut().filter(|_| tile == 0);
+        let first_cell = (tile + usize::from(tile_own.is_some())).saturating_sub(own_lanes);
+        let tile_cells = &cells[first_cell..cells.len().min(tile + V::WIDTH - own_lanes)];
+        let store = |slots: &[V], into: &mut Vec<f64>| store_tile(slots, into, lanes, tile);
+        let own_writes = tile_own.as_deref().map(|o| o.plain);
+        let writes_of = |n: u8| own_writes.map(|w| &w[usize::from(n - 1)][..]);
+        let at_last = (rolls, false);
+        write_rolls(
+            points,
+            writes_of(rolls),
+            tile_cells,
+            &mut slots,
+            at_last,
+            &mut scratch,
+        );
         if let Some(last) = roll_values.get_mut(usize::from(rolls - 1)) {
-            store_tile(&slots[first_roll..], last, lanes, tile);
+            store(&slots[first_roll..], last);
+        }
+        if let Some(o) = tile_own.as_deref_mut() {
+            o.record_rolls(rolls, &slots[first_roll..]);
         }
         for n in (1..rolls).rev() {
             keeps_from_rolls_tile(dice, &mut slots, first_roll);
-            if let Some(keeps) = keep_values.get_mut(usize::from(n - 1)) {
-                store_tile(&slots[..first_roll], keeps, lanes, tile);
+            if let Some(o) = tile_own.as_deref_mut() {
+                o.record_keeps(dice, n, &mut slots);
             }
-            write_rolls(points, tile_cells, &mut slots, n, true);
+            if let Some(keeps) = keep_values.get_mut(usize::from(n - 1)) {
+                store(&slots[..first_roll], keeps);
+            }
+            write_rolls(
+                points,
+                writes_of(n),
+                tile_cells,
+                &mut slots,
+                (n, true),
+                &mut scratch,
+            );
             rolls_from_keeps_tile(dice, &mut slots);
+            if let Some(o) = tile_own.as_deref_mut() {
+                o.stop_where_no_reroll(n, &mut slots[first_roll..]);
+                o.record_rolls(n, &slots[first_roll..]);
+            }
             if let Some(values) = roll_values.get_mut(usize::from(n - 1)) {
-                store_tile(&slots[first_roll..], values, lanes, tile);
+                store(&slots[first_roll..], values);
             }
         }
     }
     AnnouncedRuns {
         lanes,
+        first_lane: own_lanes,
         keep_values,
         roll_values,
     }
 }
 
 /// Sets (`raise`: raises) the roll slots of a tile to the value of writing each roll on roll
-/// number `n` in the tile's announced cells; lanes past the cells hold 0.
+/// number `n`: in lane 0 the own lane's best writes `own` (by roll index) when given, in the
+/// lanes after it the tile's announced cells; lanes past the cells hold 0. `writes` is scratch
+/// space.
 #[inline(always)]
 fn write_rolls<V: Lanes>(
     points: &BoxPoints,
+    own: Option<&[f64]>,
     tile_cells: &[AnnounceLane],
     slots: &mut [V],
-    n: u8,
-    raise: bool,
+    (n, raise): (u8, bool),
+    writes: &mut Vec<f64>,
 ) {
     let first_roll = points.dice().first_roll();
-    let mut lane_values = [0.0f64; MAX_WIDTH];
-    for (r, slot) in slots[first_roll..].iter_mut().enumerate() {
-        for (w, a) in lane_values.iter_mut().zip(tile_cells) {
-            *w = a.values[a.offset + points.class(a.cell.jbox, n, r)];
+    let width = V::WIDTH;
+    // Interleaved by lane first, lane by lane (a vector read right after its lanes' writes
+    // waits).
+    writes.clear();
+    writes.resize(points.dice().roll_count() * width, 0.0);
+    if let Some(own) = own {
+        for (w, &x) in writes.iter_mut().step_by(width).zip(own) {
+            *w = x;
         }
-        let w = V::load(&lane_values);
+    }
+    let skip = usize::from(own.is_some());
+    for (lane, a) in tile_cells.iter().enumerate() {
+        let values = &a.values[a.offset..];
+        let lane_writes = writes[skip + lane..].iter_mut().step_by(width);
+        for (w, &class) in lane_writes.zip(points.classes(a.cell.jbox, n)) {
+            *w = values[usize::from(class)];
+        }
+    }
+    for (slot, w) in slots[first_roll..]
+        .iter_mut()
+        .zip(writes.chunks_exact(width))
+    {
+        let w = V::load(w);
         *slot = if raise { slot.larger(w) } else { w };
     }
 }
@@ -567,6 +637,105 @@ fn store_tile<V: Lanes>(slots: &[V], into: &mut [f64], lanes: usize, tile: usize
         v.store(&mut into[i * lanes + tile..]);
     }
 }
+
+/// The turn without announcement, solved in lane 0 of the first tile of its announced turns'
+/// run ([`announced_tiles`]): its best writes by roll number go in, the values of its keeps
+/// and rolls by roll number come out ([`SlipTurn`]'s fields of the same names; roll 1's
+/// before its announcements). Lane 0 goes through the operations of a turn alone, in the same
+/// order: a pure next roll sets the empty keep, and a roll number with no reroll takes only
+/// its writes.
+struct OwnLane<'a> {
+    /// Best writes outside the Announce cells, by roll number ([`TurnShape::writes_by_roll`]).
+    plain: &'a [Vec<f64>],
+    /// Best writes in the Announce cells, by roll number; empty without Announce cells.
+    pure: &'a [Vec<f64>],
+    /// `may_reroll[n - 1]`: a reroll is allowed after roll `n`.
+    may_reroll: &'a [bool],
+    keep_values: Vec<Vec<f64>>,
+    roll_values: Vec<Vec<f64>>,
+    pure_values: Vec<Vec<f64>>,
+}
+
+impl<'a> OwnLane<'a> {
+    /// The own lane of a turn of `rolls` rolls with these best writes, nothing solved yet.
+    fn new(
+        plain: &'a [Vec<f64>],
+        pure: &'a [Vec<f64>],
+        may_reroll: &'a [bool],
+        rolls: u8,
+    ) -> OwnLane<'a> {
+        let rolls = usize::from(rolls);
+        OwnLane {
+            plain,
+            pure,
+            may_reroll,
+            keep_values: vec![Vec::new(); rolls - 1],
+            roll_values: vec![Vec::new(); rolls],
+            pure_values: match pure.is_empty() {
+                true => Vec::new(),
+                false => vec![Vec::new(); rolls],
+            },
+        }
+    }
+
+    /// Records lane 0 of `rolls` (the roll slots) as the values of roll number `n`, and the
+    /// pure values they give.
+    #[inline(always)]
+    fn record_rolls<V: Lanes>(&mut self, n: u8, rolls: &[V]) {
+        let n = usize::from(n);
+        let values: Vec<f64> = rolls.iter().map(|&v| lane_zero(v)).collect();
+        if let Some(pure) = self.pure.get(n - 1) {
+            let mut p = values.clone();
+            raise(&mut p, pure);
+            self.pure_values[n - 1] = p;
+        }
+        self.roll_values[n - 1] = values;
+    }
+
+    /// After the keeps of roll number `n` are computed: sets lane 0 of the empty keep to the
+    /// mean of the next roll's pure values (with Announce cells), and records lane 0's keeps.
+    #[inline(always)]
+    fn record_keeps<V: Lanes>(&mut self, dice: &DiceSpace, n: u8, slots: &mut [V]) {
+        let n = usize::from(n);
+        if !self.may_reroll[n - 1] {
+            return;
+        }
+        if let Some(next) = self.pure_values.get(n) {
+            let mean = roll_mean(dice, next);
+            slots[EMPTY_KEEP] = blend(V::splat(mean), slots[EMPTY_KEEP], &LANE_ZERO);
+        }
+        let keeps = &slots[..dice.first_roll()];
+        self.keep_values[n - 1] = keeps.iter().map(|&v| lane_zero(v)).collect();
+    }
+
+    /// After roll number `n` without a reroll allowed: lane 0 of `rolls` (the roll slots)
+    /// takes the writes alone.
+    #[inline(always)]
+    fn stop_where_no_reroll<V: Lanes>(&self, n: u8, rolls: &mut [V]) {
+        let n = usize::from(n);
+        if self.may_reroll[n - 1] {
+            return;
+        }
+        for (slot, &w) in rolls.iter_mut().zip(&self.plain[n - 1]) {
+            *slot = blend(V::splat(w), *slot, &LANE_ZERO);
+        }
+    }
+}
+
+/// Lane 0 of `v`.
+#[inline(always)]
+fn lane_zero<V: Lanes>(v: V) -> f64 {
+    let mut lanes = [0.0f64; MAX_WIDTH];
+    v.store(&mut lanes);
+    lanes[0]
+}
+
+/// The lane mask of lane 0 alone ([`blend`]).
+const LANE_ZERO: [bool; MAX_WIDTH] = {
+    let mut take = [false; MAX_WIDTH];
+    take[0] = true;
+    take
+};
 
 /// The widest vector of lanes the tiles are given.
 const MAX_WIDTH: usize = 8;
@@ -642,7 +811,7 @@ fn best_announcements(points: &BoxPoints, turns: &[ValuedTurn], vectors: bool) -
         }
         best.push(turn_best);
     }
-    let runs = announced_runs_with(points, rolls, &by_widget, false, vectors);
+    let runs = announced_runs_with(points, rolls, &by_widget, false, vectors, None);
     if let Some(first) = runs.roll_values.first() {
         for (r, values) in first.chunks_exact(runs.lanes).enumerate() {
             for (&v, &t) in values.iter().zip(&owners) {
@@ -929,9 +1098,6 @@ pub struct SlipTurn {
     /// `roll_values[n - 1]`: the value of each roll on roll number `n` reached by keeping some
     /// dice (best option without the Announce boxes); on roll 1 the value of the roll.
     roll_values: Vec<Vec<f64>>,
-    /// `pure_values[n - 1]`: the value of each roll on roll number `n` reached by rolling every
-    /// die (empty without Announce boxes: the same as `roll_values`).
-    pure_values: Vec<Vec<f64>>,
     /// The turns after announcing each announceable box.
     announced: Announcements,
     /// The value before the first roll.
@@ -987,94 +1153,54 @@ impl SlipTurn {
     }
 
     /// The turn of `shape` with write values `write_values` (see
-    /// [`TurnShape::write_values`]), solved.
+    /// [`TurnShape::write_values`]), solved: the widget backwards from the last roll to the
+    /// value before the first, the turn without announcement in the lane before its announced
+    /// turns' ([`OwnLane`]).
     pub(crate) fn solved(points: &BoxPoints, shape: TurnShape, write_values: Vec<f64>) -> SlipTurn {
-        let announced = Announcements::solve(points, &shape, &write_values);
-        let mut turn = SlipTurn {
-            dice: points.dice(),
-            shape,
-            write_values,
-            keep_values: Vec::new(),
-            roll_values: Vec::new(),
-            pure_values: Vec::new(),
-            announced,
-            before: f64::NEG_INFINITY,
-        };
-        turn.solve(points);
-        turn
+        SlipTurn::solved_with(points, shape, write_values, true)
     }
 
-    /// Runs the widget backwards from the last roll to the value before the first.
-    fn solve(&mut self, points: &BoxPoints) {
-        let dice = points.dice();
-        let first_roll = dice.first_roll();
-        let shape = &self.shape;
-        let any_pure = shape.any_pure;
-        let rolls = usize::from(shape.rolls);
-        let mut store = SingleStore::new(dice);
-        let plain = shape.writes_by_roll(points, &self.write_values, false);
-        let pure = match any_pure {
-            true => shape.writes_by_roll(points, &self.write_values, true),
+    /// [`SlipTurn::solved`], in scalars unless `vectors` (tests compare both).
+    fn solved_with(
+        points: &BoxPoints,
+        shape: TurnShape,
+        write_values: Vec<f64>,
+        vectors: bool,
+    ) -> SlipTurn {
+        let plain = shape.writes_by_roll(points, &write_values, false);
+        let pure = match shape.any_pure {
+            true => shape.writes_by_roll(points, &write_values, true),
             false => Vec::new(),
         };
-        let pure_of = |values: &[f64], n: usize| -> Vec<f64> {
-            let mut v = values.to_vec();
-            raise(&mut v, &pure[n - 1]);
-            v
-        };
-        self.roll_values = vec![Vec::new(); rolls];
-        self.keep_values = vec![Vec::new(); rolls - 1];
-        if any_pure {
-            self.pure_values = vec![Vec::new(); rolls];
-        }
-        for (r, &w) in plain[rolls - 1].iter().enumerate() {
-            store.slot_mut(first_roll + r)[0] = w;
-        }
-        self.roll_values[rolls - 1] = plain[rolls - 1].clone();
-        if any_pure {
-            self.pure_values[rolls - 1] = pure_of(&plain[rolls - 1], rolls);
-        }
-        // Roll numbers from the last but one down to 1: keep values from the next roll's
-        // values, then each roll's value is the best of writing now and its best keep
-        // (keeping every die included).
-        for n in (1..rolls).rev() {
-            if shape.may_reroll[n - 1] {
-                keeps_from_rolls(&mut store);
-                if any_pure {
-                    store.slot_mut(EMPTY_KEEP)[0] = roll_mean(dice, &self.pure_values[n]);
-                }
-                self.keep_values[n - 1] = store.values()[..first_roll].to_vec();
-                for (r, &w) in plain[n - 1].iter().enumerate() {
-                    let slot = &mut store.slot_mut(first_roll + r)[0];
-                    *slot = slot.max(w);
-                }
-                rolls_from_keeps(&mut store);
-            } else {
-                for (r, &w) in plain[n - 1].iter().enumerate() {
-                    store.slot_mut(first_roll + r)[0] = w;
-                }
-            }
-            self.roll_values[n - 1] = store.values()[first_roll..].to_vec();
-            if any_pure {
-                self.pure_values[n - 1] = pure_of(&self.roll_values[n - 1], n);
-            }
-        }
+        let mut own = OwnLane::new(&plain, &pure, &shape.may_reroll, shape.rolls);
+        let announced = Announcements::solve(points, &shape, &write_values, (&mut own, vectors));
+        let OwnLane {
+            keep_values,
+            mut roll_values,
+            pure_values,
+            ..
+        } = own;
         // Roll 1 is a roll of every die, and the moment to announce.
-        if any_pure || !self.announced.cells.is_empty() {
-            let mut first = match self.pure_values.first() {
+        if shape.any_pure || !announced.cells.is_empty() {
+            let mut first = match pure_values.first() {
                 Some(pure) => pure.clone(),
-                None => self.roll_values[0].clone(),
+                None => roll_values[0].clone(),
             };
-            self.announced
-                .raise_first_roll(points.closed_forms(), &mut first);
-            store.rolls_mut().copy_from_slice(&first);
-            self.roll_values[0] = first.clone();
-            if any_pure {
-                self.pure_values[0] = first;
-            }
+            announced.raise_first_roll(points.closed_forms(), &mut first);
+            roll_values[0] = first;
         }
+        let mut store = SingleStore::new(points.dice());
+        store.rolls_mut().copy_from_slice(&roll_values[0]);
         expectation_before_first_roll(&mut store);
-        self.before = store.get(EMPTY_KEEP);
+        SlipTurn {
+            dice: points.dice(),
+            before: store.get(EMPTY_KEEP),
+            shape,
+            write_values,
+            keep_values,
+            roll_values,
+            announced,
+        }
     }
 
     /// The value before the first roll of the turn.
@@ -1363,6 +1489,16 @@ mod tests {
                     SlipTurn::solved(&points, shape.clone(), values.clone()).before_first_roll()
                 })
                 .collect();
+            // A turn alone, its own lane beside its announced turns, has the same bits in
+            // vectors and in scalars: every keep, roll and announced value.
+            for (shape, values) in &turns {
+                let solve = |vectors| {
+                    SlipTurn::solved_with(&points, shape.clone(), values.clone(), vectors)
+                };
+                let (vector, scalar) = (solve(true), solve(false));
+                assert!(!vector.roll_values[0].is_empty(), "{}", rules.name);
+                assert_eq!(turn_bits(&vector), turn_bits(&scalar), "{}", rules.name);
+            }
             // A turn whose only cell cannot take some roll is worth minus infinity.
             let finite = alone.iter().filter(|v| v.is_finite()).count();
             assert!(finite * 3 > alone.len() * 2, "{}", rules.name);
@@ -1378,6 +1514,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every value a solved turn holds, as bits: the value before the first roll, the keeps'
+    /// and the rolls' values by roll number, and the announced turns'.
+    fn turn_bits(turn: &SlipTurn) -> Vec<u64> {
+        let a = &turn.announced;
+        let dice = turn.dice;
+        let widget = a.solves.iter().filter(|s| matches!(s, LaneSolve::Widget));
+        let mut announced = Vec::new();
+        for lane in 0..widget.count() {
+            for n in 1..=turn.rolls() {
+                let rolls = (0..dice.roll_count()).map(|r| a.runs.roll(n, r, lane));
+                let keeps = (0..dice.first_roll()).map(|k| a.runs.keep(n, k, lane));
+                announced.extend(rolls.chain(keeps.take_while(|_| n < turn.rolls())));
+            }
+        }
+        assert!(announced.iter().all(Option::is_some));
+        std::iter::once(&vec![turn.before])
+            .chain(&turn.keep_values)
+            .chain(&turn.roll_values)
+            .chain(&vec![announced.into_iter().flatten().collect()])
+            .flatten()
+            .map(|v| v.to_bits())
+            .collect()
     }
 
     /// Keeping all five dice is worth the same dice on the next roll, and the best option of a
@@ -1711,7 +1871,8 @@ mod announce_tests {
         let points = BoxPoints::new(&JambRules::JAMB_5);
         let shape = TurnShape::new(&points, &[column], 3);
         let values = shape.write_values(&points, closed_value);
-        let kinds: Vec<&str> = Announcements::solve(&points, &shape, &values)
+        let kinds: Vec<&str> = SlipTurn::solved(&points, shape.clone(), values.clone())
+            .announced
             .solves
             .iter()
             .map(|s| match s {
