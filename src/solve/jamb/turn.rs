@@ -484,8 +484,9 @@ fn announced_runs_with(
     if lanes.is_empty() && own.is_none() {
         return AnnouncedRuns::default();
     }
+    // The own lane alone runs in scalars: a vector would only add empty lanes.
     #[cfg(target_arch = "x86_64")]
-    if vectors && std::is_x86_feature_detected!("avx2") {
+    if vectors && !lanes.is_empty() && std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has the AVX2 instructions (checked just above).
         return unsafe { announced_avx2(points, rolls, lanes, every_roll, own) };
     }
