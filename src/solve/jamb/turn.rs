@@ -430,12 +430,12 @@ struct AnnouncedRuns {
     lanes: usize,
     /// The lane of the first announced turn (1 after the turn's own lane, else 0).
     first_lane: usize,
-    /// `keep_values[n - 1][k * lanes + lane]`: keep `k` (smaller than a roll) after roll `n`
-    /// (1..rolls); empty when only roll 1 was kept.
+    /// `keep_values[n - 1][k * lanes + first_lane + i]`: keep `k` (smaller than a roll) after
+    /// roll `n` (1..rolls) in announced turn `i`; empty when only roll 1 was kept.
     keep_values: Vec<Vec<f64>>,
-    /// `roll_values[n - 1][r * lanes + lane]`: roll `r`'s best option on roll number `n`
-    /// (1..=rolls); on roll 1 the value of announcing the box with those dice. Only roll 1's
-    /// when only roll 1 was kept.
+    /// `roll_values[n - 1][r * lanes + first_lane + i]`: roll `r`'s best option on roll number
+    /// `n` (1..=rolls) in announced turn `i`; on roll 1 the value of announcing the box with
+    /// those dice. Only roll 1's when only roll 1 was kept.
     roll_values: Vec<Vec<f64>>,
 }
 
@@ -686,9 +686,8 @@ impl<'a> OwnLane<'a> {
         let n = usize::from(n);
         let values: Vec<f64> = rolls.iter().map(|&v| lane_zero(v)).collect();
         if let Some(pure) = self.pure.get(n - 1) {
-            let mut p = values.clone();
-            raise(&mut p, pure);
-            self.pure_values[n - 1] = p;
+            let best = values.iter().zip(pure).map(|(&v, &p)| v.max(p));
+            self.pure_values[n - 1] = best.collect();
         }
         self.roll_values[n - 1] = values;
     }
