@@ -140,6 +140,15 @@ impl Browser {
         );
     }
 
+    /// Runs `script` in every document the tab loads from now on, before the page's own
+    /// scripts (to hold back or watch what the page does).
+    pub(crate) fn before_each_document(&mut self, script: &str) {
+        self.call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": script }),
+        );
+    }
+
     /// The value of a JavaScript expression in the page (promises awaited), as JSON; fails the
     /// test if it throws.
     pub(crate) fn eval(&mut self, expression: &str) -> Value {

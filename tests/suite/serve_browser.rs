@@ -2,7 +2,8 @@
 //! (`cdp`) as a person would: a game opened from the list, stepped through with the keyboard,
 //! its drawn dice and sheets checked against the replay, its options' values against `eval`,
 //! another option followed (what-if) and valued again as `eval` values that position; a game
-//! played in play mode and one entered in entry mode, both read back by `analyze`.
+//! played in play mode and one entered in entry mode, both read back by `analyze`; a panel
+//! chosen before the list of games has come stays shown when it comes.
 
 use crate::cdp::Browser;
 use crate::common::{find_game, replayed};
@@ -48,14 +49,24 @@ fn assert_same_options(shown: &[(String, f64)], evaluated: &[(String, f64)], wha
     }
 }
 
-/// Waits until the board shows a session state other than the one shown before `act` ran.
+/// Waits until the board shows a session state other than the one shown before `act` ran;
+/// fails the test with the board's error if it shows one instead.
 fn after(browser: &mut Browser, act: impl FnOnce(&mut Browser)) {
-    browser.eval("window.shownBefore = window.board.session; true");
+    browser.eval("window.shownBefore = window.board.session; window.board.error = null; true");
     act(browser);
     browser.wait_for(
-        "window.board.session && window.board.session !== window.shownBefore",
+        "(window.board.session && window.board.session !== window.shownBefore) \
+         || window.board.error",
         SHOWN,
     );
+    let error = browser.eval("window.board.error");
+    assert!(error.is_null(), "the board shows an error: {error}");
+}
+
+/// Loads the board's page and waits until its start is done (the list of games drawn).
+fn open_board(browser: &mut Browser, server: &Server) {
+    browser.navigate(&format!("http://127.0.0.1:{}/", server.port));
+    browser.wait_for("window.board.ready", SHOWN);
 }
 
 #[test]
@@ -72,7 +83,7 @@ fn a_game_opened_in_the_browser_is_drawn_as_replayed_and_valued_as_eval() {
     let d = &replay.decisions[index];
 
     let mut browser = Browser::start();
-    browser.navigate(&format!("http://127.0.0.1:{}/", server.port));
+    open_board(&mut browser, &server);
     browser.wait_for(
         "document.querySelectorAll('#games tr[data-game]').length > 0",
         SHOWN,
@@ -186,8 +197,7 @@ fn play_in_browser(browser: &mut Browser, mut roll: impl FnMut(&mut Browser, usi
 /// Starts a one-player game of `mode` (`play` or `entry`) of yahtzee for `player` from the
 /// board's form.
 fn new_game(browser: &mut Browser, server: &Server, mode: &str, player: &str) {
-    browser.navigate(&format!("http://127.0.0.1:{}/", server.port));
-    browser.wait_for("document.getElementById('show-play') !== null", SHOWN);
+    open_board(browser, server);
     browser.click("#show-play");
     browser.eval(&format!(
         "document.getElementById('new-mode').value = '{mode}'; \
@@ -232,4 +242,45 @@ fn games_played_and_entered_in_the_browser_are_recorded_and_analyzed() {
     );
     let board = analyzed(&entered);
     assert!(board.contains("penciller"), "{board}");
+}
+
+#[test]
+fn a_panel_chosen_while_the_games_load_stays_shown() {
+    let record = tempfile::tempdir().expect("a directory");
+    let dir = record.path().display().to_string();
+    let server = Server::start(&[FIXTURE, "--record", &dir]);
+    let mut browser = Browser::start();
+    // The page's request for the list of games is held until the test lets it go, so that
+    // Play is clicked before the list comes (as on a slow server or a loaded machine).
+    browser.before_each_document(
+        "const sent = window.fetch; \
+         window.fetch = (path, init) => String(path) === '/api/games' \
+           && (!init || init.method === 'GET') \
+           ? new Promise((go) => { window.releaseGames = () => go(sent(path, init)); }) \
+           : sent(path, init);",
+    );
+    browser.navigate(&format!("http://127.0.0.1:{}/", server.port));
+    browser.wait_for("typeof window.releaseGames === 'function'", SHOWN);
+    browser.click("#show-play");
+    browser.eval("window.releaseGames(); true");
+    browser.wait_for("window.board.ready", SHOWN);
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#games tr[data-game]').length > 0"),
+        true,
+        "the list of games is drawn"
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('play-panel').hidden"),
+        false,
+        "the play panel chosen stays shown"
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('games-panel').hidden"),
+        true,
+        "the games panel stays hidden"
+    );
+    // The form works: a game starts.
+    browser.eval("document.getElementById('new-players').value = 'early'; true");
+    after(&mut browser, |b| b.click("#new-game"));
+    assert_eq!(browser.eval("window.board.session.players[0]"), "early");
 }

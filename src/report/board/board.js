@@ -13,6 +13,8 @@ const board = {
   kept: [],
   options: [],
   error: null,
+  panel: null, // the panel last shown (null until one is), so the start never overrides a choice
+  ready: false, // the start is done: the list of games drawn, or its error shown
 };
 window.board = board;
 
@@ -40,6 +42,7 @@ function show(error) {
 }
 
 function panel(name) {
+  board.panel = name;
   $("games-panel").hidden = name !== "games";
   $("play-panel").hidden = name !== "play";
   $("board").hidden = name !== "board";
@@ -452,10 +455,13 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// The start: the list of games, then what the address asks for. A panel the person chose while
+// the list was on its way (Play before the list came) stays shown.
 (async () => {
   const params = new URLSearchParams(location.search);
   try {
     const games = await loadGames();
+    if (board.panel !== null) return;
     const wanted = params.get("game");
     const session = params.get("session");
     if (session) {
@@ -468,8 +474,10 @@ document.addEventListener("keydown", (e) => {
       panel("games");
     }
   } catch (e) {
-    panel("games");
+    if (board.panel === null) panel("games");
     show(e);
     $("games-panel").prepend(cell("p", String(e.message || e), { class: "error" }));
+  } finally {
+    board.ready = true;
   }
 })();
