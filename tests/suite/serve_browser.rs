@@ -208,11 +208,18 @@ fn new_game(browser: &mut Browser, server: &Server, mode: &str, player: &str) {
     after(browser, |b| b.click("#new-game"));
 }
 
-#[test]
-fn games_played_and_entered_in_the_browser_are_recorded_and_analyzed() {
+/// A server of the fixture recording games into a fresh directory: the directory (removed
+/// when dropped, after the server), its path, and the server.
+fn recording_server() -> (tempfile::TempDir, String, Server) {
     let record = tempfile::tempdir().expect("a directory");
     let dir = record.path().display().to_string();
     let server = Server::start(&[FIXTURE, "--record", &dir]);
+    (record, dir, server)
+}
+
+#[test]
+fn games_played_and_entered_in_the_browser_are_recorded_and_analyzed() {
+    let (_record, dir, server) = recording_server();
     let mut browser = Browser::start();
 
     // Play mode: the server rolls.
@@ -246,9 +253,7 @@ fn games_played_and_entered_in_the_browser_are_recorded_and_analyzed() {
 
 #[test]
 fn a_panel_chosen_while_the_games_load_stays_shown() {
-    let record = tempfile::tempdir().expect("a directory");
-    let dir = record.path().display().to_string();
-    let server = Server::start(&[FIXTURE, "--record", &dir]);
+    let (_record, _, server) = recording_server();
     let mut browser = Browser::start();
     // The page's request for the list of games is held until the test lets it go, so that
     // Play is clicked before the list comes (as on a slow server or a loaded machine).
