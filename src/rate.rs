@@ -434,6 +434,11 @@ impl Default for Thresholds {
     }
 }
 
+/// How far below a class threshold an error may lie and still reach it ([`Class::of`]): far
+/// above the rounding of a difference of two values (a few 1e-13 for values near 2,000 points),
+/// far below any threshold that means something (0.001 match points is the smallest default).
+pub const CLASS_ROUNDING: f64 = 1e-9;
+
 /// How bad a decision was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
@@ -448,13 +453,17 @@ pub enum Class {
 }
 
 impl Class {
-    /// The class of an error.
+    /// The class of an error. An error within [`CLASS_ROUNDING`] below a threshold reaches it:
+    /// an error that is a threshold exactly (a decision that gives up exactly one point, say)
+    /// comes out a few units in the last place either side of it, depending on the order the
+    /// oracle summed its values in, and must not change class with that order.
     pub fn of(error: f64, t: &Thresholds) -> Class {
-        if error >= t.blunder {
+        let reaches = |threshold: f64| error >= threshold - CLASS_ROUNDING;
+        if reaches(t.blunder) {
             Class::Blunder
-        } else if error >= t.error {
+        } else if reaches(t.error) {
             Class::Error
-        } else if error >= t.doubtful {
+        } else if reaches(t.doubtful) {
             Class::Doubtful
         } else {
             Class::Fine
@@ -864,9 +873,18 @@ impl MatchOracle {
         }
     }
 
-    /// Whether multi-player games of a rule set need its distribution table.
-    pub(crate) fn needs_dists(&self) -> bool {
-        matches!(self.spec.method, Method::Emp(_) | Method::DynW(_))
+    /// Whether multi-player games of `rules` need its distribution table: a match-point
+    /// search reads it, unless [`MatchOracle::in_points`] rates them.
+    pub(crate) fn needs_dists(&self, rules: RuleSet) -> bool {
+        matches!(self.spec.method, Method::Emp(_) | Method::DynW(_)) && !Self::in_points(rules)
+    }
+
+    /// Whether games of several players of `rules` are rated in expected points whatever the
+    /// spec: a rule set that saves rolls has no score distributions (they would need the bank
+    /// of saved rolls in the state, `tables build --dist` refuses them), so its games are
+    /// valued by the exact saved-rolls table, bank included, as one-player games are.
+    fn in_points(rules: RuleSet) -> bool {
+        rules.saves_rolls()
     }
 
     /// Adds the distribution table of a rule set.
@@ -894,8 +912,11 @@ impl Oracle for MatchOracle {
         self.describe_yahtzee()
     }
 
-    fn unit(&self, _rules: Option<GameRules>, seats: usize) -> Unit {
-        self.spec.unit(seats)
+    fn unit(&self, rules: Option<GameRules>, seats: usize) -> Unit {
+        match rules {
+            Some(GameRules::Yahtzee(r)) if Self::in_points(r) => Unit::Points,
+            _ => self.spec.unit(seats),
+        }
     }
 
     fn cache_pool(&self) -> Option<&CachePool<MatchCache>> {
@@ -913,7 +934,8 @@ impl Oracle for MatchOracle {
     }
 
     fn solitaire_view(&self, decision: &Decision, cache: &mut MatchCache) -> Option<SolitaireView> {
-        if !self.spec.is_match_points() {
+        let rules = decision.sheet.yahtzee()?.rules;
+        if !self.spec.is_match_points() || Self::in_points(rules) {
             return None;
         }
         // Valued as a turn's first roll: the value before the roll is not needed here, and
@@ -1024,11 +1046,14 @@ pub struct Present {
 
 impl Present {
     /// The parts one game of the rule set `rules` among `seats` players needs.
+    /// A game of several players of a rule set that saves rolls is rated by the one-player
+    /// part ([`MatchOracle::in_points`]).
     pub fn of_game(rules: Option<GameRules>, seats: usize) -> Present {
         let one_column = !matches!(rules, Some(GameRules::Jamb(_)));
+        let in_points = matches!(rules, Some(GameRules::Yahtzee(r)) if MatchOracle::in_points(r));
         Present {
-            several: one_column && seats > 1,
-            one_player: one_column && seats == 1,
+            several: one_column && seats > 1 && !in_points,
+            one_player: one_column && (seats == 1 || in_points),
         }
     }
 }
@@ -1144,12 +1169,12 @@ impl MatchOracle {
         before: Before,
         cache: &mut MatchCache,
     ) -> Option<Valued> {
-        if others.is_empty() || !self.spec.is_match_points() {
+        let sheet = *decision.sheet.yahtzee()?;
+        if others.is_empty() || !self.spec.is_match_points() || Self::in_points(sheet.rules) {
             return self
                 .solitaire
                 .value(decision, others, before, &mut cache.solitaire);
         }
-        let sheet = *decision.sheet.yahtzee()?;
         let others: Vec<Sheet> = others
             .iter()
             .map(|o| o.yahtzee().copied())
@@ -1157,7 +1182,7 @@ impl MatchOracle {
         let rules = sheet.rules;
         let dists: &dyn DistSource = match self.dists.get(&rules) {
             Some(d) => d,
-            None if self.needs_dists() => return None,
+            None if self.needs_dists(rules) => return None,
             None => NO_DISTS.get_or_init(DistTableData::default),
         };
         let exact = (others.len() == 1 && self.spec.exact_free > 0).then(|| ExactRange {
@@ -1244,6 +1269,31 @@ mod tests {
             six.bytes(),
             five.bytes()
         );
+    }
+
+    /// An error that is a threshold exactly keeps its class whatever order its values were
+    /// summed in; an error truly below a threshold stays below it.
+    #[test]
+    fn an_error_at_a_threshold_up_to_rounding_reaches_it() {
+        // Ten tenths summed one by one fall short of 1 in the last place.
+        let one: f64 = std::iter::repeat_n(0.1, 10).sum();
+        assert!(one < 1.0);
+        let five: f64 = std::iter::repeat_n(0.1, 50).sum();
+        assert!(five != 5.0, "{five}");
+        let points = Thresholds::POINTS;
+        assert_eq!(Class::of(one, &points), Class::Error);
+        assert_eq!(Class::of(1.0, &points), Class::Error);
+        assert_eq!(Class::of(1.0 - 1e-6, &points), Class::Doubtful);
+        assert_eq!(Class::of(five, &points), Class::Blunder);
+        assert_eq!(Class::of(5.0 - 1e-6, &points), Class::Error);
+        // A chance of winning of 0.10 against 0.09: 0.01 less a few units in the last place.
+        let hundredth = 0.1 - (0.1 - 0.01);
+        assert!(hundredth < 0.01);
+        let match_points = Thresholds::MATCH_POINTS;
+        assert_eq!(Class::of(hundredth, &match_points), Class::Error);
+        assert_eq!(Class::of(0.01 - 1e-6, &match_points), Class::Doubtful);
+        assert_eq!(Class::of(0.0, &points), Class::Fine);
+        assert_eq!(Class::of(0.01 - 1e-6, &points), Class::Fine);
     }
 
     /// An output names only the parts of the oracle its games have; all when all are there.

@@ -86,7 +86,7 @@ impl OracleRegistry {
             None => return Ok(()),
         };
         self.load_expected(rules, progress)?;
-        if replayed.seats > 1 && self.oracle.one_column.needs_dists() {
+        if replayed.seats > 1 && self.oracle.one_column.needs_dists(rules) {
             self.load_dists(rules, progress)?;
         }
         Ok(())

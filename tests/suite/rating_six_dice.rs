@@ -544,15 +544,19 @@ fn maxi_yatzy_games_are_analysed_and_reported_by_player() {
     assert!(page.contains("<th>Maxi Yatzy <span"), "{page}");
 }
 
-/// `maxi-yatzy-saved` games simulated with the saved-rolls table and its banks (turns longer
-/// than three rolls) replay as legal and rate to the simulation's own errors: the simulator
-/// and the rating read the same rolls left, bank included, at every decision. The table is a
-/// sub-game's (every box but three filled, banks capped at 6), built in memory in a moment:
-/// its values are exact there and 0 elsewhere, a complete oracle of its own for this check.
+/// Simulated `maxi-yatzy-saved` games of one and of two players (turns of the bank's rolls,
+/// longer than three rolls) replay as legal and rate to the simulation's own errors: the
+/// simulator and the rating read the same rolls left, bank included, at every decision. Games
+/// of two players are rated in expected points by the same table even with the default
+/// match-point oracle: a rule set that saves rolls has no score distributions, and none is
+/// asked for. The table is a sub-game's (every box but three filled, banks capped at 6), built
+/// in memory in a moment: its values are exact there and 0 elsewhere, a complete oracle of its
+/// own for this check.
 #[test]
 fn maxi_yatzy_saved_games_rate_to_their_simulated_errors_with_their_banks() {
-    use dicelens::rate::{SolitaireCache, SolitaireOracle};
-    use dicelens::rules::RuleSet;
+    use dicelens::rate::{MatchCache, MatchOracle, Oracle, OracleSpec, SolitaireOracle, Unit};
+    use dicelens::replay::{replay, ReplayOptions, Replayed};
+    use dicelens::rules::{GameRules, RuleSet};
     use dicelens::simulate::{players, simulate_batch, Plan};
     use dicelens::solve::saved_table::build_saved_table;
 
@@ -561,33 +565,61 @@ fn maxi_yatzy_saved_games_rate_to_their_simulated_errors_with_their_banks() {
         mask | 1 << rules.parse_box(code).expect("a Maxi Yatzy box").0
     });
     let table = build_saved_table(rules, 6, rules.full_mask() & !open, &|_, _| {});
-    let oracle = SolitaireOracle::new(HashMap::from([(rules, table.into_values())]));
-    let values = oracle.table(rules).expect("the table");
-    let plan = dicelens::simulate::Plan {
-        rules,
-        seats: 1,
-        players: 4,
-        games: 12,
-        seed: 33,
-        ..Plan::default()
-    };
-    let mut cache = SolitaireCache::default();
-    let (mut longest, mut with_bank) = (0, 0);
-    for game in simulate_batch(values, &plan, &players(&plan), 0..plan.games) {
-        let (replayed, rated) =
-            crate::common::rated_by_solitaire(&oracle, &mut cache, &game.record);
-        let turns = &game.record.turns;
-        longest = longest.max(turns.iter().map(|t| t.rolls().len()).max().unwrap_or(0));
-        with_bank += replayed.decisions.iter().filter(|d| d.saved > 0).count();
-        assert_eq!(
-            rated.len(),
-            replayed.decisions.len(),
-            "every decision rated"
-        );
-        let truth: f64 = game.errors.iter().sum();
-        let error: f64 = rated.iter().map(|r| r.error).sum();
-        assert!((truth - error).abs() < 1e-9, "{truth} against {error}");
+    let solitaire = SolitaireOracle::new(HashMap::from([(rules, table.into_values())]));
+    let oracle = MatchOracle::new(solitaire, OracleSpec::DEFAULT);
+    assert_eq!(
+        oracle.spec().unit(2),
+        Unit::MatchPoints,
+        "a match-point spec"
+    );
+    let values = oracle.solitaire.table(rules).expect("the table");
+    for seats in [1, 2] {
+        let plan = Plan {
+            rules,
+            seats,
+            players: 4,
+            games: 12,
+            seed: 33,
+            ..Plan::default()
+        };
+        let mut cache = MatchCache::default();
+        let (mut longest, mut with_bank) = (0, 0);
+        for game in simulate_batch(values, &plan, &players(&plan), 0..plan.games) {
+            let mut replayed = Replayed::default();
+            replay(&game.record, ReplayOptions::default(), &mut replayed).expect("a legal game");
+            assert_eq!(replayed.seats, seats);
+            assert_eq!(
+                oracle.unit(Some(GameRules::Yahtzee(rules)), seats),
+                Unit::Points
+            );
+            let mut rated = Vec::new();
+            dicelens::rate_game(
+                &oracle,
+                &replayed,
+                &dicelens::Thresholds::default(),
+                &mut cache,
+                &mut rated,
+            )
+            .expect("every decision valued, without distributions");
+            let turns = &game.record.turns;
+            longest = longest.max(turns.iter().map(|t| t.rolls().len()).max().unwrap_or(0));
+            with_bank += replayed.decisions.iter().filter(|d| d.saved > 0).count();
+            assert_eq!(
+                rated.len(),
+                replayed.decisions.len(),
+                "every decision rated"
+            );
+            assert!(rated
+                .iter()
+                .all(|r| r.unit == Unit::Points && r.solitaire.is_none()));
+            let truth: f64 = game.errors.iter().sum();
+            let error: f64 = rated.iter().map(|r| r.error).sum();
+            assert!(
+                (truth - error).abs() < 1e-9,
+                "{seats} seats: {truth} against {error}"
+            );
+        }
+        assert!(longest > 3, "no turn used a saved roll (longest {longest})");
+        assert!(with_bank > 0, "no decision had a bank");
     }
-    assert!(longest > 3, "no turn used a saved roll (longest {longest})");
-    assert!(with_bank > 0, "no decision had a bank");
 }
