@@ -883,7 +883,7 @@ impl MatchOracle {
     /// spec: a rule set that saves rolls has no score distributions (they would need the bank
     /// of saved rolls in the state, `tables build --dist` refuses them), so its games are
     /// valued by the exact saved-rolls table, bank included, as one-player games are.
-    fn in_points(rules: RuleSet) -> bool {
+    pub fn in_points(rules: RuleSet) -> bool {
         rules.saves_rolls()
     }
 
