@@ -887,6 +887,11 @@ impl MatchOracle {
         rules.saves_rolls()
     }
 
+    /// [`MatchOracle::in_points`] of a game's rules (`None`: unknown, and Jamb: not one-column).
+    fn game_in_points(rules: Option<GameRules>) -> bool {
+        matches!(rules, Some(GameRules::Yahtzee(r)) if Self::in_points(r))
+    }
+
     /// Adds the distribution table of a rule set.
     pub(crate) fn add_dists(&mut self, rules: RuleSet, table: DistTable) {
         self.dists.insert(rules, table);
@@ -913,9 +918,9 @@ impl Oracle for MatchOracle {
     }
 
     fn unit(&self, rules: Option<GameRules>, seats: usize) -> Unit {
-        match rules {
-            Some(GameRules::Yahtzee(r)) if Self::in_points(r) => Unit::Points,
-            _ => self.spec.unit(seats),
+        match Self::game_in_points(rules) {
+            true => Unit::Points,
+            false => self.spec.unit(seats),
         }
     }
 
@@ -1050,7 +1055,7 @@ impl Present {
     /// part ([`MatchOracle::in_points`]).
     pub fn of_game(rules: Option<GameRules>, seats: usize) -> Present {
         let one_column = !matches!(rules, Some(GameRules::Jamb(_)));
-        let in_points = matches!(rules, Some(GameRules::Yahtzee(r)) if MatchOracle::in_points(r));
+        let in_points = MatchOracle::game_in_points(rules);
         Present {
             several: one_column && seats > 1 && !in_points,
             one_player: one_column && (seats == 1 || in_points),

@@ -2,7 +2,7 @@
 //! do not depend on the thread count, malformed games are counted with their reasons, and
 //! luck and error account for every point of a game.
 
-use crate::common::{csv_rows, rated_by_solitaire, run_ok as dicelens, table};
+use crate::common::{csv_rows, rated_by, run_ok as dicelens, table};
 use dicelens::rate::{SolitaireCache, SolitaireOracle};
 use dicelens::rules::{RuleSet, Sheet};
 use dicelens::simulate::{players, simulate_batch, Plan};
@@ -245,7 +245,7 @@ fn luck_minus_error_accounts_for_the_final_score() {
         let start = sheet_value(table_values, &Sheet::empty(rules)).unwrap();
         let mut cache = SolitaireCache::default();
         for game in simulate_batch(table_values, &plan, &players(&plan), 0..plan.games) {
-            let (replayed, rated) = rated_by_solitaire(&oracle, &mut cache, &game.record);
+            let (replayed, rated) = rated_by(&oracle, &mut cache, &game.record);
             let luck: f64 = rated.iter().map(|r| r.luck).sum();
             let error: f64 = rated.iter().map(|r| r.error).sum();
             let final_score = replayed.finals()[0].points() as f64;

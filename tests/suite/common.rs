@@ -436,11 +436,11 @@ pub fn replayed(game: &GameRecord) -> (Replayed, Result<(), Skip>) {
     (out, result)
 }
 
-/// A simulated (complete, legal) game replayed and rated by the solitaire `oracle`: the replay
-/// and every decision's rating.
-pub fn rated_by_solitaire(
-    oracle: &dicelens::rate::SolitaireOracle,
-    cache: &mut dicelens::rate::SolitaireCache,
+/// A simulated (complete, legal) game replayed and rated by `oracle`: the replay and every
+/// decision's rating (every decision valued, or the test fails).
+pub fn rated_by<O: dicelens::rate::Oracle>(
+    oracle: &O,
+    cache: &mut O::Cache,
     game: &GameRecord,
 ) -> (Replayed, Vec<dicelens::Rated>) {
     let mut replayed = Replayed::default();

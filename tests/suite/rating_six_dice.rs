@@ -555,7 +555,6 @@ fn maxi_yatzy_games_are_analysed_and_reported_by_player() {
 #[test]
 fn maxi_yatzy_saved_games_rate_to_their_simulated_errors_with_their_banks() {
     use dicelens::rate::{MatchCache, MatchOracle, Oracle, OracleSpec, SolitaireOracle, Unit};
-    use dicelens::replay::{replay, ReplayOptions, Replayed};
     use dicelens::rules::{GameRules, RuleSet};
     use dicelens::simulate::{players, simulate_batch, Plan};
     use dicelens::solve::saved_table::build_saved_table;
@@ -585,22 +584,12 @@ fn maxi_yatzy_saved_games_rate_to_their_simulated_errors_with_their_banks() {
         let mut cache = MatchCache::default();
         let (mut longest, mut with_bank) = (0, 0);
         for game in simulate_batch(values, &plan, &players(&plan), 0..plan.games) {
-            let mut replayed = Replayed::default();
-            replay(&game.record, ReplayOptions::default(), &mut replayed).expect("a legal game");
+            let (replayed, rated) = crate::common::rated_by(&oracle, &mut cache, &game.record);
             assert_eq!(replayed.seats, seats);
             assert_eq!(
                 oracle.unit(Some(GameRules::Yahtzee(rules)), seats),
                 Unit::Points
             );
-            let mut rated = Vec::new();
-            dicelens::rate_game(
-                &oracle,
-                &replayed,
-                &dicelens::Thresholds::default(),
-                &mut cache,
-                &mut rated,
-            )
-            .expect("every decision valued, without distributions");
             let turns = &game.record.turns;
             longest = longest.max(turns.iter().map(|t| t.rolls().len()).max().unwrap_or(0));
             with_bank += replayed.decisions.iter().filter(|d| d.saved > 0).count();
